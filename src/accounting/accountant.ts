@@ -1,0 +1,92 @@
+/**
+ * The accountant interface. An accountant is a pure fold over the event algebra: `empty` is the
+ * state of a pipeline that has released nothing, `compose` returns a new state (or the path of an
+ * event it cannot handle), and queries never change state. Every answer carries the method that
+ * produced it, so a number is never separated from how it was obtained.
+ *
+ * @module
+ */
+import type * as E from 'fp-ts/lib/Either.js'
+import type { DpError } from '../core/error.js'
+import type { PrivacyEvent } from '../mechanisms/event.js'
+import type { NeighbouringRelation } from '../mechanisms/neighbouring.js'
+
+/** Names of the accountants in the registry. */
+export type AccountantName = 'basic' | 'advanced' | 'optimal' | 'rdp' | 'zcdp' | 'pld'
+
+/** ε at a given δ, with how it was obtained. */
+export interface EpsilonAnswer {
+  readonly epsilon: number
+  readonly delta: number
+  /** A short human name of the method: "RDP → (ε,δ) via Canonne–Kamath–Steinke 2020 at α = 12". */
+  readonly method: string
+  /** The optimising order, for RDP/zCDP conversions. */
+  readonly order?: number
+}
+
+/** δ at a given ε, with how it was obtained. */
+export interface DeltaAnswer {
+  readonly epsilon: number
+  readonly delta: number
+  readonly method: string
+  readonly order?: number
+}
+
+/** Notes an accountant collected while composing (relation conversions, loosened bounds). */
+export type Notes = ReadonlyArray<string>
+
+/**
+ * An accountant over states of type S. Use `composeAll` from `./fold.js` to fold a whole tree.
+ *
+ * Contract (tested by the shared conformance suite in test/accounting):
+ * - `compose(NoOp)` leaves ε at 0; `compose(NonPrivate)` makes ε = ∞;
+ * - an unsupported event nested anywhere is reported with the path to that event;
+ * - `compose(SelfCompose(e, k))` equals k times `compose(e)`;
+ * - ε(δ) is an upper bound on the true privacy loss (never an underestimate).
+ */
+export interface Accountant<S> {
+  readonly name: AccountantName
+  /** One line: what this accountant computes and from which paper. */
+  readonly description: string
+  /** The relation its answers are stated under; leaves are converted to it or refused. */
+  readonly relation: NeighbouringRelation
+  readonly empty: S
+  /** Adds `count` repetitions of `event`; `path` is where the event sits in the caller's tree. */
+  readonly compose: (event: PrivacyEvent, count?: number, path?: string) => (s: S) => E.Either<DpError, S>
+  readonly epsilon: (delta: number) => (s: S) => E.Either<DpError, EpsilonAnswer>
+  readonly delta: (epsilon: number) => (s: S) => E.Either<DpError, DeltaAnswer>
+  /** Notes (conversions applied, approximations used) carried by a state. */
+  readonly notes: (s: S) => Notes
+}
+
+/** An accountant whose state type is hidden, for registries and the `account` entry point. */
+export interface AnyAccountant {
+  readonly name: AccountantName
+  readonly description: string
+  readonly relation: NeighbouringRelation
+  /** Folds the event into a fresh state and answers queries on it. */
+  readonly run: (event: PrivacyEvent, path?: string) => E.Either<DpError, AccountedState>
+}
+
+/** A composed state with its queries bound: what `AnyAccountant.run` returns. */
+export interface AccountedState {
+  readonly epsilon: (delta: number) => E.Either<DpError, EpsilonAnswer>
+  readonly delta: (epsilon: number) => E.Either<DpError, DeltaAnswer>
+  readonly notes: Notes
+}
+
+/** Hides an accountant's state type. */
+export const erase = <S>(a: Accountant<S>): AnyAccountant => ({
+  name: a.name,
+  description: a.description,
+  relation: a.relation,
+  run: (event, path = '$') => {
+    const r = a.compose(event, 1, path)(a.empty)
+    if (r._tag === 'Left') return r
+    const s = r.right
+    return {
+      _tag: 'Right',
+      right: { epsilon: (d) => a.epsilon(d)(s), delta: (e) => a.delta(e)(s), notes: a.notes(s) },
+    }
+  },
+})

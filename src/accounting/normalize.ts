@@ -1,0 +1,137 @@
+/**
+ * Resolving a noise event against the accountant's neighbouring relation. Every leaf states the
+ * relation its sensitivity assumes; an accountant states its answers under one relation. A leaf
+ * under the same relation passes through; an add/remove leaf under a replace-one accountant of
+ * the same unit is converted soundly (replace = remove then add, so by the triangle inequality
+ * the sensitivity at most doubles; for stated guarantees, group privacy with group size 2);
+ * everything else is refused with the path of the leaf.
+ *
+ * The result is relation-free: noise relative to sensitivity, or a guarantee.
+ *
+ * @module
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import { type DpError, incompatibleNeighbouring } from '../core/error.js'
+import type { NoiseEvent } from '../mechanisms/event.js'
+import { type NeighbouringRelation, sameRelation, showRelation } from '../mechanisms/neighbouring.js'
+
+export type NormalizedLeaf =
+  /** Gaussian with σ/Δ₂ = noiseMultiplier. */
+  | { readonly _tag: 'Gaussian'; readonly noiseMultiplier: number }
+  /** Laplace with b/Δ₁ = noiseMultiplier: pure (1/noiseMultiplier)-DP. */
+  | { readonly _tag: 'Laplace'; readonly noiseMultiplier: number }
+  | { readonly _tag: 'RandomizedResponse'; readonly epsilon: number; readonly k: number }
+  | { readonly _tag: 'BitwiseRandomizedResponse'; readonly flipProbability: number; readonly bits: number }
+  /** ε-DP and ε-bounded-range. */
+  | { readonly _tag: 'Exponential'; readonly epsilon: number }
+  | { readonly _tag: 'PureDP'; readonly epsilon: number }
+  | { readonly _tag: 'ApproxDP'; readonly epsilon: number; readonly delta: number }
+  | { readonly _tag: 'ZCDP'; readonly rho: number }
+
+export interface Resolved {
+  readonly leaf: NormalizedLeaf
+  /** Present when a conversion was applied; says which and where. */
+  readonly note?: string
+}
+
+const asIs = (e: NoiseEvent): NormalizedLeaf => {
+  switch (e._tag) {
+    case 'Gaussian':
+      return { _tag: 'Gaussian', noiseMultiplier: e.sigma / e.sensitivity }
+    case 'Laplace':
+      return { _tag: 'Laplace', noiseMultiplier: e.scale / e.sensitivity }
+    case 'RandomizedResponse':
+      return { _tag: 'RandomizedResponse', epsilon: e.epsilon, k: e.k }
+    case 'BitwiseRandomizedResponse':
+      return { _tag: 'BitwiseRandomizedResponse', flipProbability: e.flipProbability, bits: e.bits }
+    case 'Exponential':
+      return { _tag: 'Exponential', epsilon: e.epsilon }
+    case 'PureDP':
+      return { _tag: 'PureDP', epsilon: e.epsilon }
+    case 'ApproxDP':
+      return { _tag: 'ApproxDP', epsilon: e.epsilon, delta: e.delta }
+    case 'ZCDP':
+      return { _tag: 'ZCDP', rho: e.rho }
+  }
+}
+
+/**
+ * add/remove → replace-one (same unit). Noise events: sensitivity × 2 (triangle inequality
+ * through the dataset with the unit removed). Stated guarantees: group privacy for groups of 2
+ * — pure 2ε (Dwork & Roth 2014, Thm 2.2), (2ε, (1 + e^ε)δ) for approximate DP, 4ρ for zCDP
+ * (Bun & Steinke 2016, Prop. 1.9 with k = 2). k-ary randomized response has no sensitivity to
+ * double, so it becomes the pure 2ε guarantee; bitwise RR doubles the bits that can differ; the
+ * exponential mechanism's utility range doubles, so 2ε (still bounded-range).
+ */
+const doubled = (e: NoiseEvent): NormalizedLeaf => {
+  switch (e._tag) {
+    case 'Gaussian':
+      return { _tag: 'Gaussian', noiseMultiplier: e.sigma / (2 * e.sensitivity) }
+    case 'Laplace':
+      return { _tag: 'Laplace', noiseMultiplier: e.scale / (2 * e.sensitivity) }
+    case 'RandomizedResponse':
+      return { _tag: 'PureDP', epsilon: 2 * e.epsilon }
+    case 'BitwiseRandomizedResponse':
+      return { _tag: 'BitwiseRandomizedResponse', flipProbability: e.flipProbability, bits: 2 * e.bits }
+    case 'Exponential':
+      return { _tag: 'Exponential', epsilon: 2 * e.epsilon }
+    case 'PureDP':
+      return { _tag: 'PureDP', epsilon: 2 * e.epsilon }
+    case 'ApproxDP':
+      return {
+        _tag: 'ApproxDP',
+        epsilon: 2 * e.epsilon,
+        delta: Math.min(1, e.delta * (1 + Math.exp(e.epsilon))),
+      }
+    case 'ZCDP':
+      return { _tag: 'ZCDP', rho: 4 * e.rho }
+  }
+}
+
+/** Resolves a leaf under the accountant's relation, or refuses with the leaf's path. */
+export const resolveLeaf = (
+  e: NoiseEvent,
+  target: NeighbouringRelation,
+  path: string,
+): E.Either<DpError, Resolved> => {
+  if (sameRelation(e.relation, target)) return E.right({ leaf: asIs(e) })
+  if (e.relation.unit !== target.unit)
+    return E.left(
+      incompatibleNeighbouring(
+        path,
+        `${e._tag} protects one ${e.relation.unit} but the guarantee is asked for one ${target.unit}; ` +
+          'no sound conversion between units is known without a bound on the group size',
+      ),
+    )
+  if (e.relation.kind === 'add-remove' && target.kind === 'replace-one')
+    return E.right({
+      leaf: doubled(e),
+      note: `${path}: ${e._tag} stated under ${showRelation(e.relation)} converted to ${showRelation(target)} (sensitivity ×2 / group of 2)`,
+    })
+  return E.left(
+    incompatibleNeighbouring(
+      path,
+      `${e._tag} is stated under ${showRelation(e.relation)}; the guarantee is asked under ${showRelation(target)}, ` +
+        'and a replace-one sensitivity does not bound the add/remove one',
+    ),
+  )
+}
+
+/** Pure ε of a normalized leaf, when it has one (∞ for Gaussian; undefined for approx/zCDP). */
+export const pureEpsilonOf = (l: NormalizedLeaf): number | undefined => {
+  switch (l._tag) {
+    case 'Laplace':
+      return 1 / l.noiseMultiplier
+    case 'RandomizedResponse':
+    case 'Exponential':
+    case 'PureDP':
+      return l.epsilon
+    case 'BitwiseRandomizedResponse':
+      return l.bits * Math.log((1 - l.flipProbability) / l.flipProbability)
+    case 'ApproxDP':
+      return l.delta === 0 ? l.epsilon : undefined
+    case 'Gaussian':
+    case 'ZCDP':
+      return undefined
+  }
+}

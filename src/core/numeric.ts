@@ -1,0 +1,118 @@
+/**
+ * Small numerical kernels used across accountants. Special functions (erfc, lgamma, betainc,
+ * normal cdf/quantile) come from @stdlib; these are the log-space combinators and root finders
+ * that every accountant needs and that @stdlib does not package in this form.
+ *
+ * @module
+ */
+
+/** log(e^a + e^b) without overflow. */
+export const logAddExp = (a: number, b: number): number => {
+  if (a === -Infinity) return b
+  if (b === -Infinity) return a
+  const m = Math.max(a, b)
+  return m + Math.log1p(Math.exp(-Math.abs(a - b)))
+}
+
+/** log(e^a − e^b) for a ≥ b; −∞ when a = b; NaN when a < b (a caller bug). */
+export const logSubExp = (a: number, b: number): number => {
+  if (b === -Infinity) return a
+  if (a < b) return Number.NaN
+  if (a === b) return -Infinity
+  return a + log1mExp(b - a)
+}
+
+/** log(1 − e^x) for x ≤ 0, accurate near 0 and for very negative x (Mächler 2012). */
+export const log1mExp = (x: number): number => {
+  if (x > 0) return Number.NaN
+  return x > -Math.LN2 ? Math.log(-Math.expm1(x)) : Math.log1p(-Math.exp(x))
+}
+
+/** log Σ e^{x_i} over an array. */
+export const logSumExp = (xs: ArrayLike<number>): number => {
+  let m = -Infinity
+  for (let i = 0; i < xs.length; i++) if ((xs[i] as number) > m) m = xs[i] as number
+  if (m === -Infinity || m === Infinity) return m
+  let s = 0
+  for (let i = 0; i < xs.length; i++) s += Math.exp((xs[i] as number) - m)
+  return m + Math.log(s)
+}
+
+/**
+ * Bisection for the boundary of a monotone predicate on [lo, hi]: returns the bracket
+ * [a, b] with pred(a) = false, pred(b) = true and b − a ≤ tol (absolute) or ≤ relTol·b.
+ * The caller picks the side it reports (the conservative one).
+ */
+export const bisectPredicate = (
+  pred: (x: number) => boolean,
+  lo: number,
+  hi: number,
+  tol: number,
+  relTol = 0,
+  maxIter = 200,
+): { readonly lo: number; readonly hi: number } => {
+  let a = lo
+  let b = hi
+  for (let i = 0; i < maxIter && b - a > Math.max(tol, relTol * Math.abs(b)); i++) {
+    const m = a + (b - a) / 2
+    if (m <= a || m >= b) break
+    if (pred(m)) b = m
+    else a = m
+  }
+  return { lo: a, hi: b }
+}
+
+/**
+ * Golden-section minimisation of a unimodal function on [lo, hi]. Used to optimise a free
+ * order in a conversion: any order gives a valid bound, so a slightly sub-optimal minimiser
+ * only loses tightness, never soundness.
+ */
+export const goldenMin = (
+  f: (x: number) => number,
+  lo: number,
+  hi: number,
+  tol = 1e-9,
+  maxIter = 200,
+): { readonly x: number; readonly value: number } => {
+  const g = (Math.sqrt(5) - 1) / 2
+  let a = lo
+  let b = hi
+  let c = b - g * (b - a)
+  let d = a + g * (b - a)
+  let fc = f(c)
+  let fd = f(d)
+  for (let i = 0; i < maxIter && b - a > tol * (1 + Math.abs(a) + Math.abs(b)); i++) {
+    if (fc <= fd) {
+      b = d
+      d = c
+      fd = fc
+      c = b - g * (b - a)
+      fc = f(c)
+    } else {
+      a = c
+      c = d
+      fc = fd
+      d = a + g * (b - a)
+      fd = f(d)
+    }
+  }
+  return fc <= fd ? { x: c, value: fc } : { x: d, value: fd }
+}
+
+/** The next float above x (conservative rounding of a privacy loss upward). */
+export const nextUp = (x: number): number => {
+  if (Number.isNaN(x) || x === Infinity) return x
+  if (x === 0) return Number.MIN_VALUE
+  const buf = new DataView(new ArrayBuffer(8))
+  buf.setFloat64(0, x)
+  const bits = buf.getBigInt64(0)
+  buf.setBigInt64(0, x > 0 ? bits + 1n : bits - 1n)
+  return buf.getFloat64(0)
+}
+
+/**
+ * Inflates a computed privacy loss by a relative margin so floating-point error in a long
+ * computation cannot make it understate the true value (OpenDP's conservative-rounding habit).
+ */
+export const roundUpLoss = (x: number, relMargin = 1e-12): number =>
+  x <= 0 || !Number.isFinite(x) ? x : nextUp(x * (1 + relMargin))

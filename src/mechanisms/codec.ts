@@ -1,0 +1,242 @@
+/**
+ * io-ts codecs for events and spec documents, and the domain checks that turn a decoded shape
+ * into a trusted event. Decoding reports one line per problem, each naming the JSON path and
+ * the offending value; infinite values travel as explicit strings (see core/json).
+ *
+ * @module
+ */
+import * as t from 'io-ts'
+import * as E from 'fp-ts/lib/Either.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import { type DpError, decodeFailure, invalidParameter } from '../core/error.js'
+import { ExtendedNumber, jsonDepth } from '../core/json.js'
+import type { NeighbouringRelation } from './neighbouring.js'
+import { type PrivacyEvent, SCHEMA_VERSION } from './event.js'
+
+/** Event trees nested deeper than this are refused before decoding (no stack overflow). */
+export const MAX_EVENT_DEPTH = 64
+
+export const RelationCodec: t.Type<NeighbouringRelation, NeighbouringRelation, unknown> = t.readonly(
+  t.type({
+    kind: t.keyof({ 'add-remove': null, 'replace-one': null }),
+    unit: t.keyof({ record: null, word: null, document: null, user: null }),
+  }),
+  'NeighbouringRelation',
+)
+
+const N = ExtendedNumber
+
+export const EventCodec: t.Type<PrivacyEvent, unknown, unknown> = t.recursion<PrivacyEvent, unknown>('PrivacyEvent', (): t.Type<PrivacyEvent, unknown, unknown> =>
+  t.union([
+    t.readonly(t.type({ _tag: t.literal('Laplace'), scale: N, sensitivity: N, relation: RelationCodec })),
+    t.readonly(t.type({ _tag: t.literal('Gaussian'), sigma: N, sensitivity: N, relation: RelationCodec })),
+    t.readonly(t.type({ _tag: t.literal('RandomizedResponse'), epsilon: N, k: N, relation: RelationCodec })),
+    t.readonly(
+      t.type({
+        _tag: t.literal('BitwiseRandomizedResponse'),
+        flipProbability: N,
+        bits: N,
+        relation: RelationCodec,
+      }),
+    ),
+    t.readonly(
+      t.type({ _tag: t.literal('Exponential'), epsilon: N, utilitySensitivity: N, relation: RelationCodec }),
+    ),
+    t.readonly(t.type({ _tag: t.literal('PureDP'), epsilon: N, relation: RelationCodec })),
+    t.readonly(t.type({ _tag: t.literal('ApproxDP'), epsilon: N, delta: N, relation: RelationCodec })),
+    t.readonly(t.type({ _tag: t.literal('ZCDP'), rho: N, relation: RelationCodec })),
+    t.readonly(t.type({ _tag: t.literal('NoOp') })),
+    t.readonly(t.type({ _tag: t.literal('NonPrivate') })),
+    t.readonly(t.type({ _tag: t.literal('Compose'), events: t.readonlyArray(EventCodec) })),
+    t.readonly(t.type({ _tag: t.literal('SelfCompose'), event: EventCodec, count: N })),
+    t.readonly(t.type({ _tag: t.literal('PoissonSample'), q: N, event: EventCodec })),
+    t.readonly(t.type({ _tag: t.literal('SampleWithoutReplacement'), m: N, n: N, event: EventCodec })),
+    t.readonly(t.type({ _tag: t.literal('Labeled'), label: t.string, event: EventCodec })),
+  ]) as unknown as t.Type<PrivacyEvent, unknown, unknown>,
+)
+
+/** A spec document: one event tree with the relation it is accounted under. */
+export interface Spec {
+  readonly schemaVersion: typeof SCHEMA_VERSION
+  readonly name?: string
+  readonly description?: string
+  /** The relation the guarantee is stated for; defaults to the relation all leaves share. */
+  readonly relation?: NeighbouringRelation
+  readonly event: PrivacyEvent
+}
+
+export const SpecCodec = t.intersection([
+  t.type({ schemaVersion: t.literal(SCHEMA_VERSION), event: EventCodec }),
+  t.partial({ name: t.string, description: t.string, relation: RelationCodec }),
+])
+
+// -------------------------------------------------------------------------------------------
+// io-ts errors → one line per problem, with a JSON path
+// -------------------------------------------------------------------------------------------
+
+const KNOWN_TAGS = [
+  'Laplace',
+  'Gaussian',
+  'RandomizedResponse',
+  'BitwiseRandomizedResponse',
+  'Exponential',
+  'PureDP',
+  'ApproxDP',
+  'ZCDP',
+  'NoOp',
+  'NonPrivate',
+  'Compose',
+  'SelfCompose',
+  'PoissonSample',
+  'SampleWithoutReplacement',
+  'Labeled',
+]
+
+const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u)
+
+/**
+ * Structural pre-check of a raw event, walking the JSON ourselves so the message names the
+ * exact path (io-ts reports every union branch that failed, which reads badly on a CLI).
+ */
+const precheckEvent = (u: unknown, path: string): E.Either<DpError, void> => {
+  const stack: Array<readonly [unknown, string]> = [[u, path]]
+  while (stack.length > 0) {
+    const [v, p] = stack.pop() as readonly [unknown, string]
+    if (!isRecord(v)) return E.left(decodeFailure(p, v, 'expected an event object with a "_tag"'))
+    const tag = v['_tag']
+    if (typeof tag !== 'string' || !KNOWN_TAGS.includes(tag))
+      return E.left(decodeFailure(`${p}._tag`, tag, `unknown event tag; expected one of ${KNOWN_TAGS.join(', ')}`))
+    if (tag === 'Compose') {
+      const evs = v['events']
+      if (!Array.isArray(evs)) return E.left(decodeFailure(`${p}.events`, evs, 'expected an array of events'))
+      evs.forEach((c, i) => stack.push([c, `${p}.events[${i}]`]))
+    } else if (['SelfCompose', 'PoissonSample', 'SampleWithoutReplacement', 'Labeled'].includes(tag)) {
+      stack.push([v['event'], `${p}.event`])
+    }
+  }
+  return E.right(undefined)
+}
+
+const formatIoTsErrors = (errors: t.Errors, root: string): DpError => {
+  const first = errors[0]
+  if (first === undefined) return decodeFailure(root, undefined, 'invalid value')
+  // The deepest context entry with a key gives the path; skip union/intersection indices.
+  const keys = first.context
+    .map((c) => c.key)
+    .filter((k, i) => k !== '' && !(/^\d+$/.test(k) && (first.context[i - 1]?.type instanceof t.UnionType || first.context[i - 1]?.type instanceof t.IntersectionType)))
+  const path = keys.reduce((acc, k) => (/^\d+$/.test(k) ? `${acc}[${k}]` : `${acc}.${k}`), root)
+  const expected = first.context[first.context.length - 1]?.type.name ?? 'value'
+  return decodeFailure(path, first.value, first.message ?? `expected ${expected}`)
+}
+
+// -------------------------------------------------------------------------------------------
+// domain checks: a decoded event is well-formed only if every parameter is in its domain
+// -------------------------------------------------------------------------------------------
+
+type Check = (x: number) => boolean
+const positive: Check = (x) => x > 0
+const finitePositive: Check = (x) => Number.isFinite(x) && x > 0
+const positiveInteger: Check = (x) => Number.isInteger(x) && x >= 1
+
+const need = (path: string, x: number, ok: Check, what: string): E.Either<DpError, void> =>
+  Number.isNaN(x) ? E.left(invalidParameter(path, x, `must be ${what}, not NaN`)) : ok(x) ? E.right(undefined) : E.left(invalidParameter(path, x, `must be ${what}`))
+
+/** Checks every parameter of an event tree; the first failure names its path. */
+export const validateEvent = (e: PrivacyEvent, path = '$'): E.Either<DpError, PrivacyEvent> => {
+  const checks: Array<E.Either<DpError, void>> = []
+  const stack: Array<readonly [PrivacyEvent, string]> = [[e, path]]
+  while (stack.length > 0) {
+    const [v, p] = stack.pop() as readonly [PrivacyEvent, string]
+    switch (v._tag) {
+      case 'Laplace':
+        checks.push(need(`${p}.scale`, v.scale, positive, 'a positive number (Laplace scale b > 0)'))
+        checks.push(need(`${p}.sensitivity`, v.sensitivity, finitePositive, 'a finite positive number'))
+        break
+      case 'Gaussian':
+        checks.push(need(`${p}.sigma`, v.sigma, positive, 'a positive number (σ > 0)'))
+        checks.push(need(`${p}.sensitivity`, v.sensitivity, finitePositive, 'a finite positive number'))
+        break
+      case 'RandomizedResponse':
+        checks.push(need(`${p}.epsilon`, v.epsilon, positive, 'ε > 0'))
+        checks.push(need(`${p}.k`, v.k, (x) => Number.isInteger(x) && x >= 2, 'an integer k ≥ 2'))
+        break
+      case 'BitwiseRandomizedResponse':
+        checks.push(need(`${p}.flipProbability`, v.flipProbability, (x) => x > 0 && x < 0.5, 'in (0, 1/2)'))
+        checks.push(need(`${p}.bits`, v.bits, positiveInteger, 'a positive integer'))
+        break
+      case 'Exponential':
+        checks.push(need(`${p}.epsilon`, v.epsilon, positive, 'ε > 0'))
+        checks.push(need(`${p}.utilitySensitivity`, v.utilitySensitivity, finitePositive, 'a finite positive number'))
+        break
+      case 'PureDP':
+        checks.push(need(`${p}.epsilon`, v.epsilon, (x) => x >= 0, 'ε ≥ 0'))
+        break
+      case 'ApproxDP':
+        checks.push(need(`${p}.epsilon`, v.epsilon, (x) => x >= 0, 'ε ≥ 0'))
+        checks.push(need(`${p}.delta`, v.delta, (x) => x >= 0 && x <= 1, 'δ in [0, 1]'))
+        break
+      case 'ZCDP':
+        checks.push(need(`${p}.rho`, v.rho, (x) => x >= 0, 'ρ ≥ 0'))
+        break
+      case 'NoOp':
+      case 'NonPrivate':
+        break
+      case 'Compose':
+        v.events.forEach((c, i) => stack.push([c, `${p}.events[${i}]`]))
+        break
+      case 'SelfCompose':
+        checks.push(need(`${p}.count`, v.count, (x) => Number.isInteger(x) && x >= 0 && x <= 2 ** 40, 'a non-negative integer'))
+        stack.push([v.event, `${p}.event`])
+        break
+      case 'PoissonSample':
+        checks.push(need(`${p}.q`, v.q, (x) => x > 0 && x <= 1, 'a sampling rate q in (0, 1]'))
+        stack.push([v.event, `${p}.event`])
+        break
+      case 'SampleWithoutReplacement':
+        checks.push(need(`${p}.n`, v.n, positiveInteger, 'a positive integer'))
+        checks.push(need(`${p}.m`, v.m, (x) => Number.isInteger(x) && x >= 1 && x <= v.n, `an integer in [1, n = ${v.n}]`))
+        stack.push([v.event, `${p}.event`])
+        break
+      case 'Labeled':
+        stack.push([v.event, `${p}.event`])
+        break
+    }
+  }
+  const bad = checks.find(E.isLeft)
+  return bad === undefined ? E.right(e) : E.left(bad.left)
+}
+
+/** Decodes and validates an event from parsed JSON. */
+export const decodeEvent = (u: unknown, path = '$'): E.Either<DpError, PrivacyEvent> => {
+  if (jsonDepth(u, MAX_EVENT_DEPTH * 2 + 4) > MAX_EVENT_DEPTH * 2 + 2)
+    return E.left(decodeFailure(path, '…', `event tree nested too deep (limit ${MAX_EVENT_DEPTH} levels)`))
+  return pipe(
+    precheckEvent(u, path),
+    E.chain(() => pipe(EventCodec.decode(u), E.mapLeft((errs) => formatIoTsErrors(errs, path)))),
+    E.chain((ev) => validateEvent(ev, path)),
+  )
+}
+
+/** Decodes and validates a spec document (the `event` field is checked as an event tree). */
+export const decodeSpec = (u: unknown, path = '$'): E.Either<DpError, Spec> => {
+  if (!isRecord(u)) return E.left(decodeFailure(path, u, 'expected a spec object with "schemaVersion" and "event"'))
+  if (u['schemaVersion'] !== SCHEMA_VERSION)
+    return E.left(decodeFailure(`${path}.schemaVersion`, u['schemaVersion'], `expected schemaVersion ${SCHEMA_VERSION}`))
+  return pipe(
+    decodeEvent(u['event'], `${path}.event`),
+    E.chain(() => pipe(SpecCodec.decode(u), E.mapLeft((errs) => formatIoTsErrors(errs, path)))),
+    E.map((s) => s as Spec),
+  )
+}
+
+/** A spec file holds one spec or an array of specs. */
+export const decodeSpecs = (u: unknown): E.Either<DpError, ReadonlyArray<Spec>> =>
+  Array.isArray(u)
+    ? pipe(
+        u.map((s, i) => decodeSpec(s, `$[${i}]`)),
+        E.sequenceArray,
+      )
+    : pipe(decodeSpec(u), E.map((s) => [s]))
+
+/** Encodes an event for JSON (non-finite numbers as explicit strings). */
+export const encodeEvent = (e: PrivacyEvent): unknown => EventCodec.encode(e)

@@ -1,0 +1,275 @@
+/**
+ * The privacy-event algebra: immutable, serializable descriptions of what a pipeline releases.
+ * Events hold exactly the parameters an accountant needs; accountants are interpreters (folds)
+ * over this union. Compatibility policy (as in dp_accounting): never remove an event or a field,
+ * add only optional fields, never change what an existing event means; bump `SCHEMA_VERSION`
+ * when the document format changes.
+ *
+ * Three kinds of event:
+ * - noise mechanisms (Laplace, Gaussian, randomized response, exponential mechanism) and stated
+ *   guarantees taken from papers (PureDP, ApproxDP, ZCDP), each with the neighbouring relation its
+ *   sensitivity assumes;
+ * - structure: NoOp, NonPrivate, Compose, SelfCompose, PoissonSample, SampleWithoutReplacement,
+ *   Labeled (provenance);
+ *
+ * @module
+ */
+import type { NeighbouringRelation } from './neighbouring.js'
+
+/** Version of the JSON document format for specs and events. */
+export const SCHEMA_VERSION = 1 as const
+
+// -------------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------------
+
+/** Laplace noise of `scale` b on a query of L1 sensitivity Δ₁: pure (Δ₁/b)-DP. */
+export interface Laplace {
+  readonly _tag: 'Laplace'
+  readonly scale: number
+  readonly sensitivity: number
+  readonly relation: NeighbouringRelation
+}
+
+/** Gaussian noise of standard deviation σ on a query of L2 sensitivity Δ₂. */
+export interface Gaussian {
+  readonly _tag: 'Gaussian'
+  readonly sigma: number
+  readonly sensitivity: number
+  readonly relation: NeighbouringRelation
+}
+
+/**
+ * k-ary randomized response: report the true value with probability e^ε/(e^ε + k − 1), otherwise
+ * one of the k − 1 others uniformly. Pure ε-DP when neighbours change the one reported value.
+ */
+export interface RandomizedResponse {
+  readonly _tag: 'RandomizedResponse'
+  readonly epsilon: number
+  readonly k: number
+  readonly relation: NeighbouringRelation
+}
+
+/**
+ * Bitwise randomized response (as LP-LDA uses on word-presence bits): every bit is flipped
+ * independently with probability f < 1/2; neighbouring inputs differ in at most `bits` bits.
+ * Each differing bit costs ln((1 − f)/f).
+ */
+export interface BitwiseRandomizedResponse {
+  readonly _tag: 'BitwiseRandomizedResponse'
+  readonly flipProbability: number
+  readonly bits: number
+  readonly relation: NeighbouringRelation
+}
+
+/**
+ * Exponential mechanism: output r with probability ∝ exp(ε·u(x, r) / (2Δu)). It is ε-DP and
+ * ε-bounded-range, hence ε²/8-zCDP (Cesar & Rogers 2021). The CGS topic draw is one.
+ */
+export interface Exponential {
+  readonly _tag: 'Exponential'
+  readonly epsilon: number
+  readonly utilitySensitivity: number
+  readonly relation: NeighbouringRelation
+}
+
+/** An opaque stated pure-DP guarantee (for example a claim taken from a paper). */
+export interface PureDP {
+  readonly _tag: 'PureDP'
+  readonly epsilon: number
+  readonly relation: NeighbouringRelation
+}
+
+/** An opaque stated (ε, δ)-DP guarantee. */
+export interface ApproxDP {
+  readonly _tag: 'ApproxDP'
+  readonly epsilon: number
+  readonly delta: number
+  readonly relation: NeighbouringRelation
+}
+
+/** An opaque stated ρ-zCDP guarantee. */
+export interface ZCDP {
+  readonly _tag: 'ZCDP'
+  readonly rho: number
+  readonly relation: NeighbouringRelation
+}
+
+/** Releases nothing about the data. */
+export interface NoOp {
+  readonly _tag: 'NoOp'
+}
+
+/** Releases something with no privacy guarantee (ε = ∞). */
+export interface NonPrivate {
+  readonly _tag: 'NonPrivate'
+}
+
+/** Adaptive sequential composition of heterogeneous events. */
+export interface Compose {
+  readonly _tag: 'Compose'
+  readonly events: ReadonlyArray<PrivacyEvent>
+}
+
+/** `count` adaptive repetitions of the same event. */
+export interface SelfCompose {
+  readonly _tag: 'SelfCompose'
+  readonly event: PrivacyEvent
+  readonly count: number
+}
+
+/** Each unit is included independently with probability q, then `event` runs on the sample. */
+export interface PoissonSample {
+  readonly _tag: 'PoissonSample'
+  readonly q: number
+  readonly event: PrivacyEvent
+}
+
+/** A uniformly random subset of m of the n units, then `event` runs on the subset. */
+export interface SampleWithoutReplacement {
+  readonly _tag: 'SampleWithoutReplacement'
+  readonly m: number
+  readonly n: number
+  readonly event: PrivacyEvent
+}
+
+/** Provenance: a trainer step, a graph edge. Accounting sees through it. */
+export interface Labeled {
+  readonly _tag: 'Labeled'
+  readonly label: string
+  readonly event: PrivacyEvent
+}
+
+export type NoiseEvent =
+  | Laplace
+  | Gaussian
+  | RandomizedResponse
+  | BitwiseRandomizedResponse
+  | Exponential
+  | PureDP
+  | ApproxDP
+  | ZCDP
+
+export type PrivacyEvent =
+  | NoiseEvent
+  | NoOp
+  | NonPrivate
+  | Compose
+  | SelfCompose
+  | PoissonSample
+  | SampleWithoutReplacement
+  | Labeled
+
+export type EventTag = PrivacyEvent['_tag']
+
+// -------------------------------------------------------------------------------------------
+// constructors (unchecked: validation happens in the codec and in `validateEvent`)
+// -------------------------------------------------------------------------------------------
+
+export const laplace = (scale: number, sensitivity: number, relation: NeighbouringRelation): Laplace => ({
+  _tag: 'Laplace',
+  scale,
+  sensitivity,
+  relation,
+})
+export const gaussian = (sigma: number, sensitivity: number, relation: NeighbouringRelation): Gaussian => ({
+  _tag: 'Gaussian',
+  sigma,
+  sensitivity,
+  relation,
+})
+export const randomizedResponse = (
+  epsilon: number,
+  k: number,
+  relation: NeighbouringRelation,
+): RandomizedResponse => ({ _tag: 'RandomizedResponse', epsilon, k, relation })
+export const bitwiseRandomizedResponse = (
+  flipProbability: number,
+  bits: number,
+  relation: NeighbouringRelation,
+): BitwiseRandomizedResponse => ({ _tag: 'BitwiseRandomizedResponse', flipProbability, bits, relation })
+export const exponential = (
+  epsilon: number,
+  utilitySensitivity: number,
+  relation: NeighbouringRelation,
+): Exponential => ({ _tag: 'Exponential', epsilon, utilitySensitivity, relation })
+export const pureDP = (epsilon: number, relation: NeighbouringRelation): PureDP => ({
+  _tag: 'PureDP',
+  epsilon,
+  relation,
+})
+export const approxDP = (epsilon: number, delta: number, relation: NeighbouringRelation): ApproxDP => ({
+  _tag: 'ApproxDP',
+  epsilon,
+  delta,
+  relation,
+})
+export const zcdp = (rho: number, relation: NeighbouringRelation): ZCDP => ({ _tag: 'ZCDP', rho, relation })
+export const noOp: NoOp = { _tag: 'NoOp' }
+export const nonPrivate: NonPrivate = { _tag: 'NonPrivate' }
+export const compose = (events: ReadonlyArray<PrivacyEvent>): Compose => ({ _tag: 'Compose', events })
+export const selfCompose = (event: PrivacyEvent, count: number): SelfCompose => ({
+  _tag: 'SelfCompose',
+  event,
+  count,
+})
+export const poissonSample = (q: number, event: PrivacyEvent): PoissonSample => ({
+  _tag: 'PoissonSample',
+  q,
+  event,
+})
+export const sampleWithoutReplacement = (m: number, n: number, event: PrivacyEvent): SampleWithoutReplacement => ({
+  _tag: 'SampleWithoutReplacement',
+  m,
+  n,
+  event,
+})
+export const labeled = (label: string, event: PrivacyEvent): Labeled => ({ _tag: 'Labeled', label, event })
+
+// -------------------------------------------------------------------------------------------
+// refinements and utils
+// -------------------------------------------------------------------------------------------
+
+const NOISE_TAGS: ReadonlySet<string> = new Set([
+  'Laplace',
+  'Gaussian',
+  'RandomizedResponse',
+  'BitwiseRandomizedResponse',
+  'Exponential',
+  'PureDP',
+  'ApproxDP',
+  'ZCDP',
+])
+
+export const isNoiseEvent = (e: PrivacyEvent): e is NoiseEvent => NOISE_TAGS.has(e._tag)
+
+/** Path of the i-th child, for error messages: `$.events[2]`, `$.event`. */
+export const childPath = (path: string, e: PrivacyEvent, i = 0): string =>
+  e._tag === 'Compose' ? `${path}.events[${i}]` : `${path}.event`
+
+/** The children of a structural event (none for leaves). */
+export const children = (e: PrivacyEvent): ReadonlyArray<PrivacyEvent> => {
+  switch (e._tag) {
+    case 'Compose':
+      return e.events
+    case 'SelfCompose':
+    case 'PoissonSample':
+    case 'SampleWithoutReplacement':
+    case 'Labeled':
+      return [e.event]
+    default:
+      return []
+  }
+}
+
+/** Depth of an event tree (a leaf has depth 1). */
+export const depth = (e: PrivacyEvent): number => {
+  let d = 0
+  for (const c of children(e)) d = Math.max(d, depth(c))
+  return d + 1
+}
+
+/** Exhaustiveness helper for `switch` over tags. */
+export const absurd = (x: never): never => {
+  throw new Error(`unreachable: ${JSON.stringify(x)}`)
+}
