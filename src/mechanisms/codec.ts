@@ -123,7 +123,12 @@ const formatIoTsErrors = (errors: t.Errors, root: string): DpError => {
   // The deepest context entry with a key gives the path; skip union/intersection indices.
   const keys = first.context
     .map((c) => c.key)
-    .filter((k, i) => k !== '' && !(/^\d+$/.test(k) && (first.context[i - 1]?.type instanceof t.UnionType || first.context[i - 1]?.type instanceof t.IntersectionType)))
+    .filter((k, i) => {
+      if (k === '') return false
+      // Numeric keys under unions/intersections index a branch, not an array element.
+      const parent = first.context[i - 1]?.type
+      return !(/^\d+$/.test(k) && (parent instanceof t.UnionType || parent instanceof t.IntersectionType || parent instanceof t.RecursiveType))
+    })
   const path = keys.reduce((acc, k) => (/^\d+$/.test(k) ? `${acc}[${k}]` : `${acc}.${k}`), root)
   const expected = first.context[first.context.length - 1]?.type.name ?? 'value'
   return decodeFailure(path, first.value, first.message ?? `expected ${expected}`)

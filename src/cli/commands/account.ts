@@ -1,0 +1,83 @@
+/**
+ * `dpaudit account <spec.json> [--delta D ...] [--accountant NAME|all] [--orders a,b,...] [--json]`
+ *
+ * @module
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import { type AccountReport, account } from '../../accounting/account.js'
+import { ACCOUNTANT_NAMES, isAccountantName, type RegisteredAccountant } from '../../accounting/registry.js'
+import { rdpCurveAtOrders, validateOrders } from '../../accounting/rdp/index.js'
+import { formatError } from '../../core/error.js'
+import { stringifyJson } from '../../core/json.js'
+import { decodeSpecs } from '../../mechanisms/codec.js'
+import { renderAccountReport, showNumber, table } from '../../report/format.js'
+import { parseNumber, parseNumberList, readJsonFile } from '../io.js'
+import type { CommandResult } from './result.js'
+import { inferRelation } from '../../accounting/relation.js'
+
+export interface AccountArgs {
+  readonly file: string
+  readonly deltas: ReadonlyArray<string>
+  readonly accountant: ReadonlyArray<string>
+  readonly orders: string | undefined
+  readonly json: boolean
+}
+
+export const DEFAULT_DELTAS = [1e-5] as const
+
+export const runAccount = (args: AccountArgs): CommandResult => {
+  const deltas: number[] = []
+  for (const raw of args.deltas.length === 0 ? DEFAULT_DELTAS.map(String) : args.deltas) {
+    const d = parseNumber('delta', raw)
+    if (E.isLeft(d)) return { code: 1, stderr: d.left }
+    if (!(d.right > 0 && d.right < 1)) return { code: 1, stderr: `--delta: δ must be in (0, 1) (got ${raw})` }
+    deltas.push(d.right)
+  }
+  let accountants: ReadonlyArray<RegisteredAccountant> = ACCOUNTANT_NAMES
+  const chosen = args.accountant.flatMap((a) => a.split(','))
+  if (chosen.length > 0 && !chosen.includes('all')) {
+    const bad = chosen.find((a) => !isAccountantName(a))
+    if (bad !== undefined) return { code: 1, stderr: `--accountant: unknown accountant "${bad}" (one of ${ACCOUNTANT_NAMES.join(', ')}, all)` }
+    accountants = chosen.filter(isAccountantName)
+  }
+  let orders: ReadonlyArray<number> | undefined
+  if (args.orders !== undefined) {
+    const o = parseNumberList('orders', args.orders)
+    if (E.isLeft(o)) return { code: 1, stderr: o.left }
+    const v = validateOrders(o.right)
+    if (E.isLeft(v)) return { code: 1, stderr: `--orders: ${formatError(v.left)}` }
+    orders = o.right
+  }
+  const raw = readJsonFile(args.file)
+  if (E.isLeft(raw)) return { code: 1, stderr: raw.left }
+  const specs = decodeSpecs(raw.right)
+  if (E.isLeft(specs)) return { code: 1, stderr: `${args.file}: ${formatError(specs.left)}` }
+
+  const reports: Array<{ report: AccountReport; curve?: ReadonlyArray<{ order: number; rdp: number }> | string }> = []
+  for (const [i, spec] of specs.right.entries()) {
+    const r = account(spec, orders === undefined ? { deltas, accountants } : { deltas, accountants, orders })
+    if (E.isLeft(r)) return { code: 1, stderr: `${args.file}${specs.right.length > 1 ? `[${i}]` : ''}: ${formatError(r.left)}` }
+    if (orders === undefined) reports.push({ report: r.right })
+    else {
+      const rel = spec.relation !== undefined ? E.right(spec.relation) : inferRelation(spec.event, '$.event')
+      const curve = E.isLeft(rel) ? rel : rdpCurveAtOrders(spec.event, rel.right, orders)
+      reports.push({
+        report: r.right,
+        curve: E.isLeft(curve) ? formatError(curve.left) : orders.map((order, k) => ({ order, rdp: curve.right[k] as number })),
+      })
+    }
+  }
+  const anyAnswered = reports.every((r) => r.report.results.some((x) => x.ok))
+  if (args.json) {
+    const doc = { schemaVersion: 1, tool: 'dpaudit account', deltas, reports: reports.map((r) => ({ ...r.report, ...(r.curve === undefined ? {} : { rdpCurve: r.curve }) })) }
+    return { code: anyAnswered ? 0 : 2, stdout: stringifyJson(doc, 2) }
+  }
+  const out = reports.map(({ report, curve }) => {
+    const parts = [renderAccountReport(report)]
+    if (typeof curve === 'string') parts.push(`RDP curve: cannot compute: ${curve}`)
+    else if (curve !== undefined)
+      parts.push('RDP curve (ε(α) of the whole spec):', table(['α', 'ε(α)'], curve.map((c) => [String(c.order), showNumber(c.rdp, 6)])))
+    return parts.join('\n')
+  })
+  return { code: anyAnswered ? 0 : 2, stdout: out.join('\n\n') }
+}

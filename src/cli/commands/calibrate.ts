@@ -1,0 +1,55 @@
+/**
+ * `dpaudit calibrate <template.json> --epsilon E --delta D [--accountant NAME|tightest] [--tolerance T] [--json]`
+ *
+ * @module
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import { calibrate, decodeTemplate, showCalibration } from '../../accounting/calibrate.js'
+import { ACCOUNTANT_NAMES, isAccountantName } from '../../accounting/registry.js'
+import { formatError } from '../../core/error.js'
+import { stringifyJson } from '../../core/json.js'
+import { parseNumber, readJsonFile } from '../io.js'
+import type { CommandResult } from './result.js'
+
+export interface CalibrateArgs {
+  readonly file: string
+  readonly epsilon: string | undefined
+  readonly delta: string | undefined
+  readonly accountant: string | undefined
+  readonly tolerance: string | undefined
+  readonly json: boolean
+}
+
+export const runCalibrate = (args: CalibrateArgs): CommandResult => {
+  const eps = parseNumber('epsilon', args.epsilon)
+  if (E.isLeft(eps)) return { code: 1, stderr: eps.left }
+  const delta = parseNumber('delta', args.delta)
+  if (E.isLeft(delta)) return { code: 1, stderr: delta.left }
+  let tolerance: number | undefined
+  if (args.tolerance !== undefined) {
+    const t = parseNumber('tolerance', args.tolerance)
+    if (E.isLeft(t)) return { code: 1, stderr: t.left }
+    tolerance = t.right
+  }
+  const acc = args.accountant ?? 'tightest'
+  if (acc !== 'tightest' && !isAccountantName(acc))
+    return { code: 1, stderr: `--accountant: unknown accountant "${acc}" (one of ${ACCOUNTANT_NAMES.join(', ')}, tightest)` }
+  const raw = readJsonFile(args.file)
+  if (E.isLeft(raw)) return { code: 1, stderr: raw.left }
+  const template = decodeTemplate(raw.right)
+  if (E.isLeft(template)) return { code: 1, stderr: `${args.file}: ${formatError(template.left)}` }
+  const result = calibrate(template.right, {
+    epsilon: eps.right,
+    delta: delta.right,
+    accountant: acc,
+    ...(tolerance === undefined ? {} : { tolerance }),
+  })
+  if (E.isLeft(result)) {
+    const e = result.left
+    const code = e._tag === 'InvalidParameter' || e._tag === 'DecodeFailure' ? 1 : 2
+    return { code, stderr: `${args.file}: ${formatError(e)}` }
+  }
+  return args.json
+    ? { code: 0, stdout: stringifyJson({ schemaVersion: 1, tool: 'dpaudit calibrate', ...result.right }, 2) }
+    : { code: 0, stdout: showCalibration(result.right) }
+}

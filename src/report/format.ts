@@ -1,0 +1,52 @@
+/**
+ * Plain-text rendering of accounting results for terminals and Markdown: numbers that never
+ * print as `null` or `NaN` without saying so, and aligned tables.
+ *
+ * @module
+ */
+import type { AccountReport } from '../accounting/account.js'
+import { showRelation } from '../mechanisms/neighbouring.js'
+
+/** A privacy number for humans: ∞ for Infinity, fixed decimals for moderate values. */
+export const showNumber = (x: number, digits = 4): string => {
+  if (Number.isNaN(x)) return 'NaN'
+  if (x === Infinity) return '∞'
+  if (x === -Infinity) return '−∞'
+  if (x === 0) return '0'
+  const a = Math.abs(x)
+  if (a >= 1e6 || a < 1e-3) return x.toExponential(digits - 1)
+  return x.toFixed(digits)
+}
+
+/** δ values are usually powers of ten: print them compactly. */
+export const showDelta = (d: number): string => (d >= 1e-3 ? String(d) : d.toExponential().replace('e-', 'e-'))
+
+/** Renders rows as an aligned text table with a header rule. */
+export const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>): string => {
+  const widths = header.map((h, i) => Math.max([...h].length, ...rows.map((r) => [...(r[i] ?? '')].length)))
+  const line = (cells: ReadonlyArray<string>): string =>
+    cells
+      .map((c, i) => (i === cells.length - 1 ? c : c + ' '.repeat((widths[i] ?? 0) - [...c].length)))
+      .join('  ')
+      .trimEnd()
+  return [line(header), widths.map((w) => '─'.repeat(w)).join('  '), ...rows.map(line)].join('\n')
+}
+
+/** The human report of `account`: per accountant, ε at each δ with the method; then the tightest. */
+export const renderAccountReport = (r: AccountReport): string => {
+  const deltas = r.tightest.length > 0 ? r.tightest.map((t) => t.delta) : (r.results.find((x) => x.ok)?.answers.map((a) => a.delta) ?? [])
+  const header = ['accountant', ...deltas.map((d) => `ε at δ=${showDelta(d)}`), 'method']
+  const rows = r.results.map((res) =>
+    res.ok
+      ? [res.accountant, ...res.answers.map((a) => showNumber(a.epsilon)), res.answers[0]?.method ?? '']
+      : [res.accountant, ...deltas.map(() => '—'), `cannot answer: ${res.message}`],
+  )
+  if (r.tightest.length > 0)
+    rows.push(['tightest', ...r.tightest.map((t) => showNumber(t.epsilon)), r.tightest.map((t) => t.accountant).filter((a, i, xs) => xs.indexOf(a) === i).join(', ')])
+  const notes = r.results.flatMap((res) => (res.ok ? res.notes.map((n) => `  [${res.accountant}] ${n}`) : []))
+  return [
+    `${r.name ?? '(unnamed spec)'} — guarantee for ${showRelation(r.relation)}`,
+    table(header, rows),
+    ...(notes.length > 0 ? ['notes:', ...notes] : []),
+  ].join('\n')
+}

@@ -1,0 +1,6 @@
+/**
+ * dpaudit/report: human-readable renderings of accounting results.
+ *
+ * @module
+ */
+export * from './format.js'

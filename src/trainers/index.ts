@@ -1,0 +1,6 @@
+/**
+ * dpaudit/trainers: the contract private trainers implement (plan ≡ ledger; ε from the accountant).
+ *
+ * @module
+ */
+export type * from './trainer.js'
