@@ -21,6 +21,8 @@ export interface AccountOptions {
   readonly accountants?: ReadonlyArray<RegisteredAccountant>
   /** RDP order grid override. */
   readonly orders?: ReadonlyArray<number>
+  /** PLD discretisation interval override. */
+  readonly interval?: number
 }
 
 /** One accountant's answer on one spec: ε at each δ, or the reason it could not answer. */
@@ -72,7 +74,11 @@ export const account = (spec: Spec, options: AccountOptions): E.Either<DpError, 
   const relation = rel.right
   const names = options.accountants ?? ACCOUNTANT_NAMES
   const results: AccountantResult[] = names.map((name) => {
-    const acc = ACCOUNTANTS[name](options.orders === undefined ? { relation } : { relation, orders: options.orders })
+    const acc = ACCOUNTANTS[name]({
+      relation,
+      ...(options.orders === undefined ? {} : { orders: options.orders }),
+      ...(options.interval === undefined ? {} : { interval: options.interval }),
+    })
     const fail = (error: DpError): AccountantResult => ({
       accountant: name,
       description: acc.description,

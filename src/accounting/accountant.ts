@@ -22,6 +22,11 @@ export interface EpsilonAnswer {
   readonly method: string
   /** The optimising order, for RDP/zCDP conversions. */
   readonly order?: number
+  /**
+   * An optimistic estimate, for numerical accountants (PLD) that bracket the truth: the true ε
+   * lies in [lower, epsilon]; `epsilon` is the guarantee, the gap is the accounting error.
+   */
+  readonly lower?: number
 }
 
 /** δ at a given ε, with how it was obtained. */
@@ -30,6 +35,8 @@ export interface DeltaAnswer {
   readonly delta: number
   readonly method: string
   readonly order?: number
+  /** Optimistic estimate of δ (see EpsilonAnswer.lower). */
+  readonly lower?: number
 }
 
 /** Notes an accountant collected while composing (relation conversions, loosened bounds). */

@@ -10,21 +10,25 @@ import type { NeighbouringRelation } from '../mechanisms/neighbouring.js'
 import { makeRdpAccountant } from './rdp/index.js'
 import { makeAdvancedAccountant, makeBasicAccountant, makeOptimalAccountant } from './dp/index.js'
 import { makeZcdpAccountant } from './zcdp/index.js'
+import { makePldAccountant } from './pld/index.js'
 
 export interface AccountantOptions {
   readonly relation: NeighbouringRelation
   /** RDP orders to optimise the conversion over (default: the RDP module's grid). */
   readonly orders?: ReadonlyArray<number>
+  /** PLD discretisation interval (default 1e-4). */
+  readonly interval?: number
 }
 
 export type AccountantFactory = (options: AccountantOptions) => AnyAccountant
 
 /** Every registered accountant, in the order reports list them (loosest families first). */
-export const ACCOUNTANTS: Readonly<Record<Exclude<AccountantName, 'pld'>, AccountantFactory>> = {
+export const ACCOUNTANTS: Readonly<Record<AccountantName, AccountantFactory>> = {
   basic: (o) => erase(makeBasicAccountant({ relation: o.relation })),
   advanced: (o) => erase(makeAdvancedAccountant({ relation: o.relation })),
   optimal: (o) => erase(makeOptimalAccountant({ relation: o.relation })),
   zcdp: (o) => erase(makeZcdpAccountant({ relation: o.relation })),
+  pld: (o) => erase(o.interval === undefined ? makePldAccountant({ relation: o.relation }) : makePldAccountant({ relation: o.relation, interval: o.interval })),
   rdp: (o) =>
     erase(o.orders === undefined ? makeRdpAccountant({ relation: o.relation }) : makeRdpAccountant({ relation: o.relation, orders: o.orders })),
 }

@@ -1,6 +1,37 @@
 /**
- * dpaudit/attacks: turning attack success into statistically valid ε lower bounds.
+ * dpaudit/attacks: black-box audits of mechanisms given as code, with statistically valid ε lower
+ * bounds (Clopper–Pearson, attack chosen on separate trials), a worker-thread pool, checkpoints,
+ * and a zoo of deliberately broken mechanisms next to correct controls. Guide: docs/auditing.md.
+ *
+ * @example
+ * ```ts
+ * import { auditMechanism, formatAuditResult, laplaceNoise } from 'dpaudit/attacks'
+ * const r = auditMechanism({
+ *   mechanism: (x: number, rng) => x + laplaceNoise(rng, 1), // the mechanism under audit
+ *   pairs: [{ input: 0, neighbour: 1 }],
+ *   claim: { epsilon: 1, delta: 0 },
+ *   trials: 200_000,
+ *   seed: 'ci',
+ * })
+ * if (r._tag === 'Right') console.log(formatAuditResult(r.right))
+ * ```
  *
  * @module
  */
+export type { Rng } from '../core/rng.js'
 export * from './bounds.js'
+export * from './claim.js'
+export * from './output.js'
+export * from './pairs.js'
+export * from './score.js'
+export * from './roc.js'
+export * from './stream.js'
+export * from './trials.js'
+export { sweep, type PairSamples, type SweepResult } from './select.js'
+export * from './checkpoint.js'
+export * from './executor.js'
+export { createWorkerPool, describeModule, workerScriptUrl, type ModuleDescription } from './pool.js'
+export * from './audit.js'
+export * from './format.js'
+export { ZOO, ZOO_NAMES, zooEntry, type ZooEntry } from './zoo/index.js'
+export { gaussianNoise, laplaceNoise, bernoulli } from './zoo/noise.js'

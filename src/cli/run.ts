@@ -8,6 +8,8 @@ import { parseArgs } from 'node:util'
 import { runAccount } from './commands/account.js'
 import { runCalibrate } from './commands/calibrate.js'
 import { runDemo } from './commands/demo.js'
+import { runTrainCli, TRAIN_USAGE } from './commands/train.js'
+import { runEvaluateCli, EVALUATE_USAGE } from './commands/evaluate.js'
 import { type CommandResult, EXIT } from './commands/result.js'
 
 const USAGE = `dpaudit — account for, train under, and audit differential privacy
@@ -15,10 +17,14 @@ const USAGE = `dpaudit — account for, train under, and audit differential priv
 usage:
   dpaudit demo [--json]
       an accounting walkthrough: DP-SGD and the SUB-LDA setting, every accountant side by side
-  dpaudit account <spec.json> [--delta D ...] [--accountant rdp|zcdp|basic|advanced|optimal|all] [--orders a,b,...] [--json]
+  dpaudit account <spec.json> [--delta D ...] [--accountant rdp|pld|zcdp|basic|advanced|optimal|all] [--orders a,b,...] [--interval H] [--json]
       ε at each δ for one spec or an array of specs, per accountant, with the method and the tightest value
   dpaudit calibrate <template.json> --epsilon E --delta D [--accountant NAME|tightest] [--tolerance T] [--json]
       the smallest noise (or largest rate / step count) meeting (ε, δ); the template marks the field with "$param"
+  ${TRAIN_USAGE.replace(/^usage: /, '').split('\n').join('\n  ')}
+      train a (private) LDA topic model; prints perplexity and the privacy statement (claimed vs accounted ε)
+  ${EVALUATE_USAGE.replace(/^usage: /, '')}
+      held-out perplexity of a saved model
   dpaudit help
 
 exit codes: 0 ok, 1 bad usage or input, 2 no accountant could answer or the target is infeasible, 70 internal error
@@ -40,13 +46,14 @@ export const run = (argv: ReadonlyArray<string>): CommandResult => {
           delta: { type: 'string', multiple: true },
           accountant: { type: 'string', multiple: true },
           orders: { type: 'string' },
+          interval: { type: 'string' },
           json: { type: 'boolean', default: false },
         },
       })
       const file = positionals[0]
       if (file === undefined || positionals.length > 1)
         return { code: EXIT.input, stderr: 'usage: dpaudit account <spec.json> [--delta D ...] [--accountant NAME] [--orders a,b,...] [--json]' }
-      return runAccount({ file, deltas: values.delta ?? [], accountant: values.accountant ?? [], orders: values.orders, json: values.json })
+      return runAccount({ file, deltas: values.delta ?? [], accountant: values.accountant ?? [], orders: values.orders, interval: values.interval, json: values.json })
     }
     case 'calibrate': {
       const { values, positionals } = parseArgs({
@@ -69,6 +76,10 @@ export const run = (argv: ReadonlyArray<string>): CommandResult => {
       const { values } = parseArgs({ args: [...rest], options: { json: { type: 'boolean', default: false } } })
       return runDemo({ json: values.json })
     }
+    case 'train':
+      return runTrainCli(rest)
+    case 'evaluate':
+      return runEvaluateCli(rest)
     default:
       return { code: EXIT.input, stderr: `unknown command "${command}"\n\n${USAGE}` }
   }

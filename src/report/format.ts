@@ -32,13 +32,17 @@ export const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<Readonl
   return [line(header), widths.map((w) => '─'.repeat(w)).join('  '), ...rows.map(line)].join('\n')
 }
 
+/** ε, with the accounting error bar when the accountant brackets the truth (PLD). */
+export const showEpsilonAnswer = (a: { readonly epsilon: number; readonly lower?: number }): string =>
+  a.lower === undefined || !Number.isFinite(a.epsilon) ? showNumber(a.epsilon) : `${showNumber(a.epsilon)} (−${(a.epsilon - a.lower).toExponential(1)})`
+
 /** The human report of `account`: per accountant, ε at each δ with the method; then the tightest. */
 export const renderAccountReport = (r: AccountReport): string => {
   const deltas = r.tightest.length > 0 ? r.tightest.map((t) => t.delta) : (r.results.find((x) => x.ok)?.answers.map((a) => a.delta) ?? [])
   const header = ['accountant', ...deltas.map((d) => `ε at δ=${showDelta(d)}`), 'method']
   const rows = r.results.map((res) =>
     res.ok
-      ? [res.accountant, ...res.answers.map((a) => showNumber(a.epsilon)), res.answers[0]?.method ?? '']
+      ? [res.accountant, ...res.answers.map(showEpsilonAnswer), res.answers[0]?.method ?? '']
       : [res.accountant, ...deltas.map(() => '—'), `cannot answer: ${res.message}`],
   )
   if (r.tightest.length > 0)

@@ -5,3 +5,4 @@
  * @module
  */
 export * from './arbitraries.js'
+export * from './expect-private.js'

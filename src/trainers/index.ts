@@ -1,6 +1,60 @@
 /**
- * dpaudit/trainers: the contract private trainers implement (plan ≡ ledger; ε from the accountant).
+ * dpaudit/trainers: corpora, evaluation, and the collapsed-Gibbs LDA trainers (CGS, HDP-LDA,
+ * CDP-LDA, CDP-LDA+, SUB-LDA) as plug-ins that declare their privacy (plan ≡ ledger; ε from the
+ * accountant, the paper's claim beside it).
  *
  * @module
  */
 export type * from './trainer.js'
+export { compositionAtoms, sameComposition, pureClaim, rdpClaim, noClaim } from './trainer.js'
+export { TRAINERS, TRAINER_NAMES, isTrainerName } from './registry.js'
+export { cgs } from './cgs.js'
+export { hdpLda, HdpConfig, inherentEpsilon, topicDrawEvent } from './hdp.js'
+export { cdpLda, cdpLdaPlus, CdpConfig } from './cdp.js'
+export { subLda, SubConfig, adaptiveMultiplier } from './sub.js'
+export {
+  subLdaSigma,
+  paperSubsampledRdp,
+  gaussianRdp,
+  efficiencyPrivacy,
+  efficiencyPrivacyMaximiser,
+  adaptiveSubsamplingClaim,
+  type EfficiencyPrivacyMaximum,
+} from './sub-analysis.js'
+export { privacyStatement, type PrivacyStatement, type AccountedEpsilon, type ClaimedEpsilon } from './statement.js'
+export { modelFile, writeModelFile, readModelFile, reindexPhi, type ModelFile, type LoadedModel } from './model-file.js'
+export { writeFileAtomic } from './io.js'
+export {
+  type Corpus,
+  type CorpusStats,
+  corpusStats,
+  validateCorpus,
+  fromDocuments,
+  selectDocuments,
+  documentCount,
+  nonZeros,
+} from './corpus/corpus.js'
+export { readUci, readVocab, writeUci, docwordText, type ReadUciOptions } from './corpus/uci.js'
+export { tokenize, stopWords, topVocabulary } from './corpus/text.js'
+export { loadBrownRaw, loadSpamRaw, emailBody } from './corpus/builtin.js'
+export {
+  type Dataset,
+  type RawDocument,
+  type SplitOptions,
+  SPLIT_SEED,
+  datasetFromRaw,
+  datasetFromCorpus,
+  completionHalves,
+  testMask,
+  pythonRound,
+} from './corpus/dataset.js'
+export { loadDataset, readJsonLines, BUILTIN_CORPORA, DEFAULT_VOCABULARY, type LoadOptions } from './corpus/load.js'
+export { numpyPermutation, Mt19937 } from './corpus/mt19937.js'
+export { generateLda, type SyntheticSpec, type SyntheticCorpus } from './corpus/synthetic.js'
+export { heldOutPerplexity, validatePhi, type PerplexityOptions, type PerplexityResult } from './eval/perplexity.js'
+export { topicRecoveryError, hungarian, type RecoveryResult } from './eval/recovery.js'
+export { jointLogLikelihood } from './lda/loglik.js'
+export { initState, phiFromCounts, thetaFromCounts, type GibbsState } from './lda/state.js'
+export { makeSparseSampler, type SparseSampler } from './lda/sparse.js'
+export { makeSnapshotSampler, type SnapshotSampler } from './lda/snapshot.js'
+export { FastUniform } from './lda/random.js'

@@ -1,24 +1,185 @@
 /**
  * The trainer contract: a trainer declares the privacy events it will execute (`plan`) and
  * records those it did execute (the ledger returned by `fit`); the accountant, not the trainer,
- * turns them into ε. The paper's own claim travels beside them as an opaque stated guarantee.
+ * turns them into ε. The paper's own claim travels beside them as an opaque stated guarantee
+ * (`claimed`), so dpaudit can print both and show where they differ.
  *
  * @module
  */
 import type * as t from 'io-ts'
 import type * as E from 'fp-ts/lib/Either.js'
 import type { DpError } from '../core/error.js'
-import type { PrivacyEvent } from '../mechanisms/event.js'
+import type { Rng } from '../core/rng.js'
+import { approxDP, children, type PrivacyEvent, pureDP } from '../mechanisms/event.js'
 import type { NeighbouringRelation } from '../mechanisms/neighbouring.js'
+import type { Corpus, CorpusStats } from './corpus/corpus.js'
 
-export interface Trainer<Config, Stats, Data, Model> {
-  readonly name: string
-  readonly config: t.Type<Config, unknown, unknown>
-  /** The relation and unit the trainer protects (e.g. replace-one word for the LDA papers). */
+export type TrainerName = 'cgs' | 'hdp-lda' | 'cdp-lda' | 'cdp-lda+' | 'sub-lda'
+
+/** Hyper-parameters every LDA trainer has. */
+export interface LdaConfigBase {
+  readonly topics: number
+  readonly iterations: number
+  readonly alpha: number
+  readonly beta: number
+}
+
+/** A trained topic model: φ (K×V) and θ of the training documents (D×K), row-major. */
+export interface LdaModel {
+  readonly topics: number
+  readonly vocabulary: number
+  readonly phi: Float64Array
+  readonly theta: Float64Array
+}
+
+/** One line of the training trace. */
+export interface IterationLog {
+  readonly iteration: number
+  /**
+   * Collapsed joint log p(w, z) on the TRUE counts: a diagnostic for the operator, not covered by
+   * the privacy statement (it is computed from unprotected counts and is not written to model files
+   * of private trainers).
+   */
+  readonly logLikelihood: number
+  readonly elapsedMs: number
+  readonly tokensPerSecond: number
+}
+
+export interface FitOptions {
+  /** Called after every iteration (progress lines). */
+  readonly onIteration?: (log: IterationLog) => void
+  /** Compute the log-likelihood every n iterations (default 1; 0 = never, NaN in the trace). */
+  readonly logLikelihoodEvery?: number
+}
+
+export interface FitResult {
+  readonly model: LdaModel
+  readonly trace: ReadonlyArray<IterationLog>
+  /** The privacy events the run executed, in order. Property-tested ≡ plan. */
+  readonly ledger: PrivacyEvent
+  /** Tokens visited by the sampler over the run (Σ over iterations). */
+  readonly tokensSampled: number
+}
+
+/**
+ * The paper's guarantee, recorded verbatim and kept opaque: it is never used to compute the
+ * accounted ε, only printed beside it.
+ */
+export interface Claim {
+  /** Paper and result the claim comes from. */
+  readonly source: string
+  /** The claim in words, with its numbers. */
+  readonly statement: string
+  /** The relation the paper states it under. */
   readonly relation: NeighbouringRelation
+  /** The claim as an opaque stated event at δ (PureDP, ApproxDP), or undefined if none is made. */
+  readonly event: (delta: number) => PrivacyEvent | undefined
+}
+
+export const pureClaim = (source: string, statement: string, epsilon: number, relation: NeighbouringRelation): Claim => ({
+  source,
+  statement,
+  relation,
+  event: () => pureDP(epsilon, relation),
+})
+
+/** An RDP claim ε(α) at one order, stated at δ through ε + ln(1/δ)/(α − 1) (Mironov 2017, Prop. 3). */
+export const rdpClaim = (source: string, statement: string, order: number, rdp: number, relation: NeighbouringRelation): Claim => ({
+  source,
+  statement,
+  relation,
+  event: (delta) => approxDP(rdp + Math.log(1 / delta) / (order - 1), delta, relation),
+})
+
+export const noClaim = (source: string, statement: string, relation: NeighbouringRelation): Claim => ({
+  source,
+  statement,
+  relation,
+  event: () => undefined,
+})
+
+/**
+ * A trainer, generic in its configuration, the public statistics its plan may depend on, its
+ * data and its model. The LDA trainers instantiate it as `LdaTrainer<C>`.
+ */
+export interface Trainer<Config, Stats, Data, Model> {
+  readonly name: TrainerName
+  readonly description: string
+  /** Shape of the configuration (JSON); `validate` checks the ranges. */
+  readonly config: t.Type<Config, unknown, unknown>
+  /** Defaults for optional hyper-parameters, merged under user input before decoding. */
+  readonly defaults: Readonly<Record<string, unknown>>
+  /** Range checks, naming the field and value (K ≥ 2, ε > 0, γ ∈ (0, 1], …). */
+  readonly validate: (config: Config, stats?: Stats) => E.Either<DpError, Config>
+  /** The relation and unit the trainer protects (replace-one word for the LDA papers). */
+  readonly relation: NeighbouringRelation
+  /**
+   * The relation the plan is accounted under. Usually `relation`; SUB-LDA's Poisson subsampling
+   * is amplified under add/remove only, so its plan is accounted under add/remove and the
+   * replace-one guarantee follows by group privacy (see docs/trainers.md).
+   */
+  readonly accountingRelation: NeighbouringRelation
   /** The mechanism graph the trainer will execute, as an event tree. */
   readonly plan: (config: Config, stats: Stats) => E.Either<DpError, PrivacyEvent>
   /** The paper's claim, opaque, for comparison with the accounted guarantee. */
-  readonly claimed: (config: Config, stats: Stats) => PrivacyEvent
-  readonly fit: (data: Data, config: Config, rng: () => number) => E.Either<DpError, { readonly model: Model; readonly ledger: PrivacyEvent }>
+  readonly claimed: (config: Config, stats: Stats) => Claim
+  readonly fit: (data: Data, config: Config, rng: Rng, options?: FitOptions) => E.Either<DpError, FitResult>
+}
+
+export type LdaTrainer<C extends LdaConfigBase = LdaConfigBase> = Trainer<C, CorpusStats, Corpus, LdaModel>
+
+// -------------------------------------------------------------------------------------------
+// ledger ≡ plan
+// -------------------------------------------------------------------------------------------
+
+/**
+ * The canonical multiset of a composition: every maximal non-structural sub-event (a noise
+ * leaf, a sampling wrapper with its inner event, NonPrivate) with its multiplicity; Labeled is
+ * seen through; NoOp vanishes. Two events with the same atoms compose to the same guarantee
+ * under every accountant (composition is commutative).
+ */
+export const compositionAtoms = (e: PrivacyEvent): ReadonlyMap<string, number> => {
+  const out = new Map<string, number>()
+  const walk = (v: PrivacyEvent, times: number): void => {
+    switch (v._tag) {
+      case 'NoOp':
+        return
+      case 'Labeled':
+        return walk(v.event, times)
+      case 'Compose':
+        for (const c of v.events) walk(c, times)
+        return
+      case 'SelfCompose':
+        return walk(v.event, times * v.count)
+      case 'PoissonSample':
+      case 'SampleWithoutReplacement': {
+        const key = JSON.stringify({ ...v, event: canonical(v.event) })
+        out.set(key, (out.get(key) ?? 0) + times)
+        return
+      }
+      default: {
+        const key = JSON.stringify(v)
+        out.set(key, (out.get(key) ?? 0) + times)
+      }
+    }
+  }
+  walk(e, 1)
+  return out
+}
+
+const canonical = (e: PrivacyEvent): unknown => [...compositionAtoms(e).entries()].sort()
+
+/** Whether two events compose the same atoms with the same multiplicities. */
+export const sameComposition = (a: PrivacyEvent, b: PrivacyEvent): boolean => {
+  const x = compositionAtoms(a)
+  const y = compositionAtoms(b)
+  if (x.size !== y.size) return false
+  for (const [k, n] of x) if (y.get(k) !== n) return false
+  return true
+}
+
+/** Number of leaves of an event tree, counting SelfCompose once (for size checks). */
+export const leafCount = (e: PrivacyEvent): number => {
+  const cs = children(e)
+  return cs.length === 0 ? 1 : cs.reduce((s, c) => s + leafCount(c), 0)
 }

@@ -20,6 +20,8 @@ export interface AccountArgs {
   readonly deltas: ReadonlyArray<string>
   readonly accountant: ReadonlyArray<string>
   readonly orders: string | undefined
+  /** PLD discretisation interval. */
+  readonly interval?: string | undefined
   readonly json: boolean
 }
 
@@ -48,6 +50,13 @@ export const runAccount = (args: AccountArgs): CommandResult => {
     if (E.isLeft(v)) return { code: 1, stderr: `--orders: ${formatError(v.left)}` }
     orders = o.right
   }
+  let interval: number | undefined
+  if (args.interval !== undefined) {
+    const h = parseNumber('interval', args.interval)
+    if (E.isLeft(h)) return { code: 1, stderr: h.left }
+    if (!(h.right > 0) || !Number.isFinite(h.right)) return { code: 1, stderr: `--interval: the PLD discretisation interval must be a finite number > 0 (got ${args.interval})` }
+    interval = h.right
+  }
   const raw = readJsonFile(args.file)
   if (E.isLeft(raw)) return { code: 1, stderr: raw.left }
   const specs = decodeSpecs(raw.right)
@@ -55,7 +64,7 @@ export const runAccount = (args: AccountArgs): CommandResult => {
 
   const reports: Array<{ report: AccountReport; curve?: ReadonlyArray<{ order: number; rdp: number }> | string }> = []
   for (const [i, spec] of specs.right.entries()) {
-    const r = account(spec, orders === undefined ? { deltas, accountants } : { deltas, accountants, orders })
+    const r = account(spec, { deltas, accountants, ...(orders === undefined ? {} : { orders }), ...(interval === undefined ? {} : { interval }) })
     if (E.isLeft(r)) return { code: 1, stderr: `${args.file}${specs.right.length > 1 ? `[${i}]` : ''}: ${formatError(r.left)}` }
     if (orders === undefined) reports.push({ report: r.right })
     else {

@@ -1,0 +1,106 @@
+// Audit throughput: trials per second for the scalar Laplace mechanism, in this thread and on
+// worker threads, and the 1,000,000-trial audit of the broken histogram.
+//
+//   npm run build && node bench/audit.bench.mjs [--trials N] [--json]
+//
+// Targets (issue 5): ≥ 1,000,000 trials/s per core for scalar Laplace; ≥ 1.8× that with 2 workers;
+// the 1e6-trial histogram-inverted audit in under a minute, certifying a violation.
+// The machine's load average is printed with the numbers: on a shared machine they are lower bounds.
+import { availableParallelism, loadavg } from 'node:os'
+import { parseArgs } from 'node:util'
+import { auditMechanism, auditZoo, createWorkerPool, hashSeed, runChunk, zooEntry } from '../dist/attacks/index.js'
+
+const { values } = parseArgs({ options: { trials: { type: 'string', default: '20000000' }, json: { type: 'boolean', default: false } } })
+const TRIALS = Number(values.trials)
+const cores = availableParallelism()
+const rows = []
+const report = (name, trials, ms, extra = {}) => {
+  const row = { name, trials, seconds: ms / 1000, trialsPerSecond: trials / (ms / 1000), ...extra }
+  rows.push(row)
+  if (!values.json)
+    console.log(`${name.padEnd(46)} ${(row.trialsPerSecond / 1e6).toFixed(2).padStart(7)} M trials/s  (${trials.toLocaleString('en-US')} trials, ${(ms / 1000).toFixed(2)} s)${extra.note ? `  ${extra.note}` : ''}`)
+  return row
+}
+const best = (n, f) => {
+  let b = Infinity
+  for (let i = 0; i < n; i++) {
+    const t = performance.now()
+    f()
+    b = Math.min(b, performance.now() - t)
+  }
+  return b
+}
+
+const load0 = loadavg()
+if (!values.json) console.log(`dpaudit audit bench — ${cores} cores, Node ${process.version}, load average ${load0.map((x) => x.toFixed(2)).join(' ')}\n`)
+
+// 1. The hot loop alone: runChunk (the worker entry) on 4e6 selection and estimation trials.
+const laplace = zooEntry('laplace')
+const mech = laplace.make({ epsilon: 1, delta: 0 })
+const seed = hashSeed('bench')
+const N = 4_000_000
+report('hot loop: runChunk, selection (raw outputs)', N, best(3, () => runChunk({ id: 0, phase: 'select', pair: 0, side: 0, start: 0, end: N, seed }, mech, 0)))
+const grid = Array.from({ length: 100 }, (_, i) => -5 + i / 10)
+const attack = { shape: { kind: 'number', dim: 1 }, model: { family: 'threshold' }, orientation: 1, threshold: 0 }
+report('hot loop: runChunk, estimation (100-point grid)', N, best(3, () => runChunk({ id: 0, phase: 'estimate', pair: 0, side: 0, start: 0, end: N, seed, attack, grid }, mech, 0)))
+
+// 2. Whole audits of scalar Laplace: in this thread, then 1 and all worker threads.
+const spec = { mechanism: { _tag: 'ZooRef', name: 'laplace', claim: { epsilon: 1, delta: 0 } }, pairs: laplace.pairs(), claim: { epsilon: 1, delta: 0 }, trials: TRIALS, seed: 'bench' }
+// CPU time of the whole process (all threads): on a shared machine, trials per CPU-second shows
+// whether the pool adds overhead even when the wall-clock speed-up is capped by other load.
+const timed = (f) => {
+  const c = process.cpuUsage()
+  const t = performance.now()
+  const r = f()
+  const cpu = process.cpuUsage(c)
+  return { ms: performance.now() - t, cpuSeconds: (cpu.user + cpu.system) / 1e6, r }
+}
+const cpuNote = (run, trials) => `${(trials / run.cpuSeconds / 1e6).toFixed(2)} M trials per CPU-second, ${(run.cpuSeconds / (run.ms / 1000)).toFixed(2)} cores busy`
+const inProc = timed(() => auditZoo('laplace', { trials: TRIALS, seed: 'bench' }))
+const single = report('audit laplace, in this thread', TRIALS, inProc.ms, {
+  epsilonLowerBound: inProc.r.right.epsilonLowerBound,
+  cpuSeconds: inProc.cpuSeconds,
+  note: cpuNote(inProc, TRIALS),
+})
+const pooled = {}
+for (const w of [...new Set([1, 2, cores])]) {
+  const pool = createWorkerPool(spec.mechanism, spec.pairs, w)
+  if (pool._tag === 'Left') throw new Error(pool.left.message)
+  let selectionMs = 0
+  const t0 = performance.now()
+  const run = timed(() =>
+    // The first 'estimate' report comes when estimation starts: everything before is serial.
+    auditMechanism({ ...spec, executor: pool.right, onProgress: (p) => (p.phase === 'estimate' && selectionMs === 0 ? (selectionMs = performance.now() - t0) : undefined) }),
+  )
+  pool.right.close()
+  pooled[w] = report(`audit laplace, ${w} worker thread${w === 1 ? '' : 's'}`, TRIALS, run.ms, {
+    epsilonLowerBound: run.r.right.epsilonLowerBound,
+    cpuSeconds: run.cpuSeconds,
+    selectionSeconds: selectionMs / 1000,
+    note: `${cpuNote(run, TRIALS)}; selection ${(selectionMs / 1000).toFixed(2)} s; ${run.r.right.epsilonLowerBound === inProc.r.right.epsilonLowerBound ? 'same ε_LB as in-thread ✓' : 'ε_LB DIFFERS ✗'}`,
+  })
+}
+
+// 3. The broken histogram, 1,000,000 trials on all workers.
+const hist = timed(() => auditZoo('histogram-inverted', { trials: 1_000_000, seed: 'bench', workers: cores }))
+const h = hist.r.right
+report(`audit histogram-inverted, ${cores} workers`, 1_000_000, hist.ms, {
+  verdict: h.verdict,
+  epsilonLowerBound: h.epsilonLowerBound,
+  note: `${h.verdict}, ε_LB = ${h.epsilonLowerBound.toFixed(3)} vs claim ${h.claim.epsilon} (true ${1 / h.claim.epsilon})`,
+})
+
+const load1 = loadavg()
+const perCore = single.trialsPerSecond
+const two = pooled[2]?.trialsPerSecond ?? Number.NaN
+const checks = [
+  [`≥ 1e6 trials/s in one thread (scalar Laplace)`, perCore >= 1e6, `${(perCore / 1e6).toFixed(2)} M/s`],
+  [`2 workers ≥ 1.8× one worker thread`, two >= 1.8 * pooled[1].trialsPerSecond, `${(two / pooled[1].trialsPerSecond).toFixed(2)}×`],
+  [`2 workers ≥ 1.8× in-thread`, two >= 1.8 * perCore, `${(two / perCore).toFixed(2)}×`],
+  [`1e6-trial histogram audit < 60 s and a violation`, hist.ms < 60_000 && h.verdict === 'violation', `${(hist.ms / 1000).toFixed(2)} s, ${h.verdict}`],
+]
+if (values.json) console.log(JSON.stringify({ cores, node: process.version, loadavg: { before: load0, after: load1 }, rows, checks }, null, 2))
+else {
+  console.log(`\nload average after: ${load1.map((x) => x.toFixed(2)).join(' ')}`)
+  for (const [what, ok, got] of checks) console.log(`${ok ? 'PASS' : 'MISS'}  ${what}: ${got}`)
+}

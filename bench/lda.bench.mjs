@@ -1,0 +1,80 @@
+// LDA speed and quality bench (issue 4). Build first: `npm run build`, then `node bench/lda.bench.mjs [--quick]`.
+// Per run: tokens/s (N_train × sweeps / timed wall, single thread), held-out perplexity (LDA-EVAL.md §3),
+// peak RSS, and the ratio to the straightforward dense typed-array CGS measured in the same process.
+import { performance } from 'node:perf_hooks'
+import { seeded } from '../dist/core/rng.js'
+import {
+  loadDataset, initState, makeSparseSampler, makeSnapshotSampler, phiFromCounts, heldOutPerplexity, FastUniform, hdpLda,
+} from '../dist/trainers/index.js'
+
+const quick = process.argv.includes('--quick')
+const SWEEPS = quick ? 30 : 200
+const ALPHA = 0.1, BETA = 0.01
+
+// The straightforward dense CGS (the "typed-array JS port" of LDA-EVAL.md §4), kept here as the baseline.
+const denseSweep = (s, u, alpha, beta) => {
+  const { K, V, D, tokens, docStart, z, ndk, nwk, nk } = s
+  const p = new Float64Array(K)
+  const vb = V * beta
+  for (let d = 0; d < D; d++) {
+    for (let i = docStart[d]; i < docStart[d + 1]; i++) {
+      const w = tokens[i], old = z[i]
+      ndk[d * K + old]--; nwk[w * K + old]--; nk[old]--
+      let sum = 0
+      for (let k = 0; k < K; k++) { sum += (ndk[d * K + k] + alpha) * (nwk[w * K + k] + beta) / (nk[k] + vb); p[k] = sum }
+      const x = u.next() * sum
+      let k = 0
+      while (k < K - 1 && p[k] <= x) k++
+      z[i] = k; ndk[d * K + k]++; nwk[w * K + k]++; nk[k]++
+    }
+  }
+}
+
+let peak = 0
+const sampleRss = () => { peak = Math.max(peak, process.memoryUsage().rss) }
+const timer = setInterval(sampleRss, 50)
+
+const run = (label, data, K, sweep, phiOf) => {
+  peak = 0
+  const t0 = performance.now()
+  for (let t = 0; t < SWEEPS; t++) { sweep(); sampleRss() }
+  const dt = (performance.now() - t0) / 1000
+  const ppl = heldOutPerplexity(phiOf(), K, data.testObserved, data.testHeldOut)
+  const tps = (data.train.tokens.length * SWEEPS) / dt
+  return { label, K, tps, ppl: ppl.right.perplexity, mem: peak / 2 ** 20 }
+}
+
+const show = (r, base) =>
+  console.log(`${r.label.padEnd(22)} K=${String(r.K).padEnd(4)} ${(r.tps / 1e6).toFixed(2).padStart(6)} M tokens/s  perplexity ${r.ppl.toFixed(1).padStart(7)}  peak RSS ${r.mem.toFixed(0)} MiB` + (base ? `  ×${(r.tps / base.tps).toFixed(2)} vs dense` : ''))
+
+for (const [corpus, Ks] of [['brown', quick ? [50] : [20, 50, 100]], ['spam', quick ? [] : [100]]]) {
+  const data = loadDataset(corpus).right
+  console.log(`\n${corpus}: D_train = ${data.train.docStart.length - 1}, V = ${data.train.vocab.length}, N_train = ${data.train.tokens.length}, ${SWEEPS} sweeps, α = ${ALPHA}, β = ${BETA}`)
+  for (const K of Ks) {
+    let base
+    if (corpus === 'brown') {
+      const u = new FastUniform(seeded(1)); const s = initState(data.train, K, u)
+      base = run('dense CGS (baseline)', data, K, () => denseSweep(s, u, ALPHA, BETA), () => phiFromCounts(s.nwk, K, s.V, BETA))
+      show(base)
+    }
+    {
+      const u = new FastUniform(seeded(1)); const s = initState(data.train, K, u); const m = makeSparseSampler(s, ALPHA, BETA)
+      show(run('CGS (SparseLDA)', data, K, () => m.sweep(u), () => { m.syncDense(); return phiFromCounts(s.nwk, K, s.V, BETA) }), base)
+    }
+    if (corpus === 'brown') {
+      // HDP-LDA sampler on dense noisy counts (one Laplace release per sweep, ε_L = 1, C = 100): the sweep alone, then the full trainer.
+      const rng = seeded(1); const u = new FastUniform(rng); const s = initState(data.train, K, u)
+      const m = makeSnapshotSampler(s, ALPHA, BETA, 100)
+      const noisy = new Float64Array(s.nwk.length)
+      for (let i = 0; i < noisy.length; i++) noisy[i] = s.nwk[i] + (rng.next() - 0.5)
+      m.setRelease(noisy, 1)
+      show(run('HDP-LDA sweep only', data, K, () => m.sweep(u), () => phiFromCounts(s.nwk, K, s.V, BETA)), base)
+      const t0 = performance.now()
+      const f = hdpLda.fit(data.train, { topics: K, iterations: SWEEPS, alpha: ALPHA, beta: BETA, epsilonL: 1, clip: 100, noise: 'fresh' }, seeded(1), { logLikelihoodEvery: 0 })
+      const dt = (performance.now() - t0) / 1000
+      const ppl = heldOutPerplexity(f.right.model.phi, K, data.testObserved, data.testHeldOut).right.perplexity
+      console.log(`${'HDP-LDA full trainer'.padEnd(22)} K=${String(K).padEnd(4)} ${((data.train.tokens.length * SWEEPS) / dt / 1e6).toFixed(2).padStart(6)} M tokens/s  perplexity ${ppl.toFixed(1).padStart(7)}  (incl. V·K Laplace draws per sweep)`)
+    }
+  }
+}
+clearInterval(timer)

@@ -1,0 +1,144 @@
+// PLD accountant speed: Poisson-subsampled Gaussian, q = 0.01, σ = 1.1, δ = 1e-5, interval 1e-4,
+// T = 1,000 and 10,000 (target: each query under 40 ms; the reference Python PLD accountant takes
+// ~370–390 ms on this machine), plus a T = 100,000 run for memory (must stay under 1 GiB).
+//
+// Plain Node ESM over the built package: `npm run build && node bench/pld.bench.mjs`.
+// DPAUDIT_DIST=/path/to/build overrides ../dist (e.g. a standalone tsc build of the module).
+//
+// "query" = a fresh accountant composing the event and answering ε(δ): the whole computation
+// (discretisation, FFT composition, inversion), as a user calling the accountant pays it.
+// "warm query" = a second δ on the same state (the composition is cached in the state).
+// The baseline, measured in the same process, is one FFT convolution of the same length with
+// the same FFT library (forward transform of two packed real signals, pointwise product,
+// inverse transform); the ratio says how many such convolutions one query costs.
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { dirname, join, resolve } from 'node:path'
+
+const here = dirname(fileURLToPath(import.meta.url))
+const dist = resolve(process.env.DPAUDIT_DIST ?? join(here, '..', 'dist'))
+const load = (p) => import(pathToFileURL(join(dist, p)).href)
+const { makePldAccountant, pldComposition } = await load('accounting/pld/index.js')
+const { gaussian, poissonSample, selfCompose } = await load('mechanisms/event.js')
+const FFT = createRequire(join(here, '..', 'package.json'))('fft.js')
+
+const REL = { kind: 'add-remove', unit: 'record' }
+const Q = 0.01
+const SIGMA = 1.1
+const DELTA = 1e-5
+const INTERVAL = 1e-4
+const REPS = Number(process.env.PLD_BENCH_REPS ?? 7)
+
+let peakRss = 0
+const sampleRss = () => {
+  peakRss = Math.max(peakRss, process.memoryUsage().rss)
+}
+const mib = (b) => `${(b / 2 ** 20).toFixed(0)} MiB`
+const loadNote = () => {
+  try {
+    const [one] = readFileSync('/proc/loadavg', 'utf8').split(' ')
+    return `load average ${one}`
+  } catch {
+    return ''
+  }
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+
+const reference = (() => {
+  try {
+    const doc = JSON.parse(readFileSync(join(here, '..', 'test', 'fixtures', 'pld-subsampled.json'), 'utf8'))
+    return doc.cases.filter((c) => c.noise === 'gaussian' && c.q === Q && c.scale === SIGMA && c.delta === DELTA)
+  } catch {
+    return []
+  }
+})()
+
+const run = (T) => {
+  const acc = makePldAccountant({ relation: REL, interval: INTERVAL })
+  const c0 = process.cpuUsage()
+  const t0 = performance.now()
+  const s = acc.compose(selfCompose(poissonSample(Q, gaussian(SIGMA, 1, REL)), T))(acc.empty)
+  if (s._tag === 'Left') throw new Error(JSON.stringify(s.left))
+  const a = acc.epsilon(DELTA)(s.right)
+  const t1 = performance.now()
+  const cpu = process.cpuUsage(c0)
+  sampleRss()
+  if (a._tag === 'Left') throw new Error(JSON.stringify(a.left))
+  const t2 = performance.now()
+  const b = acc.epsilon(DELTA / 10)(s.right)
+  const t3 = performance.now()
+  if (b._tag === 'Left') throw new Error(JSON.stringify(b.left))
+  const c = pldComposition(s.right, { interval: INTERVAL, tailMass: acc.tailMass })
+  const n = c._tag === 'Right' && c.right.directions.length > 0 ? c.right.directions[0].upper.view.length : 0
+  return { ms: t1 - t0, cpuMs: (cpu.user + cpu.system) / 1000, warmMs: t3 - t2, answer: a.right, n }
+}
+
+/** One FFT convolution of length n with fft.js: packed forward, product, inverse. */
+const convolutionMs = (n) => {
+  const f = new FFT(n)
+  const data = new Float64Array(2 * n)
+  const out = new Float64Array(2 * n)
+  for (let i = 0; i < 40000; i++) {
+    data[2 * i] = Math.random()
+    data[2 * i + 1] = Math.random()
+  }
+  const once = () => {
+    const t = performance.now()
+    f.transform(out, data)
+    for (let k = 0; k < 2 * n; k += 2) {
+      const re = out[k]
+      const im = out[k + 1]
+      out[k] = re * re - im * im
+      out[k + 1] = 2 * re * im
+    }
+    f.inverseTransform(data, out)
+    return performance.now() - t
+  }
+  once()
+  const xs = []
+  for (let r = 0; r < REPS; r++) xs.push(once())
+  return median(xs)
+}
+
+console.log(`PLD accountant bench — Poisson-subsampled Gaussian q = ${Q}, σ = ${SIGMA}, δ = ${DELTA}, interval ${INTERVAL}`)
+console.log(`node ${process.version}, ${REPS} timed repetitions after one cold run; ${loadNote()}; dist = ${dist}`)
+const rows = []
+for (const T of [1000, 10000]) {
+  const cold = run(T)
+  const xs = []
+  const cpus = []
+  const warm = []
+  let last = cold
+  for (let r = 0; r < REPS; r++) {
+    last = run(T)
+    xs.push(last.ms)
+    cpus.push(last.cpuMs)
+    warm.push(last.warmMs)
+  }
+  const base = convolutionMs(last.n)
+  const ref = reference.find((c) => c.T === T)
+  const eps = last.answer.epsilon
+  rows.push({ T, eps, ok: median(xs) < 40 })
+  console.log(
+    [
+      `T = ${String(T).padStart(6)}:`,
+      `ε = ${eps.toFixed(6)} (lower ${last.answer.lower.toFixed(6)}, accounting error ${(eps - last.answer.lower).toExponential(2)})`,
+      ref === undefined ? '' : `reference ${ref.epsilon.toFixed(6)} (|Δ| = ${Math.abs(eps - ref.epsilon).toExponential(2)}${Math.abs(eps - ref.epsilon) < 1e-3 ? ' < 1e-3' : ' ≥ 1e-3 !'})`,
+    ]
+      .filter(Boolean)
+      .join('  '),
+  )
+  console.log(
+    `            query median ${median(xs).toFixed(1)} ms wall (min ${Math.min(...xs).toFixed(1)}, cold ${cold.ms.toFixed(1)}; ` +
+      `CPU time median ${median(cpus).toFixed(1)} ms), ` +
+      `warm query ${median(warm).toFixed(2)} ms; window N = ${last.n}; baseline: one FFT convolution of length N ` +
+      `${base.toFixed(1)} ms → ratio ${(median(xs) / base).toFixed(2)}; target < 40 ms: ${median(xs) < 40 ? 'met' : 'NOT met'}`,
+  )
+}
+const big = run(100000)
+sampleRss()
+console.log(
+  `T = 100000: ε = ${big.answer.epsilon.toFixed(6)} (lower ${big.answer.lower.toFixed(6)}), ${big.ms.toFixed(1)} ms, window N = ${big.n}`,
+)
+console.log(`peak RSS ${mib(peakRss)} (limit 1 GiB: ${peakRss < 2 ** 30 ? 'met' : 'NOT met'})`)

@@ -1,0 +1,43 @@
+/**
+ * Privacy amplification by subsampling for (ε, δ) guarantees. If M is (ε, δ)-DP, running it on a
+ * random subsample is (log(1 + γ(e^ε − 1)), γδ)-DP, where
+ * - Poisson sampling with rate γ = q, under add/remove neighbours: Balle, Barthe & Gaboardi 2018,
+ *   Thm 8 (also Li, Qardaji & Su 2012, Thm 1);
+ * - sampling m of n without replacement, γ = m/n, under replace-one (substitution) neighbours:
+ *   Balle, Barthe & Gaboardi 2018, Thm 9.
+ * The theorem amplifies one (ε, δ) guarantee of the whole inner mechanism; a composed inner
+ * mechanism must first be composed to a single (ε, δ) (see ./query.ts).
+ *
+ * @module
+ */
+
+/** One (ε, δ) guarantee. */
+export interface Guarantee {
+  readonly epsilon: number
+  readonly delta: number
+}
+
+/**
+ * log(1 + γ(e^ε − 1)) for γ ∈ [0, 1], ε ∈ [0, ∞]: log1p(γ·expm1(ε)) for ε ≤ 1 (keeps small ε
+ * exact), ε + log(γ + (1 − γ)e^{−ε}) above (no overflow for large ε; a sum of non-negatives, no
+ * cancellation). Clamped at ε: subsampling never hurts, and rounding must not make it look so.
+ */
+export const amplifiedEpsilon = (rate: number, epsilon: number): number => {
+  if (!(rate >= 0 && rate <= 1) || !(epsilon >= 0)) return Number.NaN
+  if (rate === 0) return 0
+  if (epsilon === Infinity) return Infinity
+  const amp = epsilon <= 1 ? Math.log1p(rate * Math.expm1(epsilon)) : epsilon + Math.log(rate + (1 - rate) * Math.exp(-epsilon))
+  return Math.min(epsilon, amp)
+}
+
+/** Amplification by a sampling rate γ (see the module note for which γ and which relation). */
+export const amplify = (rate: number, g: Guarantee): Guarantee => ({
+  epsilon: amplifiedEpsilon(rate, g.epsilon),
+  delta: Math.min(g.delta, rate * g.delta),
+})
+
+/** Poisson subsampling with rate q under add/remove (Balle, Barthe & Gaboardi 2018, Thm 8). */
+export const amplifyPoisson = (q: number, g: Guarantee): Guarantee => amplify(q, g)
+
+/** m of n without replacement under replace-one (Balle, Barthe & Gaboardi 2018, Thm 9). */
+export const amplifyWithoutReplacement = (m: number, n: number, g: Guarantee): Guarantee => amplify(m / n, g)

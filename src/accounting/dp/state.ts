@@ -1,0 +1,188 @@
+/**
+ * The shared fold of the (ε, δ) accountants: an event tree becomes a multiset of per-step terms
+ * with multiplicities. SelfCompose multiplies a count (10,000 steps are one entry), Compose merges
+ * multisets, sampling wraps the sampled sub-multiset. Terms whose (ε, δ) depends on how the query's
+ * δ is split — Gaussians, zCDP guarantees and subsampled compositions — stay symbolic until a
+ * query fixes the split (./query.ts).
+ *
+ * @module
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import type { DpError } from '../../core/error.js'
+import { absurd, childPath, isNoiseEvent, type PrivacyEvent } from '../../mechanisms/event.js'
+import type { NeighbouringRelation } from '../../mechanisms/neighbouring.js'
+import type { Notes } from '../accountant.js'
+import { type NormalizedLeaf, pureEpsilonOf, resolveLeaf } from '../normalize.js'
+import { checkSamplingRelation } from '../relation.js'
+import { amplify } from './amplification.js'
+
+export type SamplingScheme = 'poisson' | 'without-replacement'
+
+export type DpTerm =
+  /** A fixed (ε, δ)-DP step. */
+  | { readonly _tag: 'Fixed'; readonly epsilon: number; readonly delta: number }
+  /** Gaussian with σ/Δ = noiseMultiplier: (ε, δ) on the analytic-Gaussian curve, chosen per query. */
+  | { readonly _tag: 'Gaussian'; readonly noiseMultiplier: number }
+  /** A ρ-zCDP step: (ε, δ) from the zCDP conversion, chosen per query. */
+  | { readonly _tag: 'Zcdp'; readonly rho: number }
+  /** A subsampled sub-composition: composed to one (ε, δ) per query, then amplified by `rate`. */
+  | { readonly _tag: 'Sampled'; readonly scheme: SamplingScheme; readonly rate: number; readonly inner: DpState }
+
+export interface DpEntry {
+  /** Canonical text of the term; equal terms merge. */
+  readonly key: string
+  readonly term: DpTerm
+  readonly count: number
+}
+
+export interface DpState {
+  /** Sorted by key. */
+  readonly entries: ReadonlyArray<DpEntry>
+  /** A NonPrivate release was composed (ε = ∞). */
+  readonly nonPrivate: boolean
+  readonly notes: Notes
+}
+
+export const emptyState: DpState = { entries: [], nonPrivate: false, notes: [] }
+
+const termKey = (t: DpTerm): string => {
+  switch (t._tag) {
+    case 'Fixed':
+      return `F(${t.epsilon},${t.delta})`
+    case 'Gaussian':
+      return `G(${t.noiseMultiplier})`
+    case 'Zcdp':
+      return `Z(${t.rho})`
+    case 'Sampled':
+      return `S(${t.scheme},${t.rate},[${t.inner.entries.map((e) => `${e.count}×${e.key}`).join(';')}])`
+  }
+}
+
+/** Terms that release nothing about the data are dropped, so they never break homogeneity. */
+const isTrivial = (t: DpTerm): boolean =>
+  (t._tag === 'Fixed' && t.epsilon === 0 && t.delta === 0) ||
+  (t._tag === 'Gaussian' && t.noiseMultiplier === Infinity) ||
+  (t._tag === 'Zcdp' && t.rho === 0)
+
+const mergeNotes = (a: Notes, b: Notes): Notes => (b.length === 0 ? a : [...a, ...b.filter((n) => !a.includes(n))])
+
+/** A state holding `count` copies of one term. */
+export const single = (term: DpTerm, count = 1): DpState =>
+  isTrivial(term) || count === 0 ? emptyState : { entries: [{ key: termKey(term), term, count }], nonPrivate: false, notes: [] }
+
+/** Multiset union (adaptive composition) of any number of states, in one pass. */
+export const mergeAll = (states: ReadonlyArray<DpState>): DpState => {
+  const byKey = new Map<string, DpEntry>()
+  let nonPrivate = false
+  const notes = new Set<string>()
+  for (const s of states) {
+    for (const e of s.entries) {
+      const prev = byKey.get(e.key)
+      byKey.set(e.key, prev === undefined ? e : { ...prev, count: prev.count + e.count })
+    }
+    nonPrivate = nonPrivate || s.nonPrivate
+    for (const n of s.notes) notes.add(n)
+  }
+  return {
+    entries: [...byKey.values()].sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0)),
+    nonPrivate,
+    notes: [...notes],
+  }
+}
+
+/** Multiset union of two states. */
+export const merge = (a: DpState, b: DpState): DpState => mergeAll([a, b])
+
+/** `count` repetitions; zero repetitions release nothing (notes are kept). */
+export const scale = (s: DpState, count: number): DpState =>
+  count === 0
+    ? { ...emptyState, notes: s.notes }
+    : count === 1
+      ? s
+      : { entries: s.entries.map((e) => ({ ...e, count: e.count * count })), nonPrivate: s.nonPrivate, notes: s.notes }
+
+const withNote = (s: DpState, note: string | undefined): DpState =>
+  note === undefined ? s : { ...s, notes: mergeNotes(s.notes, [note]) }
+
+/** Total number of non-trivial steps. */
+export const totalCount = (s: DpState): number => s.entries.reduce((n, e) => n + e.count, 0)
+
+/**
+ * Leaf → term. Laplace is pure (1/noiseMultiplier)-DP; randomized response, bitwise RR, the
+ * exponential mechanism and PureDP are pure ε (see `pureEpsilonOf`); ApproxDP is taken as stated;
+ * Gaussian and zCDP have no single (ε, δ) and stay symbolic.
+ */
+const leafTerm = (l: NormalizedLeaf): DpTerm => {
+  switch (l._tag) {
+    case 'Gaussian':
+      return { _tag: 'Gaussian', noiseMultiplier: l.noiseMultiplier }
+    case 'ZCDP':
+      return { _tag: 'Zcdp', rho: l.rho }
+    case 'ApproxDP':
+      return { _tag: 'Fixed', epsilon: l.epsilon, delta: l.delta }
+    default:
+      return { _tag: 'Fixed', epsilon: pureEpsilonOf(l) ?? Infinity, delta: 0 }
+  }
+}
+
+/**
+ * Subsampling. A non-private inner release stays non-private (sound; a subsampled non-private
+ * release is in fact (0, γ)-DP, which we do not exploit). One fixed (ε, δ) step is amplified at
+ * once — the same for every accountant; anything else is amplified per query, after the inner
+ * multiset has been composed to a single (ε, δ).
+ */
+const sampled = (scheme: SamplingScheme, rate: number, inner: DpState): DpState => {
+  if (inner.nonPrivate) return inner
+  const only = inner.entries[0]
+  if (inner.entries.length === 0) return inner
+  if (inner.entries.length === 1 && only !== undefined && only.count === 1 && only.term._tag === 'Fixed')
+    return { ...single({ _tag: 'Fixed', ...amplify(rate, only.term) }), notes: inner.notes }
+  return { ...single({ _tag: 'Sampled', scheme, rate, inner: { ...inner, notes: [] } }), notes: inner.notes }
+}
+
+/**
+ * Folds an event tree into a state; every failure names the path of the offending sub-event.
+ * Parameters are assumed valid (the accountant runs `validateEvent` first).
+ */
+export const foldEvent = (e: PrivacyEvent, relation: NeighbouringRelation, path: string): E.Either<DpError, DpState> => {
+  if (isNoiseEvent(e)) {
+    const r = resolveLeaf(e, relation, path)
+    if (E.isLeft(r)) return r
+    return E.right(withNote(single(leafTerm(r.right.leaf)), r.right.note))
+  }
+  switch (e._tag) {
+    case 'NoOp':
+      return E.right(emptyState)
+    case 'NonPrivate':
+      return E.right({ entries: [], nonPrivate: true, notes: [] })
+    case 'Compose': {
+      const parts: DpState[] = []
+      for (let i = 0; i < e.events.length; i++) {
+        const r = foldEvent(e.events[i] as PrivacyEvent, relation, childPath(path, e, i))
+        if (E.isLeft(r)) return r
+        parts.push(r.right)
+      }
+      return E.right(mergeAll(parts))
+    }
+    case 'SelfCompose': {
+      const r = foldEvent(e.event, relation, childPath(path, e))
+      return E.isLeft(r) ? r : E.right(scale(r.right, e.count))
+    }
+    case 'PoissonSample': {
+      const ok = checkSamplingRelation(e, relation, path)
+      if (E.isLeft(ok)) return ok
+      const r = foldEvent(e.event, relation, childPath(path, e))
+      return E.isLeft(r) ? r : E.right(sampled('poisson', e.q, r.right))
+    }
+    case 'SampleWithoutReplacement': {
+      const ok = checkSamplingRelation(e, relation, path)
+      if (E.isLeft(ok)) return ok
+      const r = foldEvent(e.event, relation, childPath(path, e))
+      return E.isLeft(r) ? r : E.right(sampled('without-replacement', e.m / e.n, r.right))
+    }
+    case 'Labeled':
+      return foldEvent(e.event, relation, childPath(path, e))
+    default:
+      return absurd(e)
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * dpaudit/accounting: accountants that turn privacy events into sound guarantees.
+ *
+ * - `account(spec, { deltas })` runs every registered accountant and reports each with its method,
+ *   plus the tightest sound answer; `calibrate(template, { epsilon, delta })` searches the inverse.
+ * - Each accounting family is also available as a namespace with its closed forms and conversions:
+ *   `Rdp` (Rényi DP), `Zcdp` (zero-concentrated DP), `Dp` (pure/approximate DP composition and
+ *   amplification), and the exact analytic Gaussian (the soundness oracle).
+ *
+ * @module
+ */
+export * from './accountant.js'
+export * from './account.js'
+export * from './calibrate.js'
+export * from './registry.js'
+export * from './conversions.js'
+export * from './analytic-gaussian.js'
+export { resolveLeaf, pureEpsilonOf, type NormalizedLeaf, type Resolved } from './normalize.js'
+export { inferRelation, leafRelations, checkSamplingRelation } from './relation.js'
+export { makeRdpAccountant } from './rdp/index.js'
+export { makeAdvancedAccountant, makeBasicAccountant, makeOptimalAccountant } from './dp/index.js'
+export { makeZcdpAccountant } from './zcdp/index.js'
+export { makePldAccountant } from './pld/index.js'
+export * as Rdp from './rdp/index.js'
+export * as Zcdp from './zcdp/index.js'
+export * as Dp from './dp/index.js'
+export * as Pld from './pld/index.js'

@@ -1,0 +1,437 @@
+/**
+ * From a dominating pair to two PLDs on the grid {i·h}: a pessimistic one (its δ(ε) is never
+ * below the pair's, for every ε, and this survives composition) and an optimistic one (never
+ * above). Both work cell by cell on the loss grid: a cell (ε_c, ε_{c+1}] carries P-mass p_c and
+ * Q-mass q_c, with e^{−ε_{c+1}} p_c ≤ q_c ≤ e^{−ε_c} p_c. Continuous parts come as cell masses
+ * (differences of the loss tails at grid points); atoms (randomized response, the extremes of the
+ * Laplace loss) are handled one by one, so an atom that lies on a grid point stays exactly there.
+ *
+ * Pessimistic — "connect the dots" (Doroshenko, Ghazi, Kamath, Kumar & Manurangsi 2022, "Connect
+ * the dots: tighter discrete approximations of privacy loss distributions", PETS, §3): split each
+ * cell's mass between its two end points so that both its P-mass and its Q-mass are kept. The
+ * result has exactly the pair's δ(ε_i) at every grid point and the chord (in e^ε) in between,
+ * which lies above the convex curve; the original pair is a post-processing of the split one
+ * (merge the two halves back), so the split pair dominates, and the construction is the best
+ * pessimistic estimate on this support (ibid., their optimality result). Its composed error is
+ * second order: a split raises the mean loss by at most h²/8 per step, so T steps move ε by
+ * O(T·h²) — where plain rounding up (Meiser & Mohammadi 2018; Koskela et al. 2020) moves it by up
+ * to T·h. Mass below the grid goes to its lowest point (rounding up); mass above it goes to +∞.
+ *
+ * Optimistic — a post-processing (garbling) of the pair, which can only lower δ(ε) (the
+ * data-processing inequality for the hockey-stick divergence), followed by rounding losses down:
+ * at each grid point ε_g, merge the part of cell g − 1 that lies below ε_g (in likelihood ratio:
+ * Q-excess X = q − p e^{−ε_g} > 0) with just enough of cell g (Q-deficit D = p e^{−ε_g} − q ≥ 0)
+ * that the merged outcome has loss exactly ε_g; what cannot be matched is rounded down to the grid
+ * point below (or dropped below the grid). Rounding losses down lowers every composed δ as well
+ * (δ = E[(1 − e^{ε−L})₊] is increasing in L). On smooth losses nearly everything matches, so the
+ * optimistic error is also second order; an isolated atom between grid points (randomized response
+ * off the grid) is rounded down, an O(h) error per step — the accountant aligns the grid to a single
+ * atom spacing when it can.
+ *
+ * Floating point: cell masses are differences of tails and the split/merge quantities are second
+ * order in h, so every split is biased by an estimate of its rounding error in the safe direction
+ * (more mass up in the pessimistic split, less matching in the optimistic merge). The thresholds
+ * themselves are rounded (the normal tail at a rounded x* is off by ~2x²u relatively), which moves
+ * cell boundaries by ≲1e-13 in loss — immaterial next to the composition's error terms.
+ *
+ * @module
+ */
+import {
+  type AdditivePair,
+  additiveTails,
+  type Atom,
+  atomQ,
+  type DiscretePair,
+  gaussianThresholdTails,
+  laplaceAtoms,
+  laplaceTails,
+} from './pairs.js'
+
+const U = Number.EPSILON / 2
+
+/** A PLD on the grid: P-mass masses[j] at loss (offset + j)·h, plus P-mass at loss +∞. */
+export interface LeafPld {
+  readonly offset: number
+  readonly masses: Float64Array
+  readonly infinityMass: number
+}
+
+export interface LeafPlds {
+  readonly upper: LeafPld
+  readonly lower: LeafPld
+}
+
+/**
+ * A pair cut into the grid's cells: the continuous part as per-cell masses (cell c is
+ * (ε_{i0+c}, ε_{i0+c+1}]), below and above the grid, plus atoms kept apart (each is split or
+ * matched on its own, so an atom lying on a grid point stays exactly there).
+ */
+interface Cells {
+  readonly i0: number
+  readonly K: number
+  readonly p: Float64Array
+  readonly q: Float64Array
+  /** Absolute error estimates of p and q. */
+  readonly ep: Float64Array
+  readonly eq: Float64Array
+  /** Continuous part with L ≤ ε_{i0}. */
+  readonly pBottom: number
+  readonly qBottom: number
+  readonly eBottom: number
+  /** Continuous part with ε_{i0+K} < L < ∞. */
+  readonly pTop: number
+  readonly qTop: number
+  readonly eTop: number
+  /** Atoms (finite or +∞ loss) and Q's mass where P has none. */
+  readonly atoms: ReadonlyArray<Atom>
+  readonly qOnly: number
+}
+
+/** a·e^x for a ≥ 0 without 0·∞. */
+const mulExp = (a: number, x: number): number => {
+  if (a === 0) return 0
+  return x < 700 ? a * Math.exp(x) : Math.exp(Math.log(a) + x)
+}
+
+// -------------------------------------------------------------------------------------------
+// cell statistics
+// -------------------------------------------------------------------------------------------
+
+/**
+ * Cells from loss tails at the grid points i0, …, i0 + K (t holds P(L>ε), P(L≤ε), Q(L>ε), Q(L≤ε)
+ * per point): each cell mass is a difference of the smaller pair of tails (upper tails above the
+ * median, lower tails below), with an absolute error estimate.
+ */
+const cellsFromTails = (t: Float64Array, i0: number, K: number, atoms: ReadonlyArray<Atom>): Cells => {
+  const p = new Float64Array(K)
+  const q = new Float64Array(K)
+  const ep = new Float64Array(K)
+  const eq = new Float64Array(K)
+  for (let c = 0; c < K; c++) {
+    const a = 4 * c
+    const b = a + 4
+    const sp0 = t[a]!
+    const sp1 = t[b]!
+    const cp0 = t[a + 1]!
+    const cp1 = t[b + 1]!
+    if (sp0 <= cp1) {
+      p[c] = Math.max(0, sp0 - sp1)
+      ep[c] = 8 * U * (sp0 + sp1)
+    } else {
+      p[c] = Math.max(0, cp1 - cp0)
+      ep[c] = 8 * U * (cp0 + cp1)
+    }
+    const sq0 = t[a + 2]!
+    const sq1 = t[b + 2]!
+    const cq0 = t[a + 3]!
+    const cq1 = t[b + 3]!
+    if (sq0 <= cq1) {
+      q[c] = Math.max(0, sq0 - sq1)
+      eq[c] = 8 * U * (sq0 + sq1)
+    } else {
+      q[c] = Math.max(0, cq1 - cq0)
+      eq[c] = 8 * U * (cq0 + cq1)
+    }
+  }
+  const last = 4 * K
+  return {
+    i0,
+    K,
+    p,
+    q,
+    ep,
+    eq,
+    pBottom: t[1]!,
+    qBottom: t[3]!,
+    eBottom: 8 * U * (t[1]! + t[3]!),
+    pTop: t[last]!,
+    qTop: t[last + 2]!,
+    eTop: 8 * U * (t[last]! + t[last + 2]!),
+    atoms,
+    qOnly: 0,
+  }
+}
+
+/** Cells of an additive pair on grid indices [i0, i0 + K] from its loss tails at the grid points. */
+export const additiveCells = (pair: AdditivePair, h: number, i0: number, K: number): Cells => {
+  const n = K + 1
+  const t = new Float64Array(4 * n)
+  const scratch = new Float64Array(4)
+  const laplace = pair.noise === 'laplace'
+  for (let g = 0; g < n; g++) {
+    if (laplace) laplaceTails(pair, (i0 + g) * h, t, 4 * g)
+    else additiveTails(pair, (i0 + g) * h, t, 4 * g, scratch)
+  }
+  return cellsFromTails(t, i0, K, laplace ? laplaceAtoms(pair) : [])
+}
+
+/** Grid index range [i0, i0 + K] covering the finite atoms of a discrete pair with a cell to spare. */
+export const discreteGrid = (pair: DiscretePair, h: number): { readonly i0: number; readonly K: number } => {
+  let lo = Infinity
+  let hi = -Infinity
+  for (const a of pair.atoms) {
+    if (a.p === 0 || !Number.isFinite(a.loss)) continue
+    if (a.loss < lo) lo = a.loss
+    if (a.loss > hi) hi = a.loss
+  }
+  if (lo === Infinity) return { i0: -1, K: 2 }
+  const i0 = Math.floor(lo / h) - 1
+  const i1 = Math.ceil(hi / h) + 1
+  return { i0, K: i1 - i0 }
+}
+
+const discreteCells = (pair: DiscretePair, i0: number, K: number): Cells => ({
+  i0,
+  K,
+  p: new Float64Array(K),
+  q: new Float64Array(K),
+  ep: new Float64Array(K),
+  eq: new Float64Array(K),
+  pBottom: 0,
+  qBottom: 0,
+  eBottom: 0,
+  pTop: 0,
+  qTop: 0,
+  eTop: 0,
+  atoms: pair.atoms,
+  qOnly: pair.qOnly,
+})
+
+/** Upper end j of the cell (ε_{j−1}, ε_j] holding a finite loss, checked in floating point. */
+const cellEnd = (loss: number, h: number): number => {
+  let j = Math.ceil(loss / h)
+  while ((j - 1) * h >= loss) j--
+  while (j * h < loss) j++
+  return j
+}
+
+/** The grid point a loss lies on, if it is within 1e-9·h of one (below floating-point resolution of the loss). */
+const gridPoint = (loss: number, h: number): number | undefined => {
+  const r = Math.round(loss / h)
+  return Math.abs(loss - r * h) <= 1e-9 * h ? r : undefined
+}
+
+// -------------------------------------------------------------------------------------------
+// the two discretisations
+// -------------------------------------------------------------------------------------------
+
+/**
+ * Connect-the-dots split of one cell's (or atom's) P-mass p and Q-mass q between its end points
+ * ε_c and ε_c + h (Doroshenko et al. 2022), biased upward by the rounding error estimate; takes
+ * qe = q·e^{ε_c} and its error eqe, returns the upper share w, which solves
+ * w e^{−ε_c−h} + (p − w) e^{−ε_c} = q.
+ */
+const upperShare = (p: number, qe: number, ep: number, eqe: number, oneMinusEmh: number): number => {
+  const err = ep + eqe + 44 * U * (p + qe)
+  const w = (p - qe + err) / oneMinusEmh
+  return w >= 0 ? Math.min(w, p) : 0
+}
+
+/*
+ * The loops below walk e^{±ε_g} along the grid by multiplication (e^{±h} per step), re-anchored
+ * with Math.exp every 32 steps: relative error ≤ 34u, covered by the 44u terms of the error
+ * estimates; exact exp far from 0 (|ε| > 700).
+ */
+
+const pessimistic = (cells: Cells, h: number): LeafPld => {
+  const { i0, K, p, q, ep, eq } = cells
+  const m = new Float64Array(K + 1)
+  m[0] = cells.pBottom // rounded up to the lowest grid point
+  let inf = cells.pTop // rounded up to +∞
+  const oneMinusEmh = -Math.expm1(-h)
+  const step = Math.exp(h)
+  let ec = 0 // e^{ε_c}, walked (see above)
+  for (let c = 0; c < K; c++) {
+    const x = (i0 + c) * h
+    ec = (c & 31) === 0 || !(ec > 0) || x > 700 || x < -700 ? Math.exp(x) : ec * step
+    const pc = p[c]!
+    if (pc === 0) continue
+    const eps = (i0 + c) * h
+    const finite = eps < 700
+    const qe = finite ? q[c]! * ec : mulExp(q[c]!, eps) // q·e^{ε_c} ≤ p
+    const eqe = finite ? eq[c]! * ec : mulExp(eq[c]!, eps)
+    const w = upperShare(pc, qe, ep[c]!, eqe, oneMinusEmh)
+    m[c + 1] = m[c + 1]! + w
+    m[c] = m[c]! + (pc - w)
+  }
+  for (const a of cells.atoms) {
+    if (a.p === 0) continue
+    if (a.loss === Infinity) {
+      inf += a.p
+      continue
+    }
+    const j = cellEnd(a.loss, h)
+    if (j - 1 < i0) m[0] = m[0]! + a.p
+    else if (j > i0 + K) inf += a.p
+    else {
+      const qa = atomQ(a)
+      const qe = mulExp(qa, (j - 1) * h)
+      const w = upperShare(a.p, qe, 4 * U * a.p, 4 * U * qe, oneMinusEmh)
+      m[j - i0] = m[j - i0]! + w
+      m[j - 1 - i0] = m[j - 1 - i0]! + (a.p - w)
+    }
+  }
+  return { offset: i0, masses: m, infinityMass: inf }
+}
+
+/** Local post-processing onto the grid, then rounding down what cannot be matched. */
+const optimistic = (cells: Cells, h: number): LeafPld => {
+  const { i0, K } = cells
+  const m = new Float64Array(K + 1)
+  let inf = 0
+  // Atoms on grid points stay there; other atoms join their cell before matching.
+  let { p, q, ep, eq } = cells
+  let copied = false
+  for (const a of cells.atoms) {
+    if (a.p === 0) continue
+    if (a.loss === Infinity) {
+      inf += a.p
+      continue
+    }
+    const g = gridPoint(a.loss, h)
+    if (g !== undefined && g >= i0 && g <= i0 + K) {
+      m[g - i0] = m[g - i0]! + a.p
+      continue
+    }
+    const c = cellEnd(a.loss, h) - 1 - i0
+    if (c < 0 || c >= K) continue // outside the grid (cannot happen for grids built here): dropped
+    if (!copied) {
+      p = p.slice()
+      q = q.slice()
+      ep = ep.slice()
+      eq = eq.slice()
+      copied = true
+    }
+    const qa = atomQ(a)
+    p[c] = p[c]! + a.p
+    q[c] = q[c]! + qa
+    ep[c] = ep[c]! + 4 * U * a.p
+    eq[c] = eq[c]! + 4 * U * qa
+  }
+  const qBottom = cells.qBottom + cells.qOnly
+  const emh = Math.exp(-h)
+  let en = 0 // e^{−ε_g}, walked (see above)
+  let carryP = cells.pBottom
+  let fromCell = false
+  let X = qBottom - mulExp(carryP, -i0 * h)
+  let eX = cells.eBottom + 4 * U * (qBottom + mulExp(carryP, -i0 * h))
+  for (let g = 0; g <= K; g++) {
+    const eps = (i0 + g) * h
+    const exact = eps > -700 && eps < 700
+    en = (g & 31) === 0 || !(en > 0) || !exact ? Math.exp(-eps) : en * emh
+    const top = g === K
+    const P = top ? cells.pTop : p[g]!
+    const Qc = top ? cells.qTop : q[g]!
+    const pe = exact ? P * en : mulExp(P, -eps)
+    const D = pe - Qc
+    const eD = (top ? cells.eTop : (exact ? ep[g]! * en : mulExp(ep[g]!, -eps)) + eq[g]!) + 44 * U * (pe + Qc)
+    const Dp = Math.max(0, D - eD)
+    const Xp = X + eX
+    let a: number
+    let beta: number
+    if (top) {
+      a = 1 // mass above the grid is rounded down to its top point
+      beta = Xp <= 0 ? 1 : Math.min(1, Dp / Xp)
+    } else if (Xp <= 0) {
+      a = 0
+      beta = 1
+    } else if (Xp <= Dp) {
+      a = Xp / Dp
+      beta = 1
+    } else {
+      a = 1
+      beta = Dp / Xp
+    }
+    m[g] = m[g]! + beta * carryP + a * P
+    const rest = (1 - beta) * carryP
+    if (rest > 0 && fromCell) m[g - 1] = m[g - 1]! + rest // below ε_g but not below ε_{g−1}
+    if (!top) {
+      carryP = (1 - a) * P
+      const carryQ = (1 - a) * Qc
+      const enext = exact && eps + h < 700 ? en * emh : Math.exp(-(eps + h))
+      const pn = exact ? carryP * enext : mulExp(carryP, -(eps + h))
+      X = carryQ - pn
+      eX = (1 - a) * (eq[g]! + (exact ? ep[g]! * enext : mulExp(ep[g]!, -(eps + h)))) + 44 * U * (carryQ + pn)
+      fromCell = true
+    }
+  }
+  return { offset: i0, masses: m, infinityMass: inf }
+}
+
+/** Drops leading and trailing zeros. */
+export const trimPld = (pld: LeafPld): LeafPld => {
+  const m = pld.masses
+  let a = 0
+  let b = m.length
+  while (a < b && m[a] === 0) a++
+  while (b > a && m[b - 1] === 0) b--
+  if (a === 0 && b === m.length) return pld
+  if (a === b) return { offset: 0, masses: new Float64Array(0), infinityMass: pld.infinityMass }
+  return { offset: pld.offset + a, masses: m.subarray(a, b), infinityMass: pld.infinityMass }
+}
+
+/** Pessimistic and optimistic PLDs of an additive pair on grid indices [i0, i0 + K]. */
+export const discretizeAdditive = (pair: AdditivePair, h: number, i0: number, K: number): LeafPlds => {
+  const cells = additiveCells(pair, h, i0, K)
+  return { upper: trimPld(pessimistic(cells, h)), lower: trimPld(optimistic(cells, h)) }
+}
+
+/**
+ * Both directions of a Poisson-subsampled Gaussian from one table of normal tails: the add
+ * direction's threshold at ε is the remove direction's at −ε (the event {L_add > ε} is
+ * {log r(X) < λ(−ε)}), so each grid point costs two erfc evaluations for both directions.
+ */
+export const discretizeSubsampledGaussian = (
+  mu: number,
+  q: number,
+  h: number,
+  remove: { readonly i0: number; readonly K: number },
+  add: { readonly i0: number; readonly K: number },
+): { readonly remove: LeafPlds; readonly add: LeafPlds } => {
+  const jlo = Math.min(remove.i0, -(add.i0 + add.K))
+  const jhi = Math.max(remove.i0 + remove.K, -add.i0)
+  // Per grid point of a direction, the four tails (P(L>ε), P(L≤ε), Q(L>ε), Q(L≤ε)) are mixtures of
+  // the normal tails at x*(j·h), with j = i0 + g (remove) or j = −(i0 + g) (add).
+  const tr = new Float64Array(4 * (remove.K + 1))
+  const ta = new Float64Array(4 * (add.K + 1))
+  const t = new Float64Array(4) // B(X > x*), B(X ≤ x*), A(X > x*), A(X ≤ x*)
+  const logQ = Math.log(q)
+  const step = Math.exp(h)
+  let ee = 0 // e^{j·h}, walked as in the discretisers
+  for (let j = jlo; j <= jhi; j++) {
+    const x = j * h
+    ee = ((j - jlo) & 31) === 0 || !(ee > 0) || x > 700 || x < -700 ? Math.exp(x) : ee * step
+    gaussianThresholdTails(mu, q, logQ, x, ee, t)
+    const sB = t[0]!
+    const cB = t[1]!
+    const sA = t[2]!
+    const cA = t[3]!
+    const gr = j - remove.i0
+    if (gr >= 0 && gr <= remove.K) {
+      tr[4 * gr] = q * sA + (1 - q) * sB
+      tr[4 * gr + 1] = q * cA + (1 - q) * cB
+      tr[4 * gr + 2] = sB
+      tr[4 * gr + 3] = cB
+    }
+    const ga = -j - add.i0
+    if (ga >= 0 && ga <= add.K) {
+      ta[4 * ga] = cB
+      ta[4 * ga + 1] = sB
+      ta[4 * ga + 2] = q * cA + (1 - q) * cB
+      ta[4 * ga + 3] = q * sA + (1 - q) * sB
+    }
+  }
+  const cr = cellsFromTails(tr, remove.i0, remove.K, [])
+  const ca = cellsFromTails(ta, add.i0, add.K, [])
+  return {
+    remove: { upper: trimPld(pessimistic(cr, h)), lower: trimPld(optimistic(cr, h)) },
+    add: { upper: trimPld(pessimistic(ca, h)), lower: trimPld(optimistic(ca, h)) },
+  }
+}
+
+/** Pessimistic and optimistic PLDs of a discrete pair. */
+export const discretizeDiscrete = (pair: DiscretePair, h: number): LeafPlds => {
+  const { i0, K } = discreteGrid(pair, h)
+  const cells = discreteCells(pair, i0, K)
+  return { upper: trimPld(pessimistic(cells, h)), lower: trimPld(optimistic(cells, h)) }
+}

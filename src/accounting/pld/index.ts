@@ -1,0 +1,47 @@
+/**
+ * The privacy-loss-distribution (PLD) accountant: dominating pairs, pessimistic and optimistic
+ * discretisation, FFT composition, and ε(δ) / δ(ε) / privacy-profile queries with error brackets.
+ *
+ * @module
+ */
+export {
+  emptyPldState,
+  makePldAccountant,
+  pldComposition,
+  pldDelta,
+  pldEpsilon,
+  privacyProfile,
+  type PldAccountant,
+  type PldAccountantOptions,
+  type PldComposition,
+  type PldFactorSpec,
+  type PldState,
+  type ProfilePoint,
+} from './accountant.js'
+export {
+  DEFAULT_INTERVAL,
+  DEFAULT_TAIL_MASS,
+  MAX_COUNT,
+  MAX_GRID_POINTS,
+  validatePldOptions,
+  type PldOptions,
+} from './limits.js'
+export {
+  additiveLossRange,
+  approxDpPair,
+  basePairOfLeaf,
+  bitwiseRandomizedResponsePair,
+  NON_PRIVATE_PAIR,
+  randomizedResponsePair,
+  subsampledPair,
+  type AdditivePair,
+  type Atom,
+  type BasePair,
+  type Direction,
+  type DiscretePair,
+  type DominatingPair,
+  type NoiseFamily,
+} from './pairs.js'
+export { discretizeAdditive, discretizeDiscrete, type LeafPld, type LeafPlds } from './discretize.js'
+export { composeChannels, type Factor } from './compose.js'
+export { deltaAt, epsilonAt, type ComposedPld, type Side } from './queries.js'

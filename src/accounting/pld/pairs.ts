@@ -1,0 +1,439 @@
+/**
+ * Dominating pairs: for each mechanism the PLD accountant supports, a pair of distributions
+ * (P, Q) whose hockey-stick divergence H_{e^ε}(P‖Q) = sup_S P(S) − e^ε Q(S) bounds δ(ε) of the
+ * mechanism on every neighbouring pair, in one direction of the add/remove relation (Zhu, Dong &
+ * Wang 2022, "Optimal accounting of differential privacy via characteristic function").
+ * Composition of mechanisms composes dominating pairs by product (ibid., adaptive composition), so the privacy
+ * loss L = log(dP/dQ)(X), X ~ P, of a composition is the sum of independent per-step losses — the
+ * privacy-loss distribution (PLD) of Meiser & Mohammadi 2018 and Sommer, Meiser & Mohammadi 2019,
+ * and δ(ε) = E_P[(1 − e^{ε−L})₊] (Sommer et al. 2019, §4.4; L = +∞ counts fully).
+ *
+ * Two shapes cover every supported leaf:
+ * - additive noise (Gaussian, Laplace), optionally Poisson-subsampled: P and Q are mixtures of a
+ *   noise law and its shift by μ = Δ/scale, and the loss is monotone in the output x, so every tail
+ *   P(L > ε) is a noise tail at a threshold x*(ε) — no numerical integration;
+ * - finitely many atoms (randomized response, stated (ε, δ) guarantees, and their subsampled forms).
+ *
+ * Poisson subsampling with rate q under add/remove neighbours, for a base mechanism with a
+ * symmetric dominating pair (P, Q) (the reflection that swaps the neighbours maps P to Q):
+ * remove direction (qP + (1 − q)Q, Q), add direction (Q, qP + (1 − q)Q) — Zhu, Dong & Wang 2022,
+ * their Poisson-subsampling theorem (also Koskela et al. 2020 for the Gaussian, and dp_accounting).
+ * Both directions are composed and the worse δ is taken at query time.
+ *
+ * @module
+ */
+import binomcoefln from '@stdlib/math-base-special-binomcoefln'
+import erfc from '@stdlib/math-base-special-erfc'
+import erfcx from '@stdlib/math-base-special-erfcx'
+import normalQuantile from '@stdlib/stats-base-dists-normal-quantile'
+import { bisectPredicate } from '../../core/numeric.js'
+import type { NormalizedLeaf } from '../normalize.js'
+
+export type Direction = 'remove' | 'add'
+
+/** One outcome of a discrete pair: its P-mass and its privacy loss log(P/Q) (+∞ when Q = 0). */
+export interface Atom {
+  readonly p: number
+  readonly loss: number
+}
+
+/** A pair with finitely many outcomes; `qOnly` is Q's mass where P has none (loss −∞). */
+export interface DiscretePair {
+  readonly _tag: 'Discrete'
+  readonly atoms: ReadonlyArray<Atom>
+  readonly qOnly: number
+}
+
+export type NoiseFamily = 'gaussian' | 'laplace'
+
+/**
+ * Additive noise of unit scale and shift μ: A = law of Z + μ, B = law of Z with Z standard normal
+ * or standard Laplace (density e^{−|z|}/2), Poisson-subsampled at rate q (q = 1: not subsampled).
+ * remove: P = qA + (1 − q)B, Q = B; add: P = B, Q = qA + (1 − q)B.
+ */
+export interface AdditivePair {
+  readonly _tag: 'Additive'
+  readonly noise: NoiseFamily
+  readonly mu: number
+  readonly q: number
+  readonly direction: Direction
+}
+
+export type DominatingPair = AdditivePair | DiscretePair
+
+/** The dominating pair of an unsampled mechanism (symmetric: both directions are the same pair). */
+export type BasePair =
+  | { readonly _tag: 'Gaussian'; readonly mu: number }
+  | { readonly _tag: 'Laplace'; readonly mu: number }
+  | DiscretePair
+
+// -------------------------------------------------------------------------------------------
+// base pairs of the supported leaves
+// -------------------------------------------------------------------------------------------
+
+/** P-mass 1 at loss +∞ and Q-mass 1 elsewhere: no privacy at all. */
+export const NON_PRIVATE_PAIR: DiscretePair = { _tag: 'Discrete', atoms: [{ p: 1, loss: Infinity }], qOnly: 1 }
+
+/**
+ * k-ary randomized response with parameter ε: P = (e^ε, 1, 1, …)/Z, Q = (1, e^ε, 1, …)/Z with
+ * Z = e^ε + k − 1 — the mechanism's own pair, the same for any two distinct inputs, so it dominates.
+ * Binary randomized response (k = 2) dominates every ε-DP mechanism (Kairouz, Oh & Viswanath 2015;
+ * Zhu, Dong & Wang 2022) and stands for stated pure-DP guarantees.
+ */
+export const randomizedResponsePair = (epsilon: number, k: number): DiscretePair => {
+  if (epsilon === Infinity) return NON_PRIVATE_PAIR
+  const e = Math.exp(-epsilon)
+  const z = 1 + (k - 1) * e
+  const atoms: Atom[] = [
+    { p: 1 / z, loss: epsilon },
+    { p: e / z, loss: -epsilon },
+  ]
+  if (k > 2) atoms.push({ p: ((k - 2) * e) / z, loss: 0 })
+  return { _tag: 'Discrete', atoms, qOnly: 0 }
+}
+
+/**
+ * The dominating pair of every (ε, δ)-DP mechanism: P = (δ, (1 − δ)e^ε/(1 + e^ε), (1 − δ)/(1 + e^ε), 0),
+ * Q = (0, (1 − δ)/(1 + e^ε), (1 − δ)e^ε/(1 + e^ε), δ) — Kairouz, Oh & Viswanath 2015 (and Murtagh
+ * & Vadhan 2016); Zhu, Dong & Wang 2022.
+ */
+export const approxDpPair = (epsilon: number, delta: number): DiscretePair => {
+  if (delta === 0) return randomizedResponsePair(epsilon, 2)
+  if (epsilon === Infinity || delta >= 1) return NON_PRIVATE_PAIR
+  const e = Math.exp(-epsilon)
+  return {
+    _tag: 'Discrete',
+    atoms: [
+      { p: delta, loss: Infinity },
+      { p: (1 - delta) / (1 + e), loss: epsilon },
+      { p: ((1 - delta) * e) / (1 + e), loss: -epsilon },
+    ],
+    qOnly: delta,
+  }
+}
+
+/**
+ * Bitwise randomized response: `bits` independent bits, each flipped with probability f, differ
+ * between neighbours; the pair is the product of `bits` binary randomized responses with
+ * ε_b = ln((1 − f)/f), i.e. loss (bits − 2l)ε_b with P-mass C(bits, l)(1 − f)^{bits−l} f^l.
+ */
+export const bitwiseRandomizedResponsePair = (flipProbability: number, bits: number): DiscretePair => {
+  const f = flipProbability
+  const eb = Math.log1p(-f) - Math.log(f)
+  const atoms: Atom[] = []
+  for (let l = 0; l <= bits; l++) {
+    const logP = binomcoefln(bits, l) + (bits - l) * Math.log1p(-f) + l * Math.log(f)
+    atoms.push({ p: Math.exp(logP), loss: (bits - 2 * l) * eb })
+  }
+  return { _tag: 'Discrete', atoms, qOnly: 0 }
+}
+
+/**
+ * The base pair of a normalized leaf; `undefined` for ρ-zCDP, which has no dominating pair the
+ * accountant could use soundly (a Gaussian with σ = 1/√(2ρ) has the same Rényi curve but does not
+ * dominate every ρ-zCDP mechanism in the hockey-stick sense). Gaussian and Laplace with σ/Δ = ∞
+ * release nothing and map to `null` (the identity).
+ */
+export const basePairOfLeaf = (leaf: NormalizedLeaf): BasePair | null | undefined => {
+  switch (leaf._tag) {
+    case 'Gaussian':
+      return leaf.noiseMultiplier === Infinity ? null : { _tag: 'Gaussian', mu: 1 / leaf.noiseMultiplier }
+    case 'Laplace':
+      return leaf.noiseMultiplier === Infinity ? null : { _tag: 'Laplace', mu: 1 / leaf.noiseMultiplier }
+    case 'RandomizedResponse':
+      return randomizedResponsePair(leaf.epsilon, leaf.k)
+    case 'BitwiseRandomizedResponse':
+      return bitwiseRandomizedResponsePair(leaf.flipProbability, leaf.bits)
+    case 'Exponential':
+    case 'PureDP':
+      // The exponential mechanism is ε-DP; binary RR(ε) dominates every ε-DP mechanism.
+      return leaf.epsilon === 0 ? null : randomizedResponsePair(leaf.epsilon, 2)
+    case 'ApproxDP':
+      return leaf.epsilon === 0 && leaf.delta === 0 ? null : approxDpPair(leaf.epsilon, leaf.delta)
+    case 'ZCDP':
+      return undefined
+  }
+}
+
+// -------------------------------------------------------------------------------------------
+// subsampling
+// -------------------------------------------------------------------------------------------
+
+/** Q-mass p·e^{−loss} of an atom, without overflow. */
+export const atomQ = (a: Atom): number => {
+  if (a.p === 0 || a.loss === Infinity) return 0
+  return a.loss > -700 ? a.p * Math.exp(-a.loss) : Math.exp(Math.log(a.p) - a.loss)
+}
+
+/** log(1 − q + q·e^ℓ) for ℓ ∈ [−∞, ∞], accurately (the remove-direction loss of a sampled outcome). */
+export const mixLoss = (q: number, l: number): number => {
+  if (q === 1 || l === Infinity) return l
+  if (l === -Infinity) return Math.log1p(-q)
+  return l > 1 ? l + Math.log(q + (1 - q) * Math.exp(-l)) : Math.log1p(q * Math.expm1(l))
+}
+
+/** The subsampled pair of a discrete base pair (Zhu, Dong & Wang 2022, Poisson subsampling). */
+const subsampleDiscrete = (base: DiscretePair, q: number, direction: Direction): DiscretePair => {
+  const atoms: Atom[] = []
+  let qOnly = 0
+  for (const a of base.atoms) {
+    if (a.p === 0) continue
+    const qa = atomQ(a)
+    if (direction === 'remove') {
+      // P' = qP + (1 − q)Q, Q' = Q: P'-mass qp + (1 − q)q_a, loss log(1 − q + q e^ℓ).
+      atoms.push({ p: a.loss === Infinity ? q * a.p : q * a.p + (1 - q) * qa, loss: mixLoss(q, a.loss) })
+    } else if (a.loss === Infinity) {
+      // P'' = Q has no mass here: the mixture's mass q·p is Q-only.
+      qOnly += q * a.p
+    } else {
+      // P'' = Q, Q'' = qP + (1 − q)Q: P''-mass q_a, loss −log(1 − q + q e^ℓ).
+      atoms.push({ p: qa, loss: -mixLoss(q, a.loss) })
+    }
+  }
+  if (base.qOnly > 0) {
+    if (direction === 'remove') atoms.push({ p: (1 - q) * base.qOnly, loss: Math.log1p(-q) })
+    else atoms.push({ p: base.qOnly, loss: -Math.log1p(-q) })
+  }
+  return { _tag: 'Discrete', atoms, qOnly }
+}
+
+/** The dominating pair of Poisson sampling at rate q ∈ (0, 1] followed by the base mechanism. */
+export const subsampledPair = (base: BasePair, q: number, direction: Direction): DominatingPair => {
+  switch (base._tag) {
+    case 'Gaussian':
+      return { _tag: 'Additive', noise: 'gaussian', mu: base.mu, q, direction: q === 1 ? 'remove' : direction }
+    case 'Laplace':
+      return { _tag: 'Additive', noise: 'laplace', mu: base.mu, q, direction: q === 1 ? 'remove' : direction }
+    case 'Discrete':
+      return q === 1 ? base : subsampleDiscrete(base, q, direction)
+  }
+}
+
+// -------------------------------------------------------------------------------------------
+// tails of additive pairs
+// -------------------------------------------------------------------------------------------
+
+const SQRT1_2 = Math.SQRT1_2
+
+/**
+ * Upper and lower tails of the standard noise at z, each to full relative accuracy where it is
+ * below ½ (the other as 1 − it): out[0] = P(Z > z), out[1] = P(Z ≤ z).
+ */
+const noiseTails = (noise: NoiseFamily, z: number, out: Float64Array, at: number): void => {
+  if (z === Infinity) {
+    out[at] = 0
+    out[at + 1] = 1
+    return
+  }
+  if (z === -Infinity) {
+    out[at] = 1
+    out[at + 1] = 0
+    return
+  }
+  if (noise === 'gaussian') {
+    const t = normalTail(Math.abs(z))
+    out[at] = z >= 0 ? t : 1 - t
+    out[at + 1] = z >= 0 ? 1 - t : t
+  } else if (z >= 0) {
+    const s = 0.5 * Math.exp(-z)
+    out[at] = s
+    out[at + 1] = 1 - s
+  } else {
+    const c = 0.5 * Math.exp(z)
+    out[at] = 1 - c
+    out[at + 1] = c
+  }
+}
+
+/** 2^27 + 1: Veltkamp splitting constant (a double's top 26 bits). */
+const SPLITTER = 134217729
+
+/**
+ * Φc(z) = P(Z > z) for z ≥ 0, as ½·erfcx(x)·e^{−x²} with x = z/√2 (about twice as fast as erfc and
+ * as accurate): x² is split exactly (Veltkamp: x = a + b with a² exact), so e^{−x²} =
+ * e^{−a²}·e^{−y}, y = 2ab + b², keeps full relative accuracy however large x is; |y| < 2^{−24}x²,
+ * so e^{−y} is its Taylor polynomial to degree 3 (remainder y⁴/24 < 1e-20 for x ≤ 27, where the tail
+ * underflows).
+ */
+const normalTail = (z: number): number => {
+  const x = z * SQRT1_2
+  if (x < 0.5) return 0.5 * erfc(x)
+  const c = SPLITTER * x
+  const a = c - (c - x)
+  const b = x - a
+  const y = 2 * a * b + b * b
+  return 0.5 * erfcx(x) * Math.exp(-a * a) * (1 - y * (1 - (y / 2) * (1 - y / 3)))
+}
+
+/** log(r(x)) = log of the likelihood ratio dA/dB at x. */
+const logRatio = (pair: AdditivePair, x: number): number =>
+  pair.noise === 'gaussian' ? pair.mu * x - (pair.mu * pair.mu) / 2 : Math.abs(x) - Math.abs(x - pair.mu)
+
+/** The threshold λ on log r such that the remove-direction loss exceeds ε iff log r > λ. */
+const ratioThreshold = (q: number, eps: number): number => {
+  if (q === 1) return eps
+  if (eps > 1) return eps - Math.log(q) + Math.log1p(-(1 - q) * Math.exp(-eps))
+  const v = Math.expm1(eps) + q
+  return v > 0 ? Math.log(v) - Math.log(q) : -Infinity
+}
+
+/**
+ * The set {x : log r(x) > λ} is (x*, ∞) and {x : log r(x) < λ} is (−∞, x*) for these x*; ±∞ for
+ * empty or full sets (Laplace: r is flat, e^{∓μ}, on the half-lines x ≤ 0 and x ≥ μ).
+ */
+const thresholdAbove = (pair: AdditivePair, lambda: number): number => {
+  if (pair.noise === 'gaussian') return lambda === -Infinity ? -Infinity : lambda / pair.mu + pair.mu / 2
+  if (lambda >= pair.mu) return Infinity
+  if (lambda < -pair.mu) return -Infinity
+  return (lambda + pair.mu) / 2
+}
+const thresholdBelow = (pair: AdditivePair, lambda: number): number => {
+  if (pair.noise === 'gaussian') return lambda === -Infinity ? -Infinity : lambda / pair.mu + pair.mu / 2
+  if (lambda > pair.mu) return Infinity
+  if (lambda <= -pair.mu) return -Infinity
+  return (lambda + pair.mu) / 2
+}
+
+/** P-mass of (a, b) ⊆ [0, μ] under B = Laplace(0, 1) and under A = Laplace(μ, 1), without cancellation. */
+const laplaceB = (a: number, b: number): number => (b <= a ? 0 : -0.5 * Math.exp(-a) * Math.expm1(a - b))
+const laplaceA = (mu: number, a: number, b: number): number => (b <= a ? 0 : -0.5 * Math.exp(b - mu) * Math.expm1(a - b))
+
+/**
+ * The atoms of a Laplace pair: the likelihood ratio is flat (e^{∓μ}) on x ≤ 0 and x ≥ μ, so the
+ * loss has point masses at its two extremes; `laplaceTails` covers the continuous rest.
+ */
+export const laplaceAtoms = (pair: AdditivePair): ReadonlyArray<Atom> => {
+  const { mu, q } = pair
+  const e = Math.exp(-mu)
+  // x ≥ μ: A-mass ½, B-mass e^{−μ}/2; x ≤ 0: A-mass e^{−μ}/2, B-mass ½.
+  const hiP = q * 0.5 + (1 - q) * 0.5 * e
+  const loP = q * 0.5 * e + (1 - q) * 0.5
+  if (pair.direction === 'remove')
+    return [
+      { p: hiP, loss: mixLoss(q, mu) },
+      { p: loP, loss: mixLoss(q, -mu) },
+    ]
+  return [
+    { p: 0.5 * e, loss: -mixLoss(q, mu) },
+    { p: 0.5, loss: -mixLoss(q, -mu) },
+  ]
+}
+
+/**
+ * Tails of the continuous part (0 < x < μ) of a Laplace pair's loss at ε, as `additiveTails`
+ * writes them; the atoms (`laplaceAtoms`) are excluded.
+ */
+export const laplaceTails = (pair: AdditivePair, eps: number, out: Float64Array, at: number): void => {
+  const { mu, q } = pair
+  if (pair.direction === 'remove') {
+    // {L > ε} ∩ (0, μ) = (x*, μ)
+    const x = Math.min(mu, Math.max(0, thresholdAbove(pair, ratioThreshold(q, eps))))
+    const bHi = laplaceB(x, mu)
+    const bLo = laplaceB(0, x)
+    out[at] = q === 1 ? laplaceA(mu, x, mu) : q * laplaceA(mu, x, mu) + (1 - q) * bHi
+    out[at + 1] = q === 1 ? laplaceA(mu, 0, x) : q * laplaceA(mu, 0, x) + (1 - q) * bLo
+    out[at + 2] = bHi
+    out[at + 3] = bLo
+  } else {
+    // {L > ε} ∩ (0, μ) = (0, x*)
+    const x = Math.min(mu, Math.max(0, thresholdBelow(pair, ratioThreshold(q, -eps))))
+    const bLo = laplaceB(0, x)
+    const bHi = laplaceB(x, mu)
+    out[at] = bLo
+    out[at + 1] = bHi
+    out[at + 2] = q * laplaceA(mu, 0, x) + (1 - q) * bLo
+    out[at + 3] = q * laplaceA(mu, x, mu) + (1 - q) * bHi
+  }
+}
+
+/**
+ * Tails of the privacy loss at ε for an additive pair, written to out[at..at+3]:
+ * P(L > ε), P(L ≤ ε), Q(L > ε), Q(L ≤ ε) — each a (mixture of) noise tail(s) at a threshold, so the
+ * smaller of each pair is accurate to a few ulps relative. `scratch` holds 4 numbers.
+ */
+export const additiveTails = (pair: AdditivePair, eps: number, out: Float64Array, at: number, scratch: Float64Array): void => {
+  const q = pair.q
+  if (pair.direction === 'remove') {
+    const x = thresholdAbove(pair, ratioThreshold(q, eps)) // {L > ε} = {X > x}
+    noiseTails(pair.noise, x, scratch, 0) // B
+    noiseTails(pair.noise, x - pair.mu, scratch, 2) // A
+    const sB = scratch[0]!
+    const cB = scratch[1]!
+    const sA = scratch[2]!
+    const cA = scratch[3]!
+    out[at] = q === 1 ? sA : q * sA + (1 - q) * sB
+    out[at + 1] = q === 1 ? cA : q * cA + (1 - q) * cB
+    out[at + 2] = sB
+    out[at + 3] = cB
+  } else {
+    const x = thresholdBelow(pair, ratioThreshold(q, -eps)) // {L > ε} = {X < x}
+    noiseTails(pair.noise, x, scratch, 0)
+    noiseTails(pair.noise, x - pair.mu, scratch, 2)
+    const sB = scratch[0]!
+    const cB = scratch[1]!
+    const sA = scratch[2]!
+    const cA = scratch[3]!
+    out[at] = cB
+    out[at + 1] = sB
+    out[at + 2] = q * cA + (1 - q) * cB
+    out[at + 3] = q * sA + (1 - q) * sB
+  }
+}
+
+/**
+ * A z with Φc(z) ≤ p (and not much larger than the exact quantile): the normal quantile where it
+ * is accurate, else bisection on erfc (the quantile loses all precision below p ≈ 1e-17).
+ */
+export const gaussianTailPoint = (p: number): number => {
+  if (p >= 1e-12) {
+    const z = -normalQuantile(p, 0, 1)
+    if (0.5 * erfc(z * SQRT1_2) <= p) return z
+  }
+  const ok = (z: number): boolean => 0.5 * erfc(z * SQRT1_2) <= p
+  let hi = 8
+  while (!ok(hi)) hi *= 1.5
+  return bisectPredicate(ok, 0, hi, 1e-6).hi
+}
+
+/**
+ * The normal tails at the remove-direction threshold x*(ε) of a Poisson-subsampled Gaussian (rate
+ * q, shift μ), written to out[0..3]: B(X > x*), B(X ≤ x*), A(X > x*), A(X ≤ x*) with A = N(μ, 1),
+ * B = N(0, 1). `expEps` is e^ε to a few dozen ulps (the caller walks it along the grid); it is
+ * used for ε ≥ 0.1, where e^ε − (1 − q) has no cancellation (threshold error ≲ 1e-13).
+ */
+export const gaussianThresholdTails = (mu: number, q: number, logQ: number, eps: number, expEps: number, out: Float64Array): void => {
+  const lambda = q !== 1 && eps >= 0.1 && eps < 700 ? Math.log(expEps - (1 - q)) - logQ : ratioThreshold(q, eps)
+  const x = lambda === -Infinity ? -Infinity : lambda / mu + mu / 2
+  noiseTails('gaussian', x, out, 0)
+  noiseTails('gaussian', x - mu, out, 2)
+}
+
+/** The remove-direction loss at output x. */
+const removeLoss = (pair: AdditivePair, x: number): number => mixLoss(pair.q, logRatio(pair, x))
+
+/**
+ * The loss range the grid must cover for an additive pair: [lo, hi] holds all of P's mass except
+ * at most `tail` in total (none when the loss is bounded there), with `bounded` telling which ends
+ * are hard bounds of the loss.
+ */
+export const additiveLossRange = (
+  pair: AdditivePair,
+  tail: number,
+): { readonly lo: number; readonly hi: number } => {
+  const mu = pair.mu
+  if (pair.noise === 'laplace') {
+    // Bounded: log r ∈ [−μ, μ].
+    const lo = mixLoss(pair.q, -mu)
+    const hi = mixLoss(pair.q, mu)
+    return pair.direction === 'remove' ? { lo, hi } : { lo: -hi, hi: -lo }
+  }
+  // Gaussian: x-quantiles with tail/2 of P's mass beyond each (the mixture's tails are bounded by
+  // those of its components: P(X < x) ≤ Φ(x) and P(X > x) ≤ Φc(x − μ) for μ ≥ 0).
+  const z = gaussianTailPoint(tail / 2)
+  if (pair.direction === 'remove') {
+    const lo = removeLoss(pair, -z)
+    const hi = removeLoss(pair, mu + z)
+    return { lo, hi }
+  }
+  return { lo: -removeLoss(pair, z), hi: -removeLoss(pair, -z) }
+}

@@ -1,0 +1,277 @@
+/**
+ * The RDP curve of an event tree: a fold over the event algebra.
+ *
+ * - leaves: `resolveLeaf` (relation conversion or refusal), then the closed forms;
+ * - Compose: curves add (Mironov 2017, Prop. 1, adaptive composition); SelfCompose: × count;
+ *   Labeled: transparent; NoOp: 0; NonPrivate: ∞;
+ * - PoissonSample(q, e): the exact sampled Gaussian when e is one Gaussian leaf (under Labeled
+ *   wrappers), otherwise the Zhu–Wang 2019 general bound on e's curve;
+ * - SampleWithoutReplacement(m, n, e): the Wang–Balle–Kasiviswanathan 2019 bound.
+ *
+ * Alongside the curve the fold carries a pure-DP ε (∞ when there is none): pure ε composes by
+ * addition, is amplified by sampling (log(1 + q(e^ε − 1)), Balle, Barthe & Gaboardi 2018, Thms 8
+ * and 9 for Poisson/add-remove and without-replacement/replace-one), feeds WBK's ε(∞), and caps
+ * the curve (D_α ≤ D_∞ = ε).
+ *
+ * Within one computation, a sub-event object met again is not recomputed (memoised by identity
+ * and order grid), and the sampled-Gaussian curve is memoised by (q, σ, grid).
+ *
+ * @module
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import { type DpError, numericFailure, unsupportedEvent } from '../../core/error.js'
+import { childPath, isNoiseEvent, type PrivacyEvent } from '../../mechanisms/event.js'
+import type { NeighbouringRelation } from '../../mechanisms/neighbouring.js'
+import { validateEvent } from '../../mechanisms/codec.js'
+import { resolveLeaf } from '../normalize.js'
+import { checkSamplingRelation } from '../relation.js'
+import { leafCurve, leafPureEpsilon } from './closed-forms.js'
+import { integerOrdersFor } from './integer-orders.js'
+import { validateOrders } from './orders.js'
+import { poissonGeneralCurve } from './poisson-general.js'
+import { subsampledGaussianCurve } from './subsampled-gaussian.js'
+import { withoutReplacementCurve } from './without-replacement.js'
+
+/** A curve on a grid, with the pure ε that also bounds it, and the notes collected. */
+export interface RdpCurveResult {
+  readonly orders: ReadonlyArray<number>
+  readonly curve: Float64Array
+  readonly pureEpsilon: number
+  readonly notes: ReadonlyArray<string>
+}
+
+/** Prefixes of the notes that say a general (looser) subsampling bound was used. */
+export const ZHU_WANG_NOTE = 'Zhu–Wang 2019 general subsampling bound (upper bound)'
+export const WBK_NOTE = 'Wang–Balle–Kasiviswanathan 2019 subsampling-without-replacement bound (upper bound)'
+
+/** At most this many distinct notes are kept (large trees repeat the same conversion). */
+const MAX_NOTES = 50
+
+interface OrderSet {
+  readonly values: ReadonlyArray<number>
+  readonly key: string
+}
+
+interface Curve {
+  /** Never mutated once built: combinators allocate. */
+  readonly values: Float64Array
+  readonly pureEpsilon: number
+}
+
+interface Context {
+  readonly relation: NeighbouringRelation
+  readonly notes: Set<string>
+  dropped: number
+  readonly memo: WeakMap<PrivacyEvent, Map<string, E.Either<DpError, Curve>>>
+  readonly sampledGaussian: Map<string, Float64Array>
+}
+
+const orderSet = (values: ReadonlyArray<number>): OrderSet => ({ values, key: values.join(',') })
+
+const note = (ctx: Context, text: string): void => {
+  if (ctx.notes.has(text)) return
+  if (ctx.notes.size < MAX_NOTES) ctx.notes.add(text)
+  else ctx.dropped++
+}
+
+const filled = (n: number, v: number): Curve => ({ values: new Float64Array(n).fill(v), pureEpsilon: v })
+
+/** Pure ε after sampling at rate γ: log(1 + γ(e^ε − 1)) (Balle, Barthe & Gaboardi 2018, Thms 8–9). */
+const amplifiedPure = (gamma: number, eps: number): number =>
+  eps === Infinity ? Infinity : Math.log1p(gamma * Math.expm1(eps))
+
+/** Caps a curve by its pure ε (a copy only when the cap can bind). */
+const capped = (values: Float64Array, pureEpsilon: number): Curve => {
+  if (pureEpsilon === Infinity) return { values, pureEpsilon }
+  const out = new Float64Array(values.length)
+  for (let i = 0; i < values.length; i++) out[i] = Math.min(values[i] as number, pureEpsilon)
+  return { values: out, pureEpsilon }
+}
+
+/** The one Gaussian leaf under Labeled wrappers, with its path, if that is what `e` is. */
+const singleGaussian = (
+  e: PrivacyEvent,
+  path: string,
+): { readonly leaf: PrivacyEvent & { _tag: 'Gaussian' }; readonly path: string } | undefined => {
+  let cur = e
+  let p = path
+  while (cur._tag === 'Labeled') {
+    p = childPath(p, cur)
+    cur = cur.event
+  }
+  return cur._tag === 'Gaussian' ? { leaf: cur, path: p } : undefined
+}
+
+const fold = (e: PrivacyEvent, os: OrderSet, path: string, ctx: Context): E.Either<DpError, Curve> => {
+  let byGrid = ctx.memo.get(e)
+  const hit = byGrid?.get(os.key)
+  if (hit !== undefined) return hit
+  const r = foldUncached(e, os, path, ctx)
+  if (byGrid === undefined) {
+    byGrid = new Map()
+    ctx.memo.set(e, byGrid)
+  }
+  byGrid.set(os.key, r)
+  return r
+}
+
+const foldUncached = (e: PrivacyEvent, os: OrderSet, path: string, ctx: Context): E.Either<DpError, Curve> => {
+  const n = os.values.length
+  if (isNoiseEvent(e)) {
+    const res = resolveLeaf(e, ctx.relation, path)
+    if (E.isLeft(res)) return res
+    if (res.right.note !== undefined) note(ctx, res.right.note)
+    const leaf = res.right.leaf
+    const values = leafCurve(leaf, os.values, path)
+    if (E.isLeft(values)) return values
+    return E.right(capped(values.right, leafPureEpsilon(leaf)))
+  }
+  switch (e._tag) {
+    case 'NoOp':
+      return E.right(filled(n, 0))
+    case 'NonPrivate':
+      return E.right(filled(n, Infinity))
+    case 'Labeled':
+      return fold(e.event, os, childPath(path, e), ctx)
+    case 'Compose': {
+      const values = new Float64Array(n)
+      let pure = 0
+      for (let i = 0; i < e.events.length; i++) {
+        const c = fold(e.events[i] as PrivacyEvent, os, childPath(path, e, i), ctx)
+        if (E.isLeft(c)) return c
+        for (let j = 0; j < n; j++) values[j] = (values[j] as number) + (c.right.values[j] as number)
+        pure += c.right.pureEpsilon
+      }
+      return E.right(capped(values, pure))
+    }
+    case 'SelfCompose': {
+      const c = fold(e.event, os, childPath(path, e), ctx)
+      if (E.isLeft(c)) return c
+      // Count 0 releases nothing (and must not turn ∞ into 0·∞ = NaN).
+      if (e.count === 0) return E.right(filled(n, 0))
+      const values = new Float64Array(n)
+      for (let j = 0; j < n; j++) values[j] = e.count * (c.right.values[j] as number)
+      return E.right({ values, pureEpsilon: e.count * c.right.pureEpsilon })
+    }
+    case 'PoissonSample': {
+      const ok = checkSamplingRelation(e, ctx.relation, path)
+      if (E.isLeft(ok)) return ok
+      if (e.q >= 1) return fold(e.event, os, childPath(path, e), ctx)
+      const g = singleGaussian(e.event, childPath(path, e))
+      if (g !== undefined) {
+        const res = resolveLeaf(g.leaf, ctx.relation, g.path)
+        if (E.isLeft(res)) return res
+        if (res.right.note !== undefined) note(ctx, res.right.note)
+        const m = (res.right.leaf as { readonly noiseMultiplier: number }).noiseMultiplier
+        const key = `${e.q}|${m}|${os.key}`
+        let values = ctx.sampledGaussian.get(key)
+        if (values === undefined) {
+          const sg = subsampledGaussianCurve(e.q, m, os.values)
+          if (sg.interpolated)
+            note(
+              ctx,
+              `${path}: sampled Gaussian at some fractional orders bounded by interpolating the cumulant between integer orders (upper bound)`,
+            )
+          values = sg.curve
+          ctx.sampledGaussian.set(key, values)
+        }
+        return E.right({ values, pureEpsilon: Infinity })
+      }
+      return sampledGeneral(e.event, os, childPath(path, e), ctx, (inner, lookup) => {
+        note(ctx, `${ZHU_WANG_NOTE}: PoissonSample at ${path} (q = ${e.q}) of a non-Gaussian event`)
+        return capped(poissonGeneralCurve(os.values, e.q, lookup), amplifiedPure(e.q, inner.pureEpsilon))
+      })
+    }
+    case 'SampleWithoutReplacement': {
+      const ok = checkSamplingRelation(e, ctx.relation, path)
+      if (E.isLeft(ok)) return ok
+      const gamma = e.m / e.n
+      if (gamma >= 1) return fold(e.event, os, childPath(path, e), ctx)
+      return sampledGeneral(e.event, os, childPath(path, e), ctx, (inner, lookup) => {
+        note(ctx, `${WBK_NOTE}: SampleWithoutReplacement at ${path} (m = ${e.m}, n = ${e.n})`)
+        return capped(
+          withoutReplacementCurve(os.values, gamma, lookup, inner.pureEpsilon),
+          amplifiedPure(gamma, inner.pureEpsilon),
+        )
+      })
+    }
+    default:
+      return E.left(unsupportedEvent(path, 'rdp', (e as { _tag: string })._tag, 'unknown event'))
+  }
+}
+
+/**
+ * The inner curve of a sampling node on the grid ∪ {2, …, ⌈max α⌉} (the general bounds need every
+ * integer order up to α), handed to `amplify` as a lookup by order.
+ */
+const sampledGeneral = (
+  inner: PrivacyEvent,
+  os: OrderSet,
+  innerPath: string,
+  ctx: Context,
+  amplify: (inner: Curve, lookup: (alpha: number) => number) => Curve,
+): E.Either<DpError, Curve> => {
+  const union = [...new Set([...os.values, ...integerOrdersFor(os.values)])].sort((a, b) => a - b)
+  const c = fold(inner, orderSet(union), innerPath, ctx)
+  if (E.isLeft(c)) return c
+  const index = new Map<number, number>()
+  union.forEach((a, i) => index.set(a, i))
+  // Every order asked for is in `union` by construction; ∞ would be the sound answer otherwise.
+  const lookup = (alpha: number): number => {
+    const i = index.get(alpha)
+    return i === undefined ? Infinity : (c.right.values[i] as number)
+  }
+  return E.right(amplify(c.right, lookup))
+}
+
+/**
+ * The RDP curve of `event` under `relation` on `orders` (validated: each finite, 1 < α ≤ 10⁴),
+ * sorted ascending without duplicates, with the pure ε that also bounds it and the notes
+ * collected (relation conversions, general subsampling bounds).
+ */
+export const rdpCurveDetailed = (
+  event: PrivacyEvent,
+  relation: NeighbouringRelation,
+  orders: ReadonlyArray<number>,
+  path = '$',
+): E.Either<DpError, RdpCurveResult> => {
+  const os = validateOrders(orders)
+  if (E.isLeft(os)) return os
+  const valid = validateEvent(event, path)
+  if (E.isLeft(valid)) return valid
+  const ctx: Context = {
+    relation,
+    notes: new Set(),
+    dropped: 0,
+    memo: new WeakMap(),
+    sampledGaussian: new Map(),
+  }
+  let r: E.Either<DpError, Curve>
+  try {
+    r = fold(event, orderSet(os.right), path, ctx)
+  } catch (err) {
+    // Only a tree nested deeper than the JS stack allows gets here (the codec refuses those).
+    return E.left(numericFailure(path, `could not fold the event tree: ${String(err)}`))
+  }
+  if (E.isLeft(r)) return r
+  const notes = [...ctx.notes]
+  if (ctx.dropped > 0) notes.push(`… ${ctx.dropped} further notes omitted`)
+  return E.right({ orders: os.right, curve: r.right.values, pureEpsilon: r.right.pureEpsilon, notes })
+}
+
+/**
+ * The RDP curve of `event` under `relation`, one value per entry of `orders` (in the order given;
+ * duplicates allowed). Errors name the path of the offending sub-event.
+ */
+export const rdpCurve = (
+  event: PrivacyEvent,
+  relation: NeighbouringRelation,
+  orders: ReadonlyArray<number>,
+  path = '$',
+): E.Either<DpError, Float64Array> => {
+  const r = rdpCurveDetailed(event, relation, orders, path)
+  if (E.isLeft(r)) return r
+  const at = new Map<number, number>()
+  r.right.orders.forEach((a, i) => at.set(a, r.right.curve[i] as number))
+  return E.right(Float64Array.from(orders, (a) => at.get(a) as number))
+}

@@ -1,0 +1,44 @@
+/**
+ * The RDP accountant and its parts: order grids, closed-form curves, the exact sampled Gaussian,
+ * general subsampling bounds, the curve fold and the (ε, δ) conversion.
+ *
+ * @module
+ */
+export { DEFAULT_ORDERS, MAX_ORDER, validateOrders } from './orders.js'
+export {
+  CLOSED_FORM_MARGIN,
+  bitwiseRandomizedResponseRdp,
+  exponentialRdp,
+  gaussianRdp,
+  laplaceRdp,
+  leafCurve,
+  leafPureEpsilon,
+  leafRdp,
+  pureDpRdp,
+  randomizedResponseRdp,
+  zcdpRdp,
+} from './closed-forms.js'
+export {
+  MAX_QUADRATURE_POINTS,
+  MIN_FRACTIONAL_ORDER,
+  SAMPLED_GAUSSIAN_MARGIN,
+  makeSampledGaussian,
+  subsampledGaussianCurve,
+  subsampledGaussianRdp,
+  subsampledGaussianRdpWithMethod,
+  type QuadratureResult,
+  type SampledGaussian,
+  type SampledGaussianMethod,
+} from './subsampled-gaussian.js'
+export { fromIntegerOrders, integerOrdersFor } from './integer-orders.js'
+export { poissonGeneralCurve, zhuWangBound, zhuWangPoissonRdp } from './poisson-general.js'
+export { wbkBound, withoutReplacementCurve } from './without-replacement.js'
+export { WBK_NOTE, ZHU_WANG_NOTE, rdpCurve, rdpCurveDetailed, type RdpCurveResult } from './curve.js'
+export { rdpToDelta, rdpToEpsilon } from './convert.js'
+export {
+  makeRdpAccountant,
+  rdpAt,
+  rdpCurveAtOrders,
+  type RdpAccountantOptions,
+  type RdpState,
+} from './accountant.js'

@@ -1,0 +1,288 @@
+/**
+ * The Poisson-subsampled Gaussian mechanism, exact at integer and fractional orders.
+ *
+ * Mironov, Talwar & Zhang 2019 ("Rényi Differential Privacy of the Sampled Gaussian Mechanism",
+ * §3): for add/remove neighbours and noise multiplier σ, with μ0 = N(0, σ²), μ1 = N(1, σ²) and
+ * μ = (1 − q)μ0 + qμ1, the sampled Gaussian is (α, ε)-RDP with
+ *   ε(α) = log max(A_α, B_α)/(α − 1),  A_α = E_{z∼μ0}[(μ(z)/μ0(z))^α],  B_α = E_{z∼μ}[(μ0(z)/μ(z))^α]
+ * (their Thm 4: the one-dimensional pair is the worst case, for both directions of add/remove),
+ * and A_α ≥ B_α for α ≥ 1 (their Thm 5), so ε(α) = log(A_α)/(α − 1), where
+ *   A_α = E_{z∼N(0,σ²)}[(1 − q + q·e^{(2z−1)/(2σ²)})^α].
+ *
+ * We compute X = A_α − 1 ≥ 0 directly (never A_α − 1 after rounding A_α), in log space:
+ * - integer α: the binomial expansion (MTZ 2019, §3.3)
+ *     A_α − 1 = Σ_{k=2}^{α} C(α,k)(1−q)^{α−k} q^k (e^{(k²−k)/(2σ²)} − 1),
+ *   every term non-negative (the k = 0, 1 terms and the 1 cancel by the binomial theorem);
+ * - fractional α: the trapezoid rule on the integral with a rigorous error bound that is added to
+ *   the result (see `sampledGaussianQuadrature`), so the answer is an upper bound by construction.
+ * The result is inflated by a relative 1e-11 (`roundUpLoss`) against rounding in the sums
+ * (measured errors before the margin: below 3e-15 against 50-digit mpmath).
+ *
+ * One `makeSampledGaussian(q, σ)` serves a whole order grid: the quadrature nodes (which depend
+ * on q and σ but not on α) and the per-k exponentials of the binomial sums are computed once.
+ *
+ * @module
+ */
+import logcdf from '@stdlib/stats-base-dists-normal-logcdf'
+import { logAddExp, logSumExp, roundUpLoss } from '../../core/numeric.js'
+import { gaussianRdp } from './closed-forms.js'
+import { logBinomialRow, logExpm1, logSumExpPruned, phi, softplus } from './log-space.js'
+
+/** Relative margin against floating-point error. */
+export const SAMPLED_GAUSSIAN_MARGIN = 1e-11
+
+/**
+ * Below this order the fractional computation would lose digits to the cancellation in
+ * g(Y) = (1+Y)^α − 1 − αY (which vanishes like α − 1); smaller orders reuse its value, an upper
+ * bound because Rényi divergence is non-decreasing in α (van Erven & Harremoës 2014, Thm 3).
+ */
+export const MIN_FRACTIONAL_ORDER = 1.01
+
+/** The quadrature gives up (and the caller interpolates, soundly) beyond this many nodes. */
+export const MAX_QUADRATURE_POINTS = 200_000
+
+const LOG_SQRT_2PI = 0.5 * Math.log(2 * Math.PI)
+const LN2 = Math.LN2
+
+/**
+ * log g where g = (1+Y)^α − 1 − αY ≥ 0 and u = log(1+Y). With φ(x) = e^x − 1 − x,
+ * g = φ(αu) − αφ(u) = e^{αu} − αe^u + (α − 1); the branches avoid cancellation:
+ * - |αu| ≤ 1/2: the series Σ_{n≥2} (αⁿ − α)uⁿ/n!, with αⁿ⁻¹ − 1 built by a recurrence of
+ *   non-negative terms (no cancellation even for α near 1);
+ * - αu > 30: g = e^{αu}(1 − e^{−(α−1)u} − (α−1)e^{−(α−1)u} + (α−1)e^{−αu}), in log space;
+ * - otherwise φ(αu) − αφ(u), whose relative cancellation is bounded (φ(x)/x² is increasing).
+ */
+const logG = (u: number, alpha: number): number => {
+  const au = alpha * u
+  if (Math.abs(au) <= 0.5) {
+    // term_n = α(αⁿ⁻¹ − 1)·uⁿ/n!;  e_{n+1} = α·e_n + (α − 1) with e_n = αⁿ⁻¹ − 1.
+    let e = alpha - 1
+    let p = (u * u) / 2
+    let sum = alpha * e * p
+    for (let n = 3; n < 40; n++) {
+      e = alpha * e + (alpha - 1)
+      p *= u / n
+      const t = alpha * e * p
+      sum += t
+      if (Math.abs(t) <= 1e-17 * Math.abs(sum)) break
+    }
+    return Math.log(sum)
+  }
+  if (au > 30) {
+    const s = (alpha - 1) * u
+    const inner = -Math.expm1(-s) - (alpha - 1) * Math.exp(-s) + (alpha - 1) * Math.exp(-au)
+    return au + Math.log(inner)
+  }
+  return Math.log(phi(au) - alpha * phi(u))
+}
+
+/** What the quadrature did, for tests and for the curious. */
+export interface QuadratureResult {
+  /** log of a rigorous upper bound on A_α − 1 (sum plus all error bounds). */
+  readonly logUpper: number
+  /** log of the trapezoid sum itself. */
+  readonly logSum: number
+  /** log of the total added error bound (tails + discretisation). */
+  readonly logMargin: number
+  readonly step: number
+  readonly points: number
+}
+
+/** How a value was obtained. */
+export type SampledGaussianMethod = 'no sampling' | 'binomial' | 'quadrature' | 'interpolated'
+
+export interface SampledGaussian {
+  /** log(A_α − 1) at an integer α ≥ 2 by the binomial expansion. */
+  readonly logAMinus1Binomial: (alpha: number) => number
+  /** log(A_α − 1) for real α > 1 by quadrature, or undefined past MAX_QUADRATURE_POINTS. */
+  readonly quadrature: (alpha: number) => QuadratureResult | undefined
+  /** ε(α), never above the unsubsampled α/(2σ²), with how it was computed. */
+  readonly rdp: (alpha: number) => { readonly rdp: number; readonly method: SampledGaussianMethod }
+}
+
+/** Trapezoid nodes z_j = lo + j·h for one (step, range) choice, grown on demand. */
+interface Nodes {
+  readonly h: number
+  readonly lo: number
+  readonly T: number
+  readonly logC: number
+  /** −z²/(2σ²) − log(σ√(2π)), the log Gaussian density at each node. */
+  readonly base: number[]
+  /** u = log(1 + Y(z)) at each node. */
+  readonly u: number[]
+}
+
+/**
+ * The sampled Gaussian with rate 0 < q < 1 and noise multiplier σ > 0 (finite). Memoises what
+ * does not depend on α; build one per (q, σ) and evaluate it on every order of a grid.
+ */
+export const makeSampledGaussian = (q: number, sigma: number): SampledGaussian => {
+  const s2 = sigma * sigma
+  const inv2s2 = 1 / (2 * s2)
+  const lq = Math.log(q)
+  const l1q = Math.log1p(-q)
+  const logNorm = -Math.log(sigma) - LOG_SQRT_2PI
+  let scratch = new Float64Array(256)
+  const scratchOf = (n: number): Float64Array => {
+    if (scratch.length < n) scratch = new Float64Array(Math.max(n, 2 * scratch.length))
+    return scratch
+  }
+
+  // log(e^{k(k−1)/(2σ²)} − 1), shared by all integer orders.
+  const logMoment: number[] = [-Infinity, -Infinity]
+  const logAMinus1Binomial = (alpha: number): number => {
+    for (let k = logMoment.length; k <= alpha; k++) logMoment.push(logExpm1(k * (k - 1) * inv2s2))
+    const row = logBinomialRow(alpha)
+    const terms = scratchOf(alpha - 1)
+    for (let k = 2; k <= alpha; k++)
+      terms[k - 2] = (row[k] as number) + (alpha - k) * l1q + k * lq + (logMoment[k] as number)
+    return logSumExpPruned(terms, alpha - 1)
+  }
+
+  const logOnePlusY = (z: number): number => {
+    const w = (2 * z - 1) * inv2s2
+    return w < 700 ? Math.log1p(q * Math.expm1(w)) : logAddExp(l1q, lq + w)
+  }
+  const nodeSets: Nodes[] = []
+  const nodesFor = (attempt: number): Nodes => {
+    const hit = nodeSets[attempt]
+    if (hit !== undefined) return hit
+    const tau = 60 + 15 * attempt
+    const T = 10 + 3 * attempt
+    const target = tau + LN2
+    // Strip half-width a = πσ² when that minimises the bound (h ≤ 2), else a = 2πσ²/h.
+    const hBoundary = (2 * Math.PI * Math.PI * s2) / ((Math.PI * Math.PI * s2) / 2 + target)
+    const h = hBoundary <= 2 ? hBoundary : Math.PI * sigma * Math.sqrt(2 / target)
+    const a = Math.min(Math.PI * s2, (2 * Math.PI * s2) / h)
+    const ns: Nodes = {
+      h,
+      lo: -T * sigma,
+      T,
+      logC: LN2 + a * a * inv2s2 - logExpm1((2 * Math.PI * a) / h),
+      base: [],
+      u: [],
+    }
+    nodeSets[attempt] = ns
+    return ns
+  }
+  const ensure = (ns: Nodes, n: number): void => {
+    for (let j = ns.base.length; j <= n; j++) {
+      const z = ns.lo + j * ns.h
+      ns.base.push(-z * z * inv2s2 + logNorm)
+      ns.u.push(logOnePlusY(z))
+    }
+  }
+  const leftTailG = (alpha: number): number => logG(l1q, alpha)
+
+  /**
+   * log(A_α − 1) for any real α > 1 by the trapezoid rule, with a rigorous bound on its error.
+   *
+   * Write A_α − 1 = ∫ w, w(z) = N(z; 0, σ²)·g(Y(z)), Y = q(e^{(2z−1)/(2σ²)} − 1) (E[Y] = 0, so
+   * the αY term integrates to 0, and g ≥ 0 by convexity).
+   *
+   * Discretisation (Trefethen & Weideman 2014, "The exponentially convergent trapezoidal rule",
+   * Thm 5.1): if w is analytic in the strip |Im z| < a with ∫|w(x + ib)|dx ≤ M for |b| < a, the
+   * infinite trapezoid sum with step h is within 2M/(e^{2πa/h} − 1) of the integral. Here 1 + Y
+   * vanishes only where Im z = ±πσ² (e^w = −(1−q)/q), and on the principal branch (1+Y)^α is
+   * analytic for |Im z| < πσ². With |N(x+ib)| = N(x)e^{b²/(2σ²)}, |1+Y| ≤ 1 − q + q·e^{Re w}
+   * and E[e^w] = 1: M ≤ e^{a²/(2σ²)}(A_α + 1 + 2αq). We take a = min(πσ², 2πσ²/h) (the
+   * minimiser of the bound) and h with c = 2e^{a²/(2σ²)}/(e^{2πa/h} − 1) ≤ e^{−60}.
+   *
+   * Truncation to nodes in [−Tσ, max(α, ½) + Tσ]: left of 0, w ≤ g(−q)·N(z) with N increasing, so
+   * the omitted left nodes sum to at most g(−q)·Φ(−T); right of α, f_A(z) = N(z)(1+Y)^α ≥ w has
+   * (log f_A)' ≤ −(z − α)/σ², so the omitted right nodes sum to at most f_A(z_N)·σ√(π/2).
+   *
+   * All bounds are added: A − 1 ≤ (S + tails + c(2 + 2αq))/(1 − c). If they exceed 1e-15 of the
+   * sum (tiny q), the range and the accuracy target grow (T += 3, −log c += 15) and we retry.
+   */
+  const quadrature = (alpha: number): QuadratureResult | undefined => {
+    let last: QuadratureResult | undefined
+    for (let attempt = 0; attempt < 6; attempt++) {
+      const ns = nodesFor(attempt)
+      const hi = Math.max(alpha, 0.5) + ns.T * sigma
+      const n = Math.ceil((hi - ns.lo) / ns.h)
+      if (n + 1 > MAX_QUADRATURE_POINTS) return undefined
+      ensure(ns, n)
+      const terms = scratchOf(n + 1)
+      for (let j = 0; j <= n; j++) terms[j] = (ns.base[j] as number) + logG(ns.u[j] as number, alpha)
+      const logSum = Math.log(ns.h) + logSumExpPruned(terms, n + 1)
+      const leftTail = leftTailG(alpha) + logcdf(-ns.T, 0, 1)
+      const rightTail =
+        (ns.base[n] as number) + alpha * (ns.u[n] as number) + Math.log(sigma) + 0.5 * Math.log(Math.PI / 2)
+      const disc = ns.logC + Math.log(2 + 2 * alpha * q)
+      const logUpper = logSumExp([logSum, leftTail, rightTail, disc]) - Math.log1p(-Math.exp(ns.logC))
+      const logMargin = logSumExp([leftTail, rightTail, disc, ns.logC + logSum])
+      last = { logUpper, logSum, logMargin, step: ns.h, points: n + 1 }
+      if (logMargin <= logSum + Math.log(1e-15)) return last
+    }
+    return last
+  }
+
+  const full = (alpha: number): number => gaussianRdp(sigma, alpha)
+  const rdp = (alpha: number): { readonly rdp: number; readonly method: SampledGaussianMethod } => {
+    const order = Math.max(alpha, MIN_FRACTIONAL_ORDER)
+    if (Number.isInteger(order)) {
+      const eps = roundUpLoss(softplus(logAMinus1Binomial(order)) / (order - 1), SAMPLED_GAUSSIAN_MARGIN)
+      return { rdp: Math.min(full(alpha), eps), method: 'binomial' }
+    }
+    const quad = quadrature(order)
+    if (quad !== undefined) {
+      const eps = roundUpLoss(softplus(quad.logUpper) / (order - 1), SAMPLED_GAUSSIAN_MARGIN)
+      return { rdp: Math.min(full(alpha), eps), method: 'quadrature' }
+    }
+    // Too many nodes (tiny σ, huge α): the cumulant (α−1)ε(α) = log A_α is convex in α (van Erven
+    // & Harremoës 2014, Thm 11), so the chord between the neighbouring integers bounds it; below
+    // 2, ε is non-decreasing in α, so ε(2) bounds it.
+    const lo = Math.max(2, Math.floor(order))
+    const hi = Math.max(2, Math.ceil(order))
+    const kLo = softplus(logAMinus1Binomial(lo))
+    const kHi = softplus(logAMinus1Binomial(hi))
+    const cumulant = order < 2 ? (order - 1) * kLo : (hi - order) * kLo + (order - lo) * kHi
+    return {
+      rdp: Math.min(full(alpha), roundUpLoss(cumulant / (order - 1), SAMPLED_GAUSSIAN_MARGIN)),
+      method: 'interpolated',
+    }
+  }
+
+  return { logAMinus1Binomial, quadrature, rdp }
+}
+
+/**
+ * ε(α) of the Poisson-subsampled Gaussian with rate q and noise multiplier σ (add/remove), with how
+ * it was computed. q = 0 or σ = ∞ give 0; q = 1 is the plain Gaussian α/(2σ²).
+ */
+export const subsampledGaussianRdpWithMethod = (
+  q: number,
+  sigma: number,
+  alpha: number,
+): { readonly rdp: number; readonly method: SampledGaussianMethod } => {
+  if (!(q > 0) || sigma === Infinity) return { rdp: 0, method: 'no sampling' }
+  if (q >= 1) return { rdp: gaussianRdp(sigma, alpha), method: 'no sampling' }
+  return makeSampledGaussian(q, sigma).rdp(alpha)
+}
+
+/** ε(α) of the Poisson-subsampled Gaussian (see `subsampledGaussianRdpWithMethod`). */
+export const subsampledGaussianRdp = (q: number, sigma: number, alpha: number): number =>
+  subsampledGaussianRdpWithMethod(q, sigma, alpha).rdp
+
+/** The curve on a grid; notes whether any order had to fall back to interpolation. */
+export const subsampledGaussianCurve = (
+  q: number,
+  sigma: number,
+  orders: ReadonlyArray<number>,
+): { readonly curve: Float64Array; readonly interpolated: boolean } => {
+  const curve = new Float64Array(orders.length)
+  let interpolated = false
+  if (!(q > 0) || sigma === Infinity) return { curve, interpolated }
+  if (q >= 1) {
+    for (let i = 0; i < orders.length; i++) curve[i] = gaussianRdp(sigma, orders[i] as number)
+    return { curve, interpolated }
+  }
+  const sg = makeSampledGaussian(q, sigma)
+  for (let i = 0; i < orders.length; i++) {
+    const r = sg.rdp(orders[i] as number)
+    curve[i] = r.rdp
+    if (r.method === 'interpolated') interpolated = true
+  }
+  return { curve, interpolated }
+}

@@ -1,0 +1,178 @@
+/**
+ * The zCDP accountant (Bun & Steinke 2016): a state is one number ρ, composition adds
+ * (Lemma 1.7), and queries convert with the tighter of the classic and the continuous-order
+ * Canonne–Kamath–Steinke conversions (./conversion.ts).
+ *
+ * Leaves: Gaussian ρ = 1/(2m²) (Prop. 1.6); pure ε-DP ρ = ε²/2 (Prop. 1.4) for Laplace, k-ary
+ * randomized response and stated PureDP; bitwise randomized response is a product of independent
+ * bit flips of which at most `bits` differ, each ε_b = ln((1 − f)/f)-DP, so ρ = bits·ε_b²/2 by
+ * composition; the exponential mechanism is ε-bounded-range, hence ε²/8-zCDP (Cesar & Rogers 2021;
+ * bounded range from Durfee & Rogers 2019); ZCDP(ρ) as stated; ApproxDP with δ > 0 has no zCDP bound
+ * and is refused with its path.
+ *
+ * Subsampling: zCDP has no amplification theorem, but the unsampled ρ stays valid — the output
+ * law on either neighbour is a mixture, with shared weights, of outputs on sample pairs that are
+ * identical or neighbours, and the Rényi divergence is jointly quasi-convex (exp((α − 1)D_α) is
+ * jointly convex), so the mixture is no worse than the worst pair. The note says so.
+ *
+ * @module
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import { type DpError, invalidParameter, unsupportedEvent } from '../../core/error.js'
+import { roundUpLoss } from '../../core/numeric.js'
+import { validateEvent } from '../../mechanisms/codec.js'
+import { absurd, childPath, isNoiseEvent, type PrivacyEvent } from '../../mechanisms/event.js'
+import type { NeighbouringRelation } from '../../mechanisms/neighbouring.js'
+import type { Accountant, Notes } from '../accountant.js'
+import { type NormalizedLeaf, resolveLeaf } from '../normalize.js'
+import { checkSamplingRelation } from '../relation.js'
+import { zcdpToDelta, zcdpToEpsilon } from './conversion.js'
+
+export interface ZcdpAccountantOptions {
+  readonly relation: NeighbouringRelation
+}
+
+export interface ZcdpState {
+  readonly rho: number
+  /** A NonPrivate release was composed (ρ = ∞). */
+  readonly nonPrivate: boolean
+  readonly notes: Notes
+}
+
+export const emptyZcdpState: ZcdpState = { rho: 0, nonPrivate: false, notes: [] }
+
+const NAME = 'zcdp'
+
+/** ρ of a normalized leaf, or undefined for an (ε, δ > 0) guarantee. */
+export const zcdpOfLeaf = (l: NormalizedLeaf): number | undefined => {
+  switch (l._tag) {
+    case 'Gaussian':
+      return 1 / (2 * l.noiseMultiplier * l.noiseMultiplier) // Prop. 1.6
+    case 'Laplace': {
+      const eps = 1 / l.noiseMultiplier
+      return (eps * eps) / 2 // Prop. 1.4
+    }
+    case 'RandomizedResponse':
+    case 'PureDP':
+      return (l.epsilon * l.epsilon) / 2 // Prop. 1.4
+    case 'BitwiseRandomizedResponse': {
+      const eb = Math.log((1 - l.flipProbability) / l.flipProbability)
+      return (l.bits * eb * eb) / 2 // Prop. 1.4 per differing bit, Lemma 1.7 across bits
+    }
+    case 'Exponential':
+      return (l.epsilon * l.epsilon) / 8 // ε-bounded range ⇒ ε²/8-zCDP (Cesar & Rogers 2021)
+    case 'ApproxDP':
+      return l.delta === 0 ? (l.epsilon * l.epsilon) / 2 : undefined
+    case 'ZCDP':
+      return l.rho
+  }
+}
+
+const addNotes = (a: Notes, b: Notes): Notes => (b.length === 0 ? a : [...a, ...b.filter((n) => !a.includes(n))])
+
+const samplingNote = (path: string, what: string): string =>
+  `${path}: ${what} — zCDP has no amplification-by-subsampling theorem; the unsampled ρ is kept ` +
+  '(valid: Rényi divergence is jointly quasi-convex, so the sampled mixture is no worse than its worst component); ' +
+  'use the RDP accountant for amplification'
+
+/** ρ of a tree (one occurrence); failures name the offending sub-event. */
+const foldRho = (e: PrivacyEvent, relation: NeighbouringRelation, path: string): E.Either<DpError, ZcdpState> => {
+  if (isNoiseEvent(e)) {
+    const r = resolveLeaf(e, relation, path)
+    if (E.isLeft(r)) return r
+    const rho = zcdpOfLeaf(r.right.leaf)
+    if (rho === undefined)
+      return E.left(
+        unsupportedEvent(path, NAME, e._tag, 'an (ε, δ) guarantee with δ > 0 implies no zCDP bound; use the basic/advanced/optimal accountant'),
+      )
+    return E.right({ rho, nonPrivate: false, notes: r.right.note === undefined ? [] : [r.right.note] })
+  }
+  switch (e._tag) {
+    case 'NoOp':
+      return E.right(emptyZcdpState)
+    case 'NonPrivate':
+      return E.right({ rho: Infinity, nonPrivate: true, notes: [] })
+    case 'Compose': {
+      let rho = 0
+      let nonPrivate = false
+      const notes = new Set<string>()
+      for (let i = 0; i < e.events.length; i++) {
+        const r = foldRho(e.events[i] as PrivacyEvent, relation, childPath(path, e, i))
+        if (E.isLeft(r)) return r
+        rho += r.right.rho // Lemma 1.7
+        nonPrivate = nonPrivate || r.right.nonPrivate
+        for (const n of r.right.notes) notes.add(n)
+      }
+      return E.right({ rho, nonPrivate, notes: [...notes] })
+    }
+    case 'SelfCompose': {
+      const r = foldRho(e.event, relation, childPath(path, e))
+      return E.isLeft(r) ? r : E.right(composeStates(emptyZcdpState, r.right, e.count))
+    }
+    case 'PoissonSample':
+    case 'SampleWithoutReplacement': {
+      const ok = checkSamplingRelation(e, relation, path)
+      if (E.isLeft(ok)) return ok
+      const r = foldRho(e.event, relation, childPath(path, e))
+      if (E.isLeft(r)) return r
+      const what = e._tag === 'PoissonSample' ? `Poisson subsampling (q = ${e.q})` : `sampling ${e.m} of ${e.n} without replacement`
+      return E.right({ ...r.right, notes: addNotes(r.right.notes, [samplingNote(path, what)]) })
+    }
+    case 'Labeled':
+      return foldRho(e.event, relation, childPath(path, e))
+    default:
+      return absurd(e)
+  }
+}
+
+/** s then `count` repetitions of t (Lemma 1.7: ρ adds). Zero repetitions add nothing. */
+const composeStates = (s: ZcdpState, t: ZcdpState, count: number): ZcdpState =>
+  count === 0
+    ? { ...s, notes: addNotes(s.notes, t.notes) }
+    : {
+        rho: t.rho === 0 ? s.rho : s.rho + count * t.rho,
+        nonPrivate: s.nonPrivate || t.nonPrivate,
+        notes: addNotes(s.notes, t.notes),
+      }
+
+/** The zCDP accountant. */
+export const makeZcdpAccountant = (options: ZcdpAccountantOptions): Accountant<ZcdpState> => ({
+  name: NAME,
+  description:
+    'zero-concentrated DP (Bun & Steinke 2016): ρ adds under composition; (ε, δ) by the tighter of Prop. 1.3 and the continuous-order CKS 2020 conversion',
+  relation: options.relation,
+  empty: emptyZcdpState,
+  compose:
+    (event, count = 1, path = '$') =>
+    (s) => {
+      if (!(Number.isInteger(count) && count >= 0))
+        return E.left(invalidParameter(`${path}.count`, count, 'the repetition count must be a non-negative integer'))
+      const valid = validateEvent(event, path)
+      if (E.isLeft(valid)) return valid
+      const r = foldRho(event, options.relation, path)
+      return E.isLeft(r) ? r : E.right(composeStates(s, r.right, count))
+    },
+  epsilon: (delta) => (s) => {
+    if (!(delta > 0 && delta < 1))
+      return E.left(invalidParameter('delta', delta, Number.isNaN(delta) ? 'δ must be a number in (0, 1), not NaN' : 'δ must be in (0, 1)'))
+    if (s.nonPrivate) return E.right({ epsilon: Infinity, delta, method: 'a NonPrivate release was composed: no finite ε' })
+    const c = zcdpToEpsilon(s.rho, delta)
+    const method = `ρ = ${s.rho.toPrecision(6)}; ${c.method}`
+    return E.right(
+      c.order === undefined
+        ? { epsilon: roundUpLoss(c.epsilon), delta, method }
+        : { epsilon: roundUpLoss(c.epsilon), delta, method, order: c.order },
+    )
+  },
+  delta: (epsilon) => (s) => {
+    if (!(epsilon >= 0))
+      return E.left(invalidParameter('epsilon', epsilon, Number.isNaN(epsilon) ? 'ε must be a number ≥ 0, not NaN' : 'ε must be ≥ 0'))
+    if (s.nonPrivate)
+      return E.right({ epsilon, delta: epsilon === Infinity ? 0 : 1, method: 'a NonPrivate release was composed: no δ < 1 at finite ε' })
+    const c = zcdpToDelta(s.rho, epsilon)
+    const method = `ρ = ${s.rho.toPrecision(6)}; ${c.method}`
+    const delta = Math.min(1, roundUpLoss(c.delta))
+    return E.right(c.order === undefined ? { epsilon, delta, method } : { epsilon, delta, method, order: c.order })
+  },
+  notes: (s) => s.notes,
+})

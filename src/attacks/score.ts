@@ -1,0 +1,196 @@
+/**
+ * Attack models as plain data, and the scorers compiled from them. An attack maps an output to a
+ * real score; the distinguishing event is {σ·score ≥ t} for an orientation σ = ±1 and threshold t,
+ * both chosen on selection samples. Models are JSON- and structured-clone-safe, so the chosen
+ * attack can be shipped to worker threads and written to checkpoints.
+ *
+ * Families:
+ * - `threshold` (number/boolean outputs): score = y. Events are half-lines {y ≥ t}, {y ≤ t}.
+ * - `histogram` (number, boolean or category outputs): score = log-likelihood ratio of the output's
+ *   bin, log p̂(bin | D) − log p̂(bin | D′), with add-½ smoothing; its events are unions of bins
+ *   ordered by likelihood ratio, the optimal (Neyman–Pearson) events on the binned outputs.
+ * - `coordinate` (vectors): score = y_j for one coordinate j.
+ * - `naive-bayes` (vectors): Σ_j of per-coordinate binned log-likelihood ratios — the exact log
+ *   likelihood ratio when coordinates are independent given the input (noisy histograms, RR bits).
+ * - `pattern` (vectors with few distinct values): the binned likelihood ratio of the whole vector
+ *   (StatDP-style output-pattern events, e.g. sparse-vector answer patterns).
+ * - `logistic` (vectors): the log-odds of a logistic-regression classifier trained to tell D from
+ *   D′ — the probabilistic-classifier score of DP-Sniper (Bichsel et al., S&P 2021).
+ *
+ * @module
+ */
+import type { OutputShape } from './output.js'
+
+export type AttackFamily = 'threshold' | 'histogram' | 'coordinate' | 'naive-bayes' | 'pattern' | 'logistic'
+
+export const ATTACK_FAMILIES: ReadonlyArray<AttackFamily> = ['threshold', 'histogram', 'coordinate', 'naive-bayes', 'pattern', 'logistic']
+
+/** Bins on a number line: exact values (discrete outputs) or interval edges (continuous ones). */
+export interface BinTable {
+  /** Discrete outputs: the values that have their own bin; any other value falls in `other`. */
+  readonly exact: ReadonlyArray<number> | null
+  /** Continuous outputs: sorted interior edges; bin k holds edges[k−1] ≤ y < edges[k]. */
+  readonly edges: ReadonlyArray<number> | null
+  /** Score of each bin (length exact.length or edges.length + 1). */
+  readonly scores: ReadonlyArray<number>
+  /** Score of a value outside `exact` (unused with edges). */
+  readonly other: number
+}
+
+/** Scores of discrete keys (categories or whole-vector patterns); unseen keys score `other`. */
+export interface KeyTable {
+  readonly keys: ReadonlyArray<string>
+  readonly scores: ReadonlyArray<number>
+  readonly other: number
+}
+
+export type AttackModel =
+  | { readonly family: 'threshold' }
+  | { readonly family: 'histogram'; readonly bins: BinTable }
+  | { readonly family: 'histogram'; readonly keys: KeyTable }
+  | { readonly family: 'coordinate'; readonly index: number }
+  | { readonly family: 'naive-bayes'; readonly tables: ReadonlyArray<BinTable> }
+  | { readonly family: 'pattern'; readonly keys: KeyTable }
+  | {
+      readonly family: 'logistic'
+      readonly mean: ReadonlyArray<number>
+      readonly scale: ReadonlyArray<number>
+      readonly weights: ReadonlyArray<number>
+      readonly bias: number
+    }
+
+/** A fitted model with the event chosen on it: {orientation · score ≥ threshold} means "guess D". */
+export interface ChosenAttack {
+  readonly shape: OutputShape
+  readonly model: AttackModel
+  readonly orientation: 1 | -1
+  readonly threshold: number
+}
+
+/** A compiled scorer for one output kind. */
+export type Scorer =
+  | { readonly kind: 'scalar'; readonly score: (y: number) => number }
+  | { readonly kind: 'vector'; readonly score: (v: Float64Array, offset: number) => number }
+  | { readonly kind: 'category'; readonly score: (c: string) => number }
+
+/** Number of entries of the sorted array `a` that are ≤ x (binary search). */
+export const countAtMost = (a: ArrayLike<number>, x: number): number => {
+  let lo = 0
+  let hi = a.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if ((a[mid] as number) <= x) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+/** Compiles a bin table to a function from a value to its bin's score. */
+export const compileBins = (t: BinTable): ((y: number) => number) => {
+  const scores = Float64Array.from(t.scores)
+  if (t.exact !== null) {
+    const index = new Map<number, number>()
+    t.exact.forEach((v, i) => index.set(v, i))
+    const other = t.other
+    return (y) => {
+      const i = index.get(y)
+      return i === undefined ? other : (scores[i] as number)
+    }
+  }
+  const edges = Float64Array.from(t.edges ?? [])
+  return (y) => scores[countAtMost(edges, y)] as number
+}
+
+const compileKeys = (t: KeyTable): ((k: string) => number) => {
+  const index = new Map<string, number>()
+  t.keys.forEach((k, i) => index.set(k, t.scores[i] as number))
+  const other = t.other
+  return (k) => index.get(k) ?? other
+}
+
+/** The key of a vector output for pattern tables: its entries joined by commas. */
+export const patternKey = (v: ArrayLike<number>, offset: number, dim: number): string => {
+  let s = String(v[offset] as number)
+  for (let j = 1; j < dim; j++) s += `,${v[offset + j] as number}`
+  return s
+}
+
+/** Compiles a model for outputs of the given shape. */
+export const compileScorer = (model: AttackModel, shape: OutputShape): Scorer => {
+  const dim = shape.dim
+  switch (model.family) {
+    case 'threshold':
+      return { kind: 'scalar', score: (y) => y }
+    case 'histogram':
+      if ('keys' in model) return { kind: 'category', score: compileKeys(model.keys) }
+      return { kind: 'scalar', score: compileBins(model.bins) }
+    case 'coordinate': {
+      const j = model.index
+      return { kind: 'vector', score: (v, o) => v[o + j] as number }
+    }
+    case 'naive-bayes': {
+      const fs = model.tables.map(compileBins)
+      return {
+        kind: 'vector',
+        score: (v, o) => {
+          let s = 0
+          for (let j = 0; j < dim; j++) s += (fs[j] as (y: number) => number)(v[o + j] as number)
+          return s
+        },
+      }
+    }
+    case 'pattern': {
+      const f = compileKeys(model.keys)
+      return { kind: 'vector', score: (v, o) => f(patternKey(v, o, dim)) }
+    }
+    case 'logistic': {
+      const mean = Float64Array.from(model.mean)
+      const inv = Float64Array.from(model.scale, (s) => 1 / s)
+      const w = Float64Array.from(model.weights)
+      const b = model.bias
+      return {
+        kind: 'vector',
+        score: (v, o) => {
+          let s = b
+          for (let j = 0; j < dim; j++) s += (w[j] as number) * ((v[o + j] as number) - (mean[j] as number)) * (inv[j] as number)
+          return s
+        },
+      }
+    }
+  }
+}
+
+const fmt = (x: number): string => (Number.isInteger(x) ? String(x) : x.toPrecision(4))
+
+/** One line saying which event the attack uses, for reports. */
+export const describeAttack = (a: ChosenAttack): string => {
+  const ge = a.orientation === 1 ? '≥' : '≤'
+  const t = fmt(a.orientation * a.threshold)
+  const m = a.model
+  switch (m.family) {
+    case 'threshold':
+      return `output ${ge} ${t}`
+    case 'coordinate':
+      return `output[${m.index}] ${ge} ${t}`
+    case 'histogram':
+    case 'pattern': {
+      if ('keys' in m) {
+        const inEvent = m.keys.keys.filter((_, i) => a.orientation * (m.keys.scores[i] as number) >= a.threshold)
+        const what = m.family === 'pattern' ? 'output pattern' : 'output'
+        const shown = inEvent.slice(0, 6).map((k) => (m.family === 'pattern' ? `[${k}]` : JSON.stringify(k)))
+        return `${what} ∈ {${shown.join(', ')}${inEvent.length > 6 ? `, … (${inEvent.length} in all)` : ''}} (bins with log-likelihood ratio ${ge} ${t})`
+      }
+      const bins = m.bins
+      if (bins.exact !== null) {
+        const inEvent = bins.exact.filter((_, i) => a.orientation * (bins.scores[i] as number) >= a.threshold)
+        return `output ∈ {${inEvent.slice(0, 8).map(fmt).join(', ')}${inEvent.length > 8 ? `, … (${inEvent.length} in all)` : ''}} (values with log-likelihood ratio ${ge} ${t})`
+      }
+      const n = bins.scores.filter((s) => a.orientation * s >= a.threshold).length
+      return `output in ${n} of ${bins.scores.length} bins (bins with log-likelihood ratio ${ge} ${t})`
+    }
+    case 'naive-bayes':
+      return `naive-Bayes log-likelihood ratio over ${m.tables.length} coordinates ${ge} ${t}`
+    case 'logistic':
+      return `logistic-regression log-odds ${ge} ${t} (weights ${m.weights.map((w) => w.toFixed(2)).join(', ')})`
+  }
+}

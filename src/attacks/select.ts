@@ -1,0 +1,463 @@
+/**
+ * Attack search on selection samples. For each candidate pair and each applicable attack family,
+ * a model is fitted on the first half of the pair's selection trials and the event (orientation
+ * and threshold) is chosen on the second half; the best (pair, family, event) is then estimated
+ * on fresh trials by the auditor. Choices made here affect power only, never validity: the final
+ * bound uses none of these samples.
+ *
+ * The selection objective is ε̂ (Kairouz et al. 2015) at the Wilson upper bounds of both rates
+ * (Wilson 1927) — a cheap stand-in for the Clopper–Pearson bound the estimate will use, which
+ * likewise penalises events seen only a handful of times.
+ *
+ * @module
+ */
+import normalQuantile from '@stdlib/stats-base-dists-normal-quantile'
+import { epsilonFromRates, wilsonUpper } from './bounds.js'
+import type { OutputShape } from './output.js'
+import { type AttackFamily, type AttackModel, type BinTable, type KeyTable, compileScorer, patternKey } from './score.js'
+
+/** Selection samples of one pair: outputs of both sides (side 0 = input D, side 1 = neighbour D′). */
+export interface PairSamples {
+  readonly shape: OutputShape
+  /** Number of trials per side. */
+  readonly n: readonly [number, number]
+  /** Numbers/booleans (n) or vectors (n × dim) per side; empty for categories. */
+  readonly values: readonly [Float64Array, Float64Array]
+  /** Categories: codes into `categories` per side. */
+  readonly codes: readonly [Int32Array, Int32Array]
+  readonly categories: ReadonlyArray<string>
+}
+
+/** The best event on a score: {orientation · score ≥ threshold}. */
+export interface SweepResult {
+  readonly objective: number
+  readonly advantage: number
+  readonly orientation: 1 | -1
+  readonly threshold: number
+}
+
+/** The one-sided normal quantile for level a (upper bounds at confidence 1 − a). */
+export const zFor = (a: number): number => normalQuantile(1 - a, 0, 1)
+
+const better = (a: SweepResult, b: SweepResult | null): boolean =>
+  b === null || a.objective > b.objective + 1e-12 || (Math.abs(a.objective - b.objective) <= 1e-12 && a.advantage > b.advantage + 1e-12)
+
+/** Wilson upper bounds for k = 0..n successes of n (a lookup table for the sweep). */
+const wilsonTable = (n: number, z: number): Float64Array => {
+  const t = new Float64Array(n + 1)
+  for (let k = 0; k <= n; k++) t[k] = wilsonUpper(k, n, z)
+  return t
+}
+
+/** A sorted copy with NaN (which fitted models never produce) mapped below every threshold. */
+const sortedCopy = (s: Float64Array): Float64Array => {
+  const out = new Float64Array(s.length)
+  for (let i = 0; i < s.length; i++) {
+    const x = s[i] as number
+    out[i] = x === x ? x : -Infinity
+  }
+  return out.sort()
+}
+
+/** −u reversed: the ascending order of the negated scores, without a second sort. */
+const negatedReversed = (u: Float64Array): Float64Array => {
+  const out = new Float64Array(u.length)
+  for (let i = 0; i < u.length; i++) out[i] = -(u[u.length - 1 - i] as number)
+  return out
+}
+
+/**
+ * Best event {σ·s ≥ t} separating scores s0 (side 0) from s1 (side 1), over both orientations and
+ * every distinct threshold. One sort per side, then a linear walk per orientation; the Wilson
+ * bounds come from tables indexed by the counts.
+ */
+export const sweep = (s0: Float64Array, s1: Float64Array, delta: number, z: number): SweepResult => {
+  const n0 = s0.length
+  const n1 = s1.length
+  const w0 = wilsonTable(n0, z)
+  const w1 = wilsonTable(n1, z)
+  const up0 = sortedCopy(s0)
+  const up1 = sortedCopy(s1)
+  let best: SweepResult | null = null
+  for (const sigma of [1, -1] as const) {
+    const a = sigma === 1 ? up0 : negatedReversed(up0)
+    const b = sigma === 1 ? up1 : negatedReversed(up1)
+    let bestObjective = -1
+    let bestAdvantage = -Infinity
+    let bestT = Infinity
+    // Walk thresholds from the largest value down: the event {x ≥ t} grows.
+    let i = n0 - 1
+    let j = n1 - 1
+    while (i >= 0 || j >= 0) {
+      const ai = i >= 0 ? (a[i] as number) : -Infinity
+      const bj = j >= 0 ? (b[j] as number) : -Infinity
+      const t = ai > bj ? ai : bj
+      while (i >= 0 && (a[i] as number) >= t) i--
+      while (j >= 0 && (b[j] as number) >= t) j--
+      const tp = n0 - 1 - i
+      const fp = n1 - 1 - j
+      const objective = epsilonFromRates(w1[fp] as number, w0[n0 - tp] as number, delta)
+      const advantage = tp / n0 - fp / n1
+      if (objective > bestObjective + 1e-12 || (Math.abs(objective - bestObjective) <= 1e-12 && advantage > bestAdvantage + 1e-12)) {
+        bestObjective = objective
+        bestAdvantage = advantage
+        bestT = t
+      }
+    }
+    const r: SweepResult = { objective: Math.max(0, bestObjective), advantage: bestAdvantage, orientation: sigma, threshold: bestT }
+    if (n0 + n1 > 0 && better(r, best)) best = r
+  }
+  return best ?? { objective: 0, advantage: 0, orientation: 1, threshold: Infinity }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Model fitting on the fit half.
+
+const HIST_EXACT_MAX = 64
+const HIST_BINS = 32
+const NB_EXACT_MAX = 16
+const NB_BINS = 16
+const PATTERN_MAX = 1024
+const LOGISTIC_MAX_DIM = 32
+const LOGISTIC_MAX_PER_SIDE = 20000
+const COORDINATE_FULL_MAX = 64
+const COORDINATE_SHORTLIST = 32
+
+/** Log-likelihood ratio of a bin with counts c0, c1 out of n0, n1 over B bins, add-½ smoothed. */
+const binScore = (c0: number, c1: number, n0: number, n1: number, bins: number): number =>
+  Math.log((c0 + 0.5) / (n0 + bins / 2)) - Math.log((c1 + 0.5) / (n1 + bins / 2))
+
+/** Bins for a sample of numbers: exact values if few distinct, else pooled quantile edges. */
+const binTable = (x0: ArrayLike<number>, x1: ArrayLike<number>, exactMax: number, nBins: number): BinTable => {
+  const distinct = new Set<number>()
+  for (const xs of [x0, x1]) {
+    for (let i = 0; i < xs.length && distinct.size <= exactMax; i++) distinct.add(xs[i] as number)
+  }
+  const n0 = x0.length
+  const n1 = x1.length
+  if (distinct.size <= exactMax) {
+    const exact = [...distinct].sort((p, q) => p - q)
+    const idx = new Map(exact.map((v, i) => [v, i] as const))
+    const c0 = new Float64Array(exact.length)
+    const c1 = new Float64Array(exact.length)
+    for (let i = 0; i < n0; i++) c0[idx.get(x0[i] as number) as number]! += 1
+    for (let i = 0; i < n1; i++) c1[idx.get(x1[i] as number) as number]! += 1
+    const B = exact.length + 1
+    return {
+      exact,
+      edges: null,
+      scores: exact.map((_, i) => binScore(c0[i] as number, c1[i] as number, n0, n1, B)),
+      other: binScore(0, 0, n0, n1, B),
+    }
+  }
+  const pooled = new Float64Array(n0 + n1)
+  for (let i = 0; i < n0; i++) pooled[i] = x0[i] as number
+  for (let i = 0; i < n1; i++) pooled[n0 + i] = x1[i] as number
+  pooled.sort()
+  const edges: number[] = []
+  for (let k = 1; k < nBins; k++) {
+    const e = pooled[Math.floor((k * pooled.length) / nBins)] as number
+    if (edges.length === 0 || e > (edges[edges.length - 1] as number)) edges.push(e)
+  }
+  const B = edges.length + 1
+  const c0 = new Float64Array(B)
+  const c1 = new Float64Array(B)
+  const e = Float64Array.from(edges)
+  const bin = (y: number): number => {
+    let lo = 0
+    let hi = e.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if ((e[mid] as number) <= y) lo = mid + 1
+      else hi = mid
+    }
+    return lo
+  }
+  for (let i = 0; i < n0; i++) c0[bin(x0[i] as number)]! += 1
+  for (let i = 0; i < n1; i++) c1[bin(x1[i] as number)]! += 1
+  return { exact: null, edges, scores: Array.from(c0, (c, k) => binScore(c, c1[k] as number, n0, n1, B)), other: 0 }
+}
+
+const keyTable = (k0: ReadonlyArray<string>, k1: ReadonlyArray<string>): KeyTable => {
+  const count = new Map<string, [number, number]>()
+  for (const k of k0) {
+    const c = count.get(k)
+    if (c === undefined) count.set(k, [1, 0])
+    else c[0]++
+  }
+  for (const k of k1) {
+    const c = count.get(k)
+    if (c === undefined) count.set(k, [0, 1])
+    else c[1]++
+  }
+  const keys = [...count.keys()].sort()
+  const B = keys.length + 1
+  return {
+    keys,
+    scores: keys.map((k) => {
+      const [c0, c1] = count.get(k) as [number, number]
+      return binScore(c0, c1, k0.length, k1.length, B)
+    }),
+    other: binScore(0, 0, k0.length, k1.length, B),
+  }
+}
+
+/** Column j of a row-major n × d matrix. */
+const column = (v: Float64Array, n: number, d: number, j: number): Float64Array => {
+  const out = new Float64Array(n)
+  for (let i = 0; i < n; i++) out[i] = v[i * d + j] as number
+  return out
+}
+
+/** Cholesky solve of the symmetric positive-definite system H x = g (H row-major, size m); null if not PD. */
+const choleskySolve = (H: Float64Array, g: Float64Array, m: number): Float64Array | null => {
+  const L = new Float64Array(m * m)
+  for (let i = 0; i < m; i++) {
+    for (let j = 0; j <= i; j++) {
+      let s = H[i * m + j] as number
+      for (let k = 0; k < j; k++) s -= (L[i * m + k] as number) * (L[j * m + k] as number)
+      if (i === j) {
+        if (!(s > 0)) return null
+        L[i * m + i] = Math.sqrt(s)
+      } else L[i * m + j] = s / (L[j * m + j] as number)
+    }
+  }
+  const y = new Float64Array(m)
+  for (let i = 0; i < m; i++) {
+    let s = g[i] as number
+    for (let k = 0; k < i; k++) s -= (L[i * m + k] as number) * (y[k] as number)
+    y[i] = s / (L[i * m + i] as number)
+  }
+  const x = new Float64Array(m)
+  for (let i = m - 1; i >= 0; i--) {
+    let s = y[i] as number
+    for (let k = i + 1; k < m; k++) s -= (L[k * m + i] as number) * (x[k] as number)
+    x[i] = s / (L[i * m + i] as number)
+  }
+  return x
+}
+
+/**
+ * Ridge-penalised logistic regression by Newton–Raphson (IRLS): label 1 for side 0. Features are
+ * standardised with the pooled mean and standard deviation; λ = 1 on the weights, not the bias.
+ */
+const fitLogistic = (v0: Float64Array, n0: number, v1: Float64Array, n1: number, d: number): AttackModel => {
+  const m0 = Math.min(n0, LOGISTIC_MAX_PER_SIDE)
+  const m1 = Math.min(n1, LOGISTIC_MAX_PER_SIDE)
+  const N = m0 + m1
+  const mean = new Float64Array(d)
+  const sq = new Float64Array(d)
+  for (const [v, m] of [[v0, m0], [v1, m1]] as const)
+    for (let i = 0; i < m; i++)
+      for (let j = 0; j < d; j++) {
+        const x = v[i * d + j] as number
+        mean[j]! += x
+        sq[j]! += x * x
+      }
+  const scale = new Float64Array(d)
+  for (let j = 0; j < d; j++) {
+    mean[j] = (mean[j] as number) / N
+    const variance = (sq[j] as number) / N - (mean[j] as number) ** 2
+    scale[j] = variance > 1e-24 ? Math.sqrt(variance) : 1
+  }
+  const m = d + 1
+  const X = new Float64Array(N * m)
+  const t = new Float64Array(N)
+  let r = 0
+  for (const [v, cnt, label] of [[v0, m0, 1], [v1, m1, 0]] as const)
+    for (let i = 0; i < cnt; i++, r++) {
+      X[r * m] = 1
+      for (let j = 0; j < d; j++) X[r * m + 1 + j] = ((v[i * d + j] as number) - (mean[j] as number)) / (scale[j] as number)
+      t[r] = label
+    }
+  const lambda = 1
+  const beta = new Float64Array(m)
+  const H = new Float64Array(m * m)
+  const g = new Float64Array(m)
+  for (let iter = 0; iter < 25; iter++) {
+    H.fill(0)
+    g.fill(0)
+    for (let i = 0; i < N; i++) {
+      let z = 0
+      for (let k = 0; k < m; k++) z += (X[i * m + k] as number) * (beta[k] as number)
+      const p = z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z))
+      const w = p * (1 - p)
+      const res = (t[i] as number) - p
+      for (let k = 0; k < m; k++) {
+        const xk = X[i * m + k] as number
+        g[k]! += xk * res
+        for (let l = 0; l <= k; l++) H[k * m + l]! += w * xk * (X[i * m + l] as number)
+      }
+    }
+    for (let k = 0; k < m; k++) for (let l = 0; l < k; l++) H[l * m + k] = H[k * m + l] as number
+    H[0]! += 1e-9
+    for (let k = 1; k < m; k++) {
+      H[k * m + k]! += lambda
+      g[k]! -= lambda * (beta[k] as number)
+    }
+    const step = choleskySolve(H, g, m)
+    if (step === null) break
+    let maxStep = 0
+    for (let k = 0; k < m; k++) {
+      beta[k]! += step[k] as number
+      maxStep = Math.max(maxStep, Math.abs(step[k] as number))
+    }
+    if (maxStep < 1e-7) break
+  }
+  return { family: 'logistic', mean: [...mean], scale: [...scale], weights: [...beta.subarray(1)], bias: beta[0] as number }
+}
+
+/** Fits one family on the fit half; null when the family does not apply to these outputs. */
+export const fitFamily = (
+  family: AttackFamily,
+  fit: PairSamples,
+  delta: number,
+  z: number,
+): AttackModel | null => {
+  const { shape } = fit
+  const [n0, n1] = fit.n
+  const scalar = shape.kind === 'number' || shape.kind === 'boolean'
+  switch (family) {
+    case 'threshold':
+      return scalar ? { family: 'threshold' } : null
+    case 'histogram':
+      if (scalar) return { family: 'histogram', bins: binTable(fit.values[0], fit.values[1], HIST_EXACT_MAX, HIST_BINS) }
+      if (shape.kind === 'category') {
+        const keys = (c: Int32Array): string[] => Array.from(c, (k) => fit.categories[k] as string)
+        return { family: 'histogram', keys: keyTable(keys(fit.codes[0]), keys(fit.codes[1])) }
+      }
+      return null
+    case 'coordinate': {
+      if (shape.kind !== 'vector') return null
+      const d = shape.dim
+      let candidates = [...Array(d).keys()]
+      if (d > COORDINATE_FULL_MAX) {
+        // Shortlist by standardised mean difference and by log variance ratio, then sweep those.
+        const stat = candidates.map((j) => {
+          const a = column(fit.values[0], n0, d, j)
+          const b = column(fit.values[1], n1, d, j)
+          const mv = (x: Float64Array): [number, number] => {
+            let s = 0
+            let s2 = 0
+            for (const y of x) {
+              s += y
+              s2 += y * y
+            }
+            const mu = s / x.length
+            return [mu, Math.max(s2 / x.length - mu * mu, 1e-24)]
+          }
+          const [ma, va] = mv(a)
+          const [mb, vb] = mv(b)
+          return { j, diff: Math.abs(ma - mb) / Math.sqrt((va + vb) / 2), ratio: Math.abs(Math.log(va / vb)) }
+        })
+        const byDiff = [...stat].sort((p, q) => q.diff - p.diff || p.j - q.j).slice(0, COORDINATE_SHORTLIST / 2)
+        const byRatio = [...stat].sort((p, q) => q.ratio - p.ratio || p.j - q.j).slice(0, COORDINATE_SHORTLIST / 2)
+        candidates = [...new Set([...byDiff, ...byRatio].map((s) => s.j))].sort((p, q) => p - q)
+      }
+      let best: { j: number; r: SweepResult } | null = null
+      for (const j of candidates) {
+        const r = sweep(column(fit.values[0], n0, d, j), column(fit.values[1], n1, d, j), delta, z)
+        if (best === null || better(r, best.r)) best = { j, r }
+      }
+      return best === null ? null : { family: 'coordinate', index: best.j }
+    }
+    case 'naive-bayes': {
+      if (shape.kind !== 'vector') return null
+      const d = shape.dim
+      const tables: BinTable[] = []
+      for (let j = 0; j < d; j++)
+        tables.push(binTable(column(fit.values[0], n0, d, j), column(fit.values[1], n1, d, j), NB_EXACT_MAX, NB_BINS))
+      return { family: 'naive-bayes', tables }
+    }
+    case 'pattern': {
+      if (shape.kind !== 'vector') return null
+      const d = shape.dim
+      const keys: [string[], string[]] = [[], []]
+      const seen = new Set<string>()
+      for (const side of [0, 1] as const) {
+        const v = fit.values[side]
+        for (let i = 0; i < fit.n[side]; i++) {
+          const k = patternKey(v, i * d, d)
+          seen.add(k)
+          if (seen.size > PATTERN_MAX) return null
+          keys[side].push(k)
+        }
+      }
+      return { family: 'pattern', keys: keyTable(keys[0], keys[1]) }
+    }
+    case 'logistic':
+      if (shape.kind !== 'vector' || shape.dim > LOGISTIC_MAX_DIM) return null
+      return fitLogistic(fit.values[0], n0, fit.values[1], n1, shape.dim)
+  }
+}
+
+/** Scores of every output of one side under a model. */
+export const scoreSide = (model: AttackModel, s: PairSamples, side: 0 | 1): Float64Array => {
+  const scorer = compileScorer(model, s.shape)
+  const n = s.n[side]
+  const out = new Float64Array(n)
+  switch (scorer.kind) {
+    case 'scalar': {
+      const v = s.values[side]
+      for (let i = 0; i < n; i++) out[i] = scorer.score(v[i] as number)
+      break
+    }
+    case 'vector': {
+      const v = s.values[side]
+      const d = s.shape.dim
+      for (let i = 0; i < n; i++) out[i] = scorer.score(v, i * d)
+      break
+    }
+    case 'category': {
+      const c = s.codes[side]
+      for (let i = 0; i < n; i++) out[i] = scorer.score(s.categories[c[i] as number] as string)
+      break
+    }
+  }
+  return out
+}
+
+/** The first `k` (fit) or remaining (tune) trials of each side. */
+export const splitSamples = (s: PairSamples, part: 'fit' | 'tune'): PairSamples => {
+  const cut = (n: number): [number, number] => {
+    const f = Math.floor(n / 2)
+    return part === 'fit' ? [0, f] : [f, n]
+  }
+  const [a0, b0] = cut(s.n[0])
+  const [a1, b1] = cut(s.n[1])
+  const d = s.shape.kind === 'category' ? 0 : s.shape.dim
+  return {
+    shape: s.shape,
+    n: [b0 - a0, b1 - a1],
+    values: [s.values[0].subarray(a0 * d, b0 * d), s.values[1].subarray(a1 * d, b1 * d)],
+    codes: s.shape.kind === 'category' ? [s.codes[0].subarray(a0, b0), s.codes[1].subarray(a1, b1)] : s.codes,
+    categories: s.categories,
+  }
+}
+
+/**
+ * Thresholds at which the estimation phase counts scores: the chosen threshold, plus quantiles of
+ * the pooled tuning scores (dense in both tails, for the low-FPR end of the ROC curve).
+ */
+export const scoreGrid = (oriented0: Float64Array, oriented1: Float64Array, threshold: number): number[] => {
+  const pooled = new Float64Array(oriented0.length + oriented1.length)
+  pooled.set(oriented0)
+  pooled.set(oriented1, oriented0.length)
+  pooled.sort()
+  const set = new Set<number>([threshold])
+  const N = pooled.length
+  if (N > 0) {
+    // At most ~100 thresholds: each estimation trial binary-searches this grid, and its depth is
+    // a visible share of the per-trial cost for cheap mechanisms.
+    const distinct = new Set<number>()
+    for (let i = 0; i < N && distinct.size <= 100; i++) distinct.add(pooled[i] as number)
+    if (distinct.size <= 100) for (const v of distinct) set.add(v)
+    else {
+      const ps: number[] = []
+      for (let k = 0; k <= 80; k++) ps.push(k / 80)
+      for (let e = 2; e <= 6; e++) for (const m of [1, 2, 5]) ps.push(m * 10 ** -e, 1 - m * 10 ** -e)
+      for (const p of ps) set.add(pooled[Math.min(N - 1, Math.max(0, Math.floor(p * (N - 1))))] as number)
+    }
+  }
+  return [...set].filter((x) => !Number.isNaN(x)).sort((a, b) => a - b)
+}

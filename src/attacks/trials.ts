@@ -1,0 +1,297 @@
+/**
+ * The unit of audit work: run trials [start, end) of one (phase, pair, side) stream and return
+ * typed arrays. This is the worker entry as a plain function — the worker thread calls it, and so
+ * does the in-process executor — so its determinism can be tested without threads.
+ *
+ * Hot loop: one `TrialRng` per chunk, reset per trial (no allocation); outputs go straight into a
+ * preallocated Float64Array (selection) or into per-bin counts of the attack score (estimation).
+ * The first failing trial (throw, NaN, changed shape) ends the chunk; every trial before it is kept.
+ *
+ * @module
+ */
+import {
+  classify,
+  errorMessage,
+  type Mechanism,
+  type OutputShape,
+  sameShape,
+  shapeFailure,
+  showShape,
+  type TrialFailure,
+} from './output.js'
+import { type ChosenAttack, compileScorer, countAtMost } from './score.js'
+import { type Phase, streamKey, TrialRng } from './stream.js'
+
+export interface ChunkTask {
+  readonly id: number
+  readonly phase: Phase
+  readonly pair: number
+  readonly side: 0 | 1
+  /** Trial indices [start, end) of the stream. */
+  readonly start: number
+  readonly end: number
+  /** The audit seed's 64-bit hash. */
+  readonly seed: readonly [number, number]
+  /** Estimation only: the attack and the sorted score grid to count against. */
+  readonly attack?: ChosenAttack
+  readonly grid?: ReadonlyArray<number>
+}
+
+export interface SelectChunkResult {
+  readonly id: number
+  readonly phase: 'select'
+  readonly pair: number
+  readonly side: 0 | 1
+  readonly start: number
+  /** Trials completed before the first failure (end − start if none). */
+  readonly completed: number
+  /** Shape of the chunk's outputs (null if no trial completed). */
+  readonly shape: OutputShape | null
+  /** Numbers, booleans (0/1) and vectors (row-major, completed × dim). Empty for categories. */
+  readonly values: Float64Array
+  /** Categories: codes into `categories` (first-seen order within the chunk). */
+  readonly codes: Int32Array
+  readonly categories: ReadonlyArray<string>
+  readonly failure: TrialFailure | null
+}
+
+export interface EstimateChunkResult {
+  readonly id: number
+  readonly phase: 'estimate'
+  readonly pair: number
+  readonly side: 0 | 1
+  readonly start: number
+  readonly completed: number
+  /** counts[k] = number of trials whose oriented score s has exactly k grid points ≤ s. */
+  readonly counts: Float64Array
+  readonly failure: TrialFailure | null
+}
+
+export type ChunkResult = SelectChunkResult | EstimateChunkResult
+
+const EMPTY_F64 = new Float64Array(0)
+const EMPTY_I32 = new Int32Array(0)
+
+const threw = (trial: number, e: unknown): TrialFailure => ({
+  _tag: 'MechanismThrew',
+  trial,
+  message: `the mechanism threw at trial ${trial}: ${errorMessage(e)}`,
+})
+
+const nan = (trial: number, where = ''): TrialFailure => ({
+  _tag: 'NonFiniteOutput',
+  trial,
+  message: `trial ${trial} returned NaN${where}; a mechanism's outputs must be numbers (±∞ allowed for scalars, finite in vectors)`,
+})
+
+/** Copies a vector output into `buf` at `off`; returns a failure message or null. */
+const storeVector = (o: unknown, dim: number, buf: Float64Array, off: number): string | null => {
+  if (!(Array.isArray(o) || (ArrayBuffer.isView(o) && !(o instanceof DataView)))) return 'shape'
+  const v = o as ArrayLike<unknown>
+  if (v.length !== dim) return 'shape'
+  for (let j = 0; j < dim; j++) {
+    const x = v[j]
+    if (typeof x === 'number') {
+      if (!Number.isFinite(x)) return ` at entry ${j} (${String(x)})`
+      buf[off + j] = x
+    } else if (typeof x === 'boolean') buf[off + j] = x ? 1 : 0
+    else return 'shape'
+  }
+  return null
+}
+
+const vectorFailure = (trial: number, why: string, shape: OutputShape, o: unknown): TrialFailure =>
+  why === 'shape'
+    ? shapeFailure(trial, shape, o)
+    : { _tag: 'NonFiniteOutput', trial, message: `trial ${trial} returned a vector with a non-finite entry${why}; vector outputs must be finite numbers or booleans` }
+
+/** Runs one selection chunk: the raw outputs of trials [start, end). */
+const runSelect = <I>(task: ChunkTask, mechanism: Mechanism<I>, input: I): SelectChunkResult => {
+  const { start, end } = task
+  const rng = new TrialRng(streamKey(task.seed, 'select', task.pair, task.side))
+  const base = { id: task.id, phase: 'select' as const, pair: task.pair, side: task.side, start }
+  if (end <= start) return { ...base, completed: 0, shape: null, values: EMPTY_F64, codes: EMPTY_I32, categories: [], failure: null }
+  // The first trial fixes the chunk's shape.
+  rng.reset(start)
+  let first: unknown
+  try {
+    first = mechanism(input, rng)
+  } catch (e) {
+    return { ...base, completed: 0, shape: null, values: EMPTY_F64, codes: EMPTY_I32, categories: [], failure: threw(start, e) }
+  }
+  const c = classify(first)
+  if (typeof c === 'string')
+    return { ...base, completed: 0, shape: null, values: EMPTY_F64, codes: EMPTY_I32, categories: [], failure: { _tag: 'InvalidOutput', trial: start, message: `trial ${start}: ${c}` } }
+  const shape = c
+  const n = end - start
+  let failure: TrialFailure | null = null
+  let i = start
+  switch (shape.kind) {
+    case 'number':
+    case 'boolean': {
+      const values = new Float64Array(n)
+      const isBool = shape.kind === 'boolean'
+      let y: unknown = first
+      for (;;) {
+        if (isBool) {
+          if (typeof y !== 'boolean') {
+            failure = shapeFailure(i, shape, y)
+            break
+          }
+          values[i - start] = y ? 1 : 0
+        } else {
+          if (typeof y !== 'number') {
+            failure = shapeFailure(i, shape, y)
+            break
+          }
+          if (y !== y) {
+            failure = nan(i)
+            break
+          }
+          values[i - start] = y
+        }
+        if (++i >= end) break
+        rng.reset(i)
+        try {
+          y = mechanism(input, rng)
+        } catch (e) {
+          failure = threw(i, e)
+          break
+        }
+      }
+      const done = i - start
+      return { ...base, completed: done, shape, values: done === n ? values : values.slice(0, done), codes: EMPTY_I32, categories: [], failure }
+    }
+    case 'vector': {
+      const dim = shape.dim
+      const values = new Float64Array(n * dim)
+      let y: unknown = first
+      for (;;) {
+        const why = storeVector(y, dim, values, (i - start) * dim)
+        if (why !== null) {
+          failure = vectorFailure(i, why, shape, y)
+          break
+        }
+        if (++i >= end) break
+        rng.reset(i)
+        try {
+          y = mechanism(input, rng)
+        } catch (e) {
+          failure = threw(i, e)
+          break
+        }
+      }
+      const done = i - start
+      return { ...base, completed: done, shape, values: done === n ? values : values.slice(0, done * dim), codes: EMPTY_I32, categories: [], failure }
+    }
+    case 'category': {
+      const codes = new Int32Array(n)
+      const dict = new Map<string, number>()
+      const categories: string[] = []
+      let y: unknown = first
+      for (;;) {
+        if (typeof y !== 'string') {
+          failure = shapeFailure(i, shape, y)
+          break
+        }
+        let code = dict.get(y)
+        if (code === undefined) {
+          code = categories.length
+          dict.set(y, code)
+          categories.push(y)
+        }
+        codes[i - start] = code
+        if (++i >= end) break
+        rng.reset(i)
+        try {
+          y = mechanism(input, rng)
+        } catch (e) {
+          failure = threw(i, e)
+          break
+        }
+      }
+      const done = i - start
+      return { ...base, completed: done, shape, values: EMPTY_F64, codes: done === n ? codes : codes.slice(0, done), categories, failure }
+    }
+  }
+}
+
+/** Runs one estimation chunk: counts of the attack's oriented score against the grid. */
+const runEstimate = <I>(task: ChunkTask, mechanism: Mechanism<I>, input: I): EstimateChunkResult => {
+  const attack = task.attack
+  const gridArr = task.grid
+  if (attack === undefined || gridArr === undefined) throw new Error('internal: an estimation task needs an attack and a grid')
+  const grid = Float64Array.from(gridArr)
+  const counts = new Float64Array(grid.length + 1)
+  const { start, end } = task
+  const shape = attack.shape
+  const sigma = attack.orientation
+  const scorer = compileScorer(attack.model, shape)
+  const rng = new TrialRng(streamKey(task.seed, 'estimate', task.pair, task.side))
+  let failure: TrialFailure | null = null
+  let i = start
+  const scratch = new Float64Array(shape.dim)
+  for (; i < end; i++) {
+    rng.reset(i)
+    let y: unknown
+    try {
+      y = mechanism(input, rng)
+    } catch (e) {
+      failure = threw(i, e)
+      break
+    }
+    let s: number
+    if (scorer.kind === 'scalar') {
+      if (shape.kind === 'boolean') {
+        if (typeof y !== 'boolean') {
+          failure = shapeFailure(i, shape, y)
+          break
+        }
+        s = scorer.score(y ? 1 : 0)
+      } else {
+        if (typeof y !== 'number') {
+          failure = shapeFailure(i, shape, y)
+          break
+        }
+        if (y !== y) {
+          failure = nan(i)
+          break
+        }
+        s = scorer.score(y)
+      }
+    } else if (scorer.kind === 'vector') {
+      const why = storeVector(y, shape.dim, scratch, 0)
+      if (why !== null) {
+        failure = vectorFailure(i, why, shape, y)
+        break
+      }
+      s = scorer.score(scratch, 0)
+    } else {
+      if (typeof y !== 'string') {
+        failure = shapeFailure(i, shape, y)
+        break
+      }
+      s = scorer.score(y)
+    }
+    const k = countAtMost(grid, sigma * s)
+    counts[k] = (counts[k] as number) + 1
+  }
+  return { id: task.id, phase: 'estimate', pair: task.pair, side: task.side, start, completed: i - start, counts, failure }
+}
+
+/**
+ * Runs one chunk of trials. Pure apart from calling the mechanism: the same task gives the same
+ * result in any thread, in any order, next to any other tasks.
+ */
+export const runChunk = <I>(task: ChunkTask, mechanism: Mechanism<I>, input: I): ChunkResult =>
+  task.phase === 'select' ? runSelect(task, mechanism, input) : runEstimate(task, mechanism, input)
+
+/** A chunk's shape check against the run's shape: the failure to report, or null. */
+export const chunkShapeFailure = (r: SelectChunkResult, expected: OutputShape): TrialFailure | null =>
+  r.shape === null || sameShape(r.shape, expected)
+    ? null
+    : {
+        _tag: 'ShapeChanged',
+        trial: r.start,
+        message: `trial ${r.start} returned a ${showShape(r.shape)}, but earlier outputs were a ${showShape(expected)}; outputs must keep one shape`,
+      }

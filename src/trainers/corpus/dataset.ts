@@ -1,0 +1,139 @@
+/**
+ * A train/test dataset for LDA evaluation (LDA-EVAL.md §2 steps 3–6): the split is made on the
+ * raw document list with numpy's `RandomState(seed).permutation` (reproduced bit for bit, so
+ * seed 20240601 gives the reference test sets), the first round(0.1·D) permuted indices being
+ * test; the vocabulary is the V most frequent words over all documents; documents with fewer
+ * than 2 in-vocabulary tokens are dropped; each test document is split in reading order into an
+ * observed first ⌊n/2⌋ tokens and a held-out remaining ⌈n/2⌉ (document completion).
+ *
+ * @module
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import { type DpError, invalidParameter } from '../../core/error.js'
+import { type Corpus, documentCount, fromDocuments, validateCorpus } from './corpus.js'
+import { numpyPermutation } from './mt19937.js'
+import { topVocabulary } from './text.js'
+
+/** A tokenized raw document, before the vocabulary cut. */
+export interface RawDocument {
+  readonly name: string
+  readonly label: string
+  readonly tokens: ReadonlyArray<string>
+}
+
+export interface Dataset {
+  readonly name: string
+  readonly train: Corpus
+  /** The whole test documents (observed half followed by held-out half). */
+  readonly test: Corpus
+  readonly testObserved: Corpus
+  readonly testHeldOut: Corpus
+}
+
+/** The split seed of LDA-EVAL.md. */
+export const SPLIT_SEED = 20240601
+
+export interface SplitOptions {
+  /** numpy RandomState seed of the permutation (default 20240601). */
+  readonly seed?: number
+  /** Fraction of documents held out (default 0.1). */
+  readonly testFraction?: number
+  /** Drop documents with fewer in-vocabulary tokens than this (default 2). */
+  readonly minTokens?: number
+}
+
+/** Python 3 `round` (half to even), as LDA-EVAL.md's round(0.1·D). */
+export const pythonRound = (x: number): number => {
+  const f = Math.floor(x)
+  const r = x - f
+  return r > 0.5 ? f + 1 : r < 0.5 ? f : f % 2 === 0 ? f : f + 1
+}
+
+/** The test indicator of the raw documents: the first round(f·D) of the numpy permutation. */
+export const testMask = (documents: number, options: SplitOptions = {}): E.Either<DpError, Uint8Array> => {
+  const seed = options.seed ?? SPLIT_SEED
+  const f = options.testFraction ?? 0.1
+  if (!(Number.isInteger(seed) && seed >= 0 && seed < 2 ** 32)) return E.left(invalidParameter('split.seed', seed, 'the split seed must be an integer in [0, 2^32)'))
+  if (!(f > 0 && f < 1)) return E.left(invalidParameter('split.testFraction', f, 'the test fraction must be in (0, 1)'))
+  const perm = numpyPermutation(seed, documents)
+  const mask = new Uint8Array(documents)
+  const nTest = pythonRound(f * documents)
+  for (let i = 0; i < nTest; i++) mask[perm[i] as number] = 1
+  return E.right(mask)
+}
+
+/** Splits each test document in reading order: first ⌊n/2⌋ tokens observed, the rest held out. */
+export const completionHalves = (test: Corpus): { readonly observed: Corpus; readonly heldOut: Corpus } => {
+  const obs: Int32Array[] = []
+  const ho: Int32Array[] = []
+  for (let d = 0; d < documentCount(test); d++) {
+    const a = test.docStart[d] as number
+    const b = test.docStart[d + 1] as number
+    const h = a + Math.floor((b - a) / 2)
+    obs.push(test.tokens.subarray(a, h))
+    ho.push(test.tokens.subarray(h, b))
+  }
+  return {
+    observed: fromDocuments(test.vocab, obs, test.names, test.labels),
+    heldOut: fromDocuments(test.vocab, ho, test.names, test.labels),
+  }
+}
+
+const assemble = (
+  name: string,
+  vocab: ReadonlyArray<string>,
+  docs: ReadonlyArray<{ name: string; label: string; ids: Int32Array; test: boolean }>,
+  minTokens: number,
+): E.Either<DpError, Dataset> => {
+  const kept = docs.filter((d) => d.ids.length >= minTokens)
+  const part = (test: boolean): Corpus => {
+    const ds = kept.filter((d) => d.test === test)
+    return fromDocuments(vocab, ds.map((d) => d.ids), ds.map((d) => d.name), ds.map((d) => d.label))
+  }
+  const train = validateCorpus(part(false), `${name} (training documents)`)
+  if (E.isLeft(train)) return train
+  const test = validateCorpus(part(true), `${name} (test documents)`)
+  if (E.isLeft(test)) return test
+  const { observed, heldOut } = completionHalves(test.right)
+  return E.right({ name, train: train.right, test: test.right, testObserved: observed, testHeldOut: heldOut })
+}
+
+/** Raw tokenized documents → dataset with a V-word vocabulary (LDA-EVAL.md §2 steps 3–6). */
+export const datasetFromRaw = (
+  name: string,
+  raw: ReadonlyArray<RawDocument>,
+  vocabularySize: number,
+  options: SplitOptions = {},
+): E.Either<DpError, Dataset> => {
+  if (raw.length < 2) return E.left(invalidParameter(name, raw.length, 'at least two documents are needed for a train/test split'))
+  if (!(Number.isInteger(vocabularySize) && vocabularySize >= 1))
+    return E.left(invalidParameter('vocabularySize', vocabularySize, 'the vocabulary size must be a positive integer'))
+  const mask = testMask(raw.length, options)
+  if (E.isLeft(mask)) return mask
+  const vocab = topVocabulary(raw.map((d) => d.tokens), vocabularySize)
+  const index = new Map(vocab.map((w, i) => [w, i]))
+  const docs = raw.map((d, i) => {
+    const ids: number[] = []
+    for (const w of d.tokens) {
+      const id = index.get(w)
+      if (id !== undefined) ids.push(id)
+    }
+    return { name: d.name, label: d.label, ids: Int32Array.from(ids), test: mask.right[i] === 1 }
+  })
+  return assemble(name, vocab, docs, options.minTokens ?? 2)
+}
+
+/** A bag-of-words corpus (e.g. read from UCI files) → dataset, split as `datasetFromRaw`. */
+export const datasetFromCorpus = (name: string, corpus: Corpus, options: SplitOptions = {}): E.Either<DpError, Dataset> => {
+  const D = documentCount(corpus)
+  if (D < 2) return E.left(invalidParameter(name, D, 'at least two documents are needed for a train/test split'))
+  const mask = testMask(D, options)
+  if (E.isLeft(mask)) return mask
+  const docs = Array.from({ length: D }, (_, d) => ({
+    name: corpus.names[d] ?? String(d + 1),
+    label: corpus.labels[d] ?? '',
+    ids: corpus.tokens.slice(corpus.docStart[d] as number, corpus.docStart[d + 1] as number),
+    test: mask.right[d] === 1,
+  }))
+  return assemble(name, corpus.vocab, docs, options.minTokens ?? 2)
+}

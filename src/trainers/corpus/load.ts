@@ -1,0 +1,121 @@
+/**
+ * Resolves a corpus argument (`brown`, `spam`, or a path) to a train/test dataset:
+ * - `brown` / `spam`: the built-in corpora, V = 5,000 / 10,000 by default (LDA-EVAL.md);
+ * - a directory in LDA-EVAL.md's layout (vocab.txt, docword.train.txt, docword.test.obs.txt,
+ *   docword.test.ho.txt): used as is;
+ * - a directory with docword.txt (+ vocab.txt) or a docword file: read, then split;
+ * - a `.jsonl` file (one `{"text": …, "label"?: …, "name"?: …}` per line) or a directory of
+ *   text files: tokenized, top-V vocabulary, then split.
+ *
+ * @module
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import * as E from 'fp-ts/lib/Either.js'
+import { type DpError, decodeFailure, invalidParameter } from '../../core/error.js'
+import { loadBrownRaw, loadSpamRaw } from './builtin.js'
+import { documentCount, fromDocuments, validateCorpus } from './corpus.js'
+import { type Dataset, datasetFromCorpus, datasetFromRaw, type RawDocument, type SplitOptions } from './dataset.js'
+import { forEachLine } from './lines.js'
+import { stopWords, tokenizeInto } from './text.js'
+import { readUci } from './uci.js'
+
+export const BUILTIN_CORPORA = ['brown', 'spam'] as const
+export const DEFAULT_VOCABULARY = { brown: 5000, spam: 10000, text: 5000 } as const
+
+export interface LoadOptions extends SplitOptions {
+  /** V for raw-text corpora (default 5,000 for Brown and text, 10,000 for spam). */
+  readonly vocabularySize?: number
+}
+
+/** JSON lines: one document per line, `{"text": string, "label"?: string, "name"?: string}`. */
+export const readJsonLines = (file: string): E.Either<DpError, RawDocument[]> => {
+  const stop = stopWords()
+  const docs: RawDocument[] = []
+  let err: DpError | undefined
+  try {
+    err = forEachLine(file, (line, no) => {
+      if (line.trim().length === 0) return undefined
+      let u: unknown
+      try {
+        u = JSON.parse(line)
+      } catch (e) {
+        return decodeFailure(`${file}:${no}`, line, `not valid JSON (${e instanceof Error ? e.message : String(e)})`)
+      }
+      if (typeof u !== 'object' || u === null || typeof (u as { text?: unknown }).text !== 'string')
+        return decodeFailure(`${file}:${no}`, line, 'expected an object with a string "text"')
+      const o = u as { text: string; label?: unknown; name?: unknown }
+      docs.push({
+        name: typeof o.name === 'string' ? o.name : String(docs.length + 1),
+        label: typeof o.label === 'string' ? o.label : '',
+        tokens: tokenizeInto(o.text, stop, []),
+      })
+      return undefined
+    })
+  } catch (e) {
+    return E.left(invalidParameter(file, file, `cannot read the file (${(e as NodeJS.ErrnoException).code ?? String(e)})`))
+  }
+  return err !== undefined ? E.left(err) : E.right(docs)
+}
+
+const readTextFolder = (dir: string): RawDocument[] => {
+  const stop = stopWords()
+  return readdirSync(dir)
+    .filter((f) => !f.startsWith('.') && statSync(join(dir, f)).isFile())
+    .sort()
+    .map((name) => ({ name, label: '', tokens: tokenizeInto(readFileSync(join(dir, name), 'latin1'), stop, []) }))
+}
+
+/** A dataset from a directory in LDA-EVAL.md's file layout (already split). */
+const readEvalLayout = (dir: string): E.Either<DpError, Dataset> => {
+  const vocabFile = join(dir, 'vocab.txt')
+  const train = readUci(join(dir, 'docword.train.txt'), { vocabFile })
+  if (E.isLeft(train)) return train
+  const obs = readUci(join(dir, 'docword.test.obs.txt'), { vocabFile, allowEmptyDocuments: true })
+  if (E.isLeft(obs)) return obs
+  const ho = readUci(join(dir, 'docword.test.ho.txt'), { vocabFile, allowEmptyDocuments: true })
+  if (E.isLeft(ho)) return ho
+  const D = documentCount(obs.right)
+  if (documentCount(ho.right) !== D) return E.left(invalidParameter(join(dir, 'docword.test.ho.txt'), documentCount(ho.right), `expected ${D} test documents as in docword.test.obs.txt`))
+  const full = Array.from({ length: D }, (_, d) => {
+    const o = obs.right.tokens.subarray(obs.right.docStart[d] as number, obs.right.docStart[d + 1] as number)
+    const h = ho.right.tokens.subarray(ho.right.docStart[d] as number, ho.right.docStart[d + 1] as number)
+    const a = new Int32Array(o.length + h.length)
+    a.set(o)
+    a.set(h, o.length)
+    return a
+  })
+  const test = validateCorpus(fromDocuments(train.right.vocab, full), join(dir, 'docword.test.txt'))
+  if (E.isLeft(test)) return test
+  return E.right({ name: dir, train: train.right, test: test.right, testObserved: obs.right, testHeldOut: ho.right })
+}
+
+/** Loads `brown`, `spam`, or a path, as described in the module comment. */
+export const loadDataset = (source: string, options: LoadOptions = {}): E.Either<DpError, Dataset> => {
+  if (source === 'brown' || source === 'spam') {
+    const raw = source === 'brown' ? loadBrownRaw() : loadSpamRaw()
+    if (E.isLeft(raw)) return raw
+    return datasetFromRaw(source, raw.right, options.vocabularySize ?? DEFAULT_VOCABULARY[source], options)
+  }
+  if (!existsSync(source)) return E.left(invalidParameter('--corpus', source, 'expected brown, spam, or an existing file or directory'))
+  if (statSync(source).isDirectory()) {
+    if (existsSync(join(source, 'docword.train.txt')) && existsSync(join(source, 'docword.test.obs.txt'))) return readEvalLayout(source)
+    if (existsSync(join(source, 'docword.txt'))) {
+      const vocabFile = join(source, 'vocab.txt')
+      const c = readUci(join(source, 'docword.txt'), existsSync(vocabFile) ? { vocabFile } : {})
+      return E.isLeft(c) ? c : datasetFromCorpus(source, c.right, options)
+    }
+    const raw = readTextFolder(source)
+    if (raw.length === 0) return E.left(invalidParameter('--corpus', source, 'the directory holds no documents'))
+    return datasetFromRaw(source, raw, options.vocabularySize ?? DEFAULT_VOCABULARY.text, options)
+  }
+  if (/\.jsonl?$/.test(source)) {
+    const raw = readJsonLines(source)
+    if (E.isLeft(raw)) return raw
+    if (raw.right.length === 0) return E.left(invalidParameter('--corpus', source, 'the file holds no documents (empty corpus)'))
+    return datasetFromRaw(source, raw.right, options.vocabularySize ?? DEFAULT_VOCABULARY.text, options)
+  }
+  const vocabFile = join(source, '..', 'vocab.txt')
+  const c = readUci(source, existsSync(vocabFile) ? { vocabFile } : {})
+  return E.isLeft(c) ? c : datasetFromCorpus(source, c.right, options)
+}

@@ -1,0 +1,148 @@
+/**
+ * Samplers on top of the injected `Rng`: a fast xoshiro128** stream for Gibbs topic draws
+ * (seeded from the Rng, so a run is reproducible from its seed; one call per token must cost a
+ * few nanoseconds, which seedrandom's ARC4 cannot), and Laplace, Gaussian, Gamma, Dirichlet and
+ * Poisson variates drawn from the Rng itself (noise that protects data uses the Rng directly).
+ *
+ * @module
+ */
+import type { Rng } from '../../core/rng.js'
+
+/** xoshiro128** (Blackman & Vigna 2018): 32-bit state words, period 2^128 − 1. */
+export class FastUniform {
+  private a: number
+  private b: number
+  private c: number
+  private d: number
+  constructor(rng: Rng) {
+    const word = (): number => Math.floor(rng.next() * 4294967296) >>> 0
+    this.a = word()
+    this.b = word()
+    this.c = word()
+    this.d = word() | 1
+  }
+  /** Uniform in [0, 1) with 32 random bits. */
+  next(): number {
+    const r = Math.imul(rotl(Math.imul(this.b, 5), 7), 9)
+    const t = this.b << 9
+    this.c ^= this.a
+    this.d ^= this.b
+    this.b ^= this.c
+    this.a ^= this.d
+    this.c ^= t
+    this.d = rotl(this.d, 11)
+    return (r >>> 0) * 2.3283064365386963e-10
+  }
+}
+const rotl = (x: number, k: number): number => (x << k) | (x >>> (32 - k))
+
+/** Laplace(0, b) by inversion: −b·sgn(u)·ln(1 − 2|u|), u uniform in (−½, ½). */
+export const laplace = (rng: Rng, b: number): number => {
+  let u = rng.next() - 0.5
+  while (u === -0.5) u = rng.next() - 0.5
+  return u < 0 ? b * Math.log(1 + 2 * u) : -b * Math.log(1 - 2 * u)
+}
+
+/** Standard normal by the polar Box–Muller method (one value per call; the spare is cached). */
+export const makeGaussian = (rng: Rng): ((sigma: number) => number) => {
+  let spare = Number.NaN
+  return (sigma) => {
+    if (!Number.isNaN(spare)) {
+      const s = spare
+      spare = Number.NaN
+      return s * sigma
+    }
+    let u: number
+    let v: number
+    let s: number
+    do {
+      u = 2 * rng.next() - 1
+      v = 2 * rng.next() - 1
+      s = u * u + v * v
+    } while (s >= 1 || s === 0)
+    const f = Math.sqrt((-2 * Math.log(s)) / s)
+    spare = v * f
+    return u * f * sigma
+  }
+}
+
+/** Gamma(shape, 1) by Marsaglia & Tsang (2000), with the shape < 1 boost. */
+export const gamma = (rng: Rng, shape: number, normal: (s: number) => number): number => {
+  if (shape < 1) {
+    let u = rng.next()
+    while (u === 0) u = rng.next()
+    return gamma(rng, shape + 1, normal) * Math.pow(u, 1 / shape)
+  }
+  const d = shape - 1 / 3
+  const c = 1 / Math.sqrt(9 * d)
+  for (;;) {
+    let x: number
+    let v: number
+    do {
+      x = normal(1)
+      v = 1 + c * x
+    } while (v <= 0)
+    v = v * v * v
+    const u = rng.next()
+    if (u < 1 - 0.0331 * x * x * x * x) return d * v
+    if (u > 0 && Math.log(u) < 0.5 * x * x + d * (1 - v + Math.log(v))) return d * v
+  }
+}
+
+/** A Dirichlet(α) draw into `out`. */
+export const dirichlet = (rng: Rng, alpha: ArrayLike<number>, out: Float64Array, normal: (s: number) => number): Float64Array => {
+  let s = 0
+  for (let k = 0; k < alpha.length; k++) {
+    const g = gamma(rng, alpha[k] as number, normal)
+    out[k] = g
+    s += g
+  }
+  if (s === 0) {
+    // Every component underflowed (tiny α): the draw is a vertex; pick one uniformly.
+    out.fill(0)
+    out[Math.min(alpha.length - 1, Math.floor(rng.next() * alpha.length))] = 1
+    return out
+  }
+  for (let k = 0; k < alpha.length; k++) out[k] = (out[k] as number) / s
+  return out
+}
+
+/** Poisson(λ): inversion for λ < 30, otherwise the PTRS transformed rejection (Hörmann 1993). */
+export const poisson = (rng: Rng, lambda: number): number => {
+  if (lambda < 30) {
+    const l = Math.exp(-lambda)
+    let k = 0
+    let p = rng.next()
+    while (p > l) {
+      k++
+      p *= rng.next()
+    }
+    return k
+  }
+  const slam = Math.sqrt(lambda)
+  const loglam = Math.log(lambda)
+  const b = 0.931 + 2.53 * slam
+  const a = -0.059 + 0.02483 * b
+  const invalpha = 1.1239 + 1.1328 / (b - 3.4)
+  const vr = 0.9277 - 3.6224 / (b - 2)
+  for (;;) {
+    const u = rng.next() - 0.5
+    const v = rng.next()
+    const us = 0.5 - Math.abs(u)
+    const k = Math.floor(((2 * a) / us + b) * u + lambda + 0.43)
+    if (us >= 0.07 && v <= vr) return k
+    if (k < 0 || (us < 0.013 && v > us)) continue
+    if (Math.log(v) + Math.log(invalpha) - Math.log(a / (us * us) + b) <= -lambda + k * loglam - lgammaInt(k + 1)) return k
+  }
+}
+
+/** ln Γ(n) for a positive integer n (exact sum for small n, Stirling series otherwise). */
+const lgammaInt = (n: number): number => {
+  if (n < 20) {
+    let s = 0
+    for (let i = 2; i < n; i++) s += Math.log(i)
+    return s
+  }
+  const x = n
+  return (x - 0.5) * Math.log(x) - x + 0.5 * Math.log(2 * Math.PI) + 1 / (12 * x) - 1 / (360 * x * x * x)
+}

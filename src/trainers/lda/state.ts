@@ -1,0 +1,75 @@
+/**
+ * The collapsed Gibbs state shared by every sampler: topic assignments z (one per token) and
+ * the count tables n_dk (document-topic, D×K), n_wk (word-topic, V×K, word-major) and n_k, all
+ * typed arrays. Initialisation draws every z uniformly (paper 001 Alg. 1 line 3, paper 000
+ * Alg. 1: k ~ Mult(1/K·1_K)), which does not look at the words.
+ *
+ * @module
+ */
+import type { Corpus } from '../corpus/corpus.js'
+import type { FastUniform } from './random.js'
+
+export interface GibbsState {
+  readonly K: number
+  readonly V: number
+  readonly D: number
+  readonly tokens: Int32Array
+  readonly docStart: Int32Array
+  readonly z: Int32Array
+  readonly ndk: Int32Array
+  readonly nwk: Int32Array
+  readonly nk: Int32Array
+}
+
+export const initState = (corpus: Corpus, K: number, u: FastUniform): GibbsState => {
+  const V = corpus.vocab.length
+  const D = corpus.docStart.length - 1
+  const { tokens, docStart } = corpus
+  const z = new Int32Array(tokens.length)
+  const ndk = new Int32Array(D * K)
+  const nwk = new Int32Array(V * K)
+  const nk = new Int32Array(K)
+  for (let d = 0; d < D; d++)
+    for (let i = docStart[d] as number; i < (docStart[d + 1] as number); i++) {
+      const k = Math.min(K - 1, Math.floor(u.next() * K))
+      z[i] = k
+      const w = tokens[i] as number
+      ndk[d * K + k] = (ndk[d * K + k] as number) + 1
+      nwk[w * K + k] = (nwk[w * K + k] as number) + 1
+      nk[k] = (nk[k] as number) + 1
+    }
+  return { K, V, D, tokens, docStart, z, ndk, nwk, nk }
+}
+
+/** φ_kw = (n_wk + β)/(n_k + Vβ) from the counts (LDA-EVAL.md §3), K×V row-major. */
+export const phiFromCounts = (nwk: ArrayLike<number>, K: number, V: number, beta: number): Float64Array => {
+  const phi = new Float64Array(K * V)
+  const tot = new Float64Array(K)
+  for (let w = 0; w < V; w++) for (let k = 0; k < K; k++) tot[k] = (tot[k] as number) + (nwk[w * K + k] as number)
+  for (let k = 0; k < K; k++) {
+    const den = (tot[k] as number) + V * beta
+    for (let w = 0; w < V; w++) phi[k * V + w] = ((nwk[w * K + k] as number) + beta) / den
+  }
+  return phi
+}
+
+/**
+ * φ from released noisy counts n̂ (post-processing): negative entries clipped at 0, then as
+ * `phiFromCounts`. `scale` rescales subsampled counts (SUB-LDA: 1/γ).
+ */
+export const phiFromNoisyCounts = (noisy: Float64Array, K: number, V: number, beta: number, scale = 1): Float64Array => {
+  const clipped = new Float64Array(noisy.length)
+  for (let i = 0; i < noisy.length; i++) clipped[i] = Math.max(0, (noisy[i] as number) * scale)
+  return phiFromCounts(clipped, K, V, beta)
+}
+
+/** θ_dk = (n_dk + α)/(n_d + Kα), D×K row-major. */
+export const thetaFromCounts = (s: GibbsState, alpha: number): Float64Array => {
+  const { K, D, ndk, docStart } = s
+  const theta = new Float64Array(D * K)
+  for (let d = 0; d < D; d++) {
+    const den = (docStart[d + 1] as number) - (docStart[d] as number) + K * alpha
+    for (let k = 0; k < K; k++) theta[d * K + k] = ((ndk[d * K + k] as number) + alpha) / den
+  }
+  return theta
+}

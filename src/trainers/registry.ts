@@ -1,0 +1,22 @@
+/**
+ * The LDA trainers by name, so the CLI and audits can pick one.
+ *
+ * @module
+ */
+import { cdpLda, cdpLdaPlus } from './cdp.js'
+import { cgs } from './cgs.js'
+import { hdpLda } from './hdp.js'
+import { subLda } from './sub.js'
+import type { LdaConfigBase, LdaTrainer, TrainerName } from './trainer.js'
+
+export const TRAINERS: Readonly<Record<TrainerName, LdaTrainer<LdaConfigBase>>> = {
+  cgs: cgs as unknown as LdaTrainer<LdaConfigBase>,
+  'hdp-lda': hdpLda as unknown as LdaTrainer<LdaConfigBase>,
+  'cdp-lda': cdpLda as unknown as LdaTrainer<LdaConfigBase>,
+  'cdp-lda+': cdpLdaPlus as unknown as LdaTrainer<LdaConfigBase>,
+  'sub-lda': subLda as unknown as LdaTrainer<LdaConfigBase>,
+}
+
+export const TRAINER_NAMES = Object.keys(TRAINERS) as ReadonlyArray<TrainerName>
+
+export const isTrainerName = (s: string): s is TrainerName => s in TRAINERS

@@ -1,0 +1,150 @@
+import { describe, expect, it } from 'vitest'
+import fc from 'fast-check'
+import {
+  fromIntegerOrders,
+  gaussianRdp,
+  laplaceRdp,
+  poissonGeneralCurve,
+  pureDpRdp,
+  subsampledGaussianRdp,
+  wbkBound,
+  withoutReplacementCurve,
+  zhuWangBound,
+  zhuWangPoissonRdp,
+} from '../../../src/accounting/rdp/index.js'
+import { loadFixture, num, relDiff } from './fixtures.js'
+
+const SEED = 2019_0609
+
+interface Row {
+  readonly base: 'gaussian' | 'laplace' | 'binaryRR'
+  readonly param: string
+  readonly alpha: number
+  readonly rdp: string
+}
+interface Fixture {
+  readonly zhuWang: ReadonlyArray<Row & { readonly q: string }>
+  readonly wbk: ReadonlyArray<Row & { readonly gamma: string; readonly pureEpsilon: string }>
+}
+const fx = loadFixture<Fixture>('rdp_subsampling_bounds.json')
+
+const baseCurve = (base: Row['base'], p: number) => (a: number) =>
+  base === 'gaussian' ? gaussianRdp(p, a) : base === 'laplace' ? laplaceRdp(p, a) : pureDpRdp(p, a)
+
+describe('general subsampling bounds against mpmath (formulas as printed in the papers)', () => {
+  it('Zhu & Wang 2019, Thm 6 (Poisson, add/remove)', () => {
+    expect(fx.zhuWang.length).toBe(140)
+    for (const r of fx.zhuWang) {
+      const d = relDiff(zhuWangBound(num(r.q), baseCurve(r.base, num(r.param)), r.alpha), num(r.rdp))
+      expect(d, `${r.base}(${r.param}) q=${r.q} α=${r.alpha}`).toBeGreaterThanOrEqual(-1e-13)
+      expect(d).toBeLessThan(1e-11)
+    }
+  })
+
+  it('Wang, Balle & Kasiviswanathan 2019, Thm 9 (without replacement, replace-one)', () => {
+    expect(fx.wbk.length).toBe(140)
+    for (const r of fx.wbk) {
+      const d = relDiff(wbkBound(num(r.gamma), baseCurve(r.base, num(r.param)), num(r.pureEpsilon), r.alpha), num(r.rdp))
+      expect(d, `${r.base}(${r.param}) γ=${r.gamma} α=${r.alpha}`).toBeGreaterThanOrEqual(-1e-13)
+      expect(d).toBeLessThan(1e-11)
+    }
+  })
+})
+
+describe('Zhu–Wang is an upper bound: on the Gaussian base curve it never undercuts the exact sampled Gaussian', () => {
+  it('at every integer order 2..64, equal at α = 2 (the factor 3 starts at l = 3)', () => {
+    for (const [q, sigma] of [
+      [0.001, 0.8],
+      [0.01, 1.1],
+      [0.1, 2],
+      [0.5, 0.9],
+      [0.9, 5],
+    ] as const) {
+      const base = (a: number) => gaussianRdp(sigma, a)
+      for (let a = 2; a <= 64; a++) {
+        const zw = zhuWangBound(q, base, a)
+        const exact = subsampledGaussianRdp(q, sigma, a)
+        expect(zw, `q=${q} σ=${sigma} α=${a}`).toBeGreaterThanOrEqual(exact * (1 - 1e-10))
+        if (a === 2) expect(Math.abs(relDiff(zw, exact))).toBeLessThan(1e-10)
+      }
+    }
+  })
+
+  it('as a property over q, σ and α', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 1e-4, max: 0.999, noNaN: true }),
+        fc.double({ min: 0.4, max: 10, noNaN: true }),
+        fc.integer({ min: 2, max: 100 }),
+        (q, s, a) => zhuWangBound(q, (x) => gaussianRdp(s, x), a) >= subsampledGaussianRdp(q, s, a) * (1 - 1e-10),
+      ),
+      { seed: SEED, numRuns: 200 },
+    )
+  })
+})
+
+describe('extending integer-order bounds to all orders', () => {
+  it('interpolates the cumulant (α−1)ε linearly between integers and uses ε(2) below 2', () => {
+    const at = (n: number) => n * n // any values
+    const c = fromIntegerOrders([1.5, 2, 2.25, 3], at)
+    expect(c[0]).toBe(4)
+    expect(c[1]).toBe(4)
+    expect(c[2]).toBeCloseTo((0.75 * 1 * 4 + 0.25 * 2 * 9) / 1.25, 14)
+    expect(c[3]).toBe(9)
+    expect(fromIntegerOrders([2.5], (n) => (n === 3 ? Infinity : 1))[0]).toBe(Infinity)
+  })
+
+  it('the chord is an upper bound for a convex cumulant (checked on exact sampled-Gaussian values)', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 1e-3, max: 0.9, noNaN: true }),
+        fc.double({ min: 0.5, max: 5, noNaN: true }),
+        fc.double({ min: 1.05, max: 30, noNaN: true }),
+        (q, s, a) => {
+          const chord = fromIntegerOrders([a], (n) => subsampledGaussianRdp(q, s, n))[0] as number
+          return chord >= subsampledGaussianRdp(q, s, a) * (1 - 1e-10)
+        },
+      ),
+      { seed: SEED, numRuns: 100 },
+    )
+  })
+
+  it('Zhu–Wang at any order (the comparison helper) matches Thm 6 at integers and is the chord between', () => {
+    const base = (a: number) => laplaceRdp(1, a)
+    expect(zhuWangPoissonRdp(0.1, base, 5)).toBe(zhuWangBound(0.1, base, 5))
+    const mid = zhuWangPoissonRdp(0.1, base, 5.5)
+    expect(mid).toBeGreaterThan(zhuWangBound(0.1, base, 5))
+    expect(mid).toBeLessThan(zhuWangBound(0.1, base, 6))
+    expect(zhuWangPoissonRdp(1, base, 5.5)).toBe(base(5.5))
+  })
+})
+
+describe('subsampled curves never exceed the unsubsampled one and amplify', () => {
+  const orders = [1.25, 2, 3.5, 8, 20]
+
+  it('Poisson (Zhu–Wang) and without replacement (WBK), Laplace base', () => {
+    fc.assert(
+      fc.property(fc.double({ min: 0.05, max: 5, noNaN: true }), fc.double({ min: 1e-3, max: 0.99, noNaN: true }), (b, q) => {
+        const base = (a: number) => laplaceRdp(b, a)
+        const pois = poissonGeneralCurve(orders, q, base)
+        const wor = withoutReplacementCurve(orders, q, base, 1 / b)
+        return orders.every((a, i) => (pois[i] as number) <= base(a) && (wor[i] as number) <= base(a))
+      }),
+      { seed: SEED, numRuns: 100 },
+    )
+  })
+
+  it('small rates amplify quadratically: Laplace(b = 1), q = 0.01 at α = 2 is O(q²)', () => {
+    const base = (a: number) => laplaceRdp(1, a)
+    const v = poissonGeneralCurve([2], 0.01, base)[0] as number
+    // Thm 6 at α = 2: log(1 + q²(e^{ε(2)} − 1)).
+    expect(v).toBeCloseTo(Math.log1p(1e-4 * Math.expm1(base(2))), 14)
+    expect(v).toBeLessThan(base(2) * 1e-3)
+  })
+
+  it('WBK: a 0-DP base gives 0, and the pure ε(∞) tightens the bound', () => {
+    expect(wbkBound(0.1, () => 0, 0, 5)).toBe(0)
+    const base = (a: number) => pureDpRdp(0.1, a)
+    expect(wbkBound(0.1, base, 0.1, 10)).toBeLessThan(wbkBound(0.1, base, Infinity, 10))
+  })
+})

@@ -1,0 +1,133 @@
+/**
+ * The command line, driven in-process through `runSafely` (what bin/dpaudit calls): exit codes,
+ * one-line errors naming the path and value, JSON output without nulls, arrays of specs.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { runSafely } from '../../src/cli/run.js'
+
+const dir = mkdtempSync(join(tmpdir(), 'dpaudit-cli-'))
+const file = (name: string, content: unknown): string => {
+  const p = join(dir, name)
+  writeFileSync(p, typeof content === 'string' ? content : JSON.stringify(content))
+  return p
+}
+const rel = { kind: 'add-remove', unit: 'record' }
+const gaussianSpec = (sigma: unknown, count = 100) => ({
+  schemaVersion: 1,
+  name: `gaussian-${String(sigma)}`,
+  event: { _tag: 'SelfCompose', count, event: { _tag: 'Gaussian', sigma, sensitivity: 1, relation: rel } },
+})
+
+/** An error result: non-zero code, exactly one line on stderr, no stack frames. */
+const expectOneLineError = (r: ReturnType<typeof runSafely>, code: number, pattern: RegExp) => {
+  expect(r.code).toBe(code)
+  expect(r.stderr).toMatch(pattern)
+  expect(r.stderr?.split('\n').length).toBe(1)
+  expect(r.stderr).not.toMatch(/\n\s+at /)
+}
+
+describe('dpaudit account', () => {
+  it('prints every accountant and the tightest value for the DP-SGD example', () => {
+    const r = runSafely(['account', 'examples/dp-sgd.json', '--delta', '1e-5', '--delta', '1e-6'])
+    expect(r.code).toBe(0)
+    for (const name of ['basic', 'advanced', 'optimal', 'zcdp', 'rdp', 'tightest']) expect(r.stdout).toMatch(new RegExp(`^${name}\\s`, 'm'))
+    expect(r.stdout).toMatch(/ε at δ=1e-5/)
+    expect(r.stdout).toMatch(/ε at δ=1e-6/)
+  })
+
+  it('answers an array of specs in order, as one JSON document with no nulls', () => {
+    const p = file('sweep.json', [gaussianSpec(1), gaussianSpec(2), gaussianSpec(4)])
+    const r = runSafely(['account', p, '--accountant', 'rdp', '--json'])
+    expect(r.code).toBe(0)
+    expect(r.stdout).not.toContain('null')
+    const doc = JSON.parse(r.stdout ?? '') as { reports: Array<{ name: string; tightest: Array<{ epsilon: number }> }> }
+    expect(doc.reports.map((x) => x.name)).toEqual(['gaussian-1', 'gaussian-2', 'gaussian-4'])
+    const eps = doc.reports.map((x) => x.tightest[0]?.epsilon ?? NaN)
+    expect(eps[0]).toBeGreaterThan(eps[1] as number)
+    expect(eps[1]).toBeGreaterThan(eps[2] as number)
+  })
+
+  it('writes an infinite ε as "Infinity" in JSON', () => {
+    const p = file('nonprivate.json', { schemaVersion: 1, event: { _tag: 'NonPrivate' } })
+    const r = runSafely(['account', p, '--accountant', 'rdp', '--json'])
+    expect(r.stdout).toContain('"Infinity"')
+    expect(r.stdout).not.toContain('null')
+  })
+
+  it('prints the RDP curve at the requested orders', () => {
+    const r = runSafely(['account', 'examples/dp-sgd.json', '--accountant', 'rdp', '--orders', '2,14,32.5'])
+    expect(r.code).toBe(0)
+    expect(r.stdout).toMatch(/^14\s+\d/m)
+    expect(r.stdout).toMatch(/^32\.5\s+\d/m)
+  })
+
+  it('reports an unsupported event in one accountant and still answers with the others', () => {
+    const p = file('approx.json', {
+      schemaVersion: 1,
+      event: { _tag: 'Compose', events: [{ _tag: 'ApproxDP', epsilon: 1, delta: 1e-7, relation: rel }, { _tag: 'Gaussian', sigma: 3, sensitivity: 1, relation: rel }] },
+    })
+    const r = runSafely(['account', p])
+    expect(r.code).toBe(0)
+    expect(r.stdout).toMatch(/^rdp\s.*cannot answer: \$\.event\.events\[0\]/m)
+    expect(r.stdout).toMatch(/^basic\s+\d/m)
+  })
+
+  it('turns every kind of bad input into one line and exit code 1', () => {
+    expectOneLineError(runSafely(['account', join(dir, 'missing.json')]), 1, /missing\.json: cannot read the file \(no such file\)/)
+    expectOneLineError(runSafely(['account', file('bad.json', '{"schemaVersion": 1,')]), 1, /bad\.json: not valid JSON/)
+    expectOneLineError(runSafely(['account', file('q.json', { schemaVersion: 1, event: { _tag: 'PoissonSample', q: 1.5, event: { _tag: 'NoOp' } } })]), 1, /\$\.event\.q: must be a sampling rate q in \(0, 1\] \(got 1\.5\)/)
+    expectOneLineError(runSafely(['account', file('s.json', gaussianSpec(0))]), 1, /\$\.event\.event\.sigma: must be a positive number \(σ > 0\) \(got 0\)/)
+    expectOneLineError(runSafely(['account', file('n.json', gaussianSpec('NaN'))]), 1, /sigma: must be a positive number \(σ > 0\), not NaN/)
+    expectOneLineError(runSafely(['account', file('t.json', { schemaVersion: 1, event: { _tag: 'Gausian' } })]), 1, /\$\.event\._tag: unknown event tag/)
+    let deep: unknown = { _tag: 'NoOp' }
+    for (let i = 0; i < 200; i++) deep = { _tag: 'Labeled', label: 'x', event: deep }
+    expectOneLineError(runSafely(['account', file('deep.json', { schemaVersion: 1, event: deep })]), 1, /nested too deep/)
+    expectOneLineError(runSafely(['account', 'examples/dp-sgd.json', '--delta', '1']), 1, /--delta: δ must be in \(0, 1\)/)
+    expectOneLineError(runSafely(['account', 'examples/dp-sgd.json', '--delta', 'abc']), 1, /--delta: "abc" is not a number/)
+    expectOneLineError(runSafely(['account', 'examples/dp-sgd.json', '--accountant', 'magic']), 1, /unknown accountant "magic"/)
+    expectOneLineError(runSafely(['account', 'examples/dp-sgd.json', '--orders', '0.5,2']), 1, /--orders/)
+    expect(runSafely(['account', 'examples/dp-sgd.json', '--frobnicate']).code).toBe(1)
+    expect(runSafely(['frobnicate']).code).toBe(1)
+  })
+})
+
+describe('dpaudit calibrate', () => {
+  it('finds the smallest σ meeting a target, and the answer meets it', () => {
+    const r = runSafely(['calibrate', 'examples/calibrate-dp-sgd.json', '--epsilon', '3', '--delta', '1e-5', '--accountant', 'rdp', '--json'])
+    expect(r.code).toBe(0)
+    const c = JSON.parse(r.stdout ?? '') as { value: number; epsilon: number; infeasibleNeighbour: number; parameter: string }
+    expect(c.parameter).toBe('sigma')
+    expect(c.epsilon).toBeLessThanOrEqual(3)
+    expect(c.infeasibleNeighbour).toBeLessThan(c.value)
+    expect((c.value - c.infeasibleNeighbour) / c.value).toBeLessThanOrEqual(1e-6)
+    // Abadi et al.'s σ = 1.1 gives ε ≈ 3 for this setting; the calibrated σ is near it.
+    expect(c.value).toBeGreaterThan(0.9)
+    expect(c.value).toBeLessThan(1.3)
+  })
+
+  it('finds the largest number of steps within budget', () => {
+    const p = file('steps.json', { schemaVersion: 1, event: { _tag: 'SelfCompose', count: '$param', event: { _tag: 'Gaussian', sigma: 10, sensitivity: 1, relation: rel } } })
+    const r = runSafely(['calibrate', p, '--epsilon', '1', '--delta', '1e-5', '--json'])
+    expect(r.code).toBe(0)
+    const c = JSON.parse(r.stdout ?? '') as { value: number; epsilon: number; infeasibleNeighbour: number }
+    expect(Number.isInteger(c.value)).toBe(true)
+    expect(c.epsilon).toBeLessThanOrEqual(1)
+    expect(c.infeasibleNeighbour).toBe(c.value + 1)
+  })
+
+  it('says clearly when a target is infeasible', () => {
+    const p = file('inf.json', { schemaVersion: 1, event: { _tag: 'Compose', events: [{ _tag: 'PureDP', epsilon: 5, relation: rel }, { _tag: 'Laplace', scale: '$param', sensitivity: 1, relation: rel }] } })
+    const r = runSafely(['calibrate', p, '--epsilon', '1', '--delta', '1e-5'])
+    expectOneLineError(r, 2, /no value of scale meets ε ≤ 1/)
+  })
+
+  it('rejects bad targets and templates with one line', () => {
+    expectOneLineError(runSafely(['calibrate', 'examples/calibrate-dp-sgd.json', '--epsilon', '0', '--delta', '1e-5']), 1, /epsilon: target ε must be a finite number > 0 \(got 0\)/)
+    expectOneLineError(runSafely(['calibrate', 'examples/calibrate-dp-sgd.json', '--epsilon', '1', '--delta', '1.5']), 1, /delta: target δ must be in \(0, 1\)/)
+    expectOneLineError(runSafely(['calibrate', 'examples/dp-sgd.json', '--epsilon', '1', '--delta', '1e-5']), 1, /a template needs "\$param"/)
+    expectOneLineError(runSafely(['calibrate', 'examples/calibrate-dp-sgd.json', '--delta', '1e-5']), 1, /--epsilon is required/)
+  })
+})
