@@ -10,6 +10,7 @@ import { runCalibrate } from './commands/calibrate.js'
 import { runDemo } from './commands/demo.js'
 import { runTrainCli, TRAIN_USAGE } from './commands/train.js'
 import { runEvaluateCli, EVALUATE_USAGE } from './commands/evaluate.js'
+import { runAuditCommand, AUDIT_USAGE } from './commands/audit.js'
 import { type CommandResult, EXIT } from './commands/result.js'
 
 const USAGE = `dpaudit — account for, train under, and audit differential privacy
@@ -25,9 +26,12 @@ usage:
       train a (private) LDA topic model; prints perplexity and the privacy statement (claimed vs accounted ε)
   ${EVALUATE_USAGE.replace(/^usage: /, '')}
       held-out perplexity of a saved model
+  ${AUDIT_USAGE.replace(/^usage: /, '').split('\n').join('\n  ')}
+      audit a mechanism: an ε lower bound with confidence, beside the claimed ε (exit 3 on a violation)
   dpaudit help
 
-exit codes: 0 ok, 1 bad usage or input, 2 no accountant could answer or the target is infeasible, 70 internal error
+exit codes: 0 ok, 1 bad usage or input, 2 no accountant could answer or the target is infeasible,
+            3 audit found a violation, 4 audit inconclusive, 70 internal error
 spec format: docs/spec-format.md`
 
 export const run = (argv: ReadonlyArray<string>): CommandResult => {
@@ -80,6 +84,8 @@ export const run = (argv: ReadonlyArray<string>): CommandResult => {
       return runTrainCli(rest)
     case 'evaluate':
       return runEvaluateCli(rest)
+    case 'audit':
+      return runAuditCommand(rest)
     default:
       return { code: EXIT.input, stderr: `unknown command "${command}"\n\n${USAGE}` }
   }

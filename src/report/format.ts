@@ -36,21 +36,32 @@ export const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<Readonl
 export const showEpsilonAnswer = (a: { readonly epsilon: number; readonly lower?: number }): string =>
   a.lower === undefined || !Number.isFinite(a.epsilon) ? showNumber(a.epsilon) : `${showNumber(a.epsilon)} (−${(a.epsilon - a.lower).toExponential(1)})`
 
-/** The human report of `account`: per accountant, ε at each δ with the method; then the tightest. */
+/** The first clause of a method string, for a table cell; the full text is printed below the table. */
+export const shortMethod = (method: string, max = 60): string => {
+  const first = method.split(/; | — /)[0] ?? method
+  return first.length <= max ? first : `${first.slice(0, max - 1)}…`
+}
+
+/** The human report of `account`: per accountant, ε at each δ; then the tightest and the full methods. */
 export const renderAccountReport = (r: AccountReport): string => {
   const deltas = r.tightest.length > 0 ? r.tightest.map((t) => t.delta) : (r.results.find((x) => x.ok)?.answers.map((a) => a.delta) ?? [])
   const header = ['accountant', ...deltas.map((d) => `ε at δ=${showDelta(d)}`), 'method']
   const rows = r.results.map((res) =>
     res.ok
-      ? [res.accountant, ...res.answers.map(showEpsilonAnswer), res.answers[0]?.method ?? '']
-      : [res.accountant, ...deltas.map(() => '—'), `cannot answer: ${res.message}`],
+      ? [res.accountant, ...res.answers.map(showEpsilonAnswer), shortMethod(res.answers[0]?.method ?? '')]
+      : [res.accountant, ...deltas.map(() => '—'), 'cannot answer (see below)'],
   )
   if (r.tightest.length > 0)
     rows.push(['tightest', ...r.tightest.map((t) => showNumber(t.epsilon)), r.tightest.map((t) => t.accountant).filter((a, i, xs) => xs.indexOf(a) === i).join(', ')])
-  const notes = r.results.flatMap((res) => (res.ok ? res.notes.map((n) => `  [${res.accountant}] ${n}`) : []))
+  const details = r.results.flatMap((res) =>
+    res.ok
+      ? [`  ${res.accountant}: ${res.answers[0]?.method ?? ''}`, ...res.notes.map((n) => `    note: ${n}`)]
+      : [`  ${res.accountant}: cannot answer: ${res.message}`],
+  )
   return [
     `${r.name ?? '(unnamed spec)'} — guarantee for ${showRelation(r.relation)}`,
     table(header, rows),
-    ...(notes.length > 0 ? ['notes:', ...notes] : []),
+    'methods:',
+    ...details,
   ].join('\n')
 }

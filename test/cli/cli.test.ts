@@ -71,7 +71,7 @@ describe('dpaudit account', () => {
     })
     const r = runSafely(['account', p])
     expect(r.code).toBe(0)
-    expect(r.stdout).toMatch(/^rdp\s.*cannot answer: \$\.event\.events\[0\]/m)
+    expect(r.stdout).toMatch(/^  rdp: cannot answer: \$\.event\.events\[0\]/m)
     expect(r.stdout).toMatch(/^basic\s+\d/m)
   })
 

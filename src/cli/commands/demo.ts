@@ -18,6 +18,7 @@ import { renderAccountReport, showNumber, table } from '../../report/format.js'
 import { SUB_LDA_TABLE3 } from '../../report/paper-claims.js'
 import type { CommandResult } from './result.js'
 import { trainDemo } from './train.js'
+import { auditDemo } from './audit.js'
 
 const DELTAS = [1e-5, 1e-8]
 
@@ -92,6 +93,9 @@ const render = (d: DemoData): string => {
     '',
     '4. A real trainer: HDP-LDA on the Brown corpus, accounted from its declared plan, beside non-private CGS',
     trainDemo(),
+    '',
+    '5. A short audit: an ε lower bound from attacks, against the claim, for a correct and a broken mechanism',
+    auditDemo(),
     '',
     'Next: `dpaudit account examples/dp-sgd.json --delta 1e-5`, `dpaudit calibrate examples/calibrate-dp-sgd.json --epsilon 3 --delta 1e-5`.',
   ].join('\n')
