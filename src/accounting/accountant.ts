@@ -43,7 +43,7 @@ export interface DeltaAnswer {
 export type Notes = ReadonlyArray<string>
 
 /**
- * An accountant over states of type S. Use `composeAll` from `./fold.js` to fold a whole tree.
+ * An accountant over states of type S; `erase` hides S behind `AnyAccountant` for registries.
  *
  * Contract (tested by the shared conformance suite in test/accounting):
  * - `compose(NoOp)` leaves ε at 0; `compose(NonPrivate)` makes ε = ∞;

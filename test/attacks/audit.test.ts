@@ -2,7 +2,7 @@ import { mkdtempSync, existsSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import * as E from 'fp-ts/lib/Either.js'
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { type AuditResult, type AuditSpec, auditMechanism, auditZoo } from '../../src/attacks/audit.js'
 import type { Executor } from '../../src/attacks/executor.js'
 import { taskInput } from '../../src/attacks/executor.js'
@@ -179,6 +179,7 @@ describe('auditMechanism: bad input', () => {
 
 describe('auditMechanism: checkpoints', () => {
   const dir = mkdtempSync(join(tmpdir(), 'dpaudit-ckpt-'))
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
   it('resumes an interrupted audit to the uninterrupted result', () => {
     const file = join(dir, 'a.json')
     const spec: AuditSpec<number> = { ...base, trials: 200_000, chunkSize: 4_096 }
