@@ -10,6 +10,8 @@
  * @module
  */
 export * from './accountant.js'
+export type { DpError, Path } from '../core/error.js'
+export { formatError } from '../core/error.js'
 export * from './account.js'
 export * from './calibrate.js'
 export * from './registry.js'

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -10,6 +10,7 @@ import type { Mechanism } from '../../src/attacks/output.js'
 import { auditDemo, runAudit, runAuditCommand } from '../../src/cli/commands/audit.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'dpaudit-cli-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 describe('dpaudit audit (in this thread)', () => {
   it('flags a broken zoo mechanism: exit 3, summary, JSON file', () => {
