@@ -20,7 +20,7 @@ import { replaceOne } from '../mechanisms/neighbouring.js'
 import { BASE_DEFAULTS, BaseConfig, checkBase, positive } from './config.js'
 import { corpusStats, validateCorpus } from './corpus/corpus.js'
 import { runIterations } from './lda/loop.js'
-import { FastUniform, laplace as drawLaplace } from './lda/random.js'
+import { FastUniform, fillLaplace, NoiseSource } from './lda/random.js'
 import { makeSnapshotSampler } from './lda/snapshot.js'
 import { initState, phiFromNoisyCounts, thetaFromCounts } from './lda/state.js'
 import { type LdaTrainer, pureClaim } from './trainer.js'
@@ -73,6 +73,9 @@ const make = (every: boolean): LdaTrainer<CdpConfig> => ({
     const v = validate(c, corpusStats(corpus))
     if (E.isLeft(v)) return v
     const u = new FastUniform(rng)
+    // The Laplace noise: a fast stream seeded from a seeded Rng, or the Rng itself when it is
+    // `secure()` (see NoiseSource).
+    const noise = new NoiseSource(rng)
     const state = initState(corpus, c.topics, u)
     const sampler = makeSnapshotSampler(state, c.alpha, c.beta, Number.POSITIVE_INFINITY)
     const { nwk } = state
@@ -83,8 +86,8 @@ const make = (every: boolean): LdaTrainer<CdpConfig> => ({
     const ledger: PrivacyEvent[] = []
     const { trace, tokensSampled } = runIterations(state, c.iterations, c.alpha, c.beta, options, (it) => {
       if (every || it === 1) {
-        for (let i = 0; i < twNoise.length; i++) twNoise[i] = drawLaplace(rng, b)
-        for (let i = 0; i < dtNoise.length; i++) dtNoise[i] = drawLaplace(rng, b)
+        fillLaplace(noise, b, twNoise)
+        fillLaplace(noise, b, dtNoise)
         ledger.push(labeled(`iteration ${it}`, compose(releases(c))))
       }
       for (let i = 0; i < nwk.length; i++) noisy[i] = (nwk[i] as number) + (twNoise[i] as number)

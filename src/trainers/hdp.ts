@@ -29,7 +29,7 @@ import { replaceOne } from '../mechanisms/neighbouring.js'
 import { BASE_DEFAULTS, BaseConfig, checkBase, positive } from './config.js'
 import { corpusStats, validateCorpus } from './corpus/corpus.js'
 import { runIterations } from './lda/loop.js'
-import { FastUniform, laplace as drawLaplace } from './lda/random.js'
+import { FastUniform, fillLaplace, NoiseSource } from './lda/random.js'
 import { makeSnapshotSampler } from './lda/snapshot.js'
 import { initState, phiFromNoisyCounts, thetaFromCounts } from './lda/state.js'
 import { type LdaTrainer, pureClaim } from './trainer.js'
@@ -102,19 +102,24 @@ export const hdpLda: LdaTrainer<HdpConfig> = {
     const v = validate(c, corpusStats(corpus))
     if (E.isLeft(v)) return v
     const u = new FastUniform(rng)
+    // The Laplace noise: a fast stream seeded from a seeded Rng, or the Rng itself when it is
+    // `secure()` (see NoiseSource).
+    const noise = new NoiseSource(rng)
     const state = initState(corpus, c.topics, u)
     const sampler = makeSnapshotSampler(state, c.alpha, c.beta, c.clip)
     const { nwk } = state
     const noisy = new Float64Array(nwk.length)
+    const eta = new Float64Array(nwk.length)
     const acc = c.noise === 'accumulate' ? new Float64Array(nwk.length) : undefined
     const b = 2 / c.epsilonL
     const ledger: PrivacyEvent[] = []
     const { trace, tokensSampled } = runIterations(state, c.iterations, c.alpha, c.beta, options, (it) => {
-      // line 9: release n̂ = n + η
-      if (acc === undefined) for (let i = 0; i < nwk.length; i++) noisy[i] = (nwk[i] as number) + drawLaplace(rng, b)
+      // line 9: release n̂ = n + η, η fresh Lap(2/ε_L) on every cell
+      fillLaplace(noise, b, eta)
+      if (acc === undefined) for (let i = 0; i < nwk.length; i++) noisy[i] = (nwk[i] as number) + (eta[i] as number)
       else
         for (let i = 0; i < nwk.length; i++) {
-          acc[i] = (acc[i] as number) + drawLaplace(rng, b)
+          acc[i] = (acc[i] as number) + (eta[i] as number)
           noisy[i] = (nwk[i] as number) + (acc[i] as number)
         }
       ledger.push(labeled(`iteration ${it}`, laplaceEvent(c, it)))

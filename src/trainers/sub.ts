@@ -42,7 +42,7 @@ import { BASE_DEFAULTS, BaseConfig, checkBase, positive } from './config.js'
 import { corpusStats, validateCorpus } from './corpus/corpus.js'
 import { topicDrawEvent } from './hdp.js'
 import { runIterations } from './lda/loop.js'
-import { FastUniform, makeGaussian } from './lda/random.js'
+import { FastUniform, fillGaussian, NoiseSource } from './lda/random.js'
 import { makeSnapshotSampler } from './lda/snapshot.js'
 import { initState, phiFromCounts, thetaFromCounts } from './lda/state.js'
 import { adaptiveSubsamplingClaim, gaussianRdp, paperSubsampledRdp, subLdaSigma } from './sub-analysis.js'
@@ -142,13 +142,16 @@ export const subLda: LdaTrainer<SubConfig> = {
     const v = validate(c, corpusStats(corpus))
     if (E.isLeft(v)) return v
     const u = new FastUniform(rng)
-    const normal = makeGaussian(rng)
+    // The Gaussian noise: a fast stream seeded from a seeded Rng, or the Rng itself when it is
+    // `secure()` (see NoiseSource).
+    const noise = new NoiseSource(rng)
     const state = initState(corpus, c.topics, u)
     const { K, V, tokens, z } = state
     const sampler = makeSnapshotSampler(state, c.alpha, c.beta, c.clip)
     const sigma = subLdaSigma(c.order, c.rdpEpsilon)
     const include = new Uint8Array(tokens.length)
     const counts = new Float64Array(V * K)
+    const eta = new Float64Array(V * K)
     const estimate = new Float64Array(V * K) // released counts scaled to the full corpus
     const frequent = new Uint8Array(V * K)
     const ledger: PrivacyEvent[] = []
@@ -168,8 +171,9 @@ export const subLda: LdaTrainer<SubConfig> = {
           counts[cell] = (counts[cell] as number) + 1
         }
       }
+      fillGaussian(noise, sigma, eta)
       for (let i = 0; i < counts.length; i++) {
-        const released = (counts[i] as number) + normal(sigma)
+        const released = (counts[i] as number) + (eta[i] as number)
         if (!useSets) estimate[i] = released / rate
         else if (frequent[i] === 1) estimate[i] = released / rate
       }

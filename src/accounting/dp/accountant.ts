@@ -10,9 +10,8 @@
  * @module
  */
 import * as E from 'fp-ts/lib/Either.js'
-import { type DpError, invalidParameter } from '../../core/error.js'
 import { roundUpLoss } from '../../core/numeric.js'
-import { validateEvent } from '../../mechanisms/codec.js'
+import { checkCompose, checkDeltaQuery, checkEpsilonQuery } from '../guards.js'
 import type { NeighbouringRelation } from '../../mechanisms/neighbouring.js'
 import type { Accountant, AccountantName } from '../accountant.js'
 import { deltaAt, type DpMethod, epsilonAt } from './query.js'
@@ -31,15 +30,7 @@ const DESCRIPTIONS: Readonly<Record<DpMethod, string>> = {
 }
 
 /** Query parameters: δ ∈ (0, 1), ε ≥ 0 (∞ allowed), never NaN. */
-export const checkDeltaQuery = (delta: number): E.Either<DpError, number> =>
-  delta > 0 && delta < 1
-    ? E.right(delta)
-    : E.left(invalidParameter('delta', delta, Number.isNaN(delta) ? 'δ must be a number in (0, 1), not NaN' : 'δ must be in (0, 1)'))
-
-export const checkEpsilonQuery = (epsilon: number): E.Either<DpError, number> =>
-  epsilon >= 0
-    ? E.right(epsilon)
-    : E.left(invalidParameter('epsilon', epsilon, Number.isNaN(epsilon) ? 'ε must be a number ≥ 0, not NaN' : 'ε must be ≥ 0'))
+export { checkDeltaQuery, checkEpsilonQuery } from '../guards.js'
 
 const makeDpAccountant =
   (method: DpMethod) =>
@@ -53,9 +44,7 @@ const makeDpAccountant =
       compose:
         (event, count = 1, path = '$') =>
         (s) => {
-          if (!(Number.isInteger(count) && count >= 0))
-            return E.left(invalidParameter(`${path}.count`, count, 'the repetition count must be a non-negative integer'))
-          const valid = validateEvent(event, path)
+          const valid = checkCompose(event, count, path)
           if (E.isLeft(valid)) return valid
           const r = foldEvent(event, options.relation, path)
           return E.isLeft(r) ? r : E.right(merge(s, scale(r.right, count)))

@@ -34,7 +34,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, invalidParameter, unsupportedEvent } from '../../core/error.js'
 import { nextUp } from '../../core/numeric.js'
-import { validateEvent } from '../../mechanisms/codec.js'
+import { checkCompose, checkDeltaQuery, checkEpsilonQuery } from '../guards.js'
 import { absurd, childPath, isNoiseEvent, type PrivacyEvent } from '../../mechanisms/event.js'
 import type { NeighbouringRelation } from '../../mechanisms/neighbouring.js'
 import type { Accountant, DeltaAnswer, EpsilonAnswer, Notes } from '../accountant.js'
@@ -577,14 +577,6 @@ const deltaOf = (c: PldComposition, eps: number): { readonly upper: number; read
   return { upper, lower: Math.min(lower, upper) }
 }
 
-const checkDelta = (delta: number): E.Either<DpError, number> =>
-  delta > 0 && delta < 1
-    ? E.right(delta)
-    : E.left(invalidParameter('delta', delta, Number.isNaN(delta) ? 'δ must be a number in (0, 1), not NaN' : 'δ must be in (0, 1)'))
-
-const checkEpsilon = (eps: number): E.Either<DpError, number> =>
-  eps >= 0 ? E.right(eps) : E.left(invalidParameter('epsilon', eps, Number.isNaN(eps) ? 'ε must be a number ≥ 0, not NaN' : 'ε must be ≥ 0'))
-
 const gaussianMethod = (mu: number, what: 'ε' | 'δ'): string =>
   `PLD of the composed Gaussians: one Gaussian with μ = ${show(mu)} (GDP composition, Dong, Roth & Su 2022, Cor. 3.3), ` +
   `whose PLD N(μ²/2, μ²) has the exact profile of Balle & Wang 2018 (Thm 8): ${what} exact, no discretisation error`
@@ -609,7 +601,7 @@ export const pldEpsilon = (
   options: PldOptions,
   analyticGaussian = true,
 ): E.Either<DpError, EpsilonAnswer> => {
-  const d = checkDelta(delta)
+  const d = checkDeltaQuery(delta)
   if (E.isLeft(d)) return d
   const c = pldComposition(s, options, analyticGaussian)
   if (E.isLeft(c)) return c
@@ -637,7 +629,7 @@ export const pldDelta = (
   options: PldOptions,
   analyticGaussian = true,
 ): E.Either<DpError, DeltaAnswer> => {
-  const e = checkEpsilon(epsilon)
+  const e = checkEpsilonQuery(epsilon)
   if (E.isLeft(e)) return e
   const c = pldComposition(s, options, analyticGaussian)
   if (E.isLeft(c)) return c
@@ -675,7 +667,7 @@ export const privacyProfile = (
   const o = resolveOptions(options)
   if (E.isLeft(o)) return o
   for (const [i, eps] of epsilons.entries()) {
-    const ok = checkEpsilon(eps)
+    const ok = checkEpsilonQuery(eps)
     if (E.isLeft(ok)) return E.left(invalidParameter(`epsilons[${i}]`, eps, 'ε must be ≥ 0'))
   }
   const out: ProfilePoint[] = []
@@ -718,9 +710,7 @@ export const makePldAccountant = (options: PldAccountantOptions): PldAccountant 
       (event, count = 1, path = '$') =>
       (s) => {
         if (E.isLeft(resolved)) return resolved
-        if (!(Number.isInteger(count) && count >= 0 && count <= MAX_COUNT))
-          return E.left(invalidParameter(`${path}.count`, count, 'the repetition count must be an integer in [0, 2^40]'))
-        const valid = validateEvent(event, path)
+        const valid = checkCompose(event, count, path)
         if (E.isLeft(valid)) return valid
         const b: Builder = {
           factors: new Map(s.factors.map((f) => [f.key, f])),

@@ -7,6 +7,7 @@
  * @module
  */
 import * as E from 'fp-ts/lib/Either.js'
+import { checkCompose } from '../guards.js'
 import { type DpError, invalidParameter } from '../../core/error.js'
 import type { PrivacyEvent } from '../../mechanisms/event.js'
 import type { NeighbouringRelation } from '../../mechanisms/neighbouring.js'
@@ -59,8 +60,8 @@ export const makeRdpAccountant = (options: RdpAccountantOptions): Accountant<Rdp
     (s: RdpState): E.Either<DpError, RdpState> => {
       const ok = checkState(s)
       if (E.isLeft(ok)) return ok
-      if (!(Number.isInteger(count) && count >= 0))
-        return E.left(invalidParameter('count', count, 'the number of repetitions must be a non-negative integer'))
+      const valid = checkCompose(event, count, path)
+      if (E.isLeft(valid)) return valid
       const r = rdpCurveDetailed(event, relation, orders, path)
       if (E.isLeft(r)) return r
       // count = 0 composes nothing (and must not turn ∞ into 0·∞ = NaN).

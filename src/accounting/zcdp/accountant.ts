@@ -18,9 +18,9 @@
  * @module
  */
 import * as E from 'fp-ts/lib/Either.js'
-import { type DpError, invalidParameter, unsupportedEvent } from '../../core/error.js'
+import { type DpError, unsupportedEvent } from '../../core/error.js'
 import { roundUpLoss } from '../../core/numeric.js'
-import { validateEvent } from '../../mechanisms/codec.js'
+import { checkCompose, checkDeltaQuery, checkEpsilonQuery } from '../guards.js'
 import { absurd, childPath, isNoiseEvent, type PrivacyEvent } from '../../mechanisms/event.js'
 import type { NeighbouringRelation } from '../../mechanisms/neighbouring.js'
 import type { Accountant, Notes } from '../accountant.js'
@@ -145,16 +145,14 @@ export const makeZcdpAccountant = (options: ZcdpAccountantOptions): Accountant<Z
   compose:
     (event, count = 1, path = '$') =>
     (s) => {
-      if (!(Number.isInteger(count) && count >= 0))
-        return E.left(invalidParameter(`${path}.count`, count, 'the repetition count must be a non-negative integer'))
-      const valid = validateEvent(event, path)
+      const valid = checkCompose(event, count, path)
       if (E.isLeft(valid)) return valid
       const r = foldRho(event, options.relation, path)
       return E.isLeft(r) ? r : E.right(composeStates(s, r.right, count))
     },
   epsilon: (delta) => (s) => {
-    if (!(delta > 0 && delta < 1))
-      return E.left(invalidParameter('delta', delta, Number.isNaN(delta) ? 'δ must be a number in (0, 1), not NaN' : 'δ must be in (0, 1)'))
+    const d = checkDeltaQuery(delta)
+    if (E.isLeft(d)) return d
     if (s.nonPrivate) return E.right({ epsilon: Infinity, delta, method: 'a NonPrivate release was composed: no finite ε' })
     const c = zcdpToEpsilon(s.rho, delta)
     const method = `ρ = ${s.rho.toPrecision(6)}; ${c.method}`
@@ -165,8 +163,8 @@ export const makeZcdpAccountant = (options: ZcdpAccountantOptions): Accountant<Z
     )
   },
   delta: (epsilon) => (s) => {
-    if (!(epsilon >= 0))
-      return E.left(invalidParameter('epsilon', epsilon, Number.isNaN(epsilon) ? 'ε must be a number ≥ 0, not NaN' : 'ε must be ≥ 0'))
+    const e = checkEpsilonQuery(epsilon)
+    if (E.isLeft(e)) return e
     if (s.nonPrivate)
       return E.right({ epsilon, delta: epsilon === Infinity ? 0 : 1, method: 'a NonPrivate release was composed: no δ < 1 at finite ε' })
     const c = zcdpToDelta(s.rho, epsilon)

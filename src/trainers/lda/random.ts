@@ -33,6 +33,18 @@ export class FastUniform {
     this.d = rotl(this.d, 11)
     return (r >>> 0) * 2.3283064365386963e-10
   }
+  /** The next 32-bit output as an unsigned integer (the same stream as `next`). */
+  nextUint32(): number {
+    const r = Math.imul(rotl(Math.imul(this.b, 5), 7), 9)
+    const t = this.b << 9
+    this.c ^= this.a
+    this.d ^= this.b
+    this.b ^= this.c
+    this.a ^= this.d
+    this.c ^= t
+    this.d = rotl(this.d, 11)
+    return r >>> 0
+  }
 }
 const rotl = (x: number, k: number): number => (x << k) | (x >>> (32 - k))
 
@@ -145,4 +157,95 @@ const lgammaInt = (n: number): number => {
   }
   const x = n
   return (x - 0.5) * Math.log(x) - x + 0.5 * Math.log(2 * Math.PI) + 1 / (12 * x) - 1 / (360 * x * x * x)
+}
+
+/**
+ * The uniform source of the privacy noise (the Laplace/Gaussian draws on released counts), chosen
+ * explicitly from the kind of the injected Rng:
+ * - a `seeded:*` Rng is already a deterministic PRNG (seedrandom's ARC4) whose only purpose is
+ *   reproducibility, so the noise is drawn from a xoshiro128** stream seeded from it (four draws):
+ *   the same seed gives the same noise, and one uniform costs nanoseconds instead of one ARC4
+ *   call per draw. Each uniform carries 53 random bits (two 32-bit outputs), as the Rng's do, so
+ *   the noise distribution (including its tails) is the same as when drawn from the Rng.
+ * - any other Rng — in particular `secure()` (node:crypto), the source for noise that protects
+ *   real data — is used directly for every uniform: its noise is never derived from a PRNG state.
+ */
+export class NoiseSource {
+  private readonly fast: FastUniform | undefined
+  private readonly rng: Rng
+  constructor(rng: Rng) {
+    this.rng = rng
+    this.fast = rng.kind.startsWith('seeded:') ? new FastUniform(rng) : undefined
+  }
+  /** True when the noise comes from a seeded fast PRNG (reproducible runs), false when drawn from the Rng itself. */
+  get reproducible(): boolean {
+    return this.fast !== undefined
+  }
+  /** One uniform in [0, 1) with 53 random bits. */
+  next(): number {
+    const f = this.fast
+    if (f === undefined) return this.rng.next()
+    return ((f.nextUint32() >>> 5) * 67108864 + (f.nextUint32() >>> 6)) * 1.1102230246251565e-16
+  }
+  /** Fills `out[0..n)` with uniforms in [0, 1) carrying 53 random bits. */
+  uniforms(out: Float64Array, n: number): void {
+    const f = this.fast
+    if (f === undefined) {
+      const rng = this.rng
+      for (let i = 0; i < n; i++) out[i] = rng.next()
+      return
+    }
+    for (let i = 0; i < n; i++) {
+      const hi = f.nextUint32()
+      const lo = f.nextUint32()
+      out[i] = ((hi >>> 5) * 67108864 + (lo >>> 6)) * 1.1102230246251565e-16
+    }
+  }
+}
+
+const NOISE_CHUNK = 4096
+
+/** Fills `out` with independent Laplace(0, b) draws (inversion, as `laplace`), from `src`. */
+export const fillLaplace = (src: NoiseSource, b: number, out: Float64Array): Float64Array => {
+  const buf = new Float64Array(NOISE_CHUNK)
+  const n = out.length
+  for (let start = 0; start < n; start += NOISE_CHUNK) {
+    const m = Math.min(NOISE_CHUNK, n - start)
+    src.uniforms(buf, m)
+    for (let j = 0; j < m; j++) {
+      let u = (buf[j] as number) - 0.5
+      // u = −½ (a uniform of exactly 0) would give ln 0: redraw it, as `laplace` does.
+      while (u === -0.5) u = src.next() - 0.5
+      out[start + j] = u < 0 ? b * Math.log(1 + 2 * u) : -b * Math.log(1 - 2 * u)
+    }
+  }
+  return out
+}
+
+/**
+ * Fills `out` with independent N(0, σ²) draws by the polar Box–Muller method (as `makeGaussian`:
+ * both values of a pair are used; an odd last cell discards the spare), from `src`.
+ */
+export const fillGaussian = (src: NoiseSource, sigma: number, out: Float64Array): Float64Array => {
+  const buf = new Float64Array(NOISE_CHUNK)
+  const n = out.length
+  let i = 0
+  let j = NOISE_CHUNK
+  let m = NOISE_CHUNK
+  while (i < n) {
+    if (j + 2 > m) {
+      m = NOISE_CHUNK
+      src.uniforms(buf, m)
+      j = 0
+    }
+    const u = 2 * (buf[j] as number) - 1
+    const v = 2 * (buf[j + 1] as number) - 1
+    j += 2
+    const s = u * u + v * v
+    if (s >= 1 || s === 0) continue
+    const f = Math.sqrt((-2 * Math.log(s)) / s) * sigma
+    out[i++] = u * f
+    if (i < n) out[i++] = v * f
+  }
+  return out
 }

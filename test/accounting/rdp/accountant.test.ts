@@ -198,7 +198,7 @@ describe('RDP accountant: answers and notes', () => {
       expect(E.isLeft(r) && r.left._tag === 'InvalidParameter' && r.left.path).toBe('epsilon')
     }
     const c = acct.compose(ev.noOp, 1.5)(s)
-    expect(E.isLeft(c) && c.left.path).toBe('count')
+    expect(E.isLeft(c) && c.left.path).toBe('$.count')
     const bad = makeRdpAccountant({ relation: AR, orders: [2, 0.5] })
     const b = bad.compose(ev.noOp)(bad.empty)
     expect(E.isLeft(b) && b.left.path).toBe('orders[1]')
