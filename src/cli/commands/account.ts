@@ -6,7 +6,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { type AccountReport, account } from '../../accounting/account.js'
 import { ACCOUNTANT_NAMES, isAccountantName, type RegisteredAccountant } from '../../accounting/registry.js'
-import { rdpCurveAtOrders, validateOrders } from '../../accounting/rdp/index.js'
+import { DEFAULT_ORDERS, rdpCurveAtOrders, validateOrders } from '../../accounting/rdp/index.js'
 import { formatError } from '../../core/error.js'
 import { stringifyJson } from '../../core/json.js'
 import { decodeSpecs } from '../../mechanisms/codec.js'
@@ -64,7 +64,10 @@ export const runAccount = (args: AccountArgs): CommandResult => {
 
   const reports: Array<{ report: AccountReport; curve?: ReadonlyArray<{ order: number; rdp: number }> | string }> = []
   for (const [i, spec] of specs.right.entries()) {
-    const r = account(spec, { deltas, accountants, ...(orders === undefined ? {} : { orders }), ...(interval === undefined ? {} : { interval }) })
+    // --orders asks for the curve at those orders; the conversion optimises over them together with
+    // the default grid (more orders can only tighten a minimum of valid bounds).
+    const grid = orders === undefined ? undefined : [...new Set([...DEFAULT_ORDERS, ...orders])].sort((a, b) => a - b)
+    const r = account(spec, { deltas, accountants, ...(grid === undefined ? {} : { orders: grid }), ...(interval === undefined ? {} : { interval }) })
     if (E.isLeft(r)) return { code: 1, stderr: `${args.file}${specs.right.length > 1 ? `[${i}]` : ''}: ${formatError(r.left)}` }
     if (orders === undefined) reports.push({ report: r.right })
     else {
