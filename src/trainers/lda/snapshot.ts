@@ -40,6 +40,7 @@ export const makeSnapshotSampler = (state: GibbsState, alpha: number, beta: numb
   const { K, V, D, tokens, docStart, z, ndk, nwk, nk } = state
   const q = new Float64Array(V * K)
   const prefix = new Float64Array(V * K)
+  const qsum = new Float64Array(V) // Σ_k q_wk, the dense bucket's mass / α
   const scores = new Float64Array(K)
   const local = new Int32Array(K)
   const nzTopics = new Int32Array(K)
@@ -59,80 +60,12 @@ export const makeSnapshotSampler = (state: GibbsState, alpha: number, beta: numb
         s += v
         prefix[w * K + k] = s
       }
+      qsum[w] = s
     }
   }
 
   const sweep = (u: FastUniform, include?: Uint8Array): void => {
-    for (let d = 0; d < D; d++) {
-      const a = docStart[d] as number
-      const b = docStart[d + 1] as number
-      let nnz = 0
-      for (let k = 0; k < K; k++) {
-        const c = ndk[d * K + k] as number
-        local[k] = c
-        if (c > 0) {
-          nzPos[k] = nnz
-          nzTopics[nnz++] = k
-        }
-      }
-      for (let i = a; i < b; i++) {
-        if (include !== undefined && include[i] === 0) continue
-        const w = tokens[i] as number
-        const old = z[i] as number
-        let c = (local[old] as number) - 1
-        local[old] = c
-        if (c === 0) {
-          const p = nzPos[old] as number
-          const last = nzTopics[--nnz] as number
-          nzTopics[p] = last
-          nzPos[last] = p
-        }
-        const base = w * K
-        let rMass = 0
-        for (let j = 0; j < nnz; j++) {
-          const t = nzTopics[j] as number
-          const sc = (local[t] as number) * (q[base + t] as number)
-          rMass += sc
-          scores[j] = sc
-        }
-        const sMass = alpha * (prefix[base + K - 1] as number)
-        let x = u.next() * (rMass + sMass)
-        let nt: number
-        if (x < rMass) {
-          let j = 0
-          while (j < nnz - 1) {
-            x -= scores[j] as number
-            if (x <= 0) break
-            j++
-          }
-          nt = nzTopics[j] as number
-        } else {
-          const y = (x - rMass) / alpha
-          let lo = 0
-          let hi = K - 1
-          while (lo < hi) {
-            const mid = (lo + hi) >> 1
-            if ((prefix[base + mid] as number) > y) hi = mid
-            else lo = mid + 1
-          }
-          nt = lo
-        }
-        z[i] = nt
-        c = (local[nt] as number) + 1
-        local[nt] = c
-        if (c === 1) {
-          nzPos[nt] = nnz
-          nzTopics[nnz++] = nt
-        }
-        if (nt !== old) {
-          nwk[base + old] = (nwk[base + old] as number) - 1
-          nwk[base + nt] = (nwk[base + nt] as number) + 1
-          nk[old] = (nk[old] as number) - 1
-          nk[nt] = (nk[nt] as number) + 1
-        }
-      }
-      for (let k = 0; k < K; k++) ndk[d * K + k] = local[k] as number
-    }
+    sparseSweep(K, D, tokens, docStart, z, ndk, nwk, nk, q, prefix, qsum, scores, local, nzTopics, nzPos, alpha, u, include)
   }
   const sweepWithDocNoise = (u: FastUniform, docNoise: Float64Array): void => {
     for (let d = 0; d < D; d++) {
@@ -164,4 +97,99 @@ export const makeSnapshotSampler = (state: GibbsState, alpha: number, beta: numb
     }
   }
   return { setRelease, sweep, sweepWithDocNoise }
+}
+
+/**
+ * The sparse sweep of `makeSnapshotSampler`, a top-level function whose state arrives as
+ * parameters (locals in the hot loop, not closure slots). Per token: the document bucket
+ * Σ_{k: n_dk > 0} n_dk q_wk is accumulated into running prefix sums over the document's non-zero
+ * topics, then the draw is located in it by a linear scan, or in the dense bucket α·q_w· by binary
+ * search over the per-word prefix sums.
+ */
+const sparseSweep = (
+  K: number,
+  D: number,
+  tokens: Int32Array,
+  docStart: Int32Array,
+  z: Int32Array,
+  ndk: Int32Array,
+  nwk: Int32Array,
+  nk: Int32Array,
+  q: Float64Array,
+  prefix: Float64Array,
+  qsum: Float64Array,
+  cum: Float64Array,
+  local: Int32Array,
+  nzTopics: Int32Array,
+  nzPos: Int32Array,
+  alpha: number,
+  u: FastUniform,
+  include: Uint8Array | undefined,
+): void => {
+  const subsampled = include !== undefined
+  for (let d = 0; d < D; d++) {
+    const a = docStart[d] as number
+    const b = docStart[d + 1] as number
+    const db = d * K
+    let nnz = 0
+    for (let k = 0; k < K; k++) {
+      const c = ndk[db + k] as number
+      local[k] = c
+      if (c > 0) {
+        nzPos[k] = nnz
+        nzTopics[nnz++] = k
+      }
+    }
+    for (let i = a; i < b; i++) {
+      if (subsampled && include[i] === 0) continue
+      const w = tokens[i] as number
+      const old = z[i] as number
+      let c = (local[old] as number) - 1
+      local[old] = c
+      if (c === 0) {
+        const p = nzPos[old] as number
+        const last = nzTopics[--nnz] as number
+        nzTopics[p] = last
+        nzPos[last] = p
+      }
+      const base = w * K
+      let rMass = 0
+      for (let j = 0; j < nnz; j++) {
+        const t = nzTopics[j] as number
+        rMass += (local[t] as number) * (q[base + t] as number)
+        cum[j] = rMass
+      }
+      const x = u.next() * (rMass + alpha * (qsum[w] as number))
+      let nt: number
+      if (x < rMass) {
+        let j = 0
+        while (j < nnz - 1 && (cum[j] as number) <= x) j++
+        nt = nzTopics[j] as number
+      } else {
+        const y = (x - rMass) / alpha
+        let lo = 0
+        let hi = K - 1
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1
+          if ((prefix[base + mid] as number) > y) hi = mid
+          else lo = mid + 1
+        }
+        nt = lo
+      }
+      z[i] = nt
+      c = (local[nt] as number) + 1
+      local[nt] = c
+      if (c === 1) {
+        nzPos[nt] = nnz
+        nzTopics[nnz++] = nt
+      }
+      if (nt !== old) {
+        nwk[base + old] = (nwk[base + old] as number) - 1
+        nwk[base + nt] = (nwk[base + nt] as number) + 1
+        nk[old] = (nk[old] as number) - 1
+        nk[nt] = (nk[nt] as number) + 1
+      }
+    }
+    for (let k = 0; k < K; k++) ndk[db + k] = local[k] as number
+  }
 }

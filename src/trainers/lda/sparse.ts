@@ -125,42 +125,38 @@ export const makeSparseSampler = (state: GibbsState, alphaC: number, betaC: numb
         sMass += (alpha * beta) / den
         rMass += (beta * c) / den
         coef[old] = (alpha + c) / den
-        // q bucket over the word's topics, decrementing the old topic on the way
+        // decrement n_wk for the old topic (always present: this token holds it), keeping the
+        // word's list sorted by decreasing count
         const lo = offset[w] as number
         const hi = offset[w + 1] as number
+        {
+          let j = lo
+          while (((packed[j] as number) & mask) !== old) j++
+          const cnt = ((packed[j] as number) >> bits) - 1
+          if (cnt === 0) {
+            // shift the rest up over the emptied slot
+            while (j + 1 < hi && (packed[j + 1] as number) > 0) {
+              packed[j] = packed[j + 1] as number
+              j++
+            }
+            packed[j] = 0
+          } else {
+            const nv = (cnt << bits) | old
+            while (j + 1 < hi && (packed[j + 1] as number) > nv) {
+              packed[j] = packed[j + 1] as number
+              j++
+            }
+            packed[j] = nv
+          }
+        }
+        // q bucket over the word's non-zero topics, as running prefix sums
         let idx = lo
         let qMass = 0
-        let decremented = false
         while (idx < hi) {
           const v = packed[idx] as number
           if (v <= 0) break
-          const t = v & mask
-          if (!decremented && t === old) {
-            const cnt = (v >> bits) - 1
-            let j = idx
-            if (cnt === 0) packed[j] = 0
-            else {
-              const nv = (cnt << bits) | old
-              packed[j] = nv
-              // move down to keep the order decreasing
-              while (j + 1 < hi && (packed[j + 1] as number) > nv) {
-                packed[j] = packed[j + 1] as number
-                packed[++j] = nv
-              }
-            }
-            if (cnt === 0) {
-              // shift the rest up over the emptied slot
-              while (j + 1 < hi && (packed[j + 1] as number) > 0) {
-                packed[j] = packed[j + 1] as number
-                packed[++j] = 0
-              }
-            }
-            decremented = true
-            continue
-          }
-          const sc = (coef[t] as number) * (v >> bits)
-          qMass += sc
-          scores[idx - lo] = sc
+          qMass += (coef[v & mask] as number) * (v >> bits)
+          scores[idx - lo] = qMass
           idx++
         }
         let x = u.next() * (sMass + rMass + qMass)
@@ -168,11 +164,7 @@ export const makeSparseSampler = (state: GibbsState, alphaC: number, betaC: numb
         if (x < qMass) {
           let j = lo
           const end = idx - 1
-          while (j < end) {
-            x -= scores[j - lo] as number
-            if (x <= 0) break
-            j++
-          }
+          while (j < end && (scores[j - lo] as number) <= x) j++
           const v = (packed[j] as number) + (1 << bits)
           nt = v & mask
           packed[j] = v
