@@ -79,7 +79,7 @@ export interface AuditSpec<I> {
   readonly workers?: number
   /** Share of trials spent choosing the attack (default 0.2). */
   readonly selectionFraction?: number
-  /** Cap on selection trials per pair and side (default 100 000): beyond it, trials go to estimation. */
+  /** Cap on selection trials per pair and side (default 50 000): beyond it, trials go to estimation. */
   readonly maxSelectionPerSide?: number
   /** Attack families to try (default: every family that applies to the outputs). */
   readonly families?: ReadonlyArray<AttackFamily>
@@ -153,7 +153,7 @@ export interface AuditResult {
 export const DEFAULT_CONFIDENCE = 0.95
 export const DEFAULT_SELECTION_FRACTION = 0.2
 export const DEFAULT_CHUNK = 65_536
-export const DEFAULT_MAX_SELECTION_PER_SIDE = 100_000
+export const DEFAULT_MAX_SELECTION_PER_SIDE = 50_000
 /** Fewer selection trials per pair and side than this cannot choose an attack. */
 export const MIN_SELECTION_PER_SIDE = 50
 /** Largest trial index a stream supports. */
