@@ -39,6 +39,7 @@ export const makeSparseSampler = (state: GibbsState, alphaC: number, betaC: numb
   const offset = new Int32Array(V + 1)
   for (let w = 0; w < V; w++) offset[w + 1] = (offset[w] as number) + Math.min(K, freq[w] as number)
   const packed = new Int32Array(offset[V] as number)
+  const wlenC = new Int32Array(V)
   for (let w = 0; w < V; w++) {
     let p = offset[w] as number
     const entries: number[] = []
@@ -47,16 +48,19 @@ export const makeSparseSampler = (state: GibbsState, alphaC: number, betaC: numb
       if (c > 0) entries.push(c * (1 << bits) + k)
     }
     entries.sort((a, b) => b - a)
+    wlenC[w] = entries.length
     for (const e of entries) packed[p++] = e
   }
   const betaSum = V * beta
   const betaSumC = betaSum
   const coef = new Float64Array(K)
   const scores = new Float64Array(K)
+  const invDenC = new Float64Array(K)
   const local = new Int32Array(K)
   const nzTopics = new Int32Array(K)
   const nzPos = new Int32Array(K)
 
+  let sink = 0
   const sweep = (u: FastUniform): void => {
     sweepImpl(u, tokens, z, ndk, nk, packed, offset, coef, scores, local, nzTopics, nzPos)
   }
@@ -82,6 +86,18 @@ export const makeSparseSampler = (state: GibbsState, alphaC: number, betaC: numb
     const alpha = alphaC
     const beta = betaC
     const betaSum = betaSumC
+    const ab = alpha * beta
+    // The per-token uniforms come from a xoshiro128** stream held in locals, seeded from u once
+    // per sweep: calling u.next() per token costs a property load/store round trip on u's state
+    // (boxed, as the 32-bit words do not fit a small integer) that dominated the token cost.
+    let ra = u.nextUint32() | 0
+    let rb = u.nextUint32() | 0
+    let rc = u.nextUint32() | 0
+    let rd = u.nextUint32() | 1
+    let pf = 0
+    const one = 1 << bits
+    const wlen = wlenC
+    const invDen = invDenC
     for (let d = 0; d < D; d++) {
       const a = docStart[d] as number
       const b = docStart[d + 1] as number
@@ -98,20 +114,21 @@ export const makeSparseSampler = (state: GibbsState, alphaC: number, betaC: numb
       let sMass = 0
       let rMass = 0
       for (let k = 0; k < K; k++) {
-        const den = (nk[k] as number) + betaSum
+        const inv = 1 / ((nk[k] as number) + betaSum)
         const c = local[k] as number
-        sMass += (alpha * beta) / den
-        rMass += (beta * c) / den
-        coef[k] = (alpha + c) / den
+        invDen[k] = inv
+        sMass += ab * inv
+        rMass += beta * c * inv
+        coef[k] = (alpha + c) * inv
       }
       for (let i = a; i < b; i++) {
         const w = tokens[i] as number
         const old = z[i] as number
         // remove the token from the document and topic totals
-        let den = (nk[old] as number) + betaSum
-        sMass -= (alpha * beta) / den
+        let inv = invDen[old] as number
         let c = local[old] as number
-        rMass -= (beta * c) / den
+        sMass -= ab * inv
+        rMass -= beta * c * inv
         c--
         local[old] = c
         if (c === 0) {
@@ -120,52 +137,73 @@ export const makeSparseSampler = (state: GibbsState, alphaC: number, betaC: numb
           nzTopics[p] = last
           nzPos[last] = p
         }
-        nk[old] = (nk[old] as number) - 1
-        den -= 1
-        sMass += (alpha * beta) / den
-        rMass += (beta * c) / den
-        coef[old] = (alpha + c) / den
-        // decrement n_wk for the old topic (always present: this token holds it), keeping the
-        // word's list sorted by decreasing count
+        const nko = (nk[old] as number) - 1
+        nk[old] = nko
+        inv = 1 / (nko + betaSum)
+        invDen[old] = inv
+        sMass += ab * inv
+        rMass += beta * c * inv
+        coef[old] = (alpha + c) * inv
+        // one pass over the word's non-zero topics (Mallet): accumulate the q bucket as running
+        // prefix sums and, on reaching the old topic (always present: this token holds it),
+        // decrement its count, moving it down to keep the list sorted by decreasing count
         const lo = offset[w] as number
-        const hi = offset[w + 1] as number
+        let end = lo + (wlen[w] as number)
+        // touch the next token's list now so its cache miss overlaps this token's work
+        if (i + 1 < b) pf ^= packed[offset[tokens[i + 1] as number] as number] as number
+        let idx = lo
+        let qMass = 0
+        let si = 0
+        for (;;) {
+          const v = packed[idx] as number
+          if ((v & mask) === old) break
+          qMass += (coef[v & mask] as number) * (v >> bits)
+          scores[si++] = qMass
+          idx++
+        }
         {
-          let j = lo
-          while (((packed[j] as number) & mask) !== old) j++
-          const cnt = ((packed[j] as number) >> bits) - 1
-          if (cnt === 0) {
-            // shift the rest up over the emptied slot
-            while (j + 1 < hi && (packed[j + 1] as number) > 0) {
+          let j = idx
+          const nv = (packed[j] as number) - one
+          if (nv < one) {
+            end--
+            wlen[w] = end - lo
+            while (j < end) {
               packed[j] = packed[j + 1] as number
               j++
             }
-            packed[j] = 0
+            packed[end] = 0
           } else {
-            const nv = (cnt << bits) | old
-            while (j + 1 < hi && (packed[j + 1] as number) > nv) {
+            while (j + 1 < end && (packed[j + 1] as number) > nv) {
               packed[j] = packed[j + 1] as number
               j++
             }
             packed[j] = nv
           }
         }
-        // q bucket over the word's non-zero topics, as running prefix sums
-        let idx = lo
-        let qMass = 0
-        while (idx < hi) {
+        while (idx < end) {
           const v = packed[idx] as number
-          if (v <= 0) break
           qMass += (coef[v & mask] as number) * (v >> bits)
-          scores[idx - lo] = qMass
+          scores[si++] = qMass
           idx++
         }
-        let x = u.next() * (sMass + rMass + qMass)
+        // inline xoshiro128** step (the same generator as FastUniform), uniform in [0, 1)
+        const rm = Math.imul(rb, 5)
+        const rr = Math.imul((rm << 7) | (rm >>> 25), 9)
+        const rt = rb << 9
+        rc ^= ra
+        rd ^= rb
+        rb ^= rc
+        ra ^= rd
+        rc ^= rt
+        rd = (rd << 11) | (rd >>> 21)
+        let x = (rr >>> 0) * 2.3283064365386963e-10 * (sMass + rMass + qMass)
         let nt = -1
         if (x < qMass) {
-          let j = lo
-          const end = idx - 1
-          while (j < end && (scores[j - lo] as number) <= x) j++
-          const v = (packed[j] as number) + (1 << bits)
+          let j = 0
+          const last = si - 1
+          while (j < last && (scores[j] as number) <= x) j++
+          j += lo
+          const v = (packed[j] as number) + one
           nt = v & mask
           packed[j] = v
           while (j > lo && (packed[j - 1] as number) < v) {
@@ -179,7 +217,7 @@ export const makeSparseSampler = (state: GibbsState, alphaC: number, betaC: numb
             nt = nzTopics[nnz - 1] as number
             for (let j = 0; j < nnz; j++) {
               const t = nzTopics[j] as number
-              x -= (local[t] as number) / ((nk[t] as number) + betaSum)
+              x -= (local[t] as number) * (invDen[t] as number)
               if (x <= 0) {
                 nt = t
                 break
@@ -189,7 +227,7 @@ export const makeSparseSampler = (state: GibbsState, alphaC: number, betaC: numb
             x = (x - rMass) / beta
             nt = K - 1
             for (let t = 0; t < K; t++) {
-              x -= alpha / ((nk[t] as number) + betaSum)
+              x -= alpha * (invDen[t] as number)
               if (x <= 0) {
                 nt = t
                 break
@@ -198,12 +236,12 @@ export const makeSparseSampler = (state: GibbsState, alphaC: number, betaC: numb
           }
           // increment n_wk for the new topic (insert if absent)
           let j = lo
-          while (j < hi) {
-            const v = packed[j] as number
-            if (v <= 0 || (v & mask) === nt) break
-            j++
-          }
-          const v = (packed[j] as number) <= 0 ? (1 << bits) | nt : (packed[j] as number) + (1 << bits)
+          while (j < end && ((packed[j] as number) & mask) !== nt) j++
+          let v: number
+          if (j === end) {
+            v = one | nt
+            wlen[w] = end + 1 - lo
+          } else v = (packed[j] as number) + one
           packed[j] = v
           while (j > lo && (packed[j - 1] as number) < v) {
             packed[j] = packed[j - 1] as number
@@ -212,24 +250,27 @@ export const makeSparseSampler = (state: GibbsState, alphaC: number, betaC: numb
         }
         // add the token back with its new topic
         z[i] = nt
-        den = (nk[nt] as number) + betaSum
-        sMass -= (alpha * beta) / den
+        inv = invDen[nt] as number
         c = local[nt] as number
-        rMass -= (beta * c) / den
+        sMass -= ab * inv
+        rMass -= beta * c * inv
         c++
         local[nt] = c
         if (c === 1) {
           nzPos[nt] = nnz
           nzTopics[nnz++] = nt
         }
-        nk[nt] = (nk[nt] as number) + 1
-        den += 1
-        sMass += (alpha * beta) / den
-        rMass += (beta * c) / den
-        coef[nt] = (alpha + c) / den
+        const nkn = (nk[nt] as number) + 1
+        nk[nt] = nkn
+        inv = 1 / (nkn + betaSum)
+        invDen[nt] = inv
+        sMass += ab * inv
+        rMass += beta * c * inv
+        coef[nt] = (alpha + c) * inv
       }
       for (let k = 0; k < K; k++) ndk[d * K + k] = local[k] as number
     }
+    sink ^= pf
   }
 
   const syncDense = (): void => {
