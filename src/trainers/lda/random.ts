@@ -48,13 +48,6 @@ export class FastUniform {
 }
 const rotl = (x: number, k: number): number => (x << k) | (x >>> (32 - k))
 
-/** Laplace(0, b) by inversion: −b·sgn(u)·ln(1 − 2|u|), u uniform in (−½, ½). */
-export const laplace = (rng: Rng, b: number): number => {
-  let u = rng.next() - 0.5
-  while (u === -0.5) u = rng.next() - 0.5
-  return u < 0 ? b * Math.log(1 + 2 * u) : -b * Math.log(1 - 2 * u)
-}
-
 /** Standard normal by the polar Box–Muller method (one value per call; the spare is cached). */
 export const makeGaussian = (rng: Rng): ((sigma: number) => number) => {
   let spare = Number.NaN
