@@ -18,11 +18,10 @@ import * as t from 'io-ts'
 import { compose, labeled, laplace, nonPrivate, type PrivacyEvent, selfCompose } from '../mechanisms/event.js'
 import { replaceOne } from '../mechanisms/neighbouring.js'
 import { BASE_DEFAULTS, BaseConfig, checkBase, positive } from './config.js'
-import { corpusStats, validateCorpus } from './corpus/corpus.js'
 import { runIterations } from './lda/loop.js'
-import { FastUniform, fillLaplace, NoiseSource } from './lda/random.js'
-import { makeSnapshotSampler } from './lda/snapshot.js'
-import { initState, phiFromNoisyCounts, thetaFromCounts } from './lda/state.js'
+import { startPrivateFit } from './lda/private-fit.js'
+import { fillLaplace } from './lda/random.js'
+import { phiFromNoisyCounts, thetaFromCounts } from './lda/state.js'
 import { type LdaTrainer, pureClaim } from './trainer.js'
 
 export const CdpConfig = t.intersection([BaseConfig, t.type({ epsilon: t.number })])
@@ -68,16 +67,9 @@ const make = (every: boolean): LdaTrainer<CdpConfig> => ({
         )
       : pureClaim('paper 001 §VII, CDP-LDA [40]', `ε = ${c.epsilon} (Lap(1/ε) on N_tk and N_km in the first iteration)`, c.epsilon, WORD),
   fit: (corpus, c, rng, options = {}) => {
-    const ok = validateCorpus(corpus)
-    if (E.isLeft(ok)) return ok
-    const v = validate(c, corpusStats(corpus))
-    if (E.isLeft(v)) return v
-    const u = new FastUniform(rng)
-    // The Laplace noise: a fast stream seeded from a seeded Rng, or the Rng itself when it is
-    // `secure()` (see NoiseSource).
-    const noise = new NoiseSource(rng)
-    const state = initState(corpus, c.topics, u)
-    const sampler = makeSnapshotSampler(state, c.alpha, c.beta, Number.POSITIVE_INFINITY)
+    const start = startPrivateFit(corpus, c, validate, rng, Number.POSITIVE_INFINITY)
+    if (E.isLeft(start)) return start
+    const { u, noise, state, sampler } = start.right
     const { nwk } = state
     const twNoise = new Float64Array(nwk.length)
     const dtNoise = new Float64Array(state.ndk.length)

@@ -27,11 +27,10 @@ import * as t from 'io-ts'
 import { compose, exponential, labeled, laplace, type PrivacyEvent, selfCompose } from '../mechanisms/event.js'
 import { replaceOne } from '../mechanisms/neighbouring.js'
 import { BASE_DEFAULTS, BaseConfig, checkBase, positive } from './config.js'
-import { corpusStats, validateCorpus } from './corpus/corpus.js'
 import { runIterations } from './lda/loop.js'
-import { FastUniform, fillLaplace, NoiseSource } from './lda/random.js'
-import { makeSnapshotSampler } from './lda/snapshot.js'
-import { initState, phiFromNoisyCounts, thetaFromCounts } from './lda/state.js'
+import { startPrivateFit } from './lda/private-fit.js'
+import { fillLaplace } from './lda/random.js'
+import { phiFromNoisyCounts, thetaFromCounts } from './lda/state.js'
 import { type LdaTrainer, pureClaim } from './trainer.js'
 import { invalidParameter } from '../core/error.js'
 
@@ -97,16 +96,9 @@ export const hdpLda: LdaTrainer<HdpConfig> = {
     )
   },
   fit: (corpus, c, rng, options = {}) => {
-    const ok = validateCorpus(corpus)
-    if (E.isLeft(ok)) return ok
-    const v = validate(c, corpusStats(corpus))
-    if (E.isLeft(v)) return v
-    const u = new FastUniform(rng)
-    // The Laplace noise: a fast stream seeded from a seeded Rng, or the Rng itself when it is
-    // `secure()` (see NoiseSource).
-    const noise = new NoiseSource(rng)
-    const state = initState(corpus, c.topics, u)
-    const sampler = makeSnapshotSampler(state, c.alpha, c.beta, c.clip)
+    const start = startPrivateFit(corpus, c, validate, rng, c.clip)
+    if (E.isLeft(start)) return start
+    const { u, noise, state, sampler } = start.right
     const { nwk } = state
     const noisy = new Float64Array(nwk.length)
     const eta = new Float64Array(nwk.length)

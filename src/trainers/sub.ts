@@ -39,12 +39,11 @@ import { invalidParameter } from '../core/error.js'
 import { compose, gaussian, labeled, poissonSample, type PrivacyEvent, selfCompose } from '../mechanisms/event.js'
 import { addRemove, replaceOne } from '../mechanisms/neighbouring.js'
 import { BASE_DEFAULTS, BaseConfig, checkBase, positive } from './config.js'
-import { corpusStats, validateCorpus } from './corpus/corpus.js'
 import { topicDrawEvent } from './hdp.js'
 import { runIterations } from './lda/loop.js'
-import { FastUniform, fillGaussian, NoiseSource } from './lda/random.js'
-import { makeSnapshotSampler } from './lda/snapshot.js'
-import { initState, phiFromCounts, thetaFromCounts } from './lda/state.js'
+import { startPrivateFit } from './lda/private-fit.js'
+import { fillGaussian } from './lda/random.js'
+import { phiFromCounts, thetaFromCounts } from './lda/state.js'
 import { adaptiveSubsamplingClaim, gaussianRdp, paperSubsampledRdp, subLdaSigma } from './sub-analysis.js'
 import { type Claim, type LdaTrainer } from './trainer.js'
 import { approxDP } from '../mechanisms/event.js'
@@ -137,17 +136,10 @@ export const subLda: LdaTrainer<SubConfig> = {
     }
   },
   fit: (corpus, c, rng, options = {}) => {
-    const ok = validateCorpus(corpus)
-    if (E.isLeft(ok)) return ok
-    const v = validate(c, corpusStats(corpus))
-    if (E.isLeft(v)) return v
-    const u = new FastUniform(rng)
-    // The Gaussian noise: a fast stream seeded from a seeded Rng, or the Rng itself when it is
-    // `secure()` (see NoiseSource).
-    const noise = new NoiseSource(rng)
-    const state = initState(corpus, c.topics, u)
+    const start = startPrivateFit(corpus, c, validate, rng, c.clip)
+    if (E.isLeft(start)) return start
+    const { u, noise, state, sampler } = start.right
     const { K, V, tokens, z } = state
-    const sampler = makeSnapshotSampler(state, c.alpha, c.beta, c.clip)
     const sigma = subLdaSigma(c.order, c.rdpEpsilon)
     const include = new Uint8Array(tokens.length)
     const counts = new Float64Array(V * K)

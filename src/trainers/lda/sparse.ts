@@ -25,9 +25,8 @@ export interface SparseSampler {
 }
 
 export const makeSparseSampler = (state: GibbsState, alphaC: number, betaC: number): SparseSampler => {
-  const alpha = alphaC
   const beta = betaC
-  const { K, V, D, tokens, docStart, z, ndk, nk, nwk } = state
+  const { K, V, tokens, z, ndk, nk, nwk } = state
   let bits = 1
   while (1 << bits < K) bits++
   const mask = (1 << bits) - 1
