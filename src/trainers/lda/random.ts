@@ -21,7 +21,8 @@ export class FastUniform {
     this.c = word()
     this.d = word() | 1
   }
-  /** Uniform in [0, 1) with 32 random bits. */
+  /** Uniform in [0, 1) with 32 random bits. (The step is written out here and in `nextUint32`
+   * on purpose: delegating measured 0–5 % slower in the HDP sweep.) */
   next(): number {
     const r = Math.imul(rotl(Math.imul(this.b, 5), 7), 9)
     const t = this.b << 9
