@@ -1,6 +1,7 @@
 /**
  * The RDP accountant and its parts: order grids, closed-form curves, the exact sampled Gaussian,
- * general subsampling bounds, the curve fold and the (ε, δ) conversion.
+ * general subsampling bounds, the curve fold, the (ε, δ) conversion, and replace-one from add/remove
+ * by the weak triangle inequality.
  *
  * @module
  */
@@ -35,6 +36,14 @@ export { poissonGeneralCurve, zhuWangBound, zhuWangPoissonRdp } from './poisson-
 export { wbkBound, withoutReplacementCurve } from './without-replacement.js'
 export { WBK_NOTE, ZHU_WANG_NOTE, rdpCurve, rdpCurveDetailed, type RdpCurveResult } from './curve.js'
 export { rdpToDelta, rdpToEpsilon } from './convert.js'
+export {
+  REPLACE_ONE_ORDERS,
+  replaceOneCurve,
+  replaceOneFromAddRemove,
+  replaceOneInnerOrders,
+  weakTriangleWeight,
+  type ReplaceOneCurve,
+} from './group.js'
 export {
   makeRdpAccountant,
   rdpAt,
