@@ -3,18 +3,26 @@
  * only source of a printed ε), next to the paper's claim (opaque, never used in the computation).
  *
  * When a plan is accounted under add/remove but the trainer protects replace-one neighbours
- * (SUB-LDA), the replace-one guarantee is derived from the accountant's answers by group privacy
- * for groups of 2 (Dwork & Roth 2014, Thm 2.2 with δ): (ε, δ)-DP under add/remove implies
- * (2ε, (1 + e^ε)δ)-DP under replace-one. For a target δ the accountant is queried on a grid of
- * δ′ and the smallest 2ε(δ′) with (1 + e^{ε(δ′)})δ′ ≤ δ is reported.
+ * (SUB-LDA), a replace-one neighbour is a removal followed by an addition, and the guarantee is
+ * derived by group privacy for groups of 2 along two sound routes; per δ the smaller is reported,
+ * and its method names the route:
+ * - (ε, δ) group privacy (Dwork & Roth 2014, Thm 2.2 with δ): (ε, δ′)-DP under add/remove implies
+ *   (2ε, (1 + e^ε)δ′)-DP under replace-one. For a target δ the accountants are queried on a grid of
+ *   δ′ and the smallest 2ε(δ′) with (1 + e^{ε(δ′)})δ′ ≤ δ is taken. Useless once ε(δ′) > ln(δ/δ′):
+ *   no δ′ is feasible and the route gives ∞.
+ * - RDP group privacy (Mironov 2017, Prop. 11, weak triangle inequality; ../accounting/rdp/group.ts):
+ *   ε_RO(α) ≤ (α − ½)/(α − 1)·ε_AR(2α) + ε_AR(2α − 1) on the composed add/remove RDP curve, then
+ *   (ε, δ) by Canonne–Kamath–Steinke 2020 at the best order. Finite whenever the curve is.
  *
  * @module
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { account } from '../accounting/account.js'
-import type { DpError } from '../core/error.js'
+import { rdpToEpsilon } from '../accounting/rdp/convert.js'
+import { replaceOneCurve } from '../accounting/rdp/group.js'
+import { type DpError, formatError } from '../core/error.js'
 import type { PrivacyEvent } from '../mechanisms/event.js'
-import { sameRelation, showRelation } from '../mechanisms/neighbouring.js'
+import { type NeighbouringRelation, sameRelation, showRelation } from '../mechanisms/neighbouring.js'
 import type { CorpusStats } from './corpus/corpus.js'
 import type { LdaConfigBase, LdaTrainer } from './trainer.js'
 
@@ -42,7 +50,7 @@ export interface PrivacyStatement {
   readonly claim: { readonly source: string; readonly statement: string; readonly relation: string; readonly atDelta: ReadonlyArray<ClaimedEpsilon> }
   /** The accountant's tightest ε per δ, under `accountedUnder`. */
   readonly accounted: ReadonlyArray<AccountedEpsilon>
-  /** ε per δ under the protected relation (= accounted, or group privacy from it). */
+  /** ε per δ under the protected relation (= accounted, or the smaller of the group-privacy routes from it). */
   readonly guarantee: ReadonlyArray<AccountedEpsilon>
   readonly notes: ReadonlyArray<string>
 }
@@ -60,8 +68,11 @@ const tightest = (event: PrivacyEvent, relation: LdaTrainer['relation'], deltas:
   )
 }
 
-/** (2ε, (1 + e^ε)δ′) group privacy of size 2, optimised over δ′ on a log grid. */
-const groupOfTwo = (event: PrivacyEvent, relation: LdaTrainer['relation'], delta: number): E.Either<DpError, AccountedEpsilon> => {
+/**
+ * Replace-one ε at δ by (ε, δ) group privacy of size 2 (Dwork & Roth 2014, Thm 2.2 with δ):
+ * (2ε, (1 + e^ε)δ′) from the accountants' (ε, δ′) under `relation`, optimised over δ′ on a log grid.
+ */
+export const replaceOneByApproxGroup = (event: PrivacyEvent, relation: NeighbouringRelation, delta: number): E.Either<DpError, AccountedEpsilon> => {
   const grid = Array.from({ length: 41 }, (_, i) => (delta / 2) * Math.pow(10, (-12 * i) / 40))
   const r = tightest(event, relation, grid)
   if (E.isLeft(r)) return r
@@ -81,6 +92,31 @@ const groupOfTwo = (event: PrivacyEvent, relation: LdaTrainer['relation'], delta
   return E.right(best)
 }
 
+/**
+ * Replace-one ε at each δ by RDP group privacy: the weak triangle inequality (Mironov 2017, Prop. 11,
+ * p = q = 2) on the plan's composed add/remove RDP curve, converted by Canonne–Kamath–Steinke 2020
+ * at the best order of the grid (../accounting/rdp/group.ts). A plan the RDP accountant cannot fold
+ * (e.g. an approximate-DP leaf) gives ∞ with the reason in the method, not an error.
+ */
+export const replaceOneByRdpGroup = (event: PrivacyEvent, relation: NeighbouringRelation, deltas: ReadonlyArray<number>): E.Either<DpError, AccountedEpsilon[]> => {
+  const c = replaceOneCurve(event, relation)
+  if (E.isLeft(c))
+    return E.right(deltas.map((delta) => ({ delta, epsilon: Number.POSITIVE_INFINITY, accountant: 'none', method: `RDP group privacy: no add/remove RDP curve (${formatError(c.left)})` })))
+  const out: AccountedEpsilon[] = []
+  for (const delta of deltas) {
+    const r = rdpToEpsilon(c.right.orders, c.right.curve, delta)
+    if (E.isLeft(r)) return r
+    const { epsilon, order } = r.right
+    const method = !Number.isFinite(epsilon)
+      ? 'RDP group privacy: the add/remove curve is infinite at every order'
+      : `RDP group privacy (Mironov 2017 Prop. 11, weak triangle) on ${showRelation(relation)} RDP: (α − ½)/(α − 1)·ε(2α) + ε(2α − 1) at α = ${Number(order.toPrecision(6))} of ${c.right.orders.length} → (ε,δ) by Canonne–Kamath–Steinke 2020`
+    out.push({ delta, epsilon, accountant: 'rdp', method })
+  }
+  return E.right(out)
+}
+
+const show = (x: number): string => (Number.isFinite(x) ? String(Number(x.toPrecision(4))) : '∞')
+
 export const privacyStatement = <C extends LdaConfigBase>(
   trainer: LdaTrainer<C>,
   config: C,
@@ -94,15 +130,28 @@ export const privacyStatement = <C extends LdaConfigBase>(
   const notes: string[] = []
   let guarantee: AccountedEpsilon[] = accounted.right
   if (!sameRelation(trainer.accountingRelation, trainer.relation)) {
+    const ar = trainer.accountingRelation
+    // The weak triangle needs an add/remove curve and a replace-one target of the same unit.
+    const rdpApplies = ar.kind === 'add-remove' && trainer.relation.kind === 'replace-one' && ar.unit === trainer.relation.unit
+    const viaRdp = rdpApplies ? replaceOneByRdpGroup(plan.right, ar, deltas) : E.right([])
+    if (E.isLeft(viaRdp)) return viaRdp
     guarantee = []
-    for (const d of deltas) {
-      const g = groupOfTwo(plan.right, trainer.accountingRelation, d)
+    const compared: string[] = []
+    for (let i = 0; i < deltas.length; i++) {
+      const d = deltas[i] as number
+      const g = replaceOneByApproxGroup(plan.right, ar, d)
       if (E.isLeft(g)) return g
-      guarantee.push(g.right)
+      const r = viaRdp.right[i]
+      guarantee.push(r !== undefined && r.epsilon < g.right.epsilon ? r : g.right)
+      if (r !== undefined) compared.push(`δ = ${d.toExponential(0)}: RDP route ε = ${show(r.epsilon)}, (ε, δ) route ε = ${show(g.right.epsilon)}`)
     }
     notes.push(
-      `the plan is accounted under ${showRelation(trainer.accountingRelation)} (Poisson subsampling is amplified only there); a ${showRelation(trainer.relation)} neighbour is a removal and an addition, so the guarantee follows by group privacy for groups of 2`,
+      `the plan is accounted under ${showRelation(ar)} (Poisson subsampling is amplified only there); a ${showRelation(trainer.relation)} neighbour is a removal and an addition, so the guarantee follows by group privacy for groups of 2` +
+        (rdpApplies
+          ? ': the smaller of (ε, δ) group privacy, (2ε, (1 + e^ε)δ′), and RDP group privacy by the weak triangle inequality on the composed add/remove curve (Mironov 2017 Prop. 11); both sound, neither tight'
+          : ' in (ε, δ) form, (2ε, (1 + e^ε)δ′)'),
     )
+    if (compared.length > 0) notes.push(`replace-one routes: ${compared.join('; ')}`)
   }
   const claim = trainer.claimed(config, stats)
   const atDelta: ClaimedEpsilon[] = []
