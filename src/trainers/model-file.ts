@@ -4,12 +4,17 @@
  * Written atomically (temporary file, then rename), so a failed run leaves no partial file.
  * Private trainers' files omit the training trace (computed on unprotected counts).
  *
+ * Reading decodes with an io-ts codec (`ModelFileCodec`) and then checks what evaluation relies on
+ * (`decodeModelFile`); every error is one line naming the file, the JSON path and the value.
+ *
  * @module
  */
-import * as E from 'fp-ts/lib/Either.js'
-import { type DpError, decodeFailure } from '../core/error.js'
-import { parseJson, stringifyJson } from '../core/json.js'
 import { readFileSync } from 'node:fs'
+import * as E from 'fp-ts/lib/Either.js'
+import * as t from 'io-ts'
+import { type DpError, decodeFailure } from '../core/error.js'
+import { ExtendedNumber, parseJson, stringifyJson } from '../core/json.js'
+import { decodeEvent } from '../mechanisms/codec.js'
 import { writeFileAtomic } from './io.js'
 import type { PrivacyStatement } from './statement.js'
 import type { IterationLog, LdaModel } from './trainer.js'
@@ -73,6 +78,124 @@ export interface LoadedModel {
   readonly file: ModelFile
 }
 
+// -------------------------------------------------------------------------------------------
+// The codec: shape first (io-ts), then the semantics evaluation relies on (φ a K × V matrix of
+// probability rows, θ rows of length K, the plan a valid event tree).
+// -------------------------------------------------------------------------------------------
+
+/** Numbers may be written as "Infinity" / "NaN" (core/json.ts); the semantic checks reject them where they matter. */
+const N = ExtendedNumber
+
+const AccountedEpsilonCodec = t.type({ delta: N, epsilon: N, accountant: t.string, method: t.string }, 'AccountedEpsilon')
+const ClaimedEpsilonCodec = t.type({ delta: N, epsilon: N, statedDelta: N, kind: t.string }, 'ClaimedEpsilon')
+
+/** The fields of a privacy statement that `evaluate` and the reports read; `plan` is checked as an event tree afterwards. */
+const PrivacyStatementCodec = t.type(
+  {
+    trainer: t.string,
+    protects: t.string,
+    accountedUnder: t.string,
+    plan: t.unknown,
+    claim: t.type({ source: t.string, statement: t.string, relation: t.string, atDelta: t.readonlyArray(ClaimedEpsilonCodec) }, 'Claim'),
+    accounted: t.readonlyArray(AccountedEpsilonCodec),
+    guarantee: t.readonlyArray(AccountedEpsilonCodec),
+    notes: t.readonlyArray(t.string),
+  },
+  'PrivacyStatement',
+)
+
+const Matrix = t.readonlyArray(t.readonlyArray(N, 'a row of numbers'), 'a list of rows of numbers')
+
+export const ModelFileCodec = t.intersection(
+  [
+    t.type({
+      schemaVersion: t.literal(1),
+      kind: t.literal(MODEL_KIND),
+      trainer: t.string,
+      config: t.unknown,
+      seed: t.string,
+      corpus: t.type({ name: t.string, documents: N, vocabulary: N, tokens: N }, 'CorpusDescription'),
+      vocab: t.readonlyArray(t.string, 'a list of words'),
+      topics: N,
+      phi: Matrix,
+      theta: Matrix,
+      privacy: PrivacyStatementCodec,
+    }),
+    t.partial({
+      evaluation: t.type({ perplexity: N, heldOutTokens: N, protocol: t.string }, 'Evaluation'),
+      trace: t.readonlyArray(t.type({ iteration: N, logLikelihood: N, elapsedMs: N, tokensPerSecond: N }, 'IterationLog')),
+    }),
+  ],
+  'ModelFile',
+)
+
+/** Tolerance on Σ_w φ_kw = 1 (the trainers normalise in doubles: errors ~1e-13). */
+export const PHI_ROW_SUM_TOLERANCE = 1e-6
+
+const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u)
+
+/** The first io-ts error as one DpError naming its JSON path (intersection branch indices skipped). */
+const ioTsError = (errors: t.Errors, root: string): DpError => {
+  const first = errors[0]
+  if (first === undefined) return decodeFailure(root, undefined, 'not a model file')
+  const keys = first.context
+    .filter((c, i) => {
+      if (c.key === '') return false
+      const parent = first.context[i - 1]?.type
+      return !(/^\d+$/.test(c.key) && (parent instanceof t.IntersectionType || parent instanceof t.UnionType))
+    })
+    .map((c) => c.key)
+  const path = keys.reduce((acc, k) => (/^\d+$/.test(k) ? `${acc}[${k}]` : `${acc}.${k}`), root)
+  const expected = first.context[first.context.length - 1]?.type.name ?? 'a value'
+  return decodeFailure(path, first.value, first.message ?? (first.value === undefined ? `missing; expected ${expected}` : `expected ${expected}`))
+}
+
+/**
+ * A model file from parsed JSON: the io-ts shape, then the semantics — topics an integer ≥ 2; φ has
+ * `topics` rows of `vocab.length` finite entries ≥ 0, each summing to 1 within
+ * PHI_ROW_SUM_TOLERANCE; θ rows have `topics` finite entries ≥ 0; the privacy plan is a valid event
+ * tree. Errors name the JSON path under `root` and the value.
+ */
+export const decodeModelFile = (u: unknown, root = '$'): E.Either<DpError, ModelFile> => {
+  // kind and schemaVersion first: a file that is not a model file should say so, not list fields.
+  if (!isRecord(u)) return E.left(decodeFailure(root, u, `expected a model file (a JSON object with "kind": "${MODEL_KIND}")`))
+  if (u['kind'] !== MODEL_KIND) return E.left(decodeFailure(`${root}.kind`, u['kind'], `expected "${MODEL_KIND}"`))
+  if (u['schemaVersion'] !== 1) return E.left(decodeFailure(`${root}.schemaVersion`, u['schemaVersion'], 'expected schemaVersion 1'))
+  const d = ModelFileCodec.decode(u)
+  if (E.isLeft(d)) return E.left(ioTsError(d.left, root))
+  // t.unknown accepts an absent key; the configuration is part of the record of the run.
+  if (!('config' in u)) return E.left(decodeFailure(`${root}.config`, undefined, 'missing; expected the trainer configuration'))
+  const m = d.right
+  const K = m.topics
+  if (!(Number.isInteger(K) && K >= 2)) return E.left(decodeFailure(`${root}.topics`, K, 'expected an integer ≥ 2'))
+  const V = m.vocab.length
+  if (m.phi.length !== K) return E.left(decodeFailure(`${root}.phi`, m.phi.length, `has the wrong number of rows: expected ${K} (one per topic)`))
+  for (let k = 0; k < K; k++) {
+    const row = m.phi[k] as ReadonlyArray<number>
+    if (row.length !== V) return E.left(decodeFailure(`${root}.phi[${k}]`, row.length, `has the wrong length: expected ${V} probabilities (one per word of $.vocab)`))
+    let sum = 0
+    for (let w = 0; w < V; w++) {
+      const x = row[w] as number
+      if (!(Number.isFinite(x) && x >= 0)) return E.left(decodeFailure(`${root}.phi[${k}][${w}]`, x, 'expected a finite probability ≥ 0'))
+      sum += x
+    }
+    if (!(Math.abs(sum - 1) <= PHI_ROW_SUM_TOLERANCE))
+      return E.left(decodeFailure(`${root}.phi[${k}]`, sum, `row sum is not 1 (within ${PHI_ROW_SUM_TOLERANCE})`))
+  }
+  for (let d = 0; d < m.theta.length; d++) {
+    const row = m.theta[d] as ReadonlyArray<number>
+    if (row.length !== K) return E.left(decodeFailure(`${root}.theta[${d}]`, row.length, `has the wrong length: expected ${K} topic proportions (one per topic)`))
+    for (let k = 0; k < K; k++) {
+      const x = row[k] as number
+      if (!(Number.isFinite(x) && x >= 0)) return E.left(decodeFailure(`${root}.theta[${d}][${k}]`, x, 'expected a finite proportion ≥ 0'))
+    }
+  }
+  const plan = decodeEvent(m.privacy.plan, `${root}.privacy.plan`)
+  if (E.isLeft(plan)) return plan
+  return E.right({ ...m, privacy: { ...m.privacy, plan: plan.right } })
+}
+
+/** Reads and decodes a model file; errors are one line naming the file, the JSON path and the value. */
 export const readModelFile = (file: string): E.Either<DpError, LoadedModel> => {
   let text: string
   try {
@@ -81,25 +204,13 @@ export const readModelFile = (file: string): E.Either<DpError, LoadedModel> => {
     return E.left(decodeFailure(file, file, `cannot read the model file (${(e as NodeJS.ErrnoException).code ?? String(e)})`))
   }
   const u = parseJson(text)
-  if (E.isLeft(u)) return E.left(decodeFailure(file, '', `not valid JSON (${u.left})`))
-  const m = u.right as Partial<ModelFile> | null
-  if (m === null || typeof m !== 'object' || m.kind !== MODEL_KIND) return E.left(decodeFailure(`${file}: $.kind`, m?.kind, `expected "${MODEL_KIND}"`))
-  if (!Array.isArray(m.vocab) || !m.vocab.every((w) => typeof w === 'string')) return E.left(decodeFailure(`${file}: $.vocab`, m.vocab, 'expected a list of words'))
-  const K = m.topics
-  if (typeof K !== 'number' || !Number.isInteger(K) || K < 2) return E.left(decodeFailure(`${file}: $.topics`, K, 'expected an integer ≥ 2'))
-  const V = m.vocab.length
-  if (!Array.isArray(m.phi) || m.phi.length !== K) return E.left(decodeFailure(`${file}: $.phi`, m.phi?.length, `expected ${K} rows`))
-  const phi = new Float64Array(K * V)
-  for (let k = 0; k < K; k++) {
-    const row = m.phi[k]
-    if (!Array.isArray(row) || row.length !== V) return E.left(decodeFailure(`${file}: $.phi[${k}]`, row?.length, `expected ${V} probabilities`))
-    for (let w = 0; w < V; w++) {
-      const x = row[w]
-      if (typeof x !== 'number' || !(x >= 0)) return E.left(decodeFailure(`${file}: $.phi[${k}][${w}]`, x, 'expected a probability ≥ 0'))
-      phi[k * V + w] = x
-    }
-  }
-  return E.right({ trainer: String(m.trainer), vocab: m.vocab, topics: K, phi, file: m as ModelFile })
+  if (E.isLeft(u)) return E.left(decodeFailure(`${file}: $`, text.length > 40 ? `…${text.slice(-40)}` : text, `not valid JSON (${u.left})`))
+  const m = decodeModelFile(u.right, `${file}: $`)
+  if (E.isLeft(m)) return m
+  const { topics: K, vocab } = m.right
+  const phi = new Float64Array(K * vocab.length)
+  m.right.phi.forEach((row, k) => phi.set(row, k * vocab.length))
+  return E.right({ trainer: m.right.trainer, vocab, topics: K, phi, file: m.right })
 }
 
 /** φ re-indexed onto another vocabulary (words the model never saw get probability 0, rows renormalised). */
