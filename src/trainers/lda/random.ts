@@ -46,6 +46,41 @@ export class FastUniform {
     this.d = rotl(this.d, 11)
     return r >>> 0
   }
+  /**
+   * Fills `out[0..n)` with uniforms in [0, 1) of 53 random bits (two outputs each, high then low),
+   * the same stream as `n` pairs of `nextUint32` calls; the state lives in locals for the loop.
+   */
+  fill53(out: Float64Array, n: number): void {
+    let a = this.a
+    let b = this.b
+    let c = this.c
+    let d = this.d
+    for (let i = 0; i < n; i++) {
+      let m = Math.imul(b, 5)
+      const hi = Math.imul((m << 7) | (m >>> 25), 9) >>> 0
+      let t = b << 9
+      c ^= a
+      d ^= b
+      b ^= c
+      a ^= d
+      c ^= t
+      d = (d << 11) | (d >>> 21)
+      m = Math.imul(b, 5)
+      const lo = Math.imul((m << 7) | (m >>> 25), 9) >>> 0
+      t = b << 9
+      c ^= a
+      d ^= b
+      b ^= c
+      a ^= d
+      c ^= t
+      d = (d << 11) | (d >>> 21)
+      out[i] = ((hi >>> 5) * 67108864 + (lo >>> 6)) * 1.1102230246251565e-16
+    }
+    this.a = a
+    this.b = b
+    this.c = c
+    this.d = d
+  }
 }
 const rotl = (x: number, k: number): number => (x << k) | (x >>> (32 - k))
 
@@ -189,11 +224,7 @@ export class NoiseSource {
       for (let i = 0; i < n; i++) out[i] = rng.next()
       return
     }
-    for (let i = 0; i < n; i++) {
-      const hi = f.nextUint32()
-      const lo = f.nextUint32()
-      out[i] = ((hi >>> 5) * 67108864 + (lo >>> 6)) * 1.1102230246251565e-16
-    }
+    f.fill53(out, n)
   }
 }
 

@@ -59,6 +59,10 @@ export const makeSparseSampler = (state: GibbsState, alphaC: number, betaC: numb
   const nzTopics = new Int32Array(K)
   const nzPos = new Int32Array(K)
 
+  // 1/(n + Vβ) for every possible topic total n ≤ N: a table look-up instead of two divisions
+  // per token (the totals of the K topics move by ±1, so the look-ups stay in cache)
+  const recip = new Float64Array(tokens.length + 1)
+  for (let n = 0; n <= tokens.length; n++) recip[n] = 1 / (n + betaSum)
   let sink = 0
   const sweep = (u: FastUniform): void => {
     sweepImpl(u, tokens, z, ndk, nk, packed, offset, coef, scores, local, nzTopics, nzPos)
@@ -113,13 +117,15 @@ export const makeSparseSampler = (state: GibbsState, alphaC: number, betaC: numb
       let sMass = 0
       let rMass = 0
       for (let k = 0; k < K; k++) {
-        const inv = 1 / ((nk[k] as number) + betaSum)
+        const inv = recip[nk[k] as number] as number
         const c = local[k] as number
         invDen[k] = inv
         sMass += ab * inv
         rMass += beta * c * inv
         coef[k] = (alpha + c) * inv
       }
+      let prevW = -1
+      let qMass = 0
       for (let i = a; i < b; i++) {
         const w = tokens[i] as number
         const old = z[i] as number
@@ -138,52 +144,53 @@ export const makeSparseSampler = (state: GibbsState, alphaC: number, betaC: numb
         }
         const nko = (nk[old] as number) - 1
         nk[old] = nko
-        inv = 1 / (nko + betaSum)
+        inv = recip[nko] as number
         invDen[old] = inv
         sMass += ab * inv
         rMass += beta * c * inv
+        const coefOldBefore = coef[old] as number
         coef[old] = (alpha + c) * inv
-        // one pass over the word's non-zero topics (Mallet): accumulate the q bucket as running
-        // prefix sums and, on reaching the old topic (always present: this token holds it),
-        // decrement its count, moving it down to keep the list sorted by decreasing count
         const lo = offset[w] as number
         let end = lo + (wlen[w] as number)
-        // touch the next token's list now so its cache miss overlaps this token's work
-        if (i + 1 < b) pf ^= packed[offset[tokens[i + 1] as number] as number] as number
-        let idx = lo
-        let qMass = 0
         let si = 0
-        for (;;) {
-          const v = packed[idx] as number
-          if ((v & mask) === old) break
-          qMass += (coef[v & mask] as number) * (v >> bits)
-          scores[si++] = qMass
-          idx++
-        }
-        {
-          let j = idx
-          const nv = (packed[j] as number) - one
-          if (nv < one) {
-            end--
-            wlen[w] = end - lo
-            while (j < end) {
-              packed[j] = packed[j + 1] as number
-              j++
-            }
-            packed[end] = 0
-          } else {
-            while (j + 1 < end && (packed[j + 1] as number) > nv) {
-              packed[j] = packed[j + 1] as number
-              j++
-            }
-            packed[j] = nv
+        if (w !== prevW) {
+          // first token of a run: one pass over the word's non-zero topics (Mallet) accumulates
+          // the q bucket as running prefix sums and, on reaching the old topic (always present:
+          // this token holds it), decrements its count, moving it down to keep the list sorted
+          prevW = w
+          let idx = lo
+          qMass = 0
+          for (;;) {
+            const v = packed[idx] as number
+            if ((v & mask) === old) break
+            qMass += (coef[v & mask] as number) * (v >> bits)
+            scores[si++] = qMass
+            idx++
           }
+          end = decrementAt(packed, idx, end, one)
+          wlen[w] = end - lo
+          while (idx < end) {
+            const v = packed[idx] as number
+            qMass += (coef[v & mask] as number) * (v >> bits)
+            scores[si++] = qMass
+            idx++
+          }
+        } else {
+          // a repeat of the previous token's word: q changed only at the topics that token and
+          // this one moved, so its mass is updated in O(1); the draw is located by a scan below
+          let idx = lo
+          while (((packed[idx] as number) & mask) !== old) idx++
+          const n = (packed[idx] as number) >> bits
+          qMass += (coef[old] as number) * (n - 1) - coefOldBefore * n
+          end = decrementAt(packed, idx, end, one)
+          wlen[w] = end - lo
+          if (end === lo) qMass = 0
+          si = -1
         }
-        while (idx < end) {
-          const v = packed[idx] as number
-          qMass += (coef[v & mask] as number) * (v >> bits)
-          scores[si++] = qMass
-          idx++
+        // touch the next word's list now so its cache miss overlaps this token's work
+        if (i + 1 < b) {
+          const nw = tokens[i + 1] as number
+          if (nw !== w) pf ^= packed[offset[nw] as number] as number
         }
         // inline xoshiro128** step (the same generator as FastUniform), uniform in [0, 1)
         const rm = Math.imul(rb, 5)
@@ -197,11 +204,24 @@ export const makeSparseSampler = (state: GibbsState, alphaC: number, betaC: numb
         rd = (rd << 11) | (rd >>> 21)
         let x = (rr >>> 0) * 2.3283064365386963e-10 * (sMass + rMass + qMass)
         let nt = -1
-        if (x < qMass) {
-          let j = 0
-          const last = si - 1
-          while (j < last && (scores[j] as number) <= x) j++
-          j += lo
+        let nBefore: number
+        if (x < qMass && end > lo) {
+          let j: number
+          if (si >= 0) {
+            j = 0
+            const last = si - 1
+            while (j < last && (scores[j] as number) <= x) j++
+            j += lo
+          } else {
+            j = lo
+            const last = end - 1
+            for (; j < last; j++) {
+              const v = packed[j] as number
+              x -= (coef[v & mask] as number) * (v >> bits)
+              if (x < 0) break
+            }
+          }
+          nBefore = (packed[j] as number) >> bits
           const v = (packed[j] as number) + one
           nt = v & mask
           packed[j] = v
@@ -211,7 +231,7 @@ export const makeSparseSampler = (state: GibbsState, alphaC: number, betaC: numb
           }
         } else {
           x -= qMass
-          if (x < rMass) {
+          if (x < rMass && nnz > 0) {
             x /= beta
             nt = nzTopics[nnz - 1] as number
             for (let j = 0; j < nnz; j++) {
@@ -240,7 +260,11 @@ export const makeSparseSampler = (state: GibbsState, alphaC: number, betaC: numb
           if (j === end) {
             v = one | nt
             wlen[w] = end + 1 - lo
-          } else v = (packed[j] as number) + one
+            nBefore = 0
+          } else {
+            nBefore = (packed[j] as number) >> bits
+            v = (packed[j] as number) + one
+          }
           packed[j] = v
           while (j > lo && (packed[j - 1] as number) < v) {
             packed[j] = packed[j - 1] as number
@@ -261,11 +285,15 @@ export const makeSparseSampler = (state: GibbsState, alphaC: number, betaC: numb
         }
         const nkn = (nk[nt] as number) + 1
         nk[nt] = nkn
-        inv = 1 / (nkn + betaSum)
+        inv = recip[nkn] as number
         invDen[nt] = inv
         sMass += ab * inv
         rMass += beta * c * inv
-        coef[nt] = (alpha + c) * inv
+        const coefNew = (alpha + c) * inv
+        // keep q's mass current for a repeat of this word: topic nt's term moved from
+        // coef·n to coef′·(n + 1)
+        qMass += coefNew * (nBefore + 1) - (coef[nt] as number) * nBefore
+        coef[nt] = coefNew
       }
       for (let k = 0; k < K; k++) ndk[d * K + k] = local[k] as number
     }
@@ -282,4 +310,27 @@ export const makeSparseSampler = (state: GibbsState, alphaC: number, betaC: numb
       }
   }
   return { state, sweep, syncDense }
+}
+
+/**
+ * Decrements the packed count at `j` in a word's list [.., end), keeping the list sorted by
+ * decreasing count (an entry whose count reaches 0 leaves the list); returns the new end.
+ */
+const decrementAt = (packed: Int32Array, j: number, end: number, one: number): number => {
+  const nv = (packed[j] as number) - one
+  if (nv < one) {
+    const last = end - 1
+    while (j < last) {
+      packed[j] = packed[j + 1] as number
+      j++
+    }
+    packed[last] = 0
+    return last
+  }
+  while (j + 1 < end && (packed[j + 1] as number) > nv) {
+    packed[j] = packed[j + 1] as number
+    j++
+  }
+  packed[j] = nv
+  return end
 }

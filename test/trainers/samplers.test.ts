@@ -1,0 +1,147 @@
+// Exactness of the Gibbs samplers: on a corpus small enough to enumerate every assignment, the
+// long-run frequencies of the sampled states must match the target distribution computed exactly.
+// The corpus repeats words inside documents, so the samplers' run-of-the-same-word paths (masses
+// updated in O(1) along a run) are exercised as well as the first-token paths.
+import gammaln from '@stdlib/math-base-special-gammaln'
+import { describe, expect, it } from 'vitest'
+import { seeded } from '../../src/core/rng.js'
+import { fromDocuments } from '../../src/trainers/corpus/corpus.js'
+import { FastUniform } from '../../src/trainers/lda/random.js'
+import { makeSnapshotSampler } from '../../src/trainers/lda/snapshot.js'
+import { makeSparseSampler } from '../../src/trainers/lda/sparse.js'
+import { type GibbsState, initState } from '../../src/trainers/lda/state.js'
+
+const K = 2
+const ALPHA = 0.3
+const BETA = 0.2
+// Reading order is shuffled on purpose: the state visits each document grouped by word.
+const CORPUS = fromDocuments(['a', 'b', 'c'], [[0, 1, 0], [2, 1, 1, 0]])
+const N = CORPUS.tokens.length
+const STATES = K ** N
+
+/** Decodes state index s into topics for the state's (grouped) token order. */
+const topicsOf = (s: number): number[] => Array.from({ length: N }, (_, i) => Math.floor(s / K ** i) % K)
+
+/** Exact target over all K^N assignments, given the log weight of one assignment. */
+const exact = (logWeight: (z: number[]) => number): Float64Array => {
+  const lw = Array.from({ length: STATES }, (_, s) => logWeight(topicsOf(s)))
+  const m = Math.max(...lw)
+  const p = Float64Array.from(lw, (x) => Math.exp(x - m))
+  const tot = p.reduce((a, b) => a + b, 0)
+  return p.map((x) => x / tot)
+}
+
+const docCounts = (st: GibbsState, z: number[]): number[][] =>
+  Array.from({ length: st.D }, (_, d) => {
+    const n = new Array<number>(K).fill(0)
+    for (let i = st.docStart[d] as number; i < (st.docStart[d + 1] as number); i++) n[z[i] as number]++
+    return n
+  })
+
+/** log p(z | w) of collapsed LDA up to a constant: Π_d Π_k Γ(n_dk + α) · Π_k Π_w Γ(n_kw + β) / Γ(n_k + Vβ). */
+const collapsedLog = (st: GibbsState) => (z: number[]): number => {
+  let s = 0
+  for (const n of docCounts(st, z)) for (const c of n) s += gammaln(c + ALPHA)
+  for (let k = 0; k < K; k++) {
+    let nk = 0
+    for (let w = 0; w < st.V; w++) {
+      let c = 0
+      for (let i = 0; i < N; i++) if (st.tokens[i] === w && z[i] === k) c++
+      s += gammaln(c + BETA)
+      nk += c
+    }
+    s -= gammaln(nk + st.V * BETA)
+  }
+  return s
+}
+
+/** log target of the snapshot sampler for a fixed word factor q: Π_i q_{w_i z_i} · Π_d Π_k Γ(n_dk + α). */
+const snapshotLog = (st: GibbsState, q: (w: number, k: number) => number) => (z: number[]): number => {
+  let s = 0
+  for (let i = 0; i < N; i++) s += Math.log(q(st.tokens[i] as number, z[i] as number))
+  for (const n of docCounts(st, z)) for (const c of n) s += gammaln(c + ALPHA)
+  return s
+}
+
+const stateIndex = (z: Int32Array): number => {
+  let s = 0
+  for (let i = N - 1; i >= 0; i--) s = s * K + (z[i] as number)
+  return s
+}
+
+const totalVariation = (p: ArrayLike<number>, q: ArrayLike<number>): number => {
+  let s = 0
+  for (let i = 0; i < p.length; i++) s += Math.abs((p[i] as number) - (q[i] as number))
+  return s / 2
+}
+
+const SWEEPS = 200_000
+// Sampling error of the empirical frequencies over 64 states at this many (correlated) sweeps is
+// about 0.005 in total variation; a wrong α or β moves the target by several times the bound.
+const BOUND = 0.02
+
+const empirical = (st: GibbsState, sweep: () => void): Float64Array => {
+  const f = new Float64Array(STATES)
+  for (let t = 0; t < 1000; t++) sweep()
+  for (let t = 0; t < SWEEPS; t++) {
+    sweep()
+    f[stateIndex(st.z)]++
+  }
+  return f.map((x) => x / SWEEPS)
+}
+
+describe('SparseLDA (CGS) samples the collapsed posterior exactly', () => {
+  it('matches the enumerated posterior, and keeps its packed counts equal to the counts of z', () => {
+    const u = new FastUniform(seeded(11))
+    const st = initState(CORPUS, K, u)
+    const m = makeSparseSampler(st, ALPHA, BETA)
+    const target = exact(collapsedLog(st))
+    const f = empirical(st, () => m.sweep(u))
+    expect(totalVariation(f, target)).toBeLessThan(BOUND)
+    // power: a posterior with another α is far outside the bound
+    const other = exact((z) => collapsedLog(st)(z) + docCounts(st, z).flat().reduce((s, c) => s + gammaln(c + 2) - gammaln(c + ALPHA), 0))
+    expect(totalVariation(other, target)).toBeGreaterThan(3 * BOUND)
+    m.syncDense()
+    const counts = new Int32Array(st.V * K)
+    for (let i = 0; i < N; i++) counts[(st.tokens[i] as number) * K + (st.z[i] as number)]++
+    expect(Array.from(st.nwk)).toEqual(Array.from(counts))
+  })
+})
+
+describe('the snapshot sampler (private trainers) samples its target exactly', () => {
+  // a release with a negative cell (clipped to 0) and a cell above the clip C
+  const release = Float64Array.from([3.2, -0.7, 0.4, 2.5, 9, 1.1])
+  const C = 5
+  const qOf = (st: GibbsState) => {
+    const tot = [0, 0]
+    for (let w = 0; w < st.V; w++) for (let k = 0; k < K; k++) tot[k] = (tot[k] as number) + (release[w * K + k] as number)
+    return (w: number, k: number): number => (Math.min(Math.max(release[w * K + k] as number, 0), C) + BETA) / (Math.max(tot[k] as number, 0) + st.V * BETA)
+  }
+
+  it('full sweeps', () => {
+    const u = new FastUniform(seeded(12))
+    const st = initState(CORPUS, K, u)
+    const m = makeSnapshotSampler(st, ALPHA, BETA, C)
+    m.setRelease(release, 1)
+    const f = empirical(st, () => m.sweep(u))
+    expect(totalVariation(f, exact(snapshotLog(st, qOf(st))))).toBeLessThan(BOUND)
+    // the true counts are recounted from z after every sweep
+    const counts = new Int32Array(st.V * K)
+    for (let i = 0; i < N; i++) counts[(st.tokens[i] as number) * K + (st.z[i] as number)]++
+    expect(Array.from(st.nwk)).toEqual(Array.from(counts))
+  })
+
+  it('Poisson-subsampled sweeps (a random half of the tokens visited each sweep)', () => {
+    const u = new FastUniform(seeded(13))
+    const coin = new FastUniform(seeded(14))
+    const st = initState(CORPUS, K, u)
+    const m = makeSnapshotSampler(st, ALPHA, BETA, C)
+    m.setRelease(release, 1)
+    const include = new Uint8Array(N)
+    const f = empirical(st, () => {
+      for (let i = 0; i < N; i++) include[i] = coin.next() < 0.5 ? 1 : 0
+      m.sweep(u, include)
+    })
+    expect(totalVariation(f, exact(snapshotLog(st, qOf(st))))).toBeLessThan(BOUND)
+  })
+})
