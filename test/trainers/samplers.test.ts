@@ -34,7 +34,7 @@ const exact = (logWeight: (z: number[]) => number): Float64Array => {
 const docCounts = (st: GibbsState, z: number[]): number[][] =>
   Array.from({ length: st.D }, (_, d) => {
     const n = new Array<number>(K).fill(0)
-    for (let i = st.docStart[d] as number; i < (st.docStart[d + 1] as number); i++) n[z[i] as number]++
+    for (let i = st.docStart[d] as number; i < (st.docStart[d + 1] as number); i++) n[z[i] as number] = (n[z[i] as number] as number) + 1
     return n
   })
 
@@ -69,6 +69,16 @@ const stateIndex = (z: Int32Array): number => {
   return s
 }
 
+/** The word-topic counts of the current assignment, V×K word-major. */
+const countsOf = (st: GibbsState): Int32Array => {
+  const counts = new Int32Array(st.V * K)
+  for (let i = 0; i < N; i++) {
+    const cell = (st.tokens[i] as number) * K + (st.z[i] as number)
+    counts[cell] = (counts[cell] as number) + 1
+  }
+  return counts
+}
+
 const totalVariation = (p: ArrayLike<number>, q: ArrayLike<number>): number => {
   let s = 0
   for (let i = 0; i < p.length; i++) s += Math.abs((p[i] as number) - (q[i] as number))
@@ -85,7 +95,8 @@ const empirical = (st: GibbsState, sweep: () => void): Float64Array => {
   for (let t = 0; t < 1000; t++) sweep()
   for (let t = 0; t < SWEEPS; t++) {
     sweep()
-    f[stateIndex(st.z)]++
+    const s = stateIndex(st.z)
+    f[s] = (f[s] as number) + 1
   }
   return f.map((x) => x / SWEEPS)
 }
@@ -102,8 +113,7 @@ describe('SparseLDA (CGS) samples the collapsed posterior exactly', () => {
     const other = exact((z) => collapsedLog(st)(z) + docCounts(st, z).flat().reduce((s, c) => s + gammaln(c + 2) - gammaln(c + ALPHA), 0))
     expect(totalVariation(other, target)).toBeGreaterThan(3 * BOUND)
     m.syncDense()
-    const counts = new Int32Array(st.V * K)
-    for (let i = 0; i < N; i++) counts[(st.tokens[i] as number) * K + (st.z[i] as number)]++
+    const counts = countsOf(st)
     expect(Array.from(st.nwk)).toEqual(Array.from(counts))
   })
 })
@@ -126,8 +136,7 @@ describe('the snapshot sampler (private trainers) samples its target exactly', (
     const f = empirical(st, () => m.sweep(u))
     expect(totalVariation(f, exact(snapshotLog(st, qOf(st))))).toBeLessThan(BOUND)
     // the true counts are recounted from z after every sweep
-    const counts = new Int32Array(st.V * K)
-    for (let i = 0; i < N; i++) counts[(st.tokens[i] as number) * K + (st.z[i] as number)]++
+    const counts = countsOf(st)
     expect(Array.from(st.nwk)).toEqual(Array.from(counts))
   })
 

@@ -9,7 +9,10 @@
  *
  * Word-topic counts are packed per word as `count << bits | topic`, sorted by decreasing count,
  * so the q scan visits the heaviest topics first. The coefficient (α + n_dk)/(Vβ + n_k) is cached
- * per topic and updated in O(1) per token. No allocation happens inside a sweep.
+ * per topic and updated in O(1) per token. Tokens arrive grouped by word (state.ts): the first
+ * token of a run sums the q bucket over the word's list; a repeat updates that mass in O(1) (only
+ * the topics the previous token and this one moved have changed) and scans only as far as the
+ * draw. No allocation happens inside a sweep.
  *
  * @module
  */
@@ -18,7 +21,7 @@ import type { GibbsState } from './state.js'
 
 export interface SparseSampler {
   readonly state: GibbsState
-  /** One full sweep over every token, in document order. */
+  /** One full sweep over every token, document by document, grouped by word inside each. */
   readonly sweep: (u: FastUniform) => void
   /** Writes the word-topic counts back into state.nwk (dense), e.g. before computing φ. */
   readonly syncDense: () => void
@@ -59,10 +62,6 @@ export const makeSparseSampler = (state: GibbsState, alphaC: number, betaC: numb
   const nzTopics = new Int32Array(K)
   const nzPos = new Int32Array(K)
 
-  // 1/(n + Vβ) for every possible topic total n ≤ N: a table look-up instead of two divisions
-  // per token (the totals of the K topics move by ±1, so the look-ups stay in cache)
-  const recip = new Float64Array(tokens.length + 1)
-  for (let n = 0; n <= tokens.length; n++) recip[n] = 1 / (n + betaSum)
   let sink = 0
   const sweep = (u: FastUniform): void => {
     sweepImpl(u, tokens, z, ndk, nk, packed, offset, coef, scores, local, nzTopics, nzPos)
@@ -117,7 +116,7 @@ export const makeSparseSampler = (state: GibbsState, alphaC: number, betaC: numb
       let sMass = 0
       let rMass = 0
       for (let k = 0; k < K; k++) {
-        const inv = recip[nk[k] as number] as number
+        const inv = 1 / ((nk[k] as number) + betaSum)
         const c = local[k] as number
         invDen[k] = inv
         sMass += ab * inv
@@ -144,7 +143,7 @@ export const makeSparseSampler = (state: GibbsState, alphaC: number, betaC: numb
         }
         const nko = (nk[old] as number) - 1
         nk[old] = nko
-        inv = recip[nko] as number
+        inv = 1 / (nko + betaSum)
         invDen[old] = inv
         sMass += ab * inv
         rMass += beta * c * inv
@@ -285,7 +284,7 @@ export const makeSparseSampler = (state: GibbsState, alphaC: number, betaC: numb
         }
         const nkn = (nk[nt] as number) + 1
         nk[nt] = nkn
-        inv = recip[nkn] as number
+        inv = 1 / (nkn + betaSum)
         invDen[nt] = inv
         sMass += ab * inv
         rMass += beta * c * inv
