@@ -21,8 +21,8 @@ export {
   adaptiveSubsamplingClaim,
   type EfficiencyPrivacyMaximum,
 } from './sub-analysis.js'
-export { privacyStatement, type PrivacyStatement, type AccountedEpsilon, type ClaimedEpsilon } from './statement.js'
-export { modelFile, writeModelFile, readModelFile, reindexPhi, type ModelFile, type LoadedModel } from './model-file.js'
+export { privacyStatement, replaceOneByApproxGroup, replaceOneByRdpGroup, type PrivacyStatement, type AccountedEpsilon, type ClaimedEpsilon } from './statement.js'
+export { modelFile, writeModelFile, readModelFile, decodeModelFile, ModelFileCodec, MODEL_KIND, reindexPhi, type ModelFile, type LoadedModel } from './model-file.js'
 export { writeFileAtomic } from './io.js'
 export {
   type Corpus,

@@ -16,8 +16,9 @@
  *   is not stated for replacement. The plan is therefore declared under add/remove one word, where
  *   adding a kept token raises one count by 1 (Gaussian, L2 sensitivity 1), and accounted there
  *   exactly by the RDP accountant; a replace-one neighbour is a removal followed by an addition, so
- *   the replace-one guarantee follows by group privacy for groups of 2 (computed from the
- *   accountant's answer in statement.ts).
+ *   the replace-one guarantee follows by group privacy for groups of 2 — the smaller of the
+ *   (ε, δ) form and the RDP weak-triangle form at orders 2α, 2α − 1 (statement.ts,
+ *   accounting/rdp/group.ts).
  * - The paper's analysis ignores the topic draws, which read the words. They are declared as in
  *   HDP-LDA (paper 001 Thm 3): an exponential mechanism with ε_I = 2 ln(C/β + 1), inside the
  *   subsample (only kept tokens are redrawn); an added token's draw is compared with a draw for a
