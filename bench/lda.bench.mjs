@@ -50,15 +50,24 @@ const run = (label, data, K, sweep, phiOf) => {
   return { label, K, tps, ppl: ppl.right.perplexity, mem: peak / 2 ** 20 }
 }
 
-const show = (r, base, target) =>
-  console.log(
-    `${r.label.padEnd(24)} K=${String(r.K).padEnd(4)} ${(r.tps / 1e6).toFixed(2).padStart(6)} M tokens/s  perplexity ${r.ppl.toFixed(1).padStart(7)}  peak RSS ${r.mem.toFixed(0).padStart(4)} MiB` +
-      (base ? `  ×${(r.tps / base.tps).toFixed(2)} vs dense` : '') +
-      (target ? `  (target ≥ ${target} M: ${r.tps / 1e6 >= target ? 'met' : 'MISSED'})` : ''),
-  )
+// LDA-EVAL.md §4 on the reference machine: the straightforward dense typed-array JS port (our baseline's kind) ran
+// 12.5 / 5.9 / 3.2 M tokens/s on Brown at K = 20 / 50 / 100; the issue's targets at K = 50 are 16 M for CGS (Mallet's
+// SparseLDA, 2.7× that port) and 13 M for HDP-LDA (half a dense -O3 C sampler, 2.2× that port). Machines differ, so
+// each target is checked twice: in absolute terms, and as the same ratio to the dense baseline measured in this run.
+const REFERENCE_DENSE = { brown: { 20: 12.5, 50: 5.9, 100: 3.2 }, spam: { 20: 12.6, 50: 5.8, 100: 3.2 } }
+const TARGETS = { cgs: { brown: { 50: 16 } }, hdp: { brown: { 50: 13 } } }
 
-const CGS_TARGET = { brown: { 50: 16 } }
-const HDP_TARGET = { brown: { 50: 13 } }
+const show = (r, base, corpus, kind) => {
+  const target = kind === undefined ? undefined : TARGETS[kind]?.[corpus]?.[r.K]
+  const ref = REFERENCE_DENSE[corpus]?.[r.K]
+  let line = `${r.label.padEnd(24)} K=${String(r.K).padEnd(4)} ${(r.tps / 1e6).toFixed(2).padStart(6)} M tokens/s  perplexity ${r.ppl.toFixed(1).padStart(7)}  peak RSS ${r.mem.toFixed(0).padStart(4)} MiB`
+  if (base) line += `  ×${(r.tps / base.tps).toFixed(2)} vs dense`
+  if (target !== undefined && base && ref !== undefined) {
+    const ratio = target / ref
+    line += `\n${''.padEnd(24)} target ≥ ${target} M: ${r.tps / 1e6 >= target ? 'met' : 'missed'} in absolute terms; ≥ ×${ratio.toFixed(2)} vs dense (${target} M / ${ref} M on the reference machine): ${r.tps / base.tps >= ratio ? 'met' : 'missed'}`
+  }
+  console.log(line)
+}
 
 for (const [corpus, Ks] of [['brown', quick ? [50] : [20, 50, 100]], ['spam', quick ? [] : [100]]]) {
   const data = loadDataset(corpus).right
@@ -69,10 +78,12 @@ for (const [corpus, Ks] of [['brown', quick ? [50] : [20, 50, 100]], ['spam', qu
       const u = new FastUniform(seeded(1)); const s = initState(data.train, K, u)
       base = run('dense CGS (baseline)', data, K, () => denseSweep(s, u, ALPHA, BETA), () => phiFromCounts(s.nwk, K, s.V, BETA))
       show(base)
+      const ref = REFERENCE_DENSE[corpus]?.[K]
+      if (ref !== undefined) console.log(`${''.padEnd(24)} (the same kind of port ran ${ref} M on LDA-EVAL's reference machine: this machine runs it at ×${(base.tps / 1e6 / ref).toFixed(2)})`)
     }
     {
       const u = new FastUniform(seeded(1)); const s = initState(data.train, K, u); const m = makeSparseSampler(s, ALPHA, BETA)
-      show(run('CGS (SparseLDA)', data, K, () => m.sweep(u), () => { m.syncDense(); return phiFromCounts(s.nwk, K, s.V, BETA) }), base, CGS_TARGET[corpus]?.[K])
+      show(run('CGS (SparseLDA)', data, K, () => m.sweep(u), () => { m.syncDense(); return phiFromCounts(s.nwk, K, s.V, BETA) }), base, corpus, 'cgs')
     }
     if (corpus === 'brown') {
       // HDP-LDA's sampler on dense noisy counts: each sweep reads a fresh release n + Lap(2/ε_L) (ε_L = 1, C = 100),
@@ -85,14 +96,14 @@ for (const [corpus, Ks] of [['brown', quick ? [50] : [20, 50, 100]], ['spam', qu
         for (let i = 0; i < noisy.length; i++) noisy[i] = s.nwk[i] + eta[i]
         m.setRelease(noisy, 1)
         const t0 = performance.now(); m.sweep(u); return performance.now() - t0
-      }, () => phiFromCounts(s.nwk, K, s.V, BETA)), base, HDP_TARGET[corpus]?.[K])
+      }, () => phiFromCounts(s.nwk, K, s.V, BETA)), base, corpus, 'hdp')
       peak = 0
       const t0 = performance.now()
       const f = hdpLda.fit(data.train, { topics: K, iterations: SWEEPS, alpha: ALPHA, beta: BETA, epsilonL: 1, clip: 100, noise: 'fresh' }, seeded(1), { logLikelihoodEvery: 0 })
       const dt = (performance.now() - t0) / 1000
       sampleRss()
       const ppl = heldOutPerplexity(f.right.model.phi, K, data.testObserved, data.testHeldOut).right.perplexity
-      show({ label: 'HDP-LDA full trainer', K, tps: (data.train.tokens.length * SWEEPS) / dt, ppl, mem: peak / 2 ** 20 }, base)
+      show({ label: 'HDP-LDA full trainer', K, tps: (data.train.tokens.length * SWEEPS) / dt, ppl, mem: peak / 2 ** 20 }, base, corpus, 'hdp')
     }
   }
 }

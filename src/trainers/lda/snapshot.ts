@@ -64,7 +64,8 @@ export const makeSnapshotSampler = (state: GibbsState, alpha: number, beta: numb
   }
 
   const sweep = (u: FastUniform, include?: Uint8Array): void => {
-    sparseSweep(K, D, tokens, docStart, z, ndk, nwk, nk, q, qsum, nzTopics, nzCount, nzPos, alpha, u, include)
+    sparseSweep(K, D, tokens, docStart, z, ndk, q, qsum, nzTopics, nzCount, nzPos, alpha, u, include)
+    recount(K, tokens, z, nwk, nk)
   }
   const sweepWithDocNoise = (u: FastUniform, docNoise: Float64Array): void => {
     for (let d = 0; d < D; d++) {
@@ -120,8 +121,6 @@ const sparseSweep = (
   docStart: Int32Array,
   z: Int32Array,
   ndk: Int32Array,
-  nwk: Int32Array,
-  nk: Int32Array,
   q: Float64Array,
   qsum: Float64Array,
   nzTopics: Int32Array,
@@ -262,9 +261,15 @@ const sparseSweep = (
     for (let k = 0; k < K; k++) ndk[db + k] = 0
     for (let j = 0; j < nnz; j++) ndk[db + (nzTopics[j] as number)] = nzCount[j] as number
   }
-  // The true word-topic counts (for the next release) are recounted from z after the sweep: the
-  // sweep reads only the release, and a streaming recount costs less than updating a word's
-  // count row on every move.
+}
+
+/**
+ * The true word-topic counts (for the next release), recounted from z after a sweep: the sweep
+ * reads only the release, and a streaming recount costs less than updating a word's count row on
+ * every move. (A function of its own: code after the sweep's hot loop, compiled without type
+ * feedback, deoptimised the sweep at every exit.)
+ */
+const recount = (K: number, tokens: Int32Array, z: Int32Array, nwk: Int32Array, nk: Int32Array): void => {
   nwk.fill(0)
   nk.fill(0)
   for (let i = 0; i < tokens.length; i++) {
