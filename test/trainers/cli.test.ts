@@ -4,15 +4,10 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runTrainCli } from '../../src/cli/commands/train.js'
 import { runEvaluateCli } from '../../src/cli/commands/evaluate.js'
+import { writeTinyUci } from './tiny-uci.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'dpaudit-train-'))
-const corpusDir = join(dir, 'uci')
-import { mkdirSync } from 'node:fs'
-mkdirSync(corpusDir)
-const lines = ['40', '6', String(40 * 3)]
-for (let d = 1; d <= 40; d++) for (const w of [1 + (d % 3), 4, 5 + (d % 2)]) lines.push(`${d} ${w} ${1 + (d % 4)}`)
-writeFileSync(join(corpusDir, 'docword.txt'), `${lines.join('\n')}\n`)
-writeFileSync(join(corpusDir, 'vocab.txt'), 'alpha\nbravo\ncharlie\ndelta\necho\nfoxtrot\n')
+const corpusDir = writeTinyUci(dir)
 
 describe('dpaudit train / evaluate', () => {
   it('trains, writes the model with its privacy statement, and evaluates it', () => {

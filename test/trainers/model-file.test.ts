@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import * as E from 'fp-ts/lib/Either.js'
@@ -9,6 +9,7 @@ import { formatError } from '../../src/core/error.js'
 import { seeded } from '../../src/core/rng.js'
 import { stringifyJson } from '../../src/core/json.js'
 import { TRAINERS, corpusStats, generateLda, privacyStatement, type LdaConfigBase } from '../../src/trainers/index.js'
+import { writeTinyUci } from './tiny-uci.js'
 import { type ModelFile, decodeModelFile, modelFile, readModelFile, writeModelFile } from '../../src/trainers/model-file.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'dpaudit-model-'))
@@ -18,12 +19,7 @@ const corpus = synth.right.corpus
 const stats = corpusStats(corpus)
 
 // A tiny UCI corpus for the CLI (evaluate decodes the model before it loads the corpus).
-const corpusDir = join(dir, 'uci')
-mkdirSync(corpusDir)
-const lines = ['40', '6', String(40 * 3)]
-for (let d = 1; d <= 40; d++) for (const w of [1 + (d % 3), 4, 5 + (d % 2)]) lines.push(`${d} ${w} ${1 + (d % 4)}`)
-writeFileSync(join(corpusDir, 'docword.txt'), `${lines.join('\n')}\n`)
-writeFileSync(join(corpusDir, 'vocab.txt'), 'alpha\nbravo\ncharlie\ndelta\necho\nfoxtrot\n')
+const corpusDir = writeTinyUci(dir)
 
 type Name = keyof typeof TRAINERS
 

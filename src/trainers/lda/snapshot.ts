@@ -145,20 +145,7 @@ const sparseSweep = (
     for (let k = 0; k < K; k++) {
       const c = ndk[db + k] as number
       nzPos[k] = -1
-      if (c > 0) {
-        // insertion into the sorted list (K is small and this runs once per document)
-        let j = nnz++
-        while (j > 0 && (nzCount[j - 1] as number) < c) {
-          const t = nzTopics[j - 1] as number
-          nzTopics[j] = t
-          nzCount[j] = nzCount[j - 1] as number
-          nzPos[t] = j
-          j--
-        }
-        nzTopics[j] = k
-        nzCount[j] = c
-        nzPos[k] = j
-      }
+      if (c > 0) raiseTopic(nzTopics, nzCount, nzPos, nnz++, k, c)
     }
     let prevW = -1
     let rMass = 0
@@ -239,28 +226,33 @@ const sparseSweep = (
       z[i] = nt
       // add the token back: its new topic's count rises by one and moves towards the front
       {
-        let p = nzPos[nt] as number
-        let c: number
-        if (p < 0) {
-          p = nnz++
-          c = 1
-        } else c = (nzCount[p] as number) + 1
-        while (p > 0 && (nzCount[p - 1] as number) < c) {
-          const t = nzTopics[p - 1] as number
-          nzTopics[p] = t
-          nzCount[p] = nzCount[p - 1] as number
-          nzPos[t] = p
-          p--
-        }
-        nzTopics[p] = nt
-        nzCount[p] = c
-        nzPos[nt] = p
+        const p = nzPos[nt] as number
+        if (p < 0) raiseTopic(nzTopics, nzCount, nzPos, nnz++, nt, 1)
+        else raiseTopic(nzTopics, nzCount, nzPos, p, nt, (nzCount[p] as number) + 1)
       }
       rMass += q[base + nt] as number
     }
     for (let k = 0; k < K; k++) ndk[db + k] = 0
     for (let j = 0; j < nnz; j++) ndk[db + (nzTopics[j] as number)] = nzCount[j] as number
   }
+}
+
+/**
+ * Gives topic `t` the count `c` at position `p` of the document's topic list (sorted by decreasing
+ * count) and moves it towards the front past every entry with a smaller count. `p` may be the
+ * free slot at the end (a topic entering the list).
+ */
+const raiseTopic = (nzTopics: Int32Array, nzCount: Int32Array, nzPos: Int32Array, p: number, t: number, c: number): void => {
+  while (p > 0 && (nzCount[p - 1] as number) < c) {
+    const u = nzTopics[p - 1] as number
+    nzTopics[p] = u
+    nzCount[p] = nzCount[p - 1] as number
+    nzPos[u] = p
+    p--
+  }
+  nzTopics[p] = t
+  nzCount[p] = c
+  nzPos[t] = p
 }
 
 /**
