@@ -18,10 +18,10 @@ import * as t from 'io-ts'
 import { compose, labeled, laplace, nonPrivate, type PrivacyEvent, selfCompose } from '../mechanisms/event.js'
 import { replaceOne } from '../mechanisms/neighbouring.js'
 import { BASE_DEFAULTS, BaseConfig, checkBase, positive } from './config.js'
-import { runIterations } from './lda/loop.js'
+import { gibbsFitResult, runIterations } from './lda/loop.js'
 import { startPrivateFit } from './lda/private-fit.js'
 import { fillLaplace } from './lda/random.js'
-import { phiFromNoisyCounts, thetaFromCounts } from './lda/state.js'
+import { phiFromNoisyCounts } from './lda/state.js'
 import { type LdaTrainer, pureClaim } from './trainer.js'
 
 export const CdpConfig = t.intersection([BaseConfig, t.type({ epsilon: t.number })])
@@ -88,12 +88,7 @@ const make = (every: boolean): LdaTrainer<CdpConfig> => ({
       ledger.push(labeled(`iteration ${it}`, labeled(DRAW, nonPrivate)))
       return corpus.tokens.length
     })
-    return E.right({
-      model: { topics: c.topics, vocabulary: state.V, phi: phiFromNoisyCounts(noisy, c.topics, state.V, c.beta), theta: thetaFromCounts(state, c.alpha) },
-      trace,
-      ledger: compose(ledger),
-      tokensSampled,
-    })
+    return E.right(gibbsFitResult(state, c, phiFromNoisyCounts(noisy, c.topics, state.V, c.beta), { trace, tokensSampled }, ledger))
   },
 })
 

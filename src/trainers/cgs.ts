@@ -6,14 +6,14 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type * as t from 'io-ts'
-import { labeled, nonPrivate, selfCompose, compose, type PrivacyEvent } from '../mechanisms/event.js'
+import { labeled, nonPrivate, selfCompose, type PrivacyEvent } from '../mechanisms/event.js'
 import { replaceOne } from '../mechanisms/neighbouring.js'
 import { BASE_DEFAULTS, BaseConfig, checkBase } from './config.js'
 import { corpusStats, validateCorpus } from './corpus/corpus.js'
-import { runIterations } from './lda/loop.js'
+import { gibbsFitResult, runIterations } from './lda/loop.js'
 import { FastUniform } from './lda/random.js'
 import { makeSparseSampler } from './lda/sparse.js'
-import { initState, phiFromCounts, thetaFromCounts } from './lda/state.js'
+import { initState, phiFromCounts } from './lda/state.js'
 import { type LdaTrainer, noClaim } from './trainer.js'
 
 export type CgsConfig = t.TypeOf<typeof BaseConfig>
@@ -53,11 +53,6 @@ export const cgs: LdaTrainer<CgsConfig> = {
       sampler.syncDense,
     )
     sampler.syncDense()
-    return E.right({
-      model: { topics: c.topics, vocabulary: state.V, phi: phiFromCounts(state.nwk, c.topics, state.V, c.beta), theta: thetaFromCounts(state, c.alpha) },
-      trace,
-      ledger: compose(ledger),
-      tokensSampled,
-    })
+    return E.right(gibbsFitResult(state, c, phiFromCounts(state.nwk, c.topics, state.V, c.beta), { trace, tokensSampled }, ledger))
   },
 }

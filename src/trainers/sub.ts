@@ -41,10 +41,10 @@ import { compose, gaussian, labeled, poissonSample, type PrivacyEvent, selfCompo
 import { addRemove, replaceOne } from '../mechanisms/neighbouring.js'
 import { BASE_DEFAULTS, BaseConfig, checkBase, positive } from './config.js'
 import { topicDrawEvent } from './hdp.js'
-import { runIterations } from './lda/loop.js'
+import { gibbsFitResult, runIterations } from './lda/loop.js'
 import { startPrivateFit } from './lda/private-fit.js'
 import { fillGaussian } from './lda/random.js'
-import { phiFromCounts, thetaFromCounts } from './lda/state.js'
+import { phiFromCounts } from './lda/state.js'
 import { adaptiveSubsamplingClaim, gaussianRdp, paperSubsampledRdp, subLdaSigma } from './sub-analysis.js'
 import { type Claim, type LdaTrainer } from './trainer.js'
 import { approxDP } from '../mechanisms/event.js'
@@ -178,12 +178,7 @@ export const subLda: LdaTrainer<SubConfig> = {
     })
     const clipped = new Float64Array(estimate.length)
     for (let i = 0; i < estimate.length; i++) clipped[i] = Math.max(0, estimate[i] as number)
-    return E.right({
-      model: { topics: c.topics, vocabulary: V, phi: phiFromCounts(clipped, K, V, c.beta), theta: thetaFromCounts(state, c.alpha) },
-      trace,
-      ledger: compose(ledger),
-      tokensSampled,
-    })
+    return E.right(gibbsFitResult(state, c, phiFromCounts(clipped, K, V, c.beta), { trace, tokensSampled }, ledger))
   },
 }
 

@@ -4,9 +4,10 @@
  *
  * @module
  */
-import type { FitOptions, IterationLog } from '../trainer.js'
+import { compose, type PrivacyEvent } from '../../mechanisms/event.js'
+import type { FitOptions, FitResult, IterationLog } from '../trainer.js'
 import { jointLogLikelihood } from './loglik.js'
-import type { GibbsState } from './state.js'
+import { type GibbsState, thetaFromCounts } from './state.js'
 
 /** Runs `step(it)` for it = 1..T; `step` returns the number of tokens it visited. */
 export const runIterations = (
@@ -39,3 +40,17 @@ export const runIterations = (
   }
   return { trace, tokensSampled }
 }
+
+/** The result every Gibbs trainer returns: φ as the trainer computed it, θ from the final counts, the ledger composed. */
+export const gibbsFitResult = (
+  state: GibbsState,
+  config: { readonly topics: number; readonly alpha: number },
+  phi: Float64Array,
+  run: { readonly trace: IterationLog[]; readonly tokensSampled: number },
+  ledger: ReadonlyArray<PrivacyEvent>,
+): FitResult => ({
+  model: { topics: config.topics, vocabulary: state.V, phi, theta: thetaFromCounts(state, config.alpha) },
+  trace: run.trace,
+  ledger: compose(ledger),
+  tokensSampled: run.tokensSampled,
+})
