@@ -8,7 +8,7 @@
 export type * from './trainer.js'
 export { compositionAtoms, sameComposition, pureClaim, rdpClaim, noClaim } from './trainer.js'
 export { TRAINERS, TRAINER_NAMES, isTrainerName } from './registry.js'
-export { cgs } from './cgs.js'
+export { cgs, type CgsConfig } from './cgs.js'
 export { hdpLda, HdpConfig, inherentEpsilon, topicDrawEvent } from './hdp.js'
 export { cdpLda, cdpLdaPlus, CdpConfig } from './cdp.js'
 export { subLda, SubConfig, adaptiveMultiplier } from './sub.js'

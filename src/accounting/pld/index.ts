@@ -45,3 +45,4 @@ export {
 export { discretizeAdditive, discretizeDiscrete, type LeafPld, type LeafPlds } from './discretize.js'
 export { composeChannels, type Factor } from './compose.js'
 export { deltaAt, epsilonAt, type ComposedPld, type Side } from './queries.js'
+export { type SuffixView } from './view.js'
