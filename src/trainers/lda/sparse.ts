@@ -128,8 +128,12 @@ export const makeSparseSampler = (state: GibbsState, alphaC: number, betaC: numb
       for (let i = a; i < b; i++) {
         const w = tokens[i] as number
         const old = z[i] as number
-        // remove the token from the document and topic totals
-        let inv = invDen[old] as number
+        // remove the token from the document and topic totals (keeping what a draw of the same
+        // topic restores: most draws keep the topic once the chain has mixed)
+        const sMass0 = sMass
+        const rMass0 = rMass
+        const inv0 = invDen[old] as number
+        let inv = inv0
         let c = local[old] as number
         sMass -= ab * inv
         rMass -= beta * c * inv
@@ -272,6 +276,21 @@ export const makeSparseSampler = (state: GibbsState, alphaC: number, betaC: numb
         }
         // add the token back with its new topic
         z[i] = nt
+        if (nt === old) {
+          c = (local[old] as number) + 1
+          local[old] = c
+          if (c === 1) {
+            nzPos[old] = nnz
+            nzTopics[nnz++] = old
+          }
+          nk[old] = (nk[old] as number) + 1
+          invDen[old] = inv0
+          sMass = sMass0
+          rMass = rMass0
+          qMass += coefOldBefore * (nBefore + 1) - (coef[old] as number) * nBefore
+          coef[old] = coefOldBefore
+          continue
+        }
         inv = invDen[nt] as number
         c = local[nt] as number
         sMass -= ab * inv
