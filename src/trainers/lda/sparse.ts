@@ -12,7 +12,8 @@
  * per topic and updated in O(1) per token. Tokens arrive grouped by word (state.ts): the first
  * token of a run sums the q bucket over the word's list; a repeat updates that mass in O(1) (only
  * the topics the previous token and this one moved have changed) and scans only as far as the
- * draw. No allocation happens inside a sweep.
+ * draw. A draw that keeps the token's topic restores the totals saved before the removal instead
+ * of recomputing them. No allocation happens inside a sweep.
  *
  * @module
  */
