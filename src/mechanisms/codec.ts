@@ -9,6 +9,7 @@ import * as t from 'io-ts'
 import * as E from 'fp-ts/lib/Either.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import { type DpError, decodeFailure, invalidParameter } from '../core/error.js'
+import { firstDecodeError } from '../core/decode.js'
 import { ExtendedNumber, jsonDepth } from '../core/json.js'
 import type { NeighbouringRelation } from './neighbouring.js'
 import { type PrivacyEvent, SCHEMA_VERSION } from './event.js'
@@ -117,23 +118,6 @@ const precheckEvent = (u: unknown, path: string): E.Either<DpError, void> => {
   return E.right(undefined)
 }
 
-const formatIoTsErrors = (errors: t.Errors, root: string): DpError => {
-  const first = errors[0]
-  if (first === undefined) return decodeFailure(root, undefined, 'invalid value')
-  // The deepest context entry with a key gives the path; skip union/intersection indices.
-  const keys = first.context
-    .map((c) => c.key)
-    .filter((k, i) => {
-      if (k === '') return false
-      // Numeric keys under unions/intersections index a branch, not an array element.
-      const parent = first.context[i - 1]?.type
-      return !(/^\d+$/.test(k) && (parent instanceof t.UnionType || parent instanceof t.IntersectionType || parent instanceof t.RecursiveType))
-    })
-  const path = keys.reduce((acc, k) => (/^\d+$/.test(k) ? `${acc}[${k}]` : `${acc}.${k}`), root)
-  const expected = first.context[first.context.length - 1]?.type.name ?? 'value'
-  return decodeFailure(path, first.value, first.message ?? `expected ${expected}`)
-}
-
 // -------------------------------------------------------------------------------------------
 // domain checks: a decoded event is well-formed only if every parameter is in its domain
 // -------------------------------------------------------------------------------------------
@@ -217,7 +201,7 @@ export const decodeEvent = (u: unknown, path = '$'): E.Either<DpError, PrivacyEv
     return E.left(decodeFailure(path, '…', `event tree nested too deep (limit ${MAX_EVENT_DEPTH} levels)`))
   return pipe(
     precheckEvent(u, path),
-    E.chain(() => pipe(EventCodec.decode(u), E.mapLeft((errs) => formatIoTsErrors(errs, path)))),
+    E.chain(() => pipe(EventCodec.decode(u), E.mapLeft((errs) => firstDecodeError(errs, path)))),
     E.chain((ev) => validateEvent(ev, path)),
   )
 }
@@ -229,7 +213,7 @@ export const decodeSpec = (u: unknown, path = '$'): E.Either<DpError, Spec> => {
     return E.left(decodeFailure(`${path}.schemaVersion`, u['schemaVersion'], `expected schemaVersion ${SCHEMA_VERSION}`))
   return pipe(
     decodeEvent(u['event'], `${path}.event`),
-    E.chain(() => pipe(SpecCodec.decode(u), E.mapLeft((errs) => formatIoTsErrors(errs, path)))),
+    E.chain(() => pipe(SpecCodec.decode(u), E.mapLeft((errs) => firstDecodeError(errs, path)))),
     E.map((s) => s as Spec),
   )
 }

@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs'
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
 import { type DpError, decodeFailure } from '../core/error.js'
+import { firstDecodeError } from '../core/decode.js'
 import { ExtendedNumber, parseJson, stringifyJson } from '../core/json.js'
 import { decodeEvent } from '../mechanisms/codec.js'
 import { writeFileAtomic } from './io.js'
@@ -134,22 +135,6 @@ export const PHI_ROW_SUM_TOLERANCE = 1e-6
 
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u)
 
-/** The first io-ts error as one DpError naming its JSON path (intersection branch indices skipped). */
-const ioTsError = (errors: t.Errors, root: string): DpError => {
-  const first = errors[0]
-  if (first === undefined) return decodeFailure(root, undefined, 'not a model file')
-  const keys = first.context
-    .filter((c, i) => {
-      if (c.key === '') return false
-      const parent = first.context[i - 1]?.type
-      return !(/^\d+$/.test(c.key) && (parent instanceof t.IntersectionType || parent instanceof t.UnionType))
-    })
-    .map((c) => c.key)
-  const path = keys.reduce((acc, k) => (/^\d+$/.test(k) ? `${acc}[${k}]` : `${acc}.${k}`), root)
-  const expected = first.context[first.context.length - 1]?.type.name ?? 'a value'
-  return decodeFailure(path, first.value, first.message ?? (first.value === undefined ? `missing; expected ${expected}` : `expected ${expected}`))
-}
-
 /**
  * A model file from parsed JSON: the io-ts shape, then the semantics — topics an integer ≥ 2; φ has
  * `topics` rows of `vocab.length` finite entries ≥ 0, each summing to 1 within
@@ -162,7 +147,7 @@ export const decodeModelFile = (u: unknown, root = '$'): E.Either<DpError, Model
   if (u['kind'] !== MODEL_KIND) return E.left(decodeFailure(`${root}.kind`, u['kind'], `expected "${MODEL_KIND}"`))
   if (u['schemaVersion'] !== 1) return E.left(decodeFailure(`${root}.schemaVersion`, u['schemaVersion'], 'expected schemaVersion 1'))
   const d = ModelFileCodec.decode(u)
-  if (E.isLeft(d)) return E.left(ioTsError(d.left, root))
+  if (E.isLeft(d)) return E.left(firstDecodeError(d.left, root))
   // t.unknown accepts an absent key; the configuration is part of the record of the run.
   if (!('config' in u)) return E.left(decodeFailure(`${root}.config`, undefined, 'missing; expected the trainer configuration'))
   const m = d.right

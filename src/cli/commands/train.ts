@@ -10,7 +10,7 @@
  */
 import { parseArgs } from 'node:util'
 import * as E from 'fp-ts/lib/Either.js'
-import { PathReporter } from 'io-ts/lib/PathReporter.js'
+import { firstDecodeError } from '../../core/decode.js'
 import { formatError } from '../../core/error.js'
 import { stringifyJson } from '../../core/json.js'
 import { seeded } from '../../core/rng.js'
@@ -117,7 +117,7 @@ export const runTrain = (args: TrainArgs): CommandResult => {
   if ((aq.right === undefined) !== (ae.right === undefined)) return fail('--adaptive-q and --adaptive-eta go together')
   if (aq.right !== undefined && ae.right !== undefined) config['adaptive'] = { q: aq.right, eta: ae.right }
   const decoded = trainer.config.decode(config)
-  if (E.isLeft(decoded)) return fail(`${args.trainer}: invalid configuration: ${PathReporter.report(decoded).join('; ')}`)
+  if (E.isLeft(decoded)) return fail(`${args.trainer}: invalid configuration: ${formatError(firstDecodeError(decoded.left, 'config'))}`)
   const cfg = decoded.right
   const valid = trainer.validate(cfg)
   if (E.isLeft(valid)) return fail(`${args.trainer}: ${formatError(valid.left)}`)
