@@ -14,7 +14,7 @@
 import normalQuantile from '@stdlib/stats-base-dists-normal-quantile'
 import { epsilonFromRates, wilsonUpper } from './bounds.js'
 import type { OutputShape } from './output.js'
-import { type AttackFamily, type AttackModel, type BinTable, type KeyTable, compileScorer, patternKey } from './score.js'
+import { type AttackFamily, type AttackModel, type BinTable, type KeyTable, compileScorer, countAtMost, patternKey } from './score.js'
 
 /** Selection samples of one pair: outputs of both sides (side 0 = input D, side 1 = neighbour D′). */
 export interface PairSamples {
@@ -163,16 +163,7 @@ const binTable = (x0: ArrayLike<number>, x1: ArrayLike<number>, exactMax: number
   const c0 = new Float64Array(B)
   const c1 = new Float64Array(B)
   const e = Float64Array.from(edges)
-  const bin = (y: number): number => {
-    let lo = 0
-    let hi = e.length
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if ((e[mid] as number) <= y) lo = mid + 1
-      else hi = mid
-    }
-    return lo
-  }
+  const bin = (y: number): number => countAtMost(e, y)
   for (let i = 0; i < n0; i++) c0[bin(x0[i] as number)]! += 1
   for (let i = 0; i < n1; i++) c1[bin(x1[i] as number)]! += 1
   return { exact: null, edges, scores: Array.from(c0, (c, k) => binScore(c, c1[k] as number, n0, n1, B)), other: 0 }
