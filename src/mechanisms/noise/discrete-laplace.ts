@@ -1,0 +1,136 @@
+/**
+ * The discrete Laplace distribution, pmf ∝ exp(−|x|/t) on ℤ, sampled exactly for any positive
+ * double t up to 2^46: a double is a dyadic rational num/den, and every random choice below is an
+ * exact comparison of uniform words with a rational or with exp(−rational).
+ *
+ * Both samplers follow Canonne, Kamath & Steinke 2020 ("The Discrete Gaussian for Differential
+ * Privacy"), Algorithm 2's outer step: draw a magnitude Y, geometric with P(Y ≥ y) = exp(−y/t),
+ * and a fair sign bit B; output (1 − 2B)·Y, rejecting B = 1, Y = 0 and starting over (which gives
+ * 0 and each ±y the weights 1 and exp(−y/t) of the target). They differ in how Y is drawn:
+ * - t ≤ 4096 (`TableLaplace`, the common case): one word gives B (its low bit) and the 31-bit
+ *   prefix of a uniform inverted against exact thresholds ⌊2^31·exp(−y/t)⌋ (./geometric.ts) —
+ *   about 1.25 words a draw at t = 2, with an exact BigInt continuation when the prefix ties.
+ * - larger t (`BlockLaplace`, tables would be too big): Algorithm 2 draws Y as ⌊(U + num·V)/den⌋
+ *   with U uniform below num — a 53-bit integer for a non-dyadic t — which would put BigInt on the
+ *   common path. We split the geometric by a block length M = ⌊t⌋ instead: Y = M·Q + R, where
+ *   the remainder R ∈ [0, M) has P(R = r) ∝ exp(−r/t) and the block count Q is geometric with
+ *   ratio exp(−M/t), independently (the geometric law factorises over y = M·q + r).
+ *   R: u uniform below 2M; R = ⌊u/2⌋ is accepted with probability exp(−R/t) (R/t < 1: one call of
+ *   Algorithm 1, ./bernoulli.ts, with γ = R·den/num), else u is redrawn; B = u mod 2 rides along
+ *   (the acceptance looks at R only, so B stays a fair coin independent of R).
+ *   Q: the number of successes of Bernoulli(exp(−M/t)) before the first failure (M/t ∈ (1/2, 1]:
+ *   about 2 trials whatever t is). About 7 words a draw.
+ *
+ * Draws are exact integers while |x| < 2^53; at the largest scale allowed, 2^46, a larger draw has
+ * probability below exp(−128) (it would be rounded to a double).
+ *
+ * @module
+ */
+import type { WordStream } from '../../core/words.js'
+import { ExpNeg, type ExactRatio, expNegUnit } from './bernoulli.js'
+import { GeometricTable } from './geometric.js'
+import { approxRatio, dyadic } from './rational.js'
+
+/** Discrete Laplace, pmf ∝ exp(−|x|/t) on ℤ, for any positive finite double t (a double is a dyadic rational, so the sampler is exact for the value given). */
+export interface DiscreteLaplaceSampler {
+  readonly scale: number
+  sample(s: WordStream): number
+  /** Fills `out` with successive draws (the words `sample` would read, in the same order) and returns it. */
+  fill<A extends Float64Array>(s: WordStream, out: A): A
+}
+
+/** The largest scale accepted: beyond it, draws of 2^53 or more (not exact as doubles) stop being negligible. */
+export const MAX_DISCRETE_LAPLACE_SCALE = 2 ** 46
+
+/** Fills `out` with successive `sample`s: the same words in the same order as calling it out.length times. */
+export const fillSamples = <A extends Float64Array>(sampler: { sample(s: WordStream): number }, s: WordStream, out: A): A => {
+  for (let i = 0; i < out.length; i++) out[i] = sampler.sample(s)
+  return out
+}
+
+/** The largest scale drawn from threshold tables (about 21.5·t entries of 8 bytes, built in milliseconds). */
+export const TABLE_MAX_SCALE = 4096
+
+/** Y by inversion against exact threshold tables; one word gives the sign bit and Y's 31-bit prefix. */
+export class TableLaplace implements DiscreteLaplaceSampler {
+  readonly scale: number
+  private readonly magnitude: GeometricTable
+  constructor(scale: number) {
+    this.scale = scale
+    const { num, den } = dyadic(scale)
+    this.magnitude = new GeometricTable(den, num)
+  }
+  sample(s: WordStream): number {
+    for (;;) {
+      const w = s.nextUint32()
+      const y = this.magnitude.fromPrefix(s, w >>> 1)
+      if ((w & 1) === 0) return y
+      if (y !== 0) return -y
+    }
+  }
+  fill<A extends Float64Array>(s: WordStream, out: A): A {
+    return fillSamples(this, s, out)
+  }
+}
+
+/** Y = M·Q + R by Bernoulli trials (Algorithm 1), for scales too large for tables; exact for every t. */
+export class BlockLaplace implements DiscreteLaplaceSampler {
+  readonly scale: number
+  /** t = num/den exactly. */
+  private readonly num: bigint
+  private readonly den: bigint
+  /** M, the block length, and 2M, the range of u (R and the sign). */
+  private readonly block: number
+  private readonly twoBlock: number
+  /** 1/t within relative 2^-52 (used only when t ≥ 1, so R/t < 1 is approximated within 2^-51). */
+  private readonly inverse: number
+  /** Bernoulli(exp(−M/t)). */
+  private readonly step: ExpNeg
+  /** The R under test, read by `rOverT` on the exact slow path. */
+  private r = 0
+  private readonly rOverT: ExactRatio = () => [BigInt(this.r) * this.den, this.num]
+
+  constructor(scale: number) {
+    this.scale = scale
+    const { num, den } = dyadic(scale)
+    this.num = num
+    this.den = den
+    this.block = Math.max(1, Math.floor(scale))
+    this.twoBlock = 2 * this.block
+    this.inverse = approxRatio(den, num)
+    this.step = new ExpNeg(BigInt(this.block) * den, num)
+  }
+
+  sample(s: WordStream): number {
+    for (;;) {
+      let u: number
+      let r: number
+      do {
+        u = s.uniformBelow(this.twoBlock)
+        r = (u - (u & 1)) / 2
+        // R = 0 is always accepted (exp(0) = 1); otherwise Bernoulli(exp(−R/t)), R/t < 1.
+        this.r = r
+      } while (r !== 0 && !expNegUnit(s, r * this.inverse, this.rOverT))
+      let q = 0
+      while (this.step.sample(s)) q++
+      const y = q * this.block + r
+      if ((u & 1) === 0) return y
+      if (y !== 0) return -y // else B = 1, Y = 0: start over
+    }
+  }
+
+  fill<A extends Float64Array>(s: WordStream, out: A): A {
+    return fillSamples(this, s, out)
+  }
+}
+
+/** Throws a RangeError unless 0 < x ≤ max (finite). */
+export const checkScale = (name: string, x: number, max: number): void => {
+  if (!(typeof x === 'number' && x > 0 && x <= max)) throw new RangeError(`${name} must be a positive finite number at most ${max}, got ${x}`)
+}
+
+/** An exact discrete Laplace sampler of scale t; throws RangeError unless 0 < t ≤ 2^46 (callers validate first). */
+export const discreteLaplaceSampler = (scale: number): DiscreteLaplaceSampler => {
+  checkScale('discrete Laplace scale', scale, MAX_DISCRETE_LAPLACE_SCALE)
+  return scale <= TABLE_MAX_SCALE ? new TableLaplace(scale) : new BlockLaplace(scale)
+}
