@@ -18,9 +18,10 @@
  *   (./bernoulli.ts): exactly Bernoulli(exp(−γ)) for any integer n ≥ γ. γ̃ > 2^40 or σ < 2^-500
  *   take exact BigInt instead.
  *
- * The double γ̃ (σ ≥ 2^-500, so 1/(2σ²) is a normal double): d̃ = fl(y − σ) (one rounding),
- * γ̃ = fl(fl(d̃²)·k̃) with k̃ within relative 2^-52 of 1/(2σ²) — five roundings of relative 2^-53
- * at most, so |γ̃ − γ| ≤ 2^-50·γ. Hence n ≥ γ (γ ≤ γ̃/(1 − 2^-50) < γ̃·(1 + 2^-40) + 2^-40 ≤ n),
+ * The double γ̃ (σ ≥ 2^-500, so 1/(2σ²) is a normal double): d̃ = fl(y − σ) and
+ * γ̃ = fl(fl(d̃²)·k̃), k̃ within relative 2^-52 of 1/(2σ²). The relative errors add up to
+ * 2·2^-53 (d̃ squared) + 2^-53 (the square) + 2^-52 (k̃) + 2^-53 (the product) = 6·2^-53 to first
+ * order, so |γ̃ − γ| ≤ 2^-50·γ. Hence n ≥ γ (γ ≤ γ̃/(1 − 2^-50) < γ̃·(1 + 2^-40) + 2^-40 ≤ n),
  * and the part g = fl(γ̃/n) is within 2^-50·γ/n + 2^-53 ≤ 2^-34 of γ/n, as Algorithm 1's fast
  * path requires (`expNegUnit`).
  *
@@ -95,16 +96,31 @@ export class DiscreteGaussian implements DiscreteGaussianSampler {
     return dev * dev * this.halfPrecision
   }
 
-  /** Bernoulli(exp(−γ(y))) for y = |Y|. */
+  /**
+   * Bernoulli(exp(−γ(y))) for y = |Y|. The common case — a stored threshold the word differs from —
+   * is kept this small so that it inlines (an out-of-line call returning a word above 2^31 would
+   * box it: an allocation per draw); first uses, ties and rare y go to the methods below.
+   */
   private accept(s: WordStream, y: number): boolean {
-    if (y < this.thresholds.length) {
-      let a = this.thresholds[y] as number
-      if (a !== a) a = this.threshold(y)
-      const w = s.nextUint32()
-      if (w !== a) return w < a
-      const [n, d] = this.exponent(y)
-      return new LazyUniform(w, 32).below(s, (bits) => expNegBounds(n, d, bits))
-    }
+    const thresholds = this.thresholds
+    if (y >= thresholds.length) return this.acceptByTrials(s, y)
+    const a = thresholds[y] as number
+    const w = s.nextUint32()
+    if (w !== a && a === a) return w < a
+    return this.acceptByThreshold(s, y, w)
+  }
+
+  /** The table path when A_y is not yet computed (NaN) or the word w equals it (exact continuation). */
+  private acceptByThreshold(s: WordStream, y: number, w: number): boolean {
+    let a = this.thresholds[y] as number
+    if (a !== a) a = this.threshold(y)
+    if (w !== a) return w < a
+    const [n, d] = this.exponent(y)
+    return new LazyUniform(w, 32).below(s, (bits) => expNegBounds(n, d, bits))
+  }
+
+  /** Algorithm 1 on n equal parts of the double γ̃ (module comment), or exact BigInt when γ̃ is out of its range. */
+  private acceptByTrials(s: WordStream, y: number): boolean {
     const gamma = this.approxExponent(y)
     if (!(this.fast && gamma <= MAX_FAST_GAMMA)) {
       const [n, d] = this.exponent(y)
