@@ -5,7 +5,8 @@
  *   plus the tightest sound answer; `calibrate(template, { epsilon, delta })` searches the inverse.
  * - Each accounting family is also available as a namespace with its closed forms and conversions:
  *   `Rdp` (Rényi DP), `Zcdp` (zero-concentrated DP), `Dp` (pure/approximate DP composition and
- *   amplification), and the exact analytic Gaussian (the soundness oracle).
+ *   amplification), the exact analytic Gaussian (the soundness oracle), and the exact (ε, δ) of the
+ *   scalar discrete Gaussian.
  *
  * @module
  */
@@ -17,6 +18,7 @@ export * from './calibrate.js'
 export * from './registry.js'
 export * from './conversions.js'
 export * from './analytic-gaussian.js'
+export * from './discrete-noise.js'
 export { resolveLeaf, pureEpsilonOf, type NormalizedLeaf, type Resolved } from './normalize.js'
 export { inferRelation, leafRelations, checkSamplingRelation } from './relation.js'
 export { makeRdpAccountant } from './rdp/index.js'

@@ -6,7 +6,8 @@
  * the sensitivity at most doubles; for stated guarantees, group privacy with group size 2);
  * everything else is refused with the path of the leaf.
  *
- * The result is relation-free: noise relative to sensitivity, or a guarantee.
+ * The result is relation-free: noise relative to sensitivity, or a guarantee. The discrete
+ * mechanisms keep σ (or t) and Δ apart: on the integers a shift by Δ is not a rescaled shift by 1.
  *
  * @module
  */
@@ -20,6 +21,14 @@ export type NormalizedLeaf =
   | { readonly _tag: 'Gaussian'; readonly noiseMultiplier: number }
   /** Laplace with b/Δ₁ = noiseMultiplier: pure (1/noiseMultiplier)-DP. */
   | { readonly _tag: 'Laplace'; readonly noiseMultiplier: number }
+  /** Discrete Laplace of scale t shifted by the integer Δ = `sensitivity`: pure (Δ/t)-DP. */
+  | { readonly _tag: 'DiscreteLaplace'; readonly scale: number; readonly sensitivity: number }
+  /**
+   * Discrete Gaussian σ with integer L2 sensitivity Δ. `scalarShift`: every neighbouring difference
+   * is k times one coordinate vector with |k| ≤ Δ, so the scalar shift by Δ dominates it (true for a
+   * scalar query, and for Δ = 1 whatever the dimension).
+   */
+  | { readonly _tag: 'DiscreteGaussian'; readonly sigma: number; readonly sensitivity: number; readonly scalarShift: boolean }
   | { readonly _tag: 'RandomizedResponse'; readonly epsilon: number; readonly k: number }
   | { readonly _tag: 'BitwiseRandomizedResponse'; readonly flipProbability: number; readonly bits: number }
   /** ε-DP and ε-bounded-range. */
@@ -40,6 +49,15 @@ const asIs = (e: NoiseEvent): NormalizedLeaf => {
       return { _tag: 'Gaussian', noiseMultiplier: e.sigma / e.sensitivity }
     case 'Laplace':
       return { _tag: 'Laplace', noiseMultiplier: e.scale / e.sensitivity }
+    case 'DiscreteLaplace':
+      return { _tag: 'DiscreteLaplace', scale: e.scale, sensitivity: e.sensitivity }
+    case 'DiscreteGaussian':
+      return {
+        _tag: 'DiscreteGaussian',
+        sigma: e.sigma,
+        sensitivity: e.sensitivity,
+        scalarShift: e.scalar === true || e.sensitivity === 1,
+      }
     case 'RandomizedResponse':
       return { _tag: 'RandomizedResponse', epsilon: e.epsilon, k: e.k }
     case 'BitwiseRandomizedResponse':
@@ -61,7 +79,10 @@ const asIs = (e: NoiseEvent): NormalizedLeaf => {
  * — pure 2ε (Dwork & Roth 2014, Thm 2.2), (2ε, (1 + e^ε)δ) for approximate DP, 4ρ for zCDP
  * (Bun & Steinke 2016, Prop. 1.9 with k = 2). k-ary randomized response has no sensitivity to
  * double, so it becomes the pure 2ε guarantee; bitwise RR doubles the bits that can differ; the
- * exponential mechanism's utility range doubles, so 2ε (still bounded-range).
+ * exponential mechanism's utility range doubles, so 2ε (still bounded-range). The discrete
+ * mechanisms double the integer Δ; a scalar discrete Gaussian stays scalar (differences k with
+ * |k| ≤ 2Δ), a vector one does not (e_i − e_j has L2 norm √2 but is not a multiple of one
+ * coordinate vector).
  */
 const doubled = (e: NoiseEvent): NormalizedLeaf => {
   switch (e._tag) {
@@ -69,6 +90,10 @@ const doubled = (e: NoiseEvent): NormalizedLeaf => {
       return { _tag: 'Gaussian', noiseMultiplier: e.sigma / (2 * e.sensitivity) }
     case 'Laplace':
       return { _tag: 'Laplace', noiseMultiplier: e.scale / (2 * e.sensitivity) }
+    case 'DiscreteLaplace':
+      return { _tag: 'DiscreteLaplace', scale: e.scale, sensitivity: 2 * e.sensitivity }
+    case 'DiscreteGaussian':
+      return { _tag: 'DiscreteGaussian', sigma: e.sigma, sensitivity: 2 * e.sensitivity, scalarShift: e.scalar === true }
     case 'RandomizedResponse':
       return { _tag: 'PureDP', epsilon: 2 * e.epsilon }
     case 'BitwiseRandomizedResponse':
@@ -117,11 +142,18 @@ export const resolveLeaf = (
   )
 }
 
-/** Pure ε of a normalized leaf, when it has one (∞ for Gaussian; undefined for approx/zCDP). */
+/**
+ * Pure ε of a normalized leaf, when it has one (undefined for the Gaussians, zCDP and approximate
+ * DP). The discrete Laplace is (Δ/t)-DP: the ratio of its pmf at x and x − Δ is at most e^{Δ/t}
+ * (the geometric mechanism, Ghosh, Roughgarden & Sundararajan 2009; per coordinate, the exponents
+ * add up to at most ‖difference‖₁/t ≤ Δ/t).
+ */
 export const pureEpsilonOf = (l: NormalizedLeaf): number | undefined => {
   switch (l._tag) {
     case 'Laplace':
       return 1 / l.noiseMultiplier
+    case 'DiscreteLaplace':
+      return l.sensitivity / l.scale
     case 'RandomizedResponse':
     case 'Exponential':
     case 'PureDP':
@@ -131,6 +163,7 @@ export const pureEpsilonOf = (l: NormalizedLeaf): number | undefined => {
     case 'ApproxDP':
       return l.delta === 0 ? l.epsilon : undefined
     case 'Gaussian':
+    case 'DiscreteGaussian':
     case 'ZCDP':
       return undefined
   }

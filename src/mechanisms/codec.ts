@@ -31,6 +31,12 @@ export const EventCodec: t.Type<PrivacyEvent, unknown, unknown> = t.recursion<Pr
   t.union([
     t.readonly(t.type({ _tag: t.literal('Laplace'), scale: N, sensitivity: N, relation: RelationCodec })),
     t.readonly(t.type({ _tag: t.literal('Gaussian'), sigma: N, sensitivity: N, relation: RelationCodec })),
+    t.readonly(t.type({ _tag: t.literal('DiscreteLaplace'), scale: N, sensitivity: N, relation: RelationCodec })),
+    // Readonly inside the intersection, so a failure path skips the intersection's branch index.
+    t.intersection([
+      t.readonly(t.type({ _tag: t.literal('DiscreteGaussian'), sigma: N, sensitivity: N, relation: RelationCodec })),
+      t.readonly(t.partial({ scalar: t.boolean })),
+    ]),
     t.readonly(t.type({ _tag: t.literal('RandomizedResponse'), epsilon: N, k: N, relation: RelationCodec })),
     t.readonly(
       t.type({
@@ -78,6 +84,8 @@ export const SpecCodec = t.intersection([
 const KNOWN_TAGS = [
   'Laplace',
   'Gaussian',
+  'DiscreteLaplace',
+  'DiscreteGaussian',
   'RandomizedResponse',
   'BitwiseRandomizedResponse',
   'Exponential',
@@ -130,6 +138,25 @@ const positiveInteger: Check = (x) => Number.isInteger(x) && x >= 1
 const need = (path: string, x: number, ok: Check, what: string): E.Either<DpError, void> =>
   Number.isNaN(x) ? E.left(invalidParameter(path, x, `must be ${what}, not NaN`)) : ok(x) ? E.right(undefined) : E.left(invalidParameter(path, x, `must be ${what}`))
 
+/**
+ * The checks of an additive-noise leaf: its noise parameter (> 0, ∞ allowed: nothing released) and
+ * its sensitivity — finite and positive, or a positive integer for the discrete mechanisms, whose
+ * query is integer-valued.
+ */
+const noiseChecks = (
+  p: string,
+  field: 'scale' | 'sigma',
+  value: number,
+  what: string,
+  sensitivity: number,
+  integer: boolean,
+): ReadonlyArray<E.Either<DpError, void>> => [
+  need(`${p}.${field}`, value, positive, `a positive number (${what})`),
+  integer
+    ? need(`${p}.sensitivity`, sensitivity, positiveInteger, 'a positive integer (the query is integer-valued)')
+    : need(`${p}.sensitivity`, sensitivity, finitePositive, 'a finite positive number'),
+]
+
 /** Checks every parameter of an event tree; the first failure names its path. */
 export const validateEvent = (e: PrivacyEvent, path = '$'): E.Either<DpError, PrivacyEvent> => {
   const checks: Array<E.Either<DpError, void>> = []
@@ -138,12 +165,16 @@ export const validateEvent = (e: PrivacyEvent, path = '$'): E.Either<DpError, Pr
     const [v, p] = stack.pop() as readonly [PrivacyEvent, string]
     switch (v._tag) {
       case 'Laplace':
-        checks.push(need(`${p}.scale`, v.scale, positive, 'a positive number (Laplace scale b > 0)'))
-        checks.push(need(`${p}.sensitivity`, v.sensitivity, finitePositive, 'a finite positive number'))
+        checks.push(...noiseChecks(p, 'scale', v.scale, 'Laplace scale b > 0', v.sensitivity, false))
         break
       case 'Gaussian':
-        checks.push(need(`${p}.sigma`, v.sigma, positive, 'a positive number (σ > 0)'))
-        checks.push(need(`${p}.sensitivity`, v.sensitivity, finitePositive, 'a finite positive number'))
+        checks.push(...noiseChecks(p, 'sigma', v.sigma, 'σ > 0', v.sensitivity, false))
+        break
+      case 'DiscreteLaplace':
+        checks.push(...noiseChecks(p, 'scale', v.scale, 'discrete Laplace scale t > 0', v.sensitivity, true))
+        break
+      case 'DiscreteGaussian':
+        checks.push(...noiseChecks(p, 'sigma', v.sigma, 'σ > 0', v.sensitivity, true))
         break
       case 'RandomizedResponse':
         checks.push(need(`${p}.epsilon`, v.epsilon, positive, 'ε > 0'))

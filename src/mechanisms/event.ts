@@ -6,9 +6,9 @@
  * when the document format changes.
  *
  * Three kinds of event:
- * - noise mechanisms (Laplace, Gaussian, randomized response, exponential mechanism) and stated
- *   guarantees taken from papers (PureDP, ApproxDP, ZCDP), each with the neighbouring relation its
- *   sensitivity assumes;
+ * - noise mechanisms (Laplace, Gaussian, their discrete counterparts on the integers, randomized
+ *   response, exponential mechanism) and stated guarantees taken from papers (PureDP, ApproxDP,
+ *   ZCDP), each with the neighbouring relation its sensitivity assumes;
  * - structure: NoOp, NonPrivate, Compose, SelfCompose, PoissonSample, SampleWithoutReplacement,
  *   Labeled (provenance);
  *
@@ -37,6 +37,43 @@ export interface Gaussian {
   readonly sigma: number
   readonly sensitivity: number
   readonly relation: NeighbouringRelation
+}
+
+/**
+ * Discrete Laplace (geometric) noise of `scale` t on the integers, P(x) ∝ e^{−|x|/t}, added to each
+ * coordinate of an integer-valued query whose neighbouring values differ by an integer vector of
+ * L1 norm at most `sensitivity` Δ (a positive integer). Pure (Δ/t)-DP: the geometric mechanism of
+ * Ghosh, Roughgarden & Sundararajan 2009 (also Canonne, Kamath & Steinke 2020, §2). The RDP curve
+ * and PLD used are those of the scalar shift by Δ; for a vector query the RDP curve is provably no
+ * smaller, the PLD pair is the reading the continuous Laplace takes too (checked numerically).
+ */
+export interface DiscreteLaplace {
+  readonly _tag: 'DiscreteLaplace'
+  readonly scale: number
+  readonly sensitivity: number
+  readonly relation: NeighbouringRelation
+}
+
+/**
+ * Discrete Gaussian noise on the integers, P(x) ∝ e^{−x²/(2σ²)} (Canonne, Kamath & Steinke 2020,
+ * "The Discrete Gaussian for Differential Privacy"), added to each coordinate of an integer-valued
+ * query whose neighbouring values differ by an integer vector of L2 norm at most `sensitivity` Δ (a
+ * positive integer: for a vector query state ⌈‖difference‖₂⌉, e.g. 2 for a difference of norm √2).
+ * ½(Δ/σ)²-zCDP, as the continuous Gaussian.
+ *
+ * `scalar` (optional, default false): true when the query is one integer — more generally, when
+ * every neighbouring difference is an integer multiple of one coordinate vector. The exact (ε, δ)
+ * and PLD of the discrete Gaussian are those of the scalar shift by Δ, and for Δ ≥ 2 that pair
+ * does not dominate vector differences of the same L2 norm (for σ = 1, Δ = 2 the difference
+ * (1, 1, 1, 1) has δ(2) larger by 0.049), so the PLD accountant and the exact (ε, δ) use it only for
+ * scalar queries or Δ = 1 (an integer vector of L2 norm ≤ 1 is ±one coordinate vector).
+ */
+export interface DiscreteGaussian {
+  readonly _tag: 'DiscreteGaussian'
+  readonly sigma: number
+  readonly sensitivity: number
+  readonly relation: NeighbouringRelation
+  readonly scalar?: boolean
 }
 
 /**
@@ -143,6 +180,8 @@ export interface Labeled {
 export type NoiseEvent =
   | Laplace
   | Gaussian
+  | DiscreteLaplace
+  | DiscreteGaussian
   | RandomizedResponse
   | BitwiseRandomizedResponse
   | Exponential
@@ -178,6 +217,22 @@ export const gaussian = (sigma: number, sensitivity: number, relation: Neighbour
   sensitivity,
   relation,
 })
+export const discreteLaplace = (scale: number, sensitivity: number, relation: NeighbouringRelation): DiscreteLaplace => ({
+  _tag: 'DiscreteLaplace',
+  scale,
+  sensitivity,
+  relation,
+})
+/** `options.scalar`: the query is one integer (see `DiscreteGaussian`); omitted when not given. */
+export const discreteGaussian = (
+  sigma: number,
+  sensitivity: number,
+  relation: NeighbouringRelation,
+  options: { readonly scalar?: boolean } = {},
+): DiscreteGaussian =>
+  options.scalar === undefined
+    ? { _tag: 'DiscreteGaussian', sigma, sensitivity, relation }
+    : { _tag: 'DiscreteGaussian', sigma, sensitivity, relation, scalar: options.scalar }
 export const randomizedResponse = (
   epsilon: number,
   k: number,
@@ -233,6 +288,8 @@ export const labeled = (label: string, event: PrivacyEvent): Labeled => ({ _tag:
 const NOISE_TAGS: ReadonlySet<string> = new Set([
   'Laplace',
   'Gaussian',
+  'DiscreteLaplace',
+  'DiscreteGaussian',
   'RandomizedResponse',
   'BitwiseRandomizedResponse',
   'Exponential',

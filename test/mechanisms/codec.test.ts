@@ -78,3 +78,42 @@ describe('spec documents', () => {
     expect(E.isLeft(r) && formatError(r.left)).toBe('$.schemaVersion: expected schemaVersion 1 (got undefined)')
   })
 })
+
+describe('discrete Laplace and discrete Gaussian events', () => {
+  const dl = ev.discreteLaplace(2.5, 3, rel)
+  const dg = ev.discreteGaussian(4, 2, rel)
+  const dgScalar = ev.discreteGaussian(4, 2, rel, { scalar: true })
+
+  it('round-trip through JSON text, the optional scalar flag kept or left out', () => {
+    for (const e of [dl, dg, dgScalar, ev.discreteGaussian(4, 2, rel, { scalar: false }), ev.discreteLaplace(Infinity, 1, rel)]) {
+      const back = decodeEvent(E.getOrElseW(() => undefined)(parseJson(stringifyJson(encodeEvent(e)))))
+      expect(back).toEqual(E.right(e))
+    }
+    expect('scalar' in dg).toBe(false)
+    expect(JSON.stringify(encodeEvent(dgScalar))).toContain('"scalar":true')
+    fc.assert(
+      fc.property(fc.double({ min: 1e-3, max: 1e6, noNaN: true }), fc.integer({ min: 1, max: 2 ** 40 }), fc.boolean(), (s, d, scalar) => {
+        for (const e of [ev.discreteLaplace(s, d, rel), ev.discreteGaussian(s, d, rel, { scalar })])
+          expect(decodeEvent(JSON.parse(JSON.stringify(encodeEvent(e))))).toEqual(E.right(e))
+      }),
+      { seed: 20261123, numRuns: 100 },
+    )
+  })
+
+  it('refuses a non-integer, zero or NaN sensitivity and a non-positive or NaN σ / t, naming the field and the value', () => {
+    expect(errorOf({ ...dg, sensitivity: 1.5 })).toBe('$.sensitivity: must be a positive integer (the query is integer-valued) (got 1.5)')
+    expect(errorOf({ ...dl, sensitivity: 0 })).toBe('$.sensitivity: must be a positive integer (the query is integer-valued) (got 0)')
+    expect(errorOf({ ...dg, sensitivity: 'NaN' })).toBe(
+      '$.sensitivity: must be a positive integer (the query is integer-valued), not NaN (got NaN)',
+    )
+    expect(errorOf({ ...dg, sensitivity: 'Infinity' })).toMatch(/^\$\.sensitivity: must be a positive integer/)
+    expect(errorOf({ ...dg, sigma: 0 })).toBe('$.sigma: must be a positive number (σ > 0) (got 0)')
+    expect(errorOf({ ...dg, sigma: -1 })).toBe('$.sigma: must be a positive number (σ > 0) (got -1)')
+    expect(errorOf({ ...dg, sigma: 'NaN' })).toBe('$.sigma: must be a positive number (σ > 0), not NaN (got NaN)')
+    expect(errorOf({ ...dl, scale: -0.5 })).toBe('$.scale: must be a positive number (discrete Laplace scale t > 0) (got -0.5)')
+    expect(errorOf({ _tag: 'SelfCompose', count: 2, event: { ...dl, scale: 'NaN' } })).toBe(
+      '$.event.scale: must be a positive number (discrete Laplace scale t > 0), not NaN (got NaN)',
+    )
+    expect(errorOf({ ...dg, scalar: 'yes' })).toMatch(/^\$\.scalar: /)
+  })
+})

@@ -9,7 +9,8 @@
  * - under advanced/KOV composition: half evenly to the N flexible occurrences (δ_free/(2N) each), half
  *   to the composition theorem's own slack (all of it when N = 0).
  * A flexible occurrence given δ_j reports the ε of its exact or best (ε, δ_j) pair: the analytic
- * Gaussian ε(δ_j), the tight zCDP conversion, or, for a subsampled part with rate γ, the inner
+ * Gaussian ε(δ_j), the exact discrete Gaussian ε(δ_j) (Canonne, Kamath & Steinke 2020, Thm 7), the
+ * tight zCDP conversion, or, for a subsampled part with rate γ, the inner
  * multiset composed at δ_j/γ by the same rules and amplified (Balle, Barthe & Gaboardi 2018,
  * Thms 8/9). Amplification applies to a guarantee of the whole inner mechanism, which is why the
  * inner multiset is composed first.
@@ -20,6 +21,7 @@
  * @module
  */
 import { analyticGaussianEpsilon } from '../analytic-gaussian.js'
+import { discreteGaussianEpsilon } from '../discrete-noise.js'
 import { zcdpEpsilonTight } from '../zcdp/conversion.js'
 import { amplifiedEpsilon } from './amplification.js'
 import {
@@ -57,6 +59,7 @@ const termBase = (t: DpTerm): number => {
     case 'Fixed':
       return t.delta
     case 'Gaussian':
+    case 'DiscreteGaussian':
     case 'Zcdp':
       return 0
     case 'Sampled':
@@ -70,6 +73,7 @@ const isFlexible = (t: DpTerm, method: DpMethod): boolean => {
     case 'Fixed':
       return false
     case 'Gaussian':
+    case 'DiscreteGaussian':
     case 'Zcdp':
       return true
     case 'Sampled':
@@ -86,6 +90,8 @@ const termEpsilon = (t: DpTerm, d: number, method: DpMethod): number => {
       return t.epsilon
     case 'Gaussian':
       return d >= 1 ? 0 : d > 0 ? analyticGaussianEpsilon(t.noiseMultiplier, d) : Infinity
+    case 'DiscreteGaussian':
+      return d >= 1 ? 0 : d > 0 ? discreteGaussianEpsilon(t.sigma, t.sensitivity, d) : Infinity
     case 'Zcdp':
       return d >= 1 ? 0 : d > 0 ? zcdpEpsilonTight(t.rho, d) : Infinity
     case 'Sampled': {
@@ -185,7 +191,7 @@ const describe = (winner: Candidate, s: DpState, method: DpMethod, homogeneous: 
           : `best of basic, advanced and KOV bounds: ${winner.method}`
   if (nFlex > 0)
     text +=
-      `; ${nFlex} Gaussian/zCDP/subsampled step(s) converted to (ε, δ) at a heuristic even split of δ_free = ${fmt(free)} ` +
+      `; ${nFlex} Gaussian/discrete-Gaussian/zCDP/subsampled step(s) converted to (ε, δ) at a heuristic even split of δ_free = ${fmt(free)} ` +
       '(each gets δ_free/N under basic composition, δ_free/(2N) under advanced/KOV; any split is sound, this one is not optimised)'
   if (hasSampled(s)) text += '; subsampled parts composed with the same rules, then amplified (Balle, Barthe & Gaboardi 2018, Thms 8/9)'
   return text

@@ -2,8 +2,8 @@
  * The shared fold of the (ε, δ) accountants: an event tree becomes a multiset of per-step terms
  * with multiplicities. SelfCompose multiplies a count (10,000 steps are one entry), Compose merges
  * multisets, sampling wraps the sampled sub-multiset. Terms whose (ε, δ) depends on how the query's
- * δ is split — Gaussians, zCDP guarantees and subsampled compositions — stay symbolic until a
- * query fixes the split (./query.ts).
+ * δ is split — Gaussians, discrete Gaussians, zCDP guarantees and subsampled compositions — stay
+ * symbolic until a query fixes the split (./query.ts).
  *
  * @module
  */
@@ -23,6 +23,12 @@ export type DpTerm =
   | { readonly _tag: 'Fixed'; readonly epsilon: number; readonly delta: number }
   /** Gaussian with σ/Δ = noiseMultiplier: (ε, δ) on the analytic-Gaussian curve, chosen per query. */
   | { readonly _tag: 'Gaussian'; readonly noiseMultiplier: number }
+  /**
+   * A scalar discrete Gaussian (σ, integer shift Δ): (ε, δ) on its exact curve (Canonne, Kamath &
+   * Steinke 2020, Thm 7), chosen per query. A vector one, whose differences the scalar shift need
+   * not dominate, is a zCDP step instead.
+   */
+  | { readonly _tag: 'DiscreteGaussian'; readonly sigma: number; readonly sensitivity: number }
   /** A ρ-zCDP step: (ε, δ) from the zCDP conversion, chosen per query. */
   | { readonly _tag: 'Zcdp'; readonly rho: number }
   /** A subsampled sub-composition: composed to one (ε, δ) per query, then amplified by `rate`. */
@@ -51,6 +57,8 @@ const termKey = (t: DpTerm): string => {
       return `F(${t.epsilon},${t.delta})`
     case 'Gaussian':
       return `G(${t.noiseMultiplier})`
+    case 'DiscreteGaussian':
+      return `DG(${t.sigma},${t.sensitivity})`
     case 'Zcdp':
       return `Z(${t.rho})`
     case 'Sampled':
@@ -62,6 +70,7 @@ const termKey = (t: DpTerm): string => {
 const isTrivial = (t: DpTerm): boolean =>
   (t._tag === 'Fixed' && t.epsilon === 0 && t.delta === 0) ||
   (t._tag === 'Gaussian' && t.noiseMultiplier === Infinity) ||
+  (t._tag === 'DiscreteGaussian' && t.sigma === Infinity) ||
   (t._tag === 'Zcdp' && t.rho === 0)
 
 const mergeNotes = (a: Notes, b: Notes): Notes => (b.length === 0 ? a : [...a, ...b.filter((n) => !a.includes(n))])
@@ -108,14 +117,20 @@ const withNote = (s: DpState, note: string | undefined): DpState =>
 export const totalCount = (s: DpState): number => s.entries.reduce((n, e) => n + e.count, 0)
 
 /**
- * Leaf → term. Laplace is pure (1/noiseMultiplier)-DP; randomized response, bitwise RR, the
- * exponential mechanism and PureDP are pure ε (see `pureEpsilonOf`); ApproxDP is taken as stated;
- * Gaussian and zCDP have no single (ε, δ) and stay symbolic.
+ * Leaf → term. Laplace is pure (1/noiseMultiplier)-DP and the discrete Laplace pure (Δ/t)-DP;
+ * randomized response, bitwise RR, the exponential mechanism and PureDP are pure ε (see
+ * `pureEpsilonOf`); ApproxDP is taken as stated; Gaussian, discrete Gaussian and zCDP have no single
+ * (ε, δ) and stay symbolic — a discrete Gaussian on its exact scalar curve when the scalar shift
+ * dominates its differences, else as the Δ²/(2σ²)-zCDP step it is (CKS 2020, Thm 4).
  */
 const leafTerm = (l: NormalizedLeaf): DpTerm => {
   switch (l._tag) {
     case 'Gaussian':
       return { _tag: 'Gaussian', noiseMultiplier: l.noiseMultiplier }
+    case 'DiscreteGaussian':
+      return l.scalarShift
+        ? { _tag: 'DiscreteGaussian', sigma: l.sigma, sensitivity: l.sensitivity }
+        : { _tag: 'Zcdp', rho: (l.sensitivity * l.sensitivity) / (2 * l.sigma * l.sigma) }
     case 'ZCDP':
       return { _tag: 'Zcdp', rho: l.rho }
     case 'ApproxDP':

@@ -17,13 +17,16 @@
  *   `analyticGaussian: false`; with other factors it is one more pair to discretise;
  * - Laplace, randomized response (k-ary and bitwise) and stated ε / (ε, δ) guarantees by their
  *   dominating pairs (./pairs.ts); the exponential mechanism as the ε-DP guarantee it is;
- * - Poisson subsampling of a Gaussian, a Laplace, a randomized response, an (ε, δ) guarantee or a
- *   NonPrivate release, by the subsampled dominating pairs of Zhu, Dong & Wang 2022 (their Poisson-subsampling theorem),
+ * - the discrete Laplace and the discrete Gaussian by the exact pair of the scalar integer shift
+ *   (./lattice.ts; the discrete Gaussian's truncated tails at loss +∞);
+ * - Poisson subsampling of a Gaussian, a Laplace, a discrete Laplace or Gaussian, a randomized
+ *   response, an (ε, δ) guarantee or a NonPrivate release, by the subsampled dominating pairs of Zhu, Dong & Wang 2022 (their Poisson-subsampling theorem),
  *   remove and add directions composed separately, the worse δ taken at query time. A subsampled
  *   composition of Gaussians is one Gaussian (as above); nested Poisson sampling multiplies rates;
  *   a rate within 1e-6 of 1 counts as no sampling (sound: the unsampled pair dominates);
- * - refused with the event's path: ρ-zCDP guarantees (no sound dominating pair is known),
- *   sampling without replacement, and subsampled compositions of other events.
+ * - refused with the event's path: ρ-zCDP guarantees (no sound dominating pair is known), a
+ *   discrete Gaussian on a vector query with Δ ≥ 2 (the scalar pair does not dominate its
+ *   differences), sampling without replacement, and subsampled compositions of other events.
  *
  * The grid interval is the requested one, shrunk to a/⌈a/h⌉ when every lattice-structured leaf
  * shares one atom spacing a ≥ h (the atoms then sit on grid points; sampled leaves align to their
@@ -50,6 +53,7 @@ import {
   discreteGrid,
   discretizeAdditive,
   discretizeDiscrete,
+  discretizeLattice,
   discretizeSubsampledGaussian,
   type LeafPld,
   type LeafPlds,
@@ -69,9 +73,11 @@ import {
   type BasePair,
   basePairOfLeaf,
   type Direction,
+  type LatticePair,
   NON_PRIVATE_PAIR,
   subsampledPair,
 } from './pairs.js'
+import { latticeLossRange, latticeOutcomeCount, MAX_LATTICE_OUTCOMES } from './lattice.js'
 import { type ComposedPld, deltaAt, epsilonAt } from './queries.js'
 
 const NAME = 'pld'
@@ -164,6 +170,12 @@ const latticeOf = (leaf: NormalizedLeaf): number | undefined => {
   switch (leaf._tag) {
     case 'Laplace':
       return 1 / leaf.noiseMultiplier
+    case 'DiscreteLaplace':
+      // Losses (|x| − |x − Δ|)/t: integer multiples of 1/t.
+      return Number.isFinite(leaf.scale) ? 1 / leaf.scale : undefined
+    case 'DiscreteGaussian':
+      // Losses Δ(2x − Δ)/(2σ²): integer multiples of Δ/(2σ²).
+      return Number.isFinite(leaf.sigma) ? leaf.sensitivity / (2 * leaf.sigma * leaf.sigma) : undefined
     case 'RandomizedResponse':
     case 'PureDP':
     case 'Exponential':
@@ -176,6 +188,8 @@ const latticeOf = (leaf: NormalizedLeaf): number | undefined => {
     case 'Gaussian':
     case 'ZCDP':
       return undefined
+    default:
+      return absurd(leaf)
   }
 }
 
@@ -197,6 +211,19 @@ const unsupportedZcdp = (path: string): DpError =>
     'a ρ-zCDP guarantee has no dominating pair the PLD accountant could use soundly (a Gaussian with σ = 1/√(2ρ) has the ' +
       'same Rényi curve but does not dominate every ρ-zCDP mechanism); use the zcdp or rdp accountant',
   )
+
+/** Why a leaf without a base pair (`basePairOfLeaf` undefined) is refused. */
+const unsupportedLeaf = (leaf: NormalizedLeaf, path: string): DpError =>
+  leaf._tag === 'DiscreteGaussian'
+    ? unsupportedEvent(
+        path,
+        NAME,
+        'DiscreteGaussian',
+        `a discrete Gaussian on a vector query with Δ = ${leaf.sensitivity} ≥ 2: the PLD of the scalar shift by Δ does not ` +
+          'dominate vector differences of L2 norm Δ (for σ = 1, Δ = 2 the difference (1, 1, 1, 1) has a larger δ(ε)); ' +
+          'state "scalar": true if the query is one integer, or use the zcdp or rdp accountant',
+      )
+    : unsupportedZcdp(path)
 
 /** What a Poisson-sampled sub-tree reduces to. */
 type Inner =
@@ -242,7 +269,7 @@ const gaussianTree = (
 }
 
 const INNER_SCOPE =
-  'Poisson subsampling is supported around one Gaussian, Laplace, randomized-response, pure or (ε, δ) event (or a ' +
+  'Poisson subsampling is supported around one Gaussian, Laplace, discrete Laplace or Gaussian, randomized-response, pure or (ε, δ) event (or a ' +
   'composition of Gaussians, which is one Gaussian); a subsampled composition of other events has no dominating pair here'
 
 /** Reduces the event under a PoissonSample to one leaf, or refuses with the path. */
@@ -301,7 +328,7 @@ const reduceInner = (
 /** Adds an unsampled leaf: Gaussians into the exact Gaussian, the others as factors. */
 const addLeaf = (b: Builder, leaf: NormalizedLeaf, count: number, path: string): E.Either<DpError, void> => {
   const base = basePairOfLeaf(leaf)
-  if (base === undefined) return E.left(unsupportedZcdp(path))
+  if (base === undefined) return E.left(unsupportedLeaf(leaf, path))
   if (base === null || count === 0) return E.right(undefined)
   if (base._tag === 'Gaussian') {
     b.gaussianMuSquared += count * base.mu * base.mu
@@ -366,7 +393,7 @@ const foldEvent = (
       const q = e.q * x.q
       if (q >= NO_SAMPLING_ABOVE) return addLeaf(b, x.leaf, count, childPath(path, e))
       const base = basePairOfLeaf(x.leaf)
-      if (base === undefined) return E.left(unsupportedZcdp(childPath(path, e)))
+      if (base === undefined) return E.left(unsupportedLeaf(x.leaf, childPath(path, e)))
       if (base === null) return E.right(undefined)
       // The lattice of the unsampled leaf: aligning the grid to it keeps the sampled estimate
       // below the unsampled one (both are chords of ordered profiles on the same grid).
@@ -391,8 +418,8 @@ const foldEvent = (
 // -------------------------------------------------------------------------------------------
 
 /**
- * The grid interval: when every lattice-structured leaf (Laplace, randomized response, stated ε or
- * (ε, δ); sampled or not) shares one atom spacing a ≥ h, the interval is shrunk to a/⌈a/h⌉ so the
+ * The grid interval: when every lattice-structured leaf (Laplace, discrete Laplace or Gaussian,
+ * randomized response, stated ε or (ε, δ); sampled or not) shares one atom spacing a ≥ h, the interval is shrunk to a/⌈a/h⌉ so the
  * unsampled atoms sit on grid points and the optimistic estimate is exact for them too.
  */
 const gridInterval = (factors: ReadonlyArray<PldFactorSpec>, h: number): { readonly interval: number; readonly aligned: boolean } => {
@@ -411,14 +438,12 @@ const gridInterval = (factors: ReadonlyArray<PldFactorSpec>, h: number): { reado
 const directionsOf = (factors: ReadonlyArray<PldFactorSpec>): ReadonlyArray<Direction> =>
   factors.some((f) => f.q !== 1) ? ['remove', 'add'] : ['remove']
 
-/** The grid [i0, i0 + K] of an additive pair, refusing (before allocating) one over the limit. */
-const additiveGrid = (
-  pair: AdditivePair,
+/** The grid [i0, i0 + K] covering a loss range, refusing (before allocating) one over the limit. */
+const lossGrid = (
+  range: { readonly lo: number; readonly hi: number },
   h: number,
-  tail: number,
   path: string,
 ): E.Either<DpError, { readonly i0: number; readonly K: number }> => {
-  const range = additiveLossRange(pair, tail)
   const span = range.hi - range.lo
   const sized = checkGridSize(span / h + 4, h, span, path, 'the privacy-loss grid of this event')
   if (E.isLeft(sized)) return sized
@@ -427,6 +452,27 @@ const additiveGrid = (
   if (i1 - i0 + 1 > MAX_GRID_POINTS)
     return checkGridSize(i1 - i0 + 1, h, span, path, 'the privacy-loss grid of this event') as E.Either<DpError, never>
   return E.right({ i0, K: i1 - i0 })
+}
+
+/** The grid of an additive pair. */
+const additiveGrid = (pair: AdditivePair, h: number, tail: number, path: string): E.Either<DpError, { readonly i0: number; readonly K: number }> =>
+  lossGrid(additiveLossRange(pair, tail), h, path)
+
+/** Both discretisations of a lattice pair, refusing one with too many outcomes or grid points. */
+const latticePlds = (pair: LatticePair, h: number, tail: number, path: string): E.Either<DpError, LeafPlds> => {
+  const n = latticeOutcomeCount(pair, tail)
+  if (!(n <= MAX_LATTICE_OUTCOMES))
+    return E.left(
+      invalidParameter(
+        path,
+        n,
+        `this ${pair.noise === 'laplace' ? 'discrete Laplace' : 'discrete Gaussian'} has ${n.toLocaleString('en-US')} integer outputs ` +
+          `to sum over, over the limit of ${MAX_LATTICE_OUTCOMES.toLocaleString('en-US')} (2^25); use the rdp or zcdp accountant`,
+      ),
+    )
+  const g = lossGrid(latticeLossRange(pair, tail), h, path)
+  if (E.isLeft(g)) return g
+  return E.right(discretizeLattice(pair, h, tail, g.right.i0, g.right.K))
 }
 
 /**
@@ -465,6 +511,10 @@ const leafPlds = (
       const sized = checkGridSize(K + 1, h, K * h, f.path, 'the privacy-loss grid of this event')
       if (E.isLeft(sized)) return sized
       out.push(discretizeDiscrete(pair, h))
+    } else if (pair._tag === 'Lattice') {
+      const l = latticePlds(pair, h, tail, f.path)
+      if (E.isLeft(l)) return l
+      out.push(l.right)
     } else {
       const g = additiveGrid(pair, h, tail, f.path)
       if (E.isLeft(g)) return g

@@ -28,6 +28,11 @@
  * off the grid) is rounded down, an O(h) error per step — the accountant aligns the grid to a single
  * atom spacing when it can.
  *
+ * Integer noise (./lattice.ts) is streamed into the same cells outcome by outcome: the pessimistic
+ * cells take every finite outcome (a cell holding several outcomes is split as one: the two-point
+ * pair at the cell's ends dominates any pair whose losses lie in the cell, which is the connect-the-
+ * dots argument), the optimistic ones keep outcomes lying on grid points apart, exactly there.
+ *
  * Floating point: cell masses are differences of tails and the split/merge quantities are second
  * order in h, so every split is biased by an estimate of its rounding error in the safe direction
  * (more mass up in the pessimistic split, less matching in the optimistic merge). The thresholds
@@ -45,7 +50,9 @@ import {
   gaussianThresholdTails,
   laplaceAtoms,
   laplaceTails,
+  type LatticePair,
 } from './pairs.js'
+import { forEachLatticeOutcome } from './lattice.js'
 
 const U = Number.EPSILON / 2
 
@@ -85,6 +92,8 @@ interface Cells {
   /** Atoms (finite or +∞ loss) and Q's mass where P has none. */
   readonly atoms: ReadonlyArray<Atom>
   readonly qOnly: number
+  /** P-mass lying exactly on grid point i0 + g (optimistic cells of streamed outcomes only). */
+  readonly onGrid?: Float64Array
 }
 
 /** a·e^x for a ≥ 0 without 0·∞. */
@@ -277,7 +286,7 @@ const pessimistic = (cells: Cells, h: number): LeafPld => {
 /** Local post-processing onto the grid, then rounding down what cannot be matched. */
 const optimistic = (cells: Cells, h: number): LeafPld => {
   const { i0, K } = cells
-  const m = new Float64Array(K + 1)
+  const m = cells.onGrid === undefined ? new Float64Array(K + 1) : cells.onGrid.slice()
   let inf = 0
   // Atoms on grid points stay there; other atoms join their cell before matching.
   let { p, q, ep, eq } = cells
@@ -426,6 +435,93 @@ export const discretizeSubsampledGaussian = (
   return {
     remove: { upper: trimPld(pessimistic(cr, h)), lower: trimPld(optimistic(cr, h)) },
     add: { upper: trimPld(pessimistic(ca, h)), lower: trimPld(optimistic(ca, h)) },
+  }
+}
+
+/** Mutable cell sums, filled outcome by outcome (`Cells` without the atoms). */
+interface CellSums {
+  readonly p: Float64Array
+  readonly q: Float64Array
+  readonly ep: Float64Array
+  readonly eq: Float64Array
+  /** [P, Q, error] below and above the grid. */
+  readonly bottom: Float64Array
+  readonly top: Float64Array
+}
+
+const cellSums = (K: number): CellSums => ({
+  p: new Float64Array(K),
+  q: new Float64Array(K),
+  ep: new Float64Array(K),
+  eq: new Float64Array(K),
+  bottom: new Float64Array(3),
+  top: new Float64Array(3),
+})
+
+/**
+ * Relative error of one streamed outcome's masses: a pmf term with an exponent of size ≤ 745 (2u per
+ * unit of it), mixed by sampling.
+ */
+const OUTCOME_REL_ERR = 2100 * U
+
+/** Adds one finite outcome to cell c (below/above the grid when out of range), with its rounding. */
+const addToCell = (s: CellSums, K: number, c: number, p: number, q: number): void => {
+  if (c < 0 || c >= K) {
+    const edge = c < 0 ? s.bottom : s.top
+    edge[0] = edge[0]! + p
+    edge[1] = edge[1]! + q
+    edge[2] = edge[2]! + OUTCOME_REL_ERR * (p + q) + U * (edge[0]! + edge[1]!)
+    return
+  }
+  s.p[c] = s.p[c]! + p
+  s.q[c] = s.q[c]! + q
+  s.ep[c] = s.ep[c]! + OUTCOME_REL_ERR * p + U * s.p[c]!
+  s.eq[c] = s.eq[c]! + OUTCOME_REL_ERR * q + U * s.q[c]!
+}
+
+const toCells = (s: CellSums, i0: number, K: number, atoms: ReadonlyArray<Atom>, qOnly: number, onGrid?: Float64Array): Cells => ({
+  i0,
+  K,
+  p: s.p,
+  q: s.q,
+  ep: s.ep,
+  eq: s.eq,
+  pBottom: s.bottom[0]!,
+  qBottom: s.bottom[1]!,
+  eBottom: s.bottom[2]!,
+  pTop: s.top[0]!,
+  qTop: s.top[1]!,
+  eTop: s.top[2]!,
+  atoms,
+  qOnly,
+  ...(onGrid === undefined ? {} : { onGrid }),
+})
+
+/**
+ * Pessimistic and optimistic PLDs of a lattice pair on grid indices [i0, i0 + K], its outcomes
+ * streamed (./lattice.ts) with truncated mass at most `tail` at +∞.
+ */
+export const discretizeLattice = (pair: LatticePair, h: number, tail: number, i0: number, K: number): LeafPlds => {
+  const up = cellSums(K)
+  const down = cellSums(K)
+  const onGrid = new Float64Array(K + 1)
+  let infinite = 0
+  let qOnly = 0
+  forEachLatticeOutcome(pair, tail, (p, q, loss) => {
+    if (p === 0) qOnly += q
+    else if (loss === Infinity) infinite += p
+    else {
+      const c = cellEnd(loss, h) - 1 - i0
+      addToCell(up, K, c, p, q)
+      const g = gridPoint(loss, h)
+      if (g !== undefined && g >= i0 && g <= i0 + K) onGrid[g - i0] = onGrid[g - i0]! + p
+      else addToCell(down, K, c, p, q)
+    }
+  })
+  const atoms: Atom[] = infinite > 0 ? [{ p: infinite, loss: Infinity }] : []
+  return {
+    upper: trimPld(pessimistic(toCells(up, i0, K, atoms, qOnly), h)),
+    lower: trimPld(optimistic(toCells(down, i0, K, atoms, qOnly, onGrid), h)),
   }
 }
 

@@ -40,9 +40,12 @@ export {
   type Direction,
   type DiscretePair,
   type DominatingPair,
+  type LatticeBase,
+  type LatticePair,
   type NoiseFamily,
 } from './pairs.js'
-export { discretizeAdditive, discretizeDiscrete, type LeafPld, type LeafPlds } from './discretize.js'
+export { forEachLatticeOutcome, latticeLossRange, latticeOutcomeCount, MAX_LATTICE_OUTCOMES, type OutcomeSink } from './lattice.js'
+export { discretizeAdditive, discretizeDiscrete, discretizeLattice, type LeafPld, type LeafPlds } from './discretize.js'
 export { composeChannels, type Factor } from './compose.js'
 export { deltaAt, epsilonAt, type ComposedPld, type Side } from './queries.js'
 export { type SuffixView } from './view.js'

@@ -8,10 +8,13 @@
  * privacy-loss distribution (PLD) of Meiser & Mohammadi 2018 and Sommer, Meiser & Mohammadi 2019,
  * and δ(ε) = E_P[(1 − e^{ε−L})₊] (Sommer et al. 2019, §4.4; L = +∞ counts fully).
  *
- * Two shapes cover every supported leaf:
+ * Three shapes cover every supported leaf:
  * - additive noise (Gaussian, Laplace), optionally Poisson-subsampled: P and Q are mixtures of a
  *   noise law and its shift by μ = Δ/scale, and the loss is monotone in the output x, so every tail
  *   P(L > ε) is a noise tail at a threshold x*(ε) — no numerical integration;
+ * - integer noise (discrete Gaussian, discrete Laplace) shifted by an integer Δ, optionally
+ *   Poisson-subsampled: one atom per integer output, streamed into the grid without being stored
+ *   (./lattice.ts);
  * - finitely many atoms (randomized response, stated (ε, δ) guarantees, and their subsampled forms).
  *
  * Poisson subsampling with rate q under add/remove neighbours, for a base mechanism with a
@@ -27,6 +30,7 @@ import erfc from '@stdlib/math-base-special-erfc'
 import erfcx from '@stdlib/math-base-special-erfcx'
 import normalQuantile from '@stdlib/stats-base-dists-normal-quantile'
 import { bisectPredicate } from '../../core/numeric.js'
+import { absurd } from '../../mechanisms/event.js'
 import type { NormalizedLeaf } from '../normalize.js'
 
 export type Direction = 'remove' | 'add'
@@ -59,12 +63,35 @@ export interface AdditivePair {
   readonly direction: Direction
 }
 
-export type DominatingPair = AdditivePair | DiscretePair
+/**
+ * Integer noise and its shift by the integer Δ = `shift`: A = law of Z + Δ, B = law of Z with Z
+ * discrete Gaussian (`scale` = σ) or discrete Laplace (`scale` = t) on ℤ, Poisson-subsampled at rate
+ * q as for `AdditivePair` (remove: P = qA + (1 − q)B, Q = B; add: P = B, Q = qA + (1 − q)B).
+ */
+export interface LatticePair {
+  readonly _tag: 'Lattice'
+  readonly noise: NoiseFamily
+  readonly scale: number
+  readonly shift: number
+  readonly q: number
+  readonly direction: Direction
+}
+
+export type DominatingPair = AdditivePair | LatticePair | DiscretePair
+
+/** Unsampled integer noise with an integer shift (see `LatticePair`). */
+export interface LatticeBase {
+  readonly _tag: 'DiscreteNoise'
+  readonly noise: NoiseFamily
+  readonly scale: number
+  readonly shift: number
+}
 
 /** The dominating pair of an unsampled mechanism (symmetric: both directions are the same pair). */
 export type BasePair =
   | { readonly _tag: 'Gaussian'; readonly mu: number }
   | { readonly _tag: 'Laplace'; readonly mu: number }
+  | LatticeBase
   | DiscretePair
 
 // -------------------------------------------------------------------------------------------
@@ -131,8 +158,16 @@ export const bitwiseRandomizedResponsePair = (flipProbability: number, bits: num
 /**
  * The base pair of a normalized leaf; `undefined` for ρ-zCDP, which has no dominating pair the
  * accountant could use soundly (a Gaussian with σ = 1/√(2ρ) has the same Rényi curve but does not
- * dominate every ρ-zCDP mechanism in the hockey-stick sense). Gaussian and Laplace with σ/Δ = ∞
+ * dominate every ρ-zCDP mechanism in the hockey-stick sense), and for a discrete Gaussian whose
+ * differences the scalar shift need not dominate (a vector query with Δ ≥ 2; see
+ * mechanisms/event.ts). Gaussian and Laplace with σ/Δ = ∞, and the discrete ones with σ or t = ∞,
  * release nothing and map to `null` (the identity).
+ *
+ * The discrete pairs are those of the scalar shift by Δ, which dominates every shift by |k| ≤ Δ
+ * (log-concave noise; see accounting/discrete-noise.ts). For the discrete Laplace on a vector query
+ * of L1 sensitivity Δ this is the reading the continuous Laplace takes here too: its Rényi
+ * divergences are provably no larger (rdp/closed-forms.ts), its δ(ε) is checked numerically against
+ * every integer difference of L1 norm ≤ 4 (test/accounting/discrete.test.ts), not proven.
  */
 export const basePairOfLeaf = (leaf: NormalizedLeaf): BasePair | null | undefined => {
   switch (leaf._tag) {
@@ -140,6 +175,11 @@ export const basePairOfLeaf = (leaf: NormalizedLeaf): BasePair | null | undefine
       return leaf.noiseMultiplier === Infinity ? null : { _tag: 'Gaussian', mu: 1 / leaf.noiseMultiplier }
     case 'Laplace':
       return leaf.noiseMultiplier === Infinity ? null : { _tag: 'Laplace', mu: 1 / leaf.noiseMultiplier }
+    case 'DiscreteLaplace':
+      return leaf.scale === Infinity ? null : { _tag: 'DiscreteNoise', noise: 'laplace', scale: leaf.scale, shift: leaf.sensitivity }
+    case 'DiscreteGaussian':
+      if (leaf.sigma === Infinity) return null
+      return leaf.scalarShift ? { _tag: 'DiscreteNoise', noise: 'gaussian', scale: leaf.sigma, shift: leaf.sensitivity } : undefined
     case 'RandomizedResponse':
       return randomizedResponsePair(leaf.epsilon, leaf.k)
     case 'BitwiseRandomizedResponse':
@@ -152,6 +192,8 @@ export const basePairOfLeaf = (leaf: NormalizedLeaf): BasePair | null | undefine
       return leaf.epsilon === 0 && leaf.delta === 0 ? null : approxDpPair(leaf.epsilon, leaf.delta)
     case 'ZCDP':
       return undefined
+    default:
+      return absurd(leaf)
   }
 }
 
@@ -204,6 +246,8 @@ export const subsampledPair = (base: BasePair, q: number, direction: Direction):
       return { _tag: 'Additive', noise: 'gaussian', mu: base.mu, q, direction: q === 1 ? 'remove' : direction }
     case 'Laplace':
       return { _tag: 'Additive', noise: 'laplace', mu: base.mu, q, direction: q === 1 ? 'remove' : direction }
+    case 'DiscreteNoise':
+      return { _tag: 'Lattice', noise: base.noise, scale: base.scale, shift: base.shift, q, direction: q === 1 ? 'remove' : direction }
     case 'Discrete':
       return q === 1 ? base : subsampleDiscrete(base, q, direction)
   }

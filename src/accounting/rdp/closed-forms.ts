@@ -9,13 +9,25 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, unsupportedEvent } from '../../core/error.js'
-import { log1mExp, logAddExp, roundUpLoss } from '../../core/numeric.js'
+import { log1mExp, logAddExp, logSumExp, roundUpLoss } from '../../core/numeric.js'
+import { absurd } from '../../mechanisms/event.js'
 import { type NormalizedLeaf, pureEpsilonOf } from '../normalize.js'
 import { logExpm1, logPhi, softplus } from './log-space.js'
 
 /** Gaussian, noise multiplier m = σ/Δ₂: ε(α) = α/(2m²) (Mironov 2017, Prop. 7). */
 export const gaussianRdp = (noiseMultiplier: number, alpha: number): number =>
   alpha / (2 * noiseMultiplier * noiseMultiplier)
+
+/**
+ * Discrete Gaussian σ with integer L2 sensitivity Δ: ε(α) = αΔ²/(2σ²), as the continuous Gaussian.
+ * For a scalar shift by an integer k, completing the square gives
+ *   Σ_x P^α Q^{1−α} = e^{α(α−1)k²/(2σ²)} Z(αk)/Z(0),   Z(c) = Σ_{x∈ℤ} e^{−(x−c)²/(2σ²)},
+ * and Z(c) ≤ Z(0) (Poisson summation: Z(c) = σ√(2π) Σ_j e^{−2π²σ²j²} cos(2πjc)), so
+ * D_α ≤ αk²/(2σ²), with equality when αk is an integer (CKS 2020, Thm 4: ½(k/σ)²-zCDP). Independent
+ * coordinates add, so a vector difference of L2 norm ≤ Δ has D_α ≤ αΔ²/(2σ²).
+ */
+export const discreteGaussianRdp = (sigma: number, sensitivity: number, alpha: number): number =>
+  gaussianRdp(sigma / sensitivity, alpha)
 
 /**
  * Laplace, b = scale/Δ₁ (Mironov 2017, Prop. 6):
@@ -32,6 +44,63 @@ export const laplaceRdp = (b: number, alpha: number): number => {
     Math.log(alpha - 1) - logDen + logPhi(-alpha / b),
   )
   return Math.min(softplus(logX) / (alpha - 1), 1 / b)
+}
+
+/** h(x) = sinh(x)/x − 1 for x ≥ 0, by its series below 1 (no cancellation), directly above. */
+const sinhcm1 = (x: number): number => {
+  if (x >= 1) return Math.sinh(x) / x - 1
+  const x2 = x * x
+  let term = x2 / 6
+  let sum = term
+  for (let n = 2; n < 20 && term > 1e-18 * sum; n++) {
+    term *= x2 / ((2 * n) * (2 * n + 1))
+    sum += term
+  }
+  return sum
+}
+
+/** log h(x), without overflow: for x > 700, h(x) = e^x/(2x)·(1 − (2x + 2)e^{−x}/… ) ≈ e^x/(2x). */
+const logSinhcm1 = (x: number): number => (x > 700 ? x - Math.log(2 * x) + Math.log1p(-(2 * x + 1) * Math.exp(-x)) : Math.log(sinhcm1(x)))
+
+const U = Number.EPSILON / 2
+
+/**
+ * Discrete Laplace of scale t shifted by the integer Δ: the exact Rényi divergence of
+ * P = law of Z + Δ from Q = law of Z, P(Z = x) = c·r^{|x|}, r = e^{−a}, a = 1/t, c = (1 − r)/(1 + r).
+ * Derived here by summing the geometric series (checked against direct summation over the integers
+ * in test/accounting/discrete.test.ts). With s = e^{(2α−1)a},
+ *   Σ_x P^α Q^{1−α} = c Σ_x r^{α|x−Δ| + (1−α)|x|}
+ *     = c [ r^{αΔ}/(1 − r)  (x ≤ 0)  +  r^{(1−α)Δ}/(1 − r)  (x ≥ Δ)  +  r^{αΔ} Σ_{x=1}^{Δ−1} s^x ]
+ *     = w₁ e^{(α−1)aΔ} + w₂ e^{−αaΔ},
+ *   w₁ = (s − e^{−a}) / ((s − 1)(1 + e^{−a})),   w₂ = (e^{2(α−1)a} − 1) / ((s − 1)(1 + e^{−a})),
+ * and w₁ + w₂ = 1 (Δ = 0 gives 1). As for the continuous Laplace, with φ(x) = e^x − 1 − x,
+ *   X = Σ P^α Q^{1−α} − 1 = w₁ φ((α−1)aΔ) + w₂ φ(−αaΔ) + aΔ·λ,   λ = (α−1)w₁ − αw₂,
+ * and λ = 2e^{(α−1)a} α(α−1)a [h(αa) − h((α−1)a)] / ((1 + e^{−a})(s − 1)) with h(x) = sinh(x)/x − 1
+ * increasing on [0, ∞) — so λ ≥ 0 and X is a sum of three non-negative terms. λ is rounded up by
+ * the cancellation in h(αa) − h((α−1)a) (a relative 16u·h(αa)/(h(αa) − h((α−1)a))).
+ *
+ * Δ = 1 is binary randomized response with ε = a (the outcomes x ≤ 0 and x ≥ 1 are sufficient).
+ * Vector queries: log(w₁e^{(α−1)aΔ} + w₂e^{−αaΔ}) is convex in Δ and 0 at Δ = 0, so f(Δ) = D_α
+ * has f(k)/k non-decreasing; a difference with coordinates k_i, Σk_i ≤ Δ, has Rényi divergence
+ * Σ f(k_i) (independent coordinates) ≤ Σ k_i f(Δ)/Δ ≤ f(Δ). Capped by the pure bound (never binds;
+ * guards rounding).
+ */
+export const discreteLaplaceRdp = (scale: number, sensitivity: number, alpha: number): number => {
+  if (scale === Infinity) return 0
+  const a = 1 / scale
+  const eps = sensitivity * a
+  if (sensitivity === 1) return randomizedResponseRdp(a, 2, alpha)
+  const logDen = logExpm1((2 * alpha - 1) * a) + Math.log1p(Math.exp(-a))
+  const logW1 = -a + logExpm1(2 * alpha * a) - logDen
+  const logW2 = logExpm1(2 * (alpha - 1) * a) - logDen
+  const hHi = logSinhcm1(alpha * a)
+  const hLo = logSinhcm1((alpha - 1) * a)
+  const ratio = Math.exp(hLo - hHi)
+  if (!(ratio < 1)) return pureDpRdp(eps, alpha) // h(αa) = h((α−1)a) in floating point: keep the sound cap
+  const logLambda =
+    (alpha - 1) * a + Math.log(2 * alpha * (alpha - 1) * a) + hHi + Math.log1p(-ratio) - logDen + Math.log1p((16 * U) / (1 - ratio))
+  const logX = logSumExp([logW1 + logPhi((alpha - 1) * eps), logW2 + logPhi(-alpha * eps), logLambda + Math.log(eps)])
+  return Math.min(softplus(logX) / (alpha - 1), pureDpRdp(eps, alpha))
 }
 
 /**
@@ -107,6 +176,10 @@ const leafRdpExact = (leaf: NormalizedLeaf, alpha: number): number | undefined =
       return gaussianRdp(leaf.noiseMultiplier, alpha)
     case 'Laplace':
       return laplaceRdp(leaf.noiseMultiplier, alpha)
+    case 'DiscreteLaplace':
+      return discreteLaplaceRdp(leaf.scale, leaf.sensitivity, alpha)
+    case 'DiscreteGaussian':
+      return discreteGaussianRdp(leaf.sigma, leaf.sensitivity, alpha)
     case 'RandomizedResponse':
       return randomizedResponseRdp(leaf.epsilon, leaf.k, alpha)
     case 'BitwiseRandomizedResponse':
@@ -119,6 +192,8 @@ const leafRdpExact = (leaf: NormalizedLeaf, alpha: number): number | undefined =
       return leaf.delta === 0 ? pureDpRdp(leaf.epsilon, alpha) : undefined
     case 'ZCDP':
       return zcdpRdp(leaf.rho, alpha)
+    default:
+      return absurd(leaf)
   }
 }
 

@@ -9,6 +9,8 @@ export { DEFAULT_ORDERS, MAX_ORDER, validateOrders } from './orders.js'
 export {
   CLOSED_FORM_MARGIN,
   bitwiseRandomizedResponseRdp,
+  discreteGaussianRdp,
+  discreteLaplaceRdp,
   exponentialRdp,
   gaussianRdp,
   laplaceRdp,

@@ -3,8 +3,10 @@
  * (Lemma 1.7), and queries convert with the tighter of the classic and the continuous-order
  * Canonne–Kamath–Steinke conversions (./conversion.ts).
  *
- * Leaves: Gaussian ρ = 1/(2m²) (Prop. 1.6); pure ε-DP ρ = ε²/2 (Prop. 1.4) for Laplace, k-ary
- * randomized response and stated PureDP; bitwise randomized response is a product of independent
+ * Leaves: Gaussian ρ = 1/(2m²) (Prop. 1.6); the discrete Gaussian ρ = Δ²/(2σ²) (Canonne, Kamath &
+ * Steinke 2020, Thm 4; coordinates compose, see rdp/closed-forms.ts); pure ε-DP ρ = ε²/2
+ * (Prop. 1.4) for Laplace, the discrete Laplace (ε = Δ/t), k-ary randomized response and stated
+ * PureDP; bitwise randomized response is a product of independent
  * bit flips of which at most `bits` differ, each ε_b = ln((1 − f)/f)-DP, so ρ = bits·ε_b²/2 by
  * composition; the exponential mechanism is ε-bounded-range, hence ε²/8-zCDP (Cesar & Rogers 2021;
  * bounded range from Durfee & Rogers 2019); ZCDP(ρ) as stated; ApproxDP with δ > 0 has no zCDP bound
@@ -24,7 +26,7 @@ import { checkCompose, checkDeltaQuery, checkEpsilonQuery } from '../guards.js'
 import { absurd, childPath, isNoiseEvent, type PrivacyEvent } from '../../mechanisms/event.js'
 import type { NeighbouringRelation } from '../../mechanisms/neighbouring.js'
 import type { Accountant, Notes } from '../accountant.js'
-import { type NormalizedLeaf, resolveLeaf } from '../normalize.js'
+import { type NormalizedLeaf, pureEpsilonOf, resolveLeaf } from '../normalize.js'
 import { checkSamplingRelation } from '../relation.js'
 import { zcdpToDelta, zcdpToEpsilon } from './conversion.js'
 
@@ -48,8 +50,13 @@ export const zcdpOfLeaf = (l: NormalizedLeaf): number | undefined => {
   switch (l._tag) {
     case 'Gaussian':
       return 1 / (2 * l.noiseMultiplier * l.noiseMultiplier) // Prop. 1.6
-    case 'Laplace': {
-      const eps = 1 / l.noiseMultiplier
+    case 'DiscreteGaussian': {
+      const m = l.sigma / l.sensitivity
+      return 1 / (2 * m * m) // CKS 2020, Thm 4: Δ²/(2σ²)
+    }
+    case 'Laplace':
+    case 'DiscreteLaplace': {
+      const eps = pureEpsilonOf(l) as number
       return (eps * eps) / 2 // Prop. 1.4
     }
     case 'RandomizedResponse':
@@ -65,6 +72,8 @@ export const zcdpOfLeaf = (l: NormalizedLeaf): number | undefined => {
       return l.delta === 0 ? (l.epsilon * l.epsilon) / 2 : undefined
     case 'ZCDP':
       return l.rho
+    default:
+      return absurd(l)
   }
 }
 
