@@ -5,19 +5,17 @@
  * @module
  */
 export {
-  emptyPldState,
   makePldAccountant,
-  pldComposition,
   pldDelta,
   pldEpsilon,
   privacyProfile,
   type PldAccountant,
   type PldAccountantOptions,
-  type PldComposition,
-  type PldFactorSpec,
-  type PldState,
   type ProfilePoint,
 } from './accountant.js'
+export { pldComposition } from './build.js'
+export { foldIntoState } from './fold.js'
+export { emptyPldState, type PldComposition, type PldFactorSpec, type PldState } from './state.js'
 export {
   DEFAULT_INTERVAL,
   DEFAULT_TAIL_MASS,
