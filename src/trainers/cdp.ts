@@ -5,34 +5,44 @@
  * - CDP-LDA+: fresh Lap(1/ε) on both tables in every iteration.
  *
  * Derived privacy: under word replacement each table has L1 sensitivity 2 (one count down, one
- * up), so each Lap(1/ε) release costs 2ε, not ε. Neither baseline clips the counts, so the topic
- * draws — which read the words themselves — have no data-independent bound on their inherent
+ * up), so each release of scale 1/ε costs 2ε, not ε. The counts are integers: the noise is the
+ * exact discrete Laplace (same ε as the continuous one). Neither baseline clips the counts, so the
+ * topic draws — which read the words themselves — have no data-independent bound on their inherent
  * privacy loss (paper 001 Theorem 1, eq. 5, grows with the word counts; Laplace noise is
- * unbounded): each sweep is declared NonPrivate and the accounted ε is ∞. The plan still lists
- * the Laplace releases so their cost is visible.
+ * unbounded): each sweep is declared NonPrivate and the accounted ε is ∞. In CDP-LDA the later
+ * iterations re-use the first iteration's noise on the new true counts: those releases are
+ * NonPrivate too. The plan still lists the Laplace releases so their cost is visible.
+ *
+ * Every release goes through the release gate; tokens are visited in reading order.
  *
  * @module
  */
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
-import { compose, labeled, laplace, nonPrivate, type PrivacyEvent, selfCompose } from '../mechanisms/event.js'
+import { compose, labeled, nonPrivate, type PrivacyEvent, selfCompose } from '../mechanisms/event.js'
 import { replaceOne } from '../mechanisms/neighbouring.js'
 import { BASE_DEFAULTS, BaseConfig, checkBase, positive } from './config.js'
-import { gibbsFitResult, runIterations } from './lda/loop.js'
+import { privateFitResult, runIterations } from './lda/loop.js'
 import { startPrivateFit } from './lda/private-fit.js'
-import { fillLaplace } from './lda/random.js'
 import { phiFromNoisyCounts } from './lda/state.js'
+import { discreteLaplaceTable, discreteLaplaceTableEvent, randomizedStep, type TableSensitivity, unprotected } from './release/measurement.js'
+import { LDA_ASSUMPTIONS } from './assumptions.js'
 import { type LdaTrainer, pureClaim } from './trainer.js'
 
 export const CdpConfig = t.intersection([BaseConfig, t.type({ epsilon: t.number })])
 export type CdpConfig = t.TypeOf<typeof CdpConfig>
 
 const WORD = replaceOne('word')
-const TW = 'Laplace Lap(1/ε) on the topic-word counts N_tk (L1 sensitivity 2 under word replacement)'
-const DT = 'Laplace Lap(1/ε) on the document-topic counts N_km (L1 sensitivity 2: the replaced token may change topic)'
+const TWO_CELLS: TableSensitivity = { cells: 2, perCell: 1, relation: WORD }
+const TW = 'discrete Laplace of scale 1/ε on the topic-word counts N_tk (two cells move by 1 under word replacement)'
+const DT = 'discrete Laplace of scale 1/ε on the document-topic counts N_km (two cells: the replaced token may change topic)'
+const REUSED = 'the first iteration’s noise re-used on the current true counts (no guarantee for the new counts)'
 const DRAW = 'topic draws on unclipped counts: no data-independent bound (paper 001 Thm 1)'
 
-const releases = (c: CdpConfig): PrivacyEvent[] => [labeled(TW, laplace(1 / c.epsilon, 2, WORD)), labeled(DT, laplace(1 / c.epsilon, 2, WORD))]
+const releases = (c: CdpConfig): PrivacyEvent[] => [
+  labeled(TW, discreteLaplaceTableEvent(1 / c.epsilon, TWO_CELLS)),
+  labeled(DT, discreteLaplaceTableEvent(1 / c.epsilon, TWO_CELLS)),
+]
 
 const validate = (c: CdpConfig, stats?: Parameters<typeof checkBase>[1]) => {
   const b = checkBase(c, stats)
@@ -44,8 +54,8 @@ const validate = (c: CdpConfig, stats?: Parameters<typeof checkBase>[1]) => {
 const make = (every: boolean): LdaTrainer<CdpConfig> => ({
   name: every ? 'cdp-lda+' : 'cdp-lda',
   description: every
-    ? 'CDP-LDA+ (paper 001 §VII): Lap(1/ε) on the topic-word and document-topic counts every iteration, no clipping'
-    : 'CDP-LDA (paper 001 §VII, [40]): Lap(1/ε) on the topic-word and document-topic counts in the first iteration only',
+    ? 'CDP-LDA+ (paper 001 §VII): discrete Laplace of scale 1/ε on the topic-word and document-topic counts every iteration, no clipping'
+    : 'CDP-LDA (paper 001 §VII, [40]): discrete Laplace of scale 1/ε on the topic-word and document-topic counts in the first iteration only',
   config: CdpConfig,
   defaults: { ...BASE_DEFAULTS, epsilon: 1 },
   validate,
@@ -55,7 +65,9 @@ const make = (every: boolean): LdaTrainer<CdpConfig> => ({
     const v = validate(c)
     if (E.isLeft(v)) return v
     const draws = labeled(DRAW, nonPrivate)
-    return E.right(every ? selfCompose(compose([...releases(c), draws]), c.iterations) : compose([...releases(c), selfCompose(draws, c.iterations)]))
+    if (every) return E.right(selfCompose(compose([...releases(c), draws]), c.iterations))
+    const later = c.iterations > 1 ? [selfCompose(compose([labeled(REUSED, nonPrivate), labeled(REUSED, nonPrivate), draws]), c.iterations - 1)] : []
+    return E.right(compose([...releases(c), draws, ...later]))
   },
   claimed: (c) =>
     every
@@ -66,29 +78,56 @@ const make = (every: boolean): LdaTrainer<CdpConfig> => ({
           WORD,
         )
       : pureClaim('paper 001 §VII, CDP-LDA [40]', `ε = ${c.epsilon} (Lap(1/ε) on N_tk and N_km in the first iteration)`, c.epsilon, WORD),
+  assumptions: () => [
+    ...LDA_ASSUMPTIONS,
+    every ? 'fresh noise on both tables every iteration' : 'the first iteration’s noise stays in the counts the later sweeps read (as in [40])',
+    'the topic draws read unclipped counts and are accounted as released: no bound',
+  ],
   fit: (corpus, c, rng, options = {}) => {
-    const start = startPrivateFit(corpus, c, validate, rng, Number.POSITIVE_INFINITY)
+    const start = startPrivateFit(corpus, c, validate, rng, Number.POSITIVE_INFINITY, options)
     if (E.isLeft(start)) return start
-    const { u, noise, state, sampler } = start.right
-    const { nwk } = state
-    const twNoise = new Float64Array(nwk.length)
-    const dtNoise = new Float64Array(state.ndk.length)
-    const noisy = new Float64Array(nwk.length)
-    const b = 1 / c.epsilon
-    const ledger: PrivacyEvent[] = []
-    const { trace, tokensSampled } = runIterations(state, c.iterations, c.alpha, c.beta, options, (it) => {
-      if (every || it === 1) {
-        fillLaplace(noise, b, twNoise)
-        fillLaplace(noise, b, dtNoise)
-        ledger.push(labeled(`iteration ${it}`, compose(releases(c))))
-      }
-      for (let i = 0; i < nwk.length; i++) noisy[i] = (nwk[i] as number) + (twNoise[i] as number)
-      sampler.setRelease(noisy, 1)
-      sampler.sweepWithDocNoise(u, dtNoise)
-      ledger.push(labeled(`iteration ${it}`, labeled(DRAW, nonPrivate)))
-      return corpus.tokens.length
-    })
-    return E.right(gibbsFitResult(state, c, phiFromNoisyCounts(noisy, c.topics, state.V, c.beta), { trace, tokensSampled }, ledger))
+    const { gate, state, sampler, logLikelihood } = start.right
+    const { nwk, ndk } = state
+    const tw = discreteLaplaceTable(TW, 1 / c.epsilon, TWO_CELLS)
+    const dt = discreteLaplaceTable(DT, 1 / c.epsilon, TWO_CELLS)
+    let twNoise: Float64Array = new Float64Array(nwk.length)
+    let dtNoise: Float64Array = new Float64Array(ndk.length)
+    // CDP-LDA's later iterations: the true counts plus the first iteration's noise
+    const reuse = (noise: () => Float64Array) =>
+      unprotected(REUSED, (counts: Int32Array) => {
+        const out = new Float64Array(counts.length)
+        const n = noise()
+        for (let i = 0; i < out.length; i++) out[i] = (counts[i] as number) + (n[i] as number)
+        return out
+      })
+    const twReused = reuse(() => twNoise)
+    const dtReused = reuse(() => dtNoise)
+    const draws = randomizedStep(DRAW, nonPrivate, (docNoise: Float64Array, words) => sampler.sweepWithDocNoise(words, docNoise))
+    let noisyTw: Float64Array = new Float64Array(nwk.length)
+    const run = runIterations(
+      c.iterations,
+      options,
+      (it) => {
+        const ctx = `iteration ${it}`
+        let noisyDt: Float64Array
+        if (every || it === 1) {
+          noisyTw = gate.release(tw, nwk, ctx)
+          noisyDt = gate.release(dt, ndk, ctx)
+          twNoise = noisyTw.map((x, i) => x - (nwk[i] as number))
+          dtNoise = noisyDt.map((x, i) => x - (ndk[i] as number))
+        } else {
+          noisyTw = gate.release(twReused, nwk, ctx)
+          noisyDt = gate.release(dtReused, ndk, ctx)
+        }
+        sampler.setRelease(noisyTw, 1)
+        // the document factor reads the released N_km: pass its noise relative to the live counts
+        const docNoise = noisyDt.map((x, i) => x - (ndk[i] as number))
+        gate.release(draws, docNoise, ctx)
+        return corpus.tokens.length
+      },
+      logLikelihood,
+    )
+    return E.right(privateFitResult(gate, c, state.V, phiFromNoisyCounts(noisyTw, c.topics, state.V, c.beta), run))
   },
 })
 

@@ -10,6 +10,7 @@ import { labeled, nonPrivate, selfCompose, type PrivacyEvent } from '../mechanis
 import { replaceOne } from '../mechanisms/neighbouring.js'
 import { BASE_DEFAULTS, BaseConfig, checkBase } from './config.js'
 import { corpusStats, validateCorpus } from './corpus/corpus.js'
+import { jointLogLikelihood } from './lda/loglik.js'
 import { gibbsFitResult, runIterations } from './lda/loop.js'
 import { FastUniform } from './lda/random.js'
 import { makeSparseSampler } from './lda/sparse.js'
@@ -30,29 +31,30 @@ export const cgs: LdaTrainer<CgsConfig> = {
   accountingRelation: replaceOne('word'),
   plan: (c) => E.right(selfCompose(labeled(SWEEP, nonPrivate), c.iterations)),
   claimed: () => noClaim('—', 'non-private baseline: no privacy is claimed', replaceOne('word')),
+  assumptions: () => ['non-private baseline: every sweep reads the raw counts; θ and the trace are written to the model file'],
   fit: (corpus, c, rng, options = {}) => {
     const ok = validateCorpus(corpus)
     if (E.isLeft(ok)) return ok
     const v = checkBase(c, corpusStats(corpus))
     if (E.isLeft(v)) return v
     const u = new FastUniform(rng)
-    const state = initState(corpus, c.topics, u)
+    const state = initState(corpus, c.topics, () => u.next(), 'by-word')
     const sampler = makeSparseSampler(state, c.alpha, c.beta)
     const ledger: PrivacyEvent[] = []
     const { trace, tokensSampled } = runIterations(
-      state,
       c.iterations,
-      c.alpha,
-      c.beta,
       options,
       (it) => {
         sampler.sweep(u)
         ledger.push(labeled(`iteration ${it}: ${SWEEP}`, nonPrivate))
         return corpus.tokens.length
       },
-      sampler.syncDense,
+      () => {
+        sampler.syncDense()
+        return jointLogLikelihood(state, c.alpha, c.beta)
+      },
     )
     sampler.syncDense()
-    return E.right(gibbsFitResult(state, c, phiFromCounts(state.nwk, c.topics, state.V, c.beta), { trace, tokensSampled }, ledger))
+    return E.right(gibbsFitResult(state, c, phiFromCounts(state.nwk, c.topics, state.V, c.beta), { trace, tokensSampled }, ledger, rng.kind === 'secure' ? 'secure (node:crypto)' : 'seeded'))
   },
 }

@@ -1,38 +1,46 @@
 /**
- * HDP-LDA (paper 001, Algorithm 1, Theorem 3): every iteration, Laplace noise Lap(2/ε_L) on every
- * topic-word count n_tk (line 9), clipping of the released counts at C for sampling (line 12), and
- * the topic draws, whose inherent privacy is ε_I = 2 ln(C/β + 1) per iteration (eq. 7) — an
- * exponential mechanism with utility ln p_k of sensitivity ln(C/β + 1).
+ * HDP-LDA (paper 001, Algorithm 1, Theorem 3): every iteration, Laplace noise on every topic-word
+ * count n_tk (line 9), clipping of the released counts at C for sampling (line 12), and the topic
+ * draws, whose inherent privacy is ε_I = 2 ln(C/β + 1) per iteration (eq. 7) — an exponential
+ * mechanism with utility ln p_k of sensitivity ln(C/β + 1).
  *
  * Sensitivity (derived, Theorem 3 proof eq. 29): replacing one word moves one count down (n_tk − 1)
- * and one up (n_t′k + 1), L1 sensitivity 2, so Lap(2/ε_L) costs exactly ε_L per release.
+ * and one up (n_t′k + 1): two cells by 1. The counts are integers, so the noise is the exact
+ * discrete Laplace of scale t = 2/ε_L (Canonne, Kamath & Steinke 2020; the paper's continuous
+ * Lap(2/ε_L) has the same ε, and a floating-point sampler of it can leak through its support,
+ * Mironov 2012): pure (2/t = ε_L)-DP per release, declared as two independent cells.
  *
  * Ambiguity: line 9 `n_tk ← n_tk + η` inside the loop can be read as
  * - `fresh` (default): each iteration releases the TRUE counts plus fresh noise. This is the reading
  *   the proof of Theorem 3 analyses (A1(D) = true counts + η), and the one whose bound holds:
  *   ε_L per iteration.
  * - `accumulate`: the noise added in earlier iterations stays in the counts, so iteration i releases
- *   n_i + η_1 + … + η_i. The releases are a bijection of the increments n_i − n_{i−1} + η_i, whose
- *   L1 sensitivity is 4 (the replaced token's word moves between two topics in both datasets), so
- *   every iteration after the first costs 2ε_L, not ε_L: Theorem 3 does not hold. Selectable for
- *   audits; its plan declares the sensitivity-4 releases.
+ *   n_i + η_1 + … + η_i. The releases are a bijection of the increments n_i − n_{i−1} + η_i, which
+ *   differ on up to four cells by 1 (the replaced token's word moves between two topics in both
+ *   datasets), so every iteration after the first costs 2ε_L, not ε_L: Theorem 3 does not hold.
+ *   Selectable for audits; its plan declares the four-cell releases.
  *
- * The model's φ is computed from the last release (post-processing); θ from the document-topic
- * counts, a function of the topic draws.
+ * Every release goes through the release gate (release/gate.ts): the noisy counts and the sweep's
+ * topic draws, each with its event. The visiting order is the reading order (fixed by the token
+ * positions, as the Theorem 3 argument assumes). φ is computed from the last release
+ * (post-processing); θ is not released.
  *
  * @module
  */
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
-import { compose, exponential, labeled, laplace, type PrivacyEvent, selfCompose } from '../mechanisms/event.js'
+import { compose, exponential, labeled, type PrivacyEvent, selfCompose } from '../mechanisms/event.js'
 import { replaceOne } from '../mechanisms/neighbouring.js'
 import { BASE_DEFAULTS, BaseConfig, checkBase, positive } from './config.js'
-import { gibbsFitResult, runIterations } from './lda/loop.js'
+import { privateFitResult, runIterations } from './lda/loop.js'
 import { startPrivateFit } from './lda/private-fit.js'
-import { fillLaplace } from './lda/random.js'
+import type { SnapshotSampler } from './lda/snapshot.js'
 import { phiFromNoisyCounts } from './lda/state.js'
+import { discreteLaplaceTable, discreteLaplaceTableEvent, type Measurement, randomizedStep, type TableSensitivity } from './release/measurement.js'
+import { LDA_ASSUMPTIONS } from './assumptions.js'
 import { type LdaTrainer, pureClaim } from './trainer.js'
 import { invalidParameter } from '../core/error.js'
+import type { WordStream } from '../core/words.js'
 
 export const HdpConfig = t.intersection([
   BaseConfig,
@@ -49,12 +57,17 @@ export const inherentEpsilon = (clip: number, beta: number): number => 2 * Math.
 export const topicDrawEvent = (clip: number, beta: number, relation = WORD): PrivacyEvent =>
   exponential(inherentEpsilon(clip, beta), Math.log1p(clip / beta), relation)
 
-const LAP = 'Laplace Lap(2/ε_L) on every topic-word count n_tk'
-const LAP_ACC = 'Laplace Lap(2/ε_L) added to the accumulated noisy counts (increment sensitivity 4)'
-const DRAW = 'topic draws on counts clipped at C (inherent privacy, paper 001 Thm 3 eq. 7)'
+const LAP = 'discrete Laplace of scale 2/ε_L on every topic-word count n_tk (two cells move by 1)'
+const LAP_ACC = 'discrete Laplace of scale 2/ε_L added to the accumulated noisy counts (increments move four cells by 1)'
+export const DRAW = 'topic draws on counts clipped at C (inherent privacy, paper 001 Thm 3 eq. 7)'
 
-const laplaceEvent = (c: HdpConfig, it: number): PrivacyEvent =>
-  c.noise === 'accumulate' && it > 1 ? labeled(LAP_ACC, laplace(2 / c.epsilonL, 4, WORD)) : labeled(LAP, laplace(2 / c.epsilonL, 2, WORD))
+/** The release of iteration `it`'s counts: which cells a replaced word moves, under the noise reading. */
+const countSensitivity = (c: HdpConfig, it: number): TableSensitivity => ({ cells: c.noise === 'accumulate' && it > 1 ? 4 : 2, perCell: 1, relation: WORD })
+const countLabel = (c: HdpConfig, it: number): string => (c.noise === 'accumulate' && it > 1 ? LAP_ACC : LAP)
+
+/** The topic draws of one sweep of `sampler` as a measurement (the sampler reads only the last release). */
+export const topicDraws = (clip: number, beta: number, sampler: SnapshotSampler, relation = WORD): Measurement<Uint8Array | undefined, void> =>
+  randomizedStep(DRAW, topicDrawEvent(clip, beta, relation), (include, words: WordStream) => sampler.sweep(words, include))
 
 const validate = (c: HdpConfig, stats?: Parameters<typeof checkBase>[1]): E.Either<ReturnType<typeof invalidParameter>, HdpConfig> => {
   const b = checkBase(c, stats)
@@ -69,7 +82,7 @@ const validate = (c: HdpConfig, stats?: Parameters<typeof checkBase>[1]): E.Eith
 
 export const hdpLda: LdaTrainer<HdpConfig> = {
   name: 'hdp-lda',
-  description: 'HDP-LDA (paper 001 Alg. 1): Laplace on the topic-word counts every iteration, clipping, inherent privacy of the topic draws',
+  description: 'HDP-LDA (paper 001 Alg. 1): discrete Laplace on the topic-word counts every iteration, clipping, inherent privacy of the topic draws',
   config: HdpConfig,
   defaults: { ...BASE_DEFAULTS, epsilonL: 1, clip: 100, noise: 'fresh' },
   validate,
@@ -78,10 +91,11 @@ export const hdpLda: LdaTrainer<HdpConfig> = {
   plan: (c) => {
     const v = validate(c)
     if (E.isLeft(v)) return v
+    const counts = (it: number): PrivacyEvent => labeled(countLabel(c, it), discreteLaplaceTableEvent(2 / c.epsilonL, countSensitivity(c, it)))
     const draw = labeled(DRAW, topicDrawEvent(c.clip, c.beta))
-    if (c.noise === 'fresh') return E.right(selfCompose(compose([laplaceEvent(c, 1), draw]), c.iterations))
-    const parts: PrivacyEvent[] = [laplaceEvent(c, 1)]
-    if (c.iterations > 1) parts.push(selfCompose(laplaceEvent(c, 2), c.iterations - 1))
+    if (c.noise === 'fresh') return E.right(selfCompose(compose([counts(1), draw]), c.iterations))
+    const parts: PrivacyEvent[] = [counts(1)]
+    if (c.iterations > 1) parts.push(selfCompose(counts(2), c.iterations - 1))
     parts.push(selfCompose(draw, c.iterations))
     return E.right(compose(parts))
   },
@@ -95,32 +109,52 @@ export const hdpLda: LdaTrainer<HdpConfig> = {
       WORD,
     )
   },
+  assumptions: (c) => [
+    ...LDA_ASSUMPTIONS,
+    c.noise === 'fresh'
+      ? 'Alg. 1 line 9 read as fresh noise on the true counts every iteration (the reading Theorem 3 analyses)'
+      : 'Alg. 1 line 9 read as accumulated noise (iteration i releases n_i + η_1 + … + η_i)',
+    'the topic draws are accounted as released (paper 001 Thm 3): each sweep is an exponential mechanism on the clipped release, tokens visited in reading order',
+  ],
   fit: (corpus, c, rng, options = {}) => {
-    const start = startPrivateFit(corpus, c, validate, rng, c.clip)
+    const start = startPrivateFit(corpus, c, validate, rng, c.clip, options)
     if (E.isLeft(start)) return start
-    const { u, noise, state, sampler } = start.right
-    const { nwk } = state
-    const noisy = new Float64Array(nwk.length)
-    const eta = new Float64Array(nwk.length)
-    const acc = c.noise === 'accumulate' ? new Float64Array(nwk.length) : undefined
-    const b = 2 / c.epsilonL
-    const ledger: PrivacyEvent[] = []
-    const { trace, tokensSampled } = runIterations(state, c.iterations, c.alpha, c.beta, options, (it) => {
-      // line 9: release n̂ = n + η, η fresh Lap(2/ε_L) on every cell
-      fillLaplace(noise, b, eta)
-      if (acc === undefined) for (let i = 0; i < nwk.length; i++) noisy[i] = (nwk[i] as number) + (eta[i] as number)
-      else
-        for (let i = 0; i < nwk.length; i++) {
-          acc[i] = (acc[i] as number) + (eta[i] as number)
-          noisy[i] = (nwk[i] as number) + (acc[i] as number)
-        }
-      ledger.push(labeled(`iteration ${it}`, laplaceEvent(c, it)))
-      // lines 10–16: clip, sample
-      sampler.setRelease(noisy, 1)
-      sampler.sweep(u)
-      ledger.push(labeled(`iteration ${it}`, labeled(DRAW, topicDrawEvent(c.clip, c.beta))))
-      return corpus.tokens.length
-    })
-    return E.right(gibbsFitResult(state, c, phiFromNoisyCounts(noisy, c.topics, state.V, c.beta), { trace, tokensSampled }, ledger))
+    const { gate, state, sampler, logLikelihood } = start.right
+    const scale = 2 / c.epsilonL
+    // line 9, fresh reading: n̂ = n + η with fresh η every iteration
+    const fresh = discreteLaplaceTable(LAP, scale, countSensitivity(c, 1))
+    // accumulate reading: the noise stays, n̂_i = n_i + η_1 + … + η_i
+    const acc = new Float64Array(state.nwk.length)
+    const accumulated = (it: number): Measurement<Int32Array, Float64Array> => {
+      const m = discreteLaplaceTable(countLabel(c, it), scale, countSensitivity(c, it))
+      return {
+        ...m,
+        run: (nwk, words) => {
+          const noise = m.run(new Int32Array(nwk.length), words) // η_i alone
+          const out = new Float64Array(nwk.length)
+          for (let i = 0; i < nwk.length; i++) {
+            acc[i] = (acc[i] as number) + (noise[i] as number)
+            out[i] = (nwk[i] as number) + (acc[i] as number)
+          }
+          return out
+        },
+      }
+    }
+    const draws = topicDraws(c.clip, c.beta, sampler)
+    let noisy: Float64Array = new Float64Array(state.nwk.length)
+    const run = runIterations(
+      c.iterations,
+      options,
+      (it) => {
+        const ctx = `iteration ${it}`
+        noisy = gate.release(c.noise === 'fresh' ? fresh : accumulated(it), state.nwk, ctx)
+        // lines 10–16: clip, sample — the sweep reads the release only
+        sampler.setRelease(noisy, 1)
+        gate.release(draws, undefined, ctx)
+        return corpus.tokens.length
+      },
+      logLikelihood,
+    )
+    return E.right(privateFitResult(gate, c, state.V, phiFromNoisyCounts(noisy, c.topics, state.V, c.beta), run))
   },
 }

@@ -1,8 +1,13 @@
 /**
- * Model files: JSON with the trainer, its configuration, the seed, the corpus description, the
- * vocabulary, φ, θ of the training documents, the held-out perplexity and the privacy statement.
- * Written atomically (temporary file, then rename), so a failed run leaves no partial file.
- * Private trainers' files omit the training trace (computed on unprotected counts).
+ * Model files: JSON with the trainer, its configuration, whether the run is a private release (and
+ * why not), the corpus description, the vocabulary, φ, the held-out perplexity and the privacy
+ * statement. Written atomically (temporary file, then rename), so a failed run leaves no partial file.
+ *
+ * What a private trainer's file holds: only what passed through its release gate (φ, computed from
+ * the last noisy release) and what the protected relation leaves unchanged (the number of
+ * documents and tokens: word replacement moves neither). No θ, no training trace, and never a seed
+ * or any state from which noise could be regenerated — a seeded run is labelled not private
+ * instead. Only the non-private CGS writes θ and its trace.
  *
  * Reading decodes with an io-ts codec (`ModelFileCodec`) and then checks what evaluation relies on
  * (`decodeModelFile`); every error is one line naming the file, the JSON path and the value.
@@ -27,14 +32,15 @@ export interface ModelFile {
   readonly kind: typeof MODEL_KIND
   readonly trainer: string
   readonly config: unknown
-  readonly seed: string
+  /** Whether the file is a private release; for a seeded or diagnostic run, in plain words why not. */
+  readonly release?: { readonly private: boolean; readonly randomness: string; readonly notice: string; readonly notPrivateBecause: ReadonlyArray<string> }
   readonly corpus: { readonly name: string; readonly documents: number; readonly vocabulary: number; readonly tokens: number }
   readonly vocab: ReadonlyArray<string>
   readonly topics: number
   /** K rows of V probabilities. */
   readonly phi: ReadonlyArray<ReadonlyArray<number>>
-  /** D rows of K proportions (training documents). */
-  readonly theta: ReadonlyArray<ReadonlyArray<number>>
+  /** D rows of K proportions of the training documents (non-private CGS only). */
+  readonly theta?: ReadonlyArray<ReadonlyArray<number>>
   readonly evaluation?: { readonly perplexity: number; readonly heldOutTokens: number; readonly protocol: string }
   readonly privacy: PrivacyStatement
   readonly trace?: ReadonlyArray<IterationLog>
@@ -45,7 +51,7 @@ const rows = (a: Float64Array, n: number, m: number): number[][] => Array.from({
 export const modelFile = (args: {
   trainer: string
   config: unknown
-  seed: string
+  release: ModelFile['release']
   corpus: ModelFile['corpus']
   vocab: ReadonlyArray<string>
   model: LdaModel
@@ -57,12 +63,12 @@ export const modelFile = (args: {
   kind: MODEL_KIND,
   trainer: args.trainer,
   config: args.config,
-  seed: args.seed,
+  ...(args.release === undefined ? {} : { release: args.release }),
   corpus: args.corpus,
   vocab: args.vocab,
   topics: args.model.topics,
   phi: rows(args.model.phi, args.model.topics, args.model.vocabulary),
-  theta: rows(args.model.theta, args.model.theta.length / args.model.topics, args.model.topics),
+  ...(args.model.theta === undefined ? {} : { theta: rows(args.model.theta, args.model.theta.length / args.model.topics, args.model.topics) }),
   ...(args.evaluation === undefined ? {} : { evaluation: args.evaluation }),
   privacy: args.privacy,
   ...(args.trace === undefined ? {} : { trace: args.trace }),
@@ -100,6 +106,7 @@ const PrivacyStatementCodec = t.type(
     claim: t.type({ source: t.string, statement: t.string, relation: t.string, atDelta: t.readonlyArray(ClaimedEpsilonCodec) }, 'Claim'),
     accounted: t.readonlyArray(AccountedEpsilonCodec),
     guarantee: t.readonlyArray(AccountedEpsilonCodec),
+    assumptions: t.readonlyArray(t.string),
     notes: t.readonlyArray(t.string),
   },
   'PrivacyStatement',
@@ -114,15 +121,15 @@ export const ModelFileCodec = t.intersection(
       kind: t.literal(MODEL_KIND),
       trainer: t.string,
       config: t.unknown,
-      seed: t.string,
       corpus: t.type({ name: t.string, documents: N, vocabulary: N, tokens: N }, 'CorpusDescription'),
       vocab: t.readonlyArray(t.string, 'a list of words'),
       topics: N,
       phi: Matrix,
-      theta: Matrix,
       privacy: PrivacyStatementCodec,
     }),
     t.partial({
+      theta: Matrix,
+      release: t.type({ private: t.boolean, randomness: t.string, notice: t.string, notPrivateBecause: t.readonlyArray(t.string) }, 'ReleaseVerdict'),
       evaluation: t.type({ perplexity: N, heldOutTokens: N, protocol: t.string }, 'Evaluation'),
       trace: t.readonlyArray(t.type({ iteration: N, logLikelihood: N, elapsedMs: N, tokensPerSecond: N }, 'IterationLog')),
     }),
@@ -167,8 +174,9 @@ export const decodeModelFile = (u: unknown, root = '$'): E.Either<DpError, Model
     if (!(Math.abs(sum - 1) <= PHI_ROW_SUM_TOLERANCE))
       return E.left(decodeFailure(`${root}.phi[${k}]`, sum, `row sum is not 1 (within ${PHI_ROW_SUM_TOLERANCE})`))
   }
-  for (let d = 0; d < m.theta.length; d++) {
-    const row = m.theta[d] as ReadonlyArray<number>
+  const theta = m.theta ?? []
+  for (let d = 0; d < theta.length; d++) {
+    const row = theta[d] as ReadonlyArray<number>
     if (row.length !== K) return E.left(decodeFailure(`${root}.theta[${d}]`, row.length, `has the wrong length: expected ${K} topic proportions (one per topic)`))
     for (let k = 0; k < K; k++) {
       const x = row[k] as number

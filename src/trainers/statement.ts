@@ -23,6 +23,7 @@ import { replaceOneCurve } from '../accounting/rdp/group.js'
 import { type DpError, formatError } from '../core/error.js'
 import type { PrivacyEvent } from '../mechanisms/event.js'
 import { type NeighbouringRelation, sameRelation, showRelation } from '../mechanisms/neighbouring.js'
+import { type VocabularySource, vocabularyAssumption } from './assumptions.js'
 import type { CorpusStats } from './corpus/corpus.js'
 import type { LdaConfigBase, LdaTrainer } from './trainer.js'
 
@@ -52,8 +53,16 @@ export interface PrivacyStatement {
   readonly accounted: ReadonlyArray<AccountedEpsilon>
   /** ε per δ under the protected relation (= accounted, or the smaller of the group-privacy routes from it). */
   readonly guarantee: ReadonlyArray<AccountedEpsilon>
+  /** What the guarantee assumes (relation, public inputs, sampling model, readings of the paper). */
+  readonly assumptions: ReadonlyArray<string>
   readonly notes: ReadonlyArray<string>
 }
+
+/** The sentence a model file and the CLI print about a run's release. */
+export const releaseNotice = (r: { readonly private: boolean; readonly notPrivateBecause: ReadonlyArray<string> }): string =>
+  r.private
+    ? 'private release: every data-dependent value left the trainer through its release gate, with noise and draws from node:crypto; the guarantee is the accounted ε, under the assumptions the statement lists'
+    : `NOT A PRIVATE RELEASE: ${r.notPrivateBecause.join('; ')}`
 
 const tightest = (event: PrivacyEvent, relation: LdaTrainer['relation'], deltas: ReadonlyArray<number>): E.Either<DpError, AccountedEpsilon[]> => {
   const r = account({ schemaVersion: 1, relation, event }, { deltas })
@@ -122,6 +131,7 @@ export const privacyStatement = <C extends LdaConfigBase>(
   config: C,
   stats: CorpusStats,
   deltas: ReadonlyArray<number>,
+  vocabulary?: VocabularySource,
 ): E.Either<DpError, PrivacyStatement> => {
   const plan = trainer.plan(config, stats)
   if (E.isLeft(plan)) return plan
@@ -169,6 +179,7 @@ export const privacyStatement = <C extends LdaConfigBase>(
     claim: { source: claim.source, statement: claim.statement, relation: showRelation(claim.relation), atDelta },
     accounted: accounted.right,
     guarantee,
+    assumptions: [...(vocabulary === undefined ? [] : [vocabularyAssumption(vocabulary)]), ...trainer.assumptions(config)],
     notes,
   })
 }

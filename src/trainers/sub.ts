@@ -1,53 +1,60 @@
 /**
  * SUB-LDA (paper 000, Algorithm 1): every iteration each token is kept independently with
  * probability γ (Poisson subsampling, Def. 3.3); the topic-word counts of the kept tokens are
- * released with Gaussian noise N(0, σ²), σ² = α/(2ε(α)) (§4.1); the kept tokens are resampled from
- * the released counts (scaled by 1/γ), clipped at C.
+ * released with Gaussian noise, σ² = α/(2ε(α)) (§4.1); the kept tokens are resampled from the
+ * released counts (scaled by 1/γ), clipped at C.
  *
  * Reading of Algorithm 1: its "add noise to each n_tk" sits inside the token loop; adding V·K fresh
  * Gaussians per token is neither computable nor what §4.1 analyses (one ε_sub per iteration), so
  * noise is drawn once per iteration on the counts of the subsample ("Poisson subsampling before
- * counting and noise injection", §4.1), and sampling reads that release only (as in HDP-LDA).
+ * counting and noise injection", §4.1), and sampling reads that release only (as in HDP-LDA). The
+ * counts are integers: the noise is the exact discrete Gaussian N_ℤ(0, σ²) (Canonne, Kamath &
+ * Steinke 2020), whose zCDP/RDP equals the continuous Gaussian's.
  *
- * Privacy, derived (docs/trainers.md §SUB-LDA):
- * - σ² = α/(2ε(α)) assumes L2 sensitivity 1. Under word replacement the counts move by one down and
- *   one up: L2 sensitivity √2, so the unsubsampled RDP is 2ε(α), not ε(α).
- * - Eq. (3) is an add/remove bound (its proof, Lemma 4.1, uses D′ = D ∪ {d}); Poisson amplification
- *   is not stated for replacement. The plan is therefore declared under add/remove one word, where
- *   adding a kept token raises one count by 1 (Gaussian, L2 sensitivity 1), and accounted there
- *   exactly by the RDP accountant; a replace-one neighbour is a removal followed by an addition, so
- *   the replace-one guarantee follows by group privacy for groups of 2 — the smaller of the
- *   (ε, δ) form and the RDP weak-triangle form at orders 2α, 2α − 1 (statement.ts,
- *   accounting/rdp/group.ts).
- * - The paper's analysis ignores the topic draws, which read the words. They are declared as in
- *   HDP-LDA (paper 001 Thm 3): an exponential mechanism with ε_I = 2 ln(C/β + 1), inside the
- *   subsample (only kept tokens are redrawn); an added token's draw is compared with a draw for a
- *   placeholder token, which the same ratio bound covers. Set C small (or β large) to keep it low.
+ * What the code delivers, and why it is not amplified (docs/trainers.md §SUB-LDA):
+ * - The paper states its guarantee for word replacement (the relation of its LDA setting) but
+ *   proves eq. (3) for add/remove (Lemma 4.1 uses D′ = D ∪ {d}). Under add/remove the algorithm is
+ *   not even bounded: an added token that is not sampled still has a topic, which enters its
+ *   document's counts n_dk and so every sampled draw of that document (and the documents' lengths
+ *   fix θ). dpaudit therefore accounts under the paper's own relation, replace-one word.
+ * - Under word replacement the topic assignments are what the composition conditions on (paper 001
+ *   Thm 3 treats the draws as released), and one sample S serves both the noisy counts and the
+ *   draws. A replaced token that is sampled is redrawn, one that is not keeps its topic: the two
+ *   branches of the subsampling mixture differ by a point mass against a draw, an unbounded ratio,
+ *   so no amplification theorem applies to the draws, and the counts cannot be amplified alone
+ *   because the draws reuse their sample. The sound statement treats S as public: per iteration,
+ *   the discrete Gaussian on two cells that move by 1 (L2 sensitivity √2; the paper's σ² = α/(2ε(α))
+ *   assumes 1) composed with the draws of the sampled tokens, ε_I = 2 ln(C/β + 1) as in HDP-LDA
+ *   (the paper's analysis omits the draws, which read the words).
+ * - Adaptive subsampling (eq. 10–13) chooses whom to sample by the released frequent (word, topic)
+ *   sets: whether the replaced token is redrawn depends on its word, so its draw is compared with a
+ *   kept topic — declared NonPrivate from the second iteration on (ε = ∞).
+ * The paper's claims (eq. 3, Lemma 5.1) are kept beside the accounted ε.
  *
  * Adaptive subsampling (eq. 10–13): frequent (word, topic) pairs — the most frequent words of a
  * topic, covering a fraction q of its released mass — are kept with rate vγ, others not visited,
  * with v = 1/(ηq) (eq. 11: E|G_sub|/E|Ḡ_sub| = 1/(vq) = η). The frequent sets come from the previous
- * release (post-processing); the first iteration is uniform. Every token is kept with probability at
- * most vγ, so the plan declares PoissonSample(vγ) — a sound bound, since the removed token's own
- * inclusion probability is what the amplification depends on and the divergence grows with it.
- * The paper's Lemma 5.1 claim is recorded beside it.
+ * release (post-processing); the first iteration is uniform.
+ *
+ * Every release, the sampling coins and the draws come from the release gate; tokens are visited
+ * in reading order.
  *
  * @module
  */
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
 import { invalidParameter } from '../core/error.js'
-import { compose, gaussian, labeled, poissonSample, type PrivacyEvent, selfCompose } from '../mechanisms/event.js'
-import { addRemove, replaceOne } from '../mechanisms/neighbouring.js'
+import { approxDP, compose, labeled, nonPrivate, type PrivacyEvent, selfCompose } from '../mechanisms/event.js'
+import { replaceOne } from '../mechanisms/neighbouring.js'
 import { BASE_DEFAULTS, BaseConfig, checkBase, positive } from './config.js'
-import { topicDrawEvent } from './hdp.js'
-import { gibbsFitResult, runIterations } from './lda/loop.js'
+import { topicDraws, topicDrawEvent } from './hdp.js'
+import { privateFitResult, runIterations } from './lda/loop.js'
 import { startPrivateFit } from './lda/private-fit.js'
-import { fillGaussian } from './lda/random.js'
 import { phiFromCounts } from './lda/state.js'
+import { discreteGaussianTable, discreteGaussianTableEvent, randomizedStep, type TableSensitivity } from './release/measurement.js'
 import { adaptiveSubsamplingClaim, gaussianRdp, paperSubsampledRdp, subLdaSigma } from './sub-analysis.js'
+import { LDA_ASSUMPTIONS } from './assumptions.js'
 import { type Claim, type LdaTrainer } from './trainer.js'
-import { approxDP } from '../mechanisms/event.js'
 
 export const SubConfig = t.intersection([
   BaseConfig,
@@ -64,21 +71,21 @@ export const SubConfig = t.intersection([
 ])
 export type SubConfig = t.TypeOf<typeof SubConfig>
 
-const AR = addRemove('word')
 const RO = replaceOne('word')
-const GAUSS = 'Gaussian N(0, σ²), σ² = α/(2ε(α)), on the topic-word counts of the kept tokens (add/remove: L2 sensitivity 1)'
-const DRAW = 'topic draws of the kept tokens on counts clipped at C (paper 001 Thm 3 eq. 7)'
+const TWO_CELLS: TableSensitivity = { cells: 2, perCell: 1, relation: RO }
+const GAUSS = 'discrete Gaussian N_ℤ(0, σ²), σ² = α/(2ε(α)), on the topic-word counts of the sampled tokens (two cells move by 1: L2 sensitivity √2); the sample is treated as public'
+const DRAW = 'topic draws of the sampled tokens on counts clipped at C (paper 001 Thm 3 eq. 7)'
+const ADAPTIVE_DRAW = 'topic draws of tokens chosen by their word (adaptive subsampling): the replaced token is redrawn in one dataset and kept in the other — no bound'
 
 /** v = 1/(ηq), the rate multiplier of the frequent words (eq. 11). */
 export const adaptiveMultiplier = (a: { q: number; eta: number }): number => 1 / (a.eta * a.q)
 
 const rateOf = (c: SubConfig, it: number): number => (c.adaptive === null || it === 1 ? c.gamma : Math.min(1, c.gamma * adaptiveMultiplier(c.adaptive)))
+const adaptiveAt = (c: SubConfig, it: number): boolean => c.adaptive !== null && it > 1
 
-const iterationEvent = (c: SubConfig, it: number): PrivacyEvent => {
-  const inner = compose([labeled(GAUSS, gaussian(subLdaSigma(c.order, c.rdpEpsilon), 1, AR)), labeled(DRAW, topicDrawEvent(c.clip, c.beta, AR))])
-  const rate = rateOf(c, it)
-  return rate === 1 ? inner : poissonSample(rate, inner)
-}
+const countsEvent = (c: SubConfig): PrivacyEvent => labeled(GAUSS, discreteGaussianTableEvent(subLdaSigma(c.order, c.rdpEpsilon), TWO_CELLS))
+const drawEvent = (c: SubConfig, it: number): PrivacyEvent => (adaptiveAt(c, it) ? labeled(ADAPTIVE_DRAW, nonPrivate) : labeled(DRAW, topicDrawEvent(c.clip, c.beta, RO)))
+const iterationEvent = (c: SubConfig, it: number): PrivacyEvent => compose([countsEvent(c), drawEvent(c, it)])
 
 const validate = (c: SubConfig, stats?: Parameters<typeof checkBase>[1]) => {
   const b = checkBase(c, stats)
@@ -104,12 +111,12 @@ const validate = (c: SubConfig, stats?: Parameters<typeof checkBase>[1]) => {
 
 export const subLda: LdaTrainer<SubConfig> = {
   name: 'sub-lda',
-  description: 'SUB-LDA (paper 000 Alg. 1): Poisson-subsampled tokens, Gaussian noise on their counts, clipping',
+  description: 'SUB-LDA (paper 000 Alg. 1): Poisson-subsampled tokens, discrete Gaussian noise on their counts, clipping (not amplified: the sample is shared with the topic draws)',
   config: SubConfig,
   defaults: { ...BASE_DEFAULTS, gamma: 0.1, order: 14, rdpEpsilon: 2, clip: 100, adaptive: null },
   validate,
   relation: RO,
-  accountingRelation: AR,
+  accountingRelation: RO,
   plan: (c) => {
     const v = validate(c)
     if (E.isLeft(v)) return v
@@ -136,49 +143,61 @@ export const subLda: LdaTrainer<SubConfig> = {
       },
     }
   },
+  assumptions: (c) => [
+    ...LDA_ASSUMPTIONS,
+    'accounted under the paper’s relation (replace one word), not under add/remove, where an unsampled added token still moves its document’s draws',
+    `sampling model: each iteration every token position is kept independently with probability ${c.adaptive === null ? 'γ' : 'γ, then vγ for tokens of frequent (word, topic) pairs (adaptive)'}; the sample is shared by the noisy counts and the topic draws, so it is treated as public and nothing is amplified`,
+    'Alg. 1’s noise inside the token loop read as one release per iteration on the counts of the sample (§4.1)',
+  ],
   fit: (corpus, c, rng, options = {}) => {
-    const start = startPrivateFit(corpus, c, validate, rng, c.clip)
+    const start = startPrivateFit(corpus, c, validate, rng, c.clip, options)
     if (E.isLeft(start)) return start
-    const { u, noise, state, sampler } = start.right
+    const { gate, state, sampler, logLikelihood } = start.right
     const { K, V, tokens, z } = state
-    const sigma = subLdaSigma(c.order, c.rdpEpsilon)
     const include = new Uint8Array(tokens.length)
-    const counts = new Float64Array(V * K)
-    const eta = new Float64Array(V * K)
+    const counts = new Int32Array(V * K)
     const estimate = new Float64Array(V * K) // released counts scaled to the full corpus
     const frequent = new Uint8Array(V * K)
-    const ledger: PrivacyEvent[] = []
-    const adaptive = c.adaptive
-    const { trace, tokensSampled } = runIterations(state, c.iterations, c.alpha, c.beta, options, (it) => {
-      const rate = rateOf(c, it)
-      const useSets = adaptive !== null && it > 1
-      let kept = 0
-      counts.fill(0)
-      for (let i = 0; i < tokens.length; i++) {
-        const cell = (tokens[i] as number) * K + (z[i] as number)
-        const r = useSets ? ((frequent[cell] as number) === 1 ? rate : 0) : rate
-        const keep = r >= 1 || u.next() < r ? 1 : 0
-        include[i] = keep
-        if (keep === 1) {
-          kept++
-          counts[cell] = (counts[cell] as number) + 1
+    const noise = discreteGaussianTable(GAUSS, subLdaSigma(c.order, c.rdpEpsilon), TWO_CELLS)
+    /** Iteration `it`'s release: the sampling coins (gate words), the counts of the sample, discrete Gaussian noise. */
+    const sampleAndRelease = (it: number) =>
+      randomizedStep(noise.label, noise.event, (_: void, words): { released: Float64Array; kept: number } => {
+        const rate = rateOf(c, it)
+        const useSets = adaptiveAt(c, it)
+        let kept = 0
+        counts.fill(0)
+        for (let i = 0; i < tokens.length; i++) {
+          const cell = (tokens[i] as number) * K + (z[i] as number)
+          const r = useSets && frequent[cell] !== 1 ? 0 : rate
+          const keep = r >= 1 || (r > 0 && words.nextDouble() < r) ? 1 : 0
+          include[i] = keep
+          kept += keep
+          if (keep === 1) counts[cell] = (counts[cell] as number) + 1
         }
-      }
-      fillGaussian(noise, sigma, eta)
-      for (let i = 0; i < counts.length; i++) {
-        const released = (counts[i] as number) + (eta[i] as number)
-        if (!useSets) estimate[i] = released / rate
-        else if (frequent[i] === 1) estimate[i] = released / rate
-      }
-      ledger.push(labeled(`iteration ${it}`, iterationEvent(c, it)))
-      sampler.setRelease(estimate, 1)
-      sampler.sweep(u, include)
-      if (adaptive !== null) markFrequent(estimate, K, V, adaptive.q, frequent)
-      return kept
-    })
+        return { released: noise.run(counts, words), kept }
+      })
+    const draws = topicDraws(c.clip, c.beta, sampler, RO)
+    const adaptiveDraws = randomizedStep(ADAPTIVE_DRAW, nonPrivate, draws.run)
+    const adaptive = c.adaptive
+    const run = runIterations(
+      c.iterations,
+      options,
+      (it) => {
+        const ctx = `iteration ${it}`
+        const rate = rateOf(c, it)
+        const { released, kept } = gate.release(sampleAndRelease(it), undefined, ctx)
+        const useSets = adaptiveAt(c, it)
+        for (let i = 0; i < released.length; i++) if (!useSets || frequent[i] === 1) estimate[i] = (released[i] as number) / rate
+        sampler.setRelease(estimate, 1)
+        gate.release(useSets ? adaptiveDraws : draws, include, ctx)
+        if (adaptive !== null) markFrequent(estimate, K, V, adaptive.q, frequent)
+        return kept
+      },
+      logLikelihood,
+    )
     const clipped = new Float64Array(estimate.length)
     for (let i = 0; i < estimate.length; i++) clipped[i] = Math.max(0, estimate[i] as number)
-    return E.right(gibbsFitResult(state, c, phiFromCounts(clipped, K, V, c.beta), { trace, tokensSampled }, ledger))
+    return E.right(privateFitResult(gate, c, V, phiFromCounts(clipped, K, V, c.beta), run))
   },
 }
 

@@ -12,6 +12,7 @@ import type { DpError } from '../core/error.js'
 import type { Rng } from '../core/rng.js'
 import { approxDP, children, type PrivacyEvent, pureDP } from '../mechanisms/event.js'
 import type { NeighbouringRelation } from '../mechanisms/neighbouring.js'
+import type { ReleaseRecord } from './release/gate.js'
 import type { Corpus, CorpusStats } from './corpus/corpus.js'
 
 export type TrainerName = 'cgs' | 'hdp-lda' | 'cdp-lda' | 'cdp-lda+' | 'sub-lda'
@@ -24,21 +25,24 @@ export interface LdaConfigBase {
   readonly beta: number
 }
 
-/** A trained topic model: φ (K×V) and θ of the training documents (D×K), row-major. */
+/**
+ * A trained topic model: φ (K×V) and, for the non-private CGS only, θ of the training documents
+ * (D×K), row-major. A private trainer's model holds only what passed through its release gate: φ.
+ */
 export interface LdaModel {
   readonly topics: number
   readonly vocabulary: number
   readonly phi: Float64Array
-  readonly theta: Float64Array
+  readonly theta?: Float64Array
 }
 
 /** One line of the training trace. */
 export interface IterationLog {
   readonly iteration: number
   /**
-   * Collapsed joint log p(w, z) on the TRUE counts: a diagnostic for the operator, not covered by
-   * the privacy statement (it is computed from unprotected counts and is not written to model files
-   * of private trainers).
+   * Collapsed joint log p(w, z) on the TRUE counts. A private trainer computes it only when
+   * `diagnostics` is on, through its gate, which then records it as NonPrivate (the run is not a
+   * private release); otherwise NaN.
    */
   readonly logLikelihood: number
   readonly elapsedMs: number
@@ -50,6 +54,21 @@ export interface FitOptions {
   readonly onIteration?: (log: IterationLog) => void
   /** Compute the log-likelihood every n iterations (default 1; 0 = never, NaN in the trace). */
   readonly logLikelihoodEvery?: number
+  /**
+   * Private trainers: allow diagnostics on unprotected data (the true-count log-likelihood). Off by
+   * default; when on, the ledger records them as NonPrivate and the run is not a private release.
+   */
+  readonly diagnostics?: boolean
+  /** Private trainers: sees every value that leaves the release gate (audits, white-box tests). */
+  readonly onRelease?: (r: ReleaseRecord) => void
+}
+
+/** Whether a run is a private release, and why not. */
+export interface ReleaseVerdict {
+  readonly private: boolean
+  /** 'secure (node:crypto)' or 'seeded' — never the seed. */
+  readonly randomness: string
+  readonly notPrivateBecause: ReadonlyArray<string>
 }
 
 export interface FitResult {
@@ -59,6 +78,7 @@ export interface FitResult {
   readonly ledger: PrivacyEvent
   /** Tokens visited by the sampler over the run (Σ over iterations). */
   readonly tokensSampled: number
+  readonly release: ReleaseVerdict
 }
 
 /**
@@ -114,15 +134,24 @@ export interface Trainer<Config, Stats, Data, Model> {
   /** The relation and unit the trainer protects (replace-one word for the LDA papers). */
   readonly relation: NeighbouringRelation
   /**
-   * The relation the plan is accounted under. Usually `relation`; SUB-LDA's Poisson subsampling
-   * is amplified under add/remove only, so its plan is accounted under add/remove and the
-   * replace-one guarantee follows by group privacy (see docs/trainers.md).
+   * The relation the plan is accounted under. Every landed trainer accounts under `relation`; a
+   * plan accounted under add/remove for a replace-one trainer is stated by group privacy
+   * (statement.ts).
    */
   readonly accountingRelation: NeighbouringRelation
   /** The mechanism graph the trainer will execute, as an event tree. */
   readonly plan: (config: Config, stats: Stats) => E.Either<DpError, PrivacyEvent>
   /** The paper's claim, opaque, for comparison with the accounted guarantee. */
   readonly claimed: (config: Config, stats: Stats) => Claim
+  /**
+   * What the accounted ε assumes beyond the plan, in words: the reading of an ambiguous line, the
+   * sampling model, what is treated as public. Printed with every statement.
+   */
+  readonly assumptions: (config: Config) => ReadonlyArray<string>
+  /**
+   * Trains. `rng` chooses the randomness: `secure()` (node:crypto; the only private release) or a
+   * seeded Rng (reproducible; the result says it is not a private release).
+   */
   readonly fit: (data: Data, config: Config, rng: Rng, options?: FitOptions) => E.Either<DpError, FitResult>
 }
 

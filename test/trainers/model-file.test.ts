@@ -34,7 +34,7 @@ const trainModel = (name: Name, topics: number, seed: number): ModelFile => {
   return modelFile({
     trainer: name,
     config: cfg,
-    seed: String(seed),
+    release: { private: fit.right.release.private, randomness: fit.right.release.randomness, notice: 'test', notPrivateBecause: fit.right.release.notPrivateBecause },
     corpus: { name: 'synthetic', documents: stats.documents, vocabulary: stats.vocabulary, tokens: stats.tokens },
     vocab: corpus.vocab,
     model: fit.right.model,
@@ -75,7 +75,7 @@ describe('model files: write then read', () => {
 })
 
 describe('bad model files: one line naming the field and the value, exit 1 from evaluate', () => {
-  const good = JSON.parse(stringifyJson(trainModel('hdp-lda', 3, 5))) as Record<string, unknown> & {
+  const good = JSON.parse(stringifyJson(trainModel('cgs', 3, 5))) as Record<string, unknown> & {
     phi: unknown[][]
     theta: unknown[][]
     privacy: Record<string, unknown>

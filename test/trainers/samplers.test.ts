@@ -5,6 +5,7 @@
 import gammaln from '@stdlib/math-base-special-gammaln'
 import { describe, expect, it } from 'vitest'
 import { seeded } from '../../src/core/rng.js'
+import { seededWords, WordStream } from '../../src/core/words.js'
 import { fromDocuments } from '../../src/trainers/corpus/corpus.js'
 import { FastUniform } from '../../src/trainers/lda/random.js'
 import { makeSnapshotSampler } from '../../src/trainers/lda/snapshot.js'
@@ -104,7 +105,7 @@ const empirical = (st: GibbsState, sweep: () => void): Float64Array => {
 describe('SparseLDA (CGS) samples the collapsed posterior exactly', () => {
   it('matches the enumerated posterior, and keeps its packed counts equal to the counts of z', () => {
     const u = new FastUniform(seeded(11))
-    const st = initState(CORPUS, K, u)
+    const st = initState(CORPUS, K, () => u.next())
     const m = makeSparseSampler(st, ALPHA, BETA)
     const target = exact(collapsedLog(st))
     const f = empirical(st, () => m.sweep(u))
@@ -129,8 +130,8 @@ describe('the snapshot sampler (private trainers) samples its target exactly', (
   }
 
   it('full sweeps', () => {
-    const u = new FastUniform(seeded(12))
-    const st = initState(CORPUS, K, u)
+    const u = new WordStream(seededWords(12))
+    const st = initState(CORPUS, K, () => u.nextDouble(), 'reading')
     const m = makeSnapshotSampler(st, ALPHA, BETA, C)
     m.setRelease(release, 1)
     const f = empirical(st, () => m.sweep(u))
@@ -141,9 +142,9 @@ describe('the snapshot sampler (private trainers) samples its target exactly', (
   })
 
   it('Poisson-subsampled sweeps (a random half of the tokens visited each sweep)', () => {
-    const u = new FastUniform(seeded(13))
+    const u = new WordStream(seededWords(13))
     const coin = new FastUniform(seeded(14))
-    const st = initState(CORPUS, K, u)
+    const st = initState(CORPUS, K, () => u.nextDouble(), 'reading')
     const m = makeSnapshotSampler(st, ALPHA, BETA, C)
     m.setRelease(release, 1)
     const include = new Uint8Array(N)

@@ -1,10 +1,17 @@
 /**
  * `dpaudit train <trainer> --corpus brown|spam|<path> --topics K --iterations T [privacy parameters]
- *  --seed S --out model.json [--delta D ...] [--json]`
+ *  --out model.json [--seed S | --private] [--diagnostics] [--vocabulary FILE] [--delta D ...] [--json]`
  *
  * Prints a progress line per iteration on a terminal (stderr; quiet with --json), then the held-out
  * perplexity and the privacy statement: the accountant's ε on the trainer's plan at each δ, next to
- * the paper's claim. The model file is written atomically, only after everything succeeded.
+ * the paper's claim, with what it assumes. The model file is written atomically, only after
+ * everything succeeded.
+ *
+ * Randomness is secret by default: noise, sampling coins and topic draws come from node:crypto and
+ * nothing that could regenerate them is written. `--seed S` makes the run reproducible and the file
+ * and the output then say it is NOT a private release (the seed itself is never written).
+ * `--diagnostics` prints the log-likelihood of the true counts, which also makes the run not
+ * private. `--private` asks for a private release and refuses either.
  *
  * @module
  */
@@ -13,13 +20,13 @@ import * as E from 'fp-ts/lib/Either.js'
 import { firstDecodeError } from '../../core/decode.js'
 import { formatError } from '../../core/error.js'
 import { stringifyJson } from '../../core/json.js'
-import { seeded } from '../../core/rng.js'
+import { secure, seeded } from '../../core/rng.js'
 import { corpusStats } from '../../trainers/corpus/corpus.js'
-import { loadDataset } from '../../trainers/corpus/load.js'
+import { loadDataset, readVocabularyFile } from '../../trainers/corpus/load.js'
 import { heldOutPerplexity } from '../../trainers/eval/perplexity.js'
 import { modelFile, writeModelFile } from '../../trainers/model-file.js'
 import { isTrainerName, TRAINER_NAMES, TRAINERS } from '../../trainers/registry.js'
-import { type PrivacyStatement, privacyStatement } from '../../trainers/statement.js'
+import { type PrivacyStatement, privacyStatement, releaseNotice } from '../../trainers/statement.js'
 import type { IterationLog } from '../../trainers/trainer.js'
 import { type CommandResult, EXIT } from './result.js'
 
@@ -37,8 +44,10 @@ const NUMERIC: ReadonlyArray<readonly [flag: string, field: string]> = [
   ['rdp-epsilon', 'rdpEpsilon'],
 ]
 
-export const TRAIN_USAGE = `usage: dpaudit train <${TRAINER_NAMES.join('|')}> --corpus brown|spam|<path> --topics K --iterations T --seed S --out model.json
-  [--alpha A] [--beta B] [--vocabulary V] [--delta D ...] [--json]
+export const TRAIN_USAGE = `usage: dpaudit train <${TRAINER_NAMES.join('|')}> --corpus brown|spam|<path> --topics K --iterations T --out model.json
+  [--alpha A] [--beta B] [--vocabulary FILE | --vocabulary-size V] [--delta D ...] [--json]
+  [--private] (refuse anything that would make the release not private)
+  [--seed S] (reproducible: NOT a private release) [--diagnostics] (true-count log-likelihood: NOT a private release)
   hdp-lda:  --epsilon-l E --clip C [--noise fresh|accumulate]
   cdp-lda, cdp-lda+: --epsilon E
   sub-lda:  --gamma G --clip C [--order A --rdp-epsilon E] [--adaptive-q Q --adaptive-eta H]`
@@ -47,7 +56,10 @@ export const TRAIN_OPTIONS = {
   corpus: { type: 'string' },
   out: { type: 'string' },
   seed: { type: 'string' },
+  private: { type: 'boolean', default: false },
+  diagnostics: { type: 'boolean', default: false },
   vocabulary: { type: 'string' },
+  'vocabulary-size': { type: 'string' },
   noise: { type: 'string' },
   'adaptive-q': { type: 'string' },
   'adaptive-eta': { type: 'string' },
@@ -86,6 +98,7 @@ export const renderStatement = (s: PrivacyStatement): string => {
   if (s.accountedUnder !== s.protects)
     for (const a of s.accounted) lines.push(`  under ${s.accountedUnder}: ε = ${fmt(a.epsilon)} at δ = ${a.delta.toExponential(0)} [${a.accountant}: ${a.method}]`)
   lines.push(`  claim: ${s.claim.source}: ${s.claim.statement}`)
+  for (const a of s.assumptions) lines.push(`  assumes: ${a}`)
   for (const n of s.notes) lines.push(`  note: ${n}`)
   return lines.join('\n')
 }
@@ -100,7 +113,13 @@ export const runTrain = (args: TrainArgs): CommandResult => {
   if (typeof corpusArg !== 'string') return fail(`--corpus is required\n${TRAIN_USAGE}`)
   const out = v['out']
   if (typeof out !== 'string') return fail(`--out is required\n${TRAIN_USAGE}`)
-  const seed = typeof v['seed'] === 'string' ? v['seed'] : '1'
+  const seed = typeof v['seed'] === 'string' ? v['seed'] : undefined
+  const diagnostics = v['diagnostics'] === true
+  if (v['private'] === true) {
+    if (seed !== undefined) return fail('--seed makes the noise reproducible by whoever knows the seed, so the run cannot be a private release; drop --seed or --private')
+    if (diagnostics) return fail('--diagnostics reads the true counts, so the run cannot be a private release; drop --diagnostics or --private')
+    if (trainer.name === 'cgs') return fail(`${trainer.name} is the non-private baseline; --private needs a private trainer`)
+  }
   const config: Record<string, unknown> = { ...trainer.defaults }
   for (const [flag, field] of NUMERIC) {
     const x = num(flag, v[flag])
@@ -128,34 +147,41 @@ export const runTrain = (args: TrainArgs): CommandResult => {
     if (!(d.right !== undefined && d.right > 0 && d.right < 1)) return fail(`--delta: δ must be in (0, 1) (got ${raw})`)
     deltas.push(d.right)
   }
-  const vs = num('vocabulary', v['vocabulary'])
+  const vs = num('vocabulary-size', v['vocabulary-size'])
   if (E.isLeft(vs)) return fail(vs.left)
-  const ds = loadDataset(corpusArg, vs.right === undefined ? {} : { vocabularySize: vs.right })
-  if (E.isLeft(ds)) return fail(`--corpus: ${formatError(ds.left)}`)
+  const vocabFile = v['vocabulary']
+  if (typeof vocabFile === 'string' && vs.right !== undefined) return fail('--vocabulary FILE and --vocabulary-size go separately: the file fixes the vocabulary')
+  const vocabulary = typeof vocabFile === 'string' ? readVocabularyFile(vocabFile) : E.right(undefined)
+  if (E.isLeft(vocabulary)) return fail(formatError(vocabulary.left))
+  const ds = loadDataset(corpusArg, { ...(vs.right === undefined ? {} : { vocabularySize: vs.right }), ...(vocabulary.right === undefined ? {} : { vocabulary: vocabulary.right }) })
+  if (E.isLeft(ds)) return fail(ds.left._tag === 'InvalidParameter' && ds.left.path === '--vocabulary' ? formatError(ds.left) : `--corpus: ${formatError(ds.left)}`)
   const data = ds.right
   const stats = corpusStats(data.train)
   // Account before training: a plan no accountant can answer is reported before any work.
-  const statement = privacyStatement(trainer, cfg, stats, deltas)
+  const statement = privacyStatement(trainer, cfg, stats, deltas, data.vocabularySource)
   if (E.isLeft(statement)) return { code: EXIT.accounting, stderr: `${args.trainer}: ${formatError(statement.left)}` }
   const progress = args.progress ?? (!json && process.stderr.isTTY ? (line: string) => process.stderr.write(`${line}\n`) : undefined)
   const onIteration = (l: IterationLog): void =>
     progress?.(`iter ${String(l.iteration).padStart(4)}  log-likelihood ${Number.isNaN(l.logLikelihood) ? '—' : l.logLikelihood.toFixed(1)}  elapsed ${(l.elapsedMs / 1000).toFixed(2)} s  ${(l.tokensPerSecond / 1e6).toFixed(2)} M tokens/s`)
-  const fit = trainer.fit(data.train, cfg, seeded(seed), progress === undefined ? {} : { onIteration })
+  const fit = trainer.fit(data.train, cfg, seed === undefined ? secure() : seeded(seed), { diagnostics, ...(progress === undefined ? {} : { onIteration }) })
   if (E.isLeft(fit)) return fail(`${args.trainer}: ${formatError(fit.left)}`)
+  const verdict = fit.right.release
+  const release = { private: verdict.private, randomness: verdict.randomness, notice: releaseNotice(verdict), notPrivateBecause: verdict.notPrivateBecause }
+  // the statement was made from the plan before the run; what the run did to it is said first
+  const privacy: PrivacyStatement = verdict.private ? statement.right : { ...statement.right, notes: [release.notice, ...statement.right.notes] }
   const ppl = heldOutPerplexity(fit.right.model.phi, cfg.topics, data.testObserved, data.testHeldOut)
   if (E.isLeft(ppl)) return { code: EXIT.internal, stderr: `evaluation failed: ${formatError(ppl.left)}` }
   const evaluation = { perplexity: ppl.right.perplexity, heldOutTokens: ppl.right.heldOutTokens, protocol: 'LDA-EVAL.md §3 document completion, α_eval = 0.1, 100 fixed-point iterations' }
-  const isPrivate = trainer.name !== 'cgs'
   const file = modelFile({
     trainer: trainer.name,
     config: cfg,
-    seed,
+    release,
     corpus: { name: data.name, documents: stats.documents, vocabulary: stats.vocabulary, tokens: stats.tokens },
     vocab: data.train.vocab,
     model: fit.right.model,
     evaluation,
-    privacy: statement.right,
-    ...(isPrivate ? {} : { trace: fit.right.trace }),
+    privacy,
+    ...(trainer.name === 'cgs' || diagnostics ? { trace: fit.right.trace } : {}),
   })
   const w = writeModelFile(out, file)
   if (E.isLeft(w)) return fail(formatError(w.left))
@@ -165,17 +191,18 @@ export const runTrain = (args: TrainArgs): CommandResult => {
     return {
       code: EXIT.ok,
       stdout: stringifyJson(
-        { schemaVersion: 1, tool: 'dpaudit train', trainer: trainer.name, config: cfg, seed, corpus: file.corpus, out, evaluation, privacy: statement.right, tokensPerSecond: (fit.right.tokensSampled / totalMs) * 1000 },
+        { schemaVersion: 1, tool: 'dpaudit train', trainer: trainer.name, config: cfg, release, corpus: file.corpus, out, evaluation, privacy, tokensPerSecond: (fit.right.tokensSampled / totalMs) * 1000 },
         2,
       ),
     }
   return {
     code: EXIT.ok,
     stdout: [
-      `${trainer.name} on ${data.name}: D = ${stats.documents}, V = ${stats.vocabulary}, N = ${stats.tokens}; K = ${cfg.topics}, T = ${cfg.iterations}, seed ${seed}`,
+      `${trainer.name} on ${data.name}: D = ${stats.documents}, V = ${stats.vocabulary}, N = ${stats.tokens}; K = ${cfg.topics}, T = ${cfg.iterations}; randomness ${verdict.randomness}`,
+      release.notice,
       `trained in ${(totalMs / 1000).toFixed(2)} s (${((fit.right.tokensSampled / totalMs) / 1000).toFixed(2)} M tokens/s)`,
       `held-out perplexity: ${ppl.right.perplexity.toFixed(1)} (${ppl.right.heldOutTokens} held-out tokens; ${evaluation.protocol})`,
-      renderStatement(statement.right),
+      renderStatement(privacy),
       `model written to ${out}`,
     ].join('\n'),
   }
@@ -206,12 +233,13 @@ export const trainDemo = (): string => {
     const trainer = TRAINERS[name]
     const cfg = trainer.config.decode(raw)
     if (E.isLeft(cfg)) return `demo: bad configuration for ${name}`
-    const fit = trainer.fit(data.train, cfg.right, seeded(1), { logLikelihoodEvery: 0 })
+    // the private trainer runs as a user's would: noise and draws from node:crypto
+    const fit = trainer.fit(data.train, cfg.right, name === 'cgs' ? seeded(1) : secure(), { logLikelihoodEvery: 0 })
     if (E.isLeft(fit)) return `demo: ${formatError(fit.left)}`
     const p = heldOutPerplexity(fit.right.model.phi, 20, data.testObserved, data.testHeldOut)
-    const st = privacyStatement(trainer, cfg.right, stats, [1e-5])
+    const st = privacyStatement(trainer, cfg.right, stats, [1e-5], data.vocabularySource)
     if (E.isLeft(p) || E.isLeft(st)) return 'demo: evaluation or accounting failed'
-    lines.push('', `${name}: ${trainer.description}; ${JSON.stringify(raw)}`, `  held-out perplexity ${p.right.perplexity.toFixed(1)}`, renderStatement(st.right))
+    lines.push('', `${name}: ${trainer.description}; ${JSON.stringify(raw)}`, `  held-out perplexity ${p.right.perplexity.toFixed(1)}`, `  ${releaseNotice(fit.right.release)}`, renderStatement(st.right))
   }
   return lines.join('\n')
 }

@@ -2,14 +2,17 @@
  * A train/test dataset for LDA evaluation (LDA-EVAL.md §2 steps 3–6): the split is made on the
  * raw document list with numpy's `RandomState(seed).permutation` (reproduced bit for bit, so
  * seed 20240601 gives the reference test sets), the first round(0.1·D) permuted indices being
- * test; the vocabulary is the V most frequent words over all documents; documents with fewer
- * than 2 in-vocabulary tokens are dropped; each test document is split in reading order into an
+ * test; the vocabulary is the V most frequent words of the TRAINING documents (the test documents
+ * never shape what the trainer sees; LDA-EVAL.md's reference sets counted all documents), or a
+ * public word list given by the user; documents with fewer than 2 in-vocabulary tokens are dropped
+ * (with a user's word list, a document left with no token at all is an error, naming it); each test document is split in reading order into an
  * observed first ⌊n/2⌋ tokens and a held-out remaining ⌈n/2⌉ (document completion).
  *
  * @module
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, invalidParameter } from '../../core/error.js'
+import type { VocabularySource } from '../assumptions.js'
 import { type Corpus, documentCount, fromDocuments, validateCorpus } from './corpus.js'
 import { numpyPermutation } from './mt19937.js'
 import { topVocabulary } from './text.js'
@@ -28,6 +31,8 @@ export interface Dataset {
   readonly test: Corpus
   readonly testObserved: Corpus
   readonly testHeldOut: Corpus
+  /** How the vocabulary was chosen (for the privacy statement's assumptions). */
+  readonly vocabularySource: VocabularySource
 }
 
 /** The split seed of LDA-EVAL.md. */
@@ -40,6 +45,8 @@ export interface SplitOptions {
   readonly testFraction?: number
   /** Drop documents with fewer in-vocabulary tokens than this (default 2). */
   readonly minTokens?: number
+  /** A public word list to use as the vocabulary (instead of the top-V words of the training documents). */
+  readonly vocabulary?: { readonly words: ReadonlyArray<string>; readonly file: string }
 }
 
 /** Python 3 `round` (half to even), as LDA-EVAL.md's round(0.1·D). */
@@ -84,6 +91,7 @@ const assemble = (
   vocab: ReadonlyArray<string>,
   docs: ReadonlyArray<{ name: string; label: string; ids: Int32Array; test: boolean }>,
   minTokens: number,
+  vocabularySource: VocabularySource,
 ): E.Either<DpError, Dataset> => {
   const kept = docs.filter((d) => d.ids.length >= minTokens)
   const part = (test: boolean): Corpus => {
@@ -95,7 +103,7 @@ const assemble = (
   const test = validateCorpus(part(true), `${name} (test documents)`)
   if (E.isLeft(test)) return test
   const { observed, heldOut } = completionHalves(test.right)
-  return E.right({ name, train: train.right, test: test.right, testObserved: observed, testHeldOut: heldOut })
+  return E.right({ name, train: train.right, test: test.right, testObserved: observed, testHeldOut: heldOut, vocabularySource })
 }
 
 /** Raw tokenized documents → dataset with a V-word vocabulary (LDA-EVAL.md §2 steps 3–6). */
@@ -110,7 +118,8 @@ export const datasetFromRaw = (
     return E.left(invalidParameter('vocabularySize', vocabularySize, 'the vocabulary size must be a positive integer'))
   const mask = testMask(raw.length, options)
   if (E.isLeft(mask)) return mask
-  const vocab = topVocabulary(raw.map((d) => d.tokens), vocabularySize)
+  const given = options.vocabulary
+  const vocab = given?.words ?? topVocabulary(raw.filter((_, i) => mask.right[i] === 0).map((d) => d.tokens), vocabularySize)
   const index = new Map(vocab.map((w, i) => [w, i]))
   const docs = raw.map((d, i) => {
     const ids: number[] = []
@@ -120,7 +129,13 @@ export const datasetFromRaw = (
     }
     return { name: d.name, label: d.label, ids: Int32Array.from(ids), test: mask.right[i] === 1 }
   })
-  return assemble(name, vocab, docs, options.minTokens ?? 2)
+  if (given !== undefined) {
+    const empty = docs.find((d) => d.ids.length === 0)
+    if (empty !== undefined)
+      return E.left(invalidParameter('--vocabulary', given.file, `leaves document "${empty.name}" of ${name} with no word (${docs.filter((d) => d.ids.length === 0).length} such documents); every document needs at least one word of the vocabulary`))
+  }
+  const source: VocabularySource = given === undefined ? { kind: 'training-data', size: vocab.length } : { kind: 'public-file', file: given.file }
+  return assemble(name, vocab, docs, options.minTokens ?? 2, source)
 }
 
 /** A bag-of-words corpus (e.g. read from UCI files) → dataset, split as `datasetFromRaw`. */
@@ -135,5 +150,5 @@ export const datasetFromCorpus = (name: string, corpus: Corpus, options: SplitOp
     ids: corpus.tokens.slice(corpus.docStart[d] as number, corpus.docStart[d + 1] as number),
     test: mask.right[d] === 1,
   }))
-  return assemble(name, corpus.vocab, docs, options.minTokens ?? 2)
+  return assemble(name, corpus.vocab, docs, options.minTokens ?? 2, { kind: 'corpus-files' })
 }

@@ -87,8 +87,26 @@ const readEvalLayout = (dir: string): E.Either<DpError, Dataset> => {
   })
   const test = validateCorpus(fromDocuments(train.right.vocab, full), join(dir, 'docword.test.txt'))
   if (E.isLeft(test)) return test
-  return E.right({ name: dir, train: train.right, test: test.right, testObserved: obs.right, testHeldOut: ho.right })
+  return E.right({ name: dir, train: train.right, test: test.right, testObserved: obs.right, testHeldOut: ho.right, vocabularySource: { kind: 'corpus-files' } })
 }
+
+/**
+ * A public vocabulary file: one word per line (blank lines and surrounding spaces ignored,
+ * duplicates kept once). A missing, unreadable or empty file is an error naming it.
+ */
+export const readVocabularyFile = (file: string): E.Either<DpError, { readonly words: ReadonlyArray<string>; readonly file: string }> => {
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (e) {
+    return E.left(invalidParameter('--vocabulary', file, `cannot read the vocabulary file (${(e as NodeJS.ErrnoException).code ?? String(e)})`))
+  }
+  const words = [...new Set(text.split(/\r?\n/).map((w) => w.trim()).filter((w) => w.length > 0))]
+  if (words.length === 0) return E.left(invalidParameter('--vocabulary', file, 'the vocabulary file holds no word'))
+  return E.right({ words, file })
+}
+
+const UCI_VOCABULARY = 'a UCI corpus carries its own vocab.txt; --vocabulary applies to text corpora (brown, spam, .jsonl, a folder of text files)'
 
 /** Loads `brown`, `spam`, or a path, as described in the module comment. */
 export const loadDataset = (source: string, options: LoadOptions = {}): E.Either<DpError, Dataset> => {
@@ -99,6 +117,8 @@ export const loadDataset = (source: string, options: LoadOptions = {}): E.Either
   }
   if (!existsSync(source)) return E.left(invalidParameter('--corpus', source, 'expected brown, spam, or an existing file or directory'))
   if (statSync(source).isDirectory()) {
+    const uci = existsSync(join(source, 'docword.train.txt')) || existsSync(join(source, 'docword.txt'))
+    if (uci && options.vocabulary !== undefined) return E.left(invalidParameter('--vocabulary', options.vocabulary.file, UCI_VOCABULARY))
     if (existsSync(join(source, 'docword.train.txt')) && existsSync(join(source, 'docword.test.obs.txt'))) return readEvalLayout(source)
     if (existsSync(join(source, 'docword.txt'))) {
       const vocabFile = join(source, 'vocab.txt')
@@ -115,6 +135,7 @@ export const loadDataset = (source: string, options: LoadOptions = {}): E.Either
     if (raw.right.length === 0) return E.left(invalidParameter('--corpus', source, 'the file holds no documents (empty corpus)'))
     return datasetFromRaw(source, raw.right, options.vocabularySize ?? DEFAULT_VOCABULARY.text, options)
   }
+  if (options.vocabulary !== undefined) return E.left(invalidParameter('--vocabulary', options.vocabulary.file, UCI_VOCABULARY))
   const vocabFile = join(source, '..', 'vocab.txt')
   const c = readUci(source, existsSync(vocabFile) ? { vocabFile } : {})
   return E.isLeft(c) ? c : datasetFromCorpus(source, c.right, options)

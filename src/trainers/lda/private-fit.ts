@@ -1,24 +1,28 @@
 /**
  * The common start of every private collapsed-Gibbs trainer's `fit` (HDP-LDA, CDP-LDA(+),
- * SUB-LDA): check the corpus and the config against it, then build the topic-draw stream, the
- * privacy-noise source, the initial assignments and the snapshot sampler.
+ * SUB-LDA): check the corpus and the config against it, open the release gate on the run's word
+ * source (node:crypto unless the caller injected a seeded Rng), draw the initial topics through it
+ * in reading order, and build the snapshot sampler.
  *
  * @module
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { DpError } from '../../core/error.js'
 import type { Rng } from '../../core/rng.js'
+import { wordsFromRng } from '../../core/words.js'
 import { type Corpus, type CorpusStats, corpusStats, validateCorpus } from '../corpus/corpus.js'
-import { FastUniform, NoiseSource } from './random.js'
+import { ReleaseGate } from '../release/gate.js'
+import type { FitOptions } from '../trainer.js'
+import { jointLogLikelihood } from './loglik.js'
 import { makeSnapshotSampler, type SnapshotSampler } from './snapshot.js'
 import { type GibbsState, initState } from './state.js'
 
 export interface PrivateFitStart {
-  readonly u: FastUniform
-  /** Privacy noise: a fast stream seeded from a seeded Rng, or the Rng itself when it is `secure()`. */
-  readonly noise: NoiseSource
+  readonly gate: ReleaseGate
   readonly state: GibbsState
   readonly sampler: SnapshotSampler
+  /** The true-count log-likelihood, only as a gated diagnostic (undefined unless diagnostics are on). */
+  readonly logLikelihood: (iteration: number) => number | undefined
 }
 
 export const startPrivateFit = <C extends { readonly topics: number; readonly alpha: number; readonly beta: number }>(
@@ -27,13 +31,18 @@ export const startPrivateFit = <C extends { readonly topics: number; readonly al
   validate: (c: C, stats: CorpusStats) => E.Either<DpError, unknown>,
   rng: Rng,
   clip: number,
+  options: FitOptions,
 ): E.Either<DpError, PrivateFitStart> => {
   const ok = validateCorpus(corpus)
   if (E.isLeft(ok)) return ok
   const v = validate(config, corpusStats(corpus))
   if (E.isLeft(v)) return v
-  const u = new FastUniform(rng)
-  const noise = new NoiseSource(rng)
-  const state = initState(corpus, config.topics, u)
-  return E.right({ u, noise, state, sampler: makeSnapshotSampler(state, config.alpha, config.beta, clip) })
+  const gate = new ReleaseGate(wordsFromRng(rng), {
+    ...(options.diagnostics === undefined ? {} : { diagnostics: options.diagnostics }),
+    ...(options.onRelease === undefined ? {} : { onRelease: options.onRelease }),
+  })
+  const state = gate.independent((w) => initState(corpus, config.topics, () => w.nextDouble(), 'reading'))
+  const logLikelihood = (it: number): number | undefined =>
+    gate.diagnostic('log-likelihood of the true counts', () => jointLogLikelihood(state, config.alpha, config.beta), `iteration ${it}`)
+  return E.right({ gate, state, sampler: makeSnapshotSampler(state, config.alpha, config.beta, clip), logLikelihood })
 }

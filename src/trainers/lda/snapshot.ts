@@ -15,9 +15,13 @@
  * The draw splits into a dense bucket α·Σ_k q_wk and a sparse bucket Σ_{k: n_dk > 0} n_dk q_wk
  * over the document's non-zero topics (see `sparseSweep`). No allocation per token.
  *
+ * Randomness: every draw consumes one 32-bit word, taken from the caller's WordStream in one block
+ * per sweep (node:crypto by default, through the release gate): the topic draws whose inherent
+ * privacy the plan claims are as secret as the noise.
+ *
  * @module
  */
-import type { FastUniform } from './random.js'
+import type { WordStream } from '../../core/words.js'
 import type { GibbsState } from './state.js'
 
 export interface SnapshotSampler {
@@ -27,12 +31,12 @@ export interface SnapshotSampler {
    * One sweep; `include` (optional) decides per token whether it is visited this iteration
    * (Poisson subsampling), as a 0/1 byte per token.
    */
-  readonly sweep: (u: FastUniform, include?: Uint8Array) => void
+  readonly sweep: (words: WordStream, include?: Uint8Array) => void
   /**
    * One dense sweep in which the document factor is also noisy: (max(n_dk^{¬i} + η_dk, 0) + α),
    * η fixed for the sweep (CDP-LDA, CDP-LDA+: Laplace on the document-topic counts).
    */
-  readonly sweepWithDocNoise: (u: FastUniform, docNoise: Float64Array) => void
+  readonly sweepWithDocNoise: (words: WordStream, docNoise: Float64Array) => void
 }
 
 export const makeSnapshotSampler = (state: GibbsState, alpha: number, beta: number, clip: number): SnapshotSampler => {
@@ -46,6 +50,7 @@ export const makeSnapshotSampler = (state: GibbsState, alpha: number, beta: numb
   const nzCount = new Int32Array(K)
   const nzPos = new Int32Array(K)
   const tot = new Float64Array(K)
+  const draws = new Uint32Array(tokens.length) // one random word per visited token, refilled per sweep
 
   const setRelease = (noisy: Float64Array, scale: number): void => {
     tot.fill(0)
@@ -63,11 +68,19 @@ export const makeSnapshotSampler = (state: GibbsState, alpha: number, beta: numb
     }
   }
 
-  const sweep = (u: FastUniform, include?: Uint8Array): void => {
-    sparseSweep(K, D, tokens, docStart, z, ndk, q, qsum, nzTopics, nzCount, nzPos, alpha, u, include)
+  const sweep = (words: WordStream, include?: Uint8Array): void => {
+    let n = tokens.length
+    if (include !== undefined) {
+      n = 0
+      for (let i = 0; i < include.length; i++) n += include[i] as number
+    }
+    words.fillWords(draws.subarray(0, n))
+    sparseSweep(K, D, tokens, docStart, z, ndk, q, qsum, nzTopics, nzCount, nzPos, alpha, draws, include)
     recount(K, tokens, z, nwk, nk)
   }
-  const sweepWithDocNoise = (u: FastUniform, docNoise: Float64Array): void => {
+  const sweepWithDocNoise = (words: WordStream, docNoise: Float64Array): void => {
+    words.fillWords(draws)
+    let r = 0
     for (let d = 0; d < D; d++) {
       const a = docStart[d] as number
       const b = docStart[d + 1] as number
@@ -82,7 +95,7 @@ export const makeSnapshotSampler = (state: GibbsState, alpha: number, beta: numb
           s += (q[base + k] as number) * (Math.max((ndk[db + k] as number) + (docNoise[db + k] as number), 0) + alpha)
           scores[k] = s
         }
-        const x = u.next() * s
+        const x = (draws[r++] as number) * 2.3283064365386963e-10 * s
         let nt = 0
         while (nt < K - 1 && (scores[nt] as number) <= x) nt++
         z[i] = nt
@@ -104,9 +117,8 @@ export const makeSnapshotSampler = (state: GibbsState, alpha: number, beta: numb
  * (locals in the hot loop, not closure slots). Target per token: p(k) ∝ (n_dk + α)·q_wk, split
  * into the document bucket r = Σ_{k: n_dk > 0} n_dk q_wk over the document's non-zero topics and
  * the dense bucket α·Σ_k q_wk (precomputed per word, rarely hit).
- * - Tokens arrive grouped by word (state.ts); along a run of the same word r changes only through
- *   the two counts the token moves, so it is summed at the first token of a run and updated in
- *   O(1) after that.
+ * - Along a run of the same word (repeats in reading order) r changes only through the two counts
+ *   the token moves, so it is summed at the first token of a run and updated in O(1) after that.
  * - The document's non-zero topics are kept sorted by decreasing count (topic and count in
  *   parallel arrays), so the linear scan that locates the draw meets the heavy topics first.
  *
@@ -127,16 +139,11 @@ const sparseSweep = (
   nzCount: Int32Array,
   nzPos: Int32Array,
   alpha: number,
-  u: FastUniform,
+  draws: Uint32Array,
   include: Uint8Array | undefined,
 ): void => {
   const subsampled = include !== undefined
-  // Per-token uniforms from a xoshiro128** stream in locals, seeded from u once per sweep (as in
-  // SparseLDA: a method call per token costs a boxed state round trip that dominates the token).
-  let ra = u.nextUint32() | 0
-  let rb = u.nextUint32() | 0
-  let rc = u.nextUint32() | 0
-  let rd = u.nextUint32() | 1
+  let r = 0 // next unused word of `draws` (one per visited token)
   for (let d = 0; d < D; d++) {
     const a = docStart[d] as number
     const b = docStart[d + 1] as number
@@ -191,17 +198,7 @@ const sparseSweep = (
         if (j < nnz) r0 += (nzCount[j] as number) * (q[base + (nzTopics[j] as number)] as number)
         rMass = r0 + r1
       } else rMass = nnz === 0 ? 0 : rMass - (q[base + old] as number)
-      // inline xoshiro128** step (the generator of FastUniform), uniform in [0, 1)
-      const rm = Math.imul(rb, 5)
-      const rr = Math.imul((rm << 7) | (rm >>> 25), 9)
-      const rt = rb << 9
-      rc ^= ra
-      rd ^= rb
-      rb ^= rc
-      ra ^= rd
-      rc ^= rt
-      rd = (rd << 11) | (rd >>> 21)
-      let x = (rr >>> 0) * 2.3283064365386963e-10 * (rMass + alpha * (qsum[w] as number))
+      let x = (draws[r++] as number) * 2.3283064365386963e-10 * (rMass + alpha * (qsum[w] as number))
       let nt: number
       if (x < rMass) {
         nt = nzTopics[nnz - 1] as number

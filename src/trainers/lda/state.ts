@@ -4,16 +4,21 @@
  * typed arrays. Initialisation draws every z uniformly (paper 001 Alg. 1 line 3, paper 000
  * Alg. 1: k ~ Mult(1/K·1_K)), which does not look at the words.
  *
- * Sweep order: inside each document the tokens are visited grouped by word (ascending word id),
- * the order in which LDA-EVAL.md's reference samplers expanded the UCI file. Any fixed scan order
- * gives a valid Gibbs sampler and the model is a function of the counts only; grouping keeps a
- * word's count row in cache across its repeats (the reference figures were measured this way,
- * and a shuffled order costs a sparse sampler 14–17 %, LDA-EVAL.md §4).
+ * Sweep order (`SweepOrder`):
+ * - `reading` — every document's tokens in the order they were read. The private trainers use it:
+ *   the order is fixed by the token positions, as HDP-LDA's Theorem 3 argument assumes (paper 001),
+ *   so replacing one word changes that token and nothing about when the others are visited.
+ * - `by-word` — inside each document grouped by word (ascending id), the order in which LDA-EVAL.md's
+ *   reference samplers expanded the UCI file; it keeps a word's count row in cache across its
+ *   repeats. Only the non-private CGS uses it: the order depends on the words, so replacing one word
+ *   moves its token in the scan (a data-dependent order, outside the private trainers' analysis).
  *
  * @module
  */
 import type { Corpus } from '../corpus/corpus.js'
-import type { FastUniform } from './random.js'
+
+/** The order a sweep visits the tokens of a document (see the module comment). */
+export type SweepOrder = 'reading' | 'by-word'
 
 export interface GibbsState {
   readonly K: number
@@ -34,18 +39,19 @@ export const groupedByWord = (tokens: Int32Array, docStart: Int32Array): Int32Ar
   return out
 }
 
-export const initState = (corpus: Corpus, K: number, u: FastUniform): GibbsState => {
+/** Initial state: every topic uniform from `uniform` (values in [0, 1)), tokens in `order`. */
+export const initState = (corpus: Corpus, K: number, uniform: () => number, order: SweepOrder = 'by-word'): GibbsState => {
   const V = corpus.vocab.length
   const D = corpus.docStart.length - 1
   const { docStart } = corpus
-  const tokens = groupedByWord(corpus.tokens, docStart)
+  const tokens = order === 'by-word' ? groupedByWord(corpus.tokens, docStart) : corpus.tokens.slice()
   const z = new Int32Array(tokens.length)
   const ndk = new Int32Array(D * K)
   const nwk = new Int32Array(V * K)
   const nk = new Int32Array(K)
   for (let d = 0; d < D; d++)
     for (let i = docStart[d] as number; i < (docStart[d + 1] as number); i++) {
-      const k = Math.min(K - 1, Math.floor(u.next() * K))
+      const k = Math.min(K - 1, Math.floor(uniform() * K))
       z[i] = k
       const w = tokens[i] as number
       ndk[d * K + k] = (ndk[d * K + k] as number) + 1

@@ -1,0 +1,29 @@
+/**
+ * The assumptions a privacy statement prints beside its ε: what the accounting takes as public or
+ * fixed, so that a reader can check them against how the corpus was made (brief: a verdict states
+ * exactly what it assumes).
+ *
+ * @module
+ */
+
+/** How the vocabulary was chosen, for the statement's assumptions. */
+export type VocabularySource = { readonly kind: 'public-file'; readonly file: string } | { readonly kind: 'training-data'; readonly size: number } | { readonly kind: 'corpus-files' }
+
+/** The assumption every LDA statement makes about the vocabulary, by how it was chosen. */
+export const vocabularyAssumption = (v: VocabularySource): string => {
+  switch (v.kind) {
+    case 'public-file':
+      return `the vocabulary is public: read from ${v.file}, a word list given by the user`
+    case 'training-data':
+      return `the vocabulary is treated as public, but here it is the ${v.size} most frequent words of the training documents — a choice made from the data that ε does not cover; pass --vocabulary FILE with a public word list to make the assumption true`
+    case 'corpus-files':
+      return 'the vocabulary is treated as public: it is the vocab.txt shipped with the corpus files (ε does not cover how it was chosen)'
+  }
+}
+
+/** What every private LDA trainer assumes, beyond its own assumptions. */
+export const LDA_ASSUMPTIONS: ReadonlyArray<string> = [
+  'neighbouring corpora differ in the word of one token (replace one word); the number of documents, their lengths and the token positions are the same, so they are public',
+  'the held-out perplexity is computed on test documents, which the guarantee does not cover',
+]
+

@@ -1,0 +1,160 @@
+// The release gate (issue 9): every data-dependent value leaves a private trainer through one call
+// that draws the randomness and records the event; seeded randomness and diagnostics make a run
+// "not a private release", in words; a private model holds φ only.
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import * as E from 'fp-ts/lib/Either.js'
+import { describe, expect, it } from 'vitest'
+import { runTrainCli } from '../../src/cli/commands/train.js'
+import { secure, seeded } from '../../src/core/rng.js'
+import { secureWords, seededWords } from '../../src/core/words.js'
+import { compositionAtoms, corpusStats, datasetFromRaw, generateLda, hdpLda, subLda, TRAINERS } from '../../src/trainers/index.js'
+import { ReleaseGate, type ReleaseRecord } from '../../src/trainers/release/gate.js'
+import { discreteLaplaceTable } from '../../src/trainers/release/measurement.js'
+import { replaceOne } from '../../src/mechanisms/neighbouring.js'
+
+const WORD = replaceOne('word')
+const synth = generateLda({ topics: 3, vocabulary: 30, documents: 30, alpha: 0.2, beta: 0.1, meanDocumentLength: 20 }, seeded(11))
+if (E.isLeft(synth)) throw new Error('generate failed')
+const corpus = synth.right.corpus
+const HDP = { topics: 3, iterations: 3, alpha: 0.1, beta: 0.1, epsilonL: 1, clip: 5, noise: 'fresh' as const }
+
+describe('ReleaseGate', () => {
+  it('records the event of every release it runs, and shows observers exactly the value returned', () => {
+    const seen: ReleaseRecord[] = []
+    const gate = new ReleaseGate(seededWords(1), { onRelease: (r) => seen.push(r) })
+    const m = discreteLaplaceTable('counts', 2, { cells: 2, perCell: 1, relation: WORD })
+    const counts = Int32Array.from([5, 0, 3])
+    const out = gate.release(m, counts, 'iteration 1')
+    expect(out).toHaveLength(3)
+    for (const x of out) expect(Number.isInteger(x)).toBe(true)
+    expect(seen).toHaveLength(1)
+    expect(seen[0]?.value).toBe(out)
+    expect(seen[0]?.label).toBe('iteration 1: counts')
+    expect([...compositionAtoms(gate.ledger()).values()]).toEqual([2]) // two cells of discrete Laplace
+  })
+  it('a seeded gate is not a private release and says why; a node:crypto gate is', () => {
+    const s = new ReleaseGate(seededWords('x'))
+    expect(s.isPrivate).toBe(false)
+    expect(s.randomness).toBe('seeded')
+    expect(s.notPrivateBecause().join(' ')).toMatch(/seed/)
+    const c = new ReleaseGate(secureWords())
+    expect(c.isPrivate).toBe(true)
+    expect(c.randomness).toBe('secure (node:crypto)')
+  })
+  it('computes diagnostics only when asked, and then records them as NonPrivate', () => {
+    const off = new ReleaseGate(secureWords())
+    expect(off.diagnostic('ll', () => 1)).toBeUndefined()
+    expect(compositionAtoms(off.ledger()).size).toBe(0)
+    const on = new ReleaseGate(secureWords(), { diagnostics: true })
+    expect(on.diagnostic('ll', () => 1)).toBe(1)
+    expect([...compositionAtoms(on.ledger()).keys()]).toEqual([JSON.stringify({ _tag: 'NonPrivate' })])
+    expect(on.isPrivate).toBe(false)
+  })
+})
+
+describe('private trainers through the gate', () => {
+  it('draw from node:crypto by default: two runs differ, the model holds φ only, the trace no log-likelihood', () => {
+    const a = hdpLda.fit(corpus, HDP, secure())
+    const b = hdpLda.fit(corpus, HDP, secure())
+    if (E.isLeft(a) || E.isLeft(b)) throw new Error('fit')
+    expect(Array.from(a.right.model.phi)).not.toEqual(Array.from(b.right.model.phi))
+    expect(a.right.release).toEqual({ private: true, randomness: 'secure (node:crypto)', notPrivateBecause: [] })
+    expect(a.right.model.theta).toBeUndefined()
+    expect(a.right.trace.every((t) => Number.isNaN(t.logLikelihood))).toBe(true)
+  })
+  it('repeat exactly from a seed, and say the run is not private', () => {
+    const a = subLda.fit(corpus, { ...(subLda.defaults as object), topics: 3, iterations: 2 } as never, seeded(5))
+    const b = subLda.fit(corpus, { ...(subLda.defaults as object), topics: 3, iterations: 2 } as never, seeded(5))
+    if (E.isLeft(a) || E.isLeft(b)) throw new Error('fit')
+    expect(Array.from(a.right.model.phi)).toEqual(Array.from(b.right.model.phi))
+    expect(a.right.release.private).toBe(false)
+  })
+  it('with diagnostics: the true-count log-likelihood is computed, recorded as NonPrivate, and the run is not private', () => {
+    const f = hdpLda.fit(corpus, HDP, secure(), { diagnostics: true })
+    if (E.isLeft(f)) throw new Error('fit')
+    expect(f.right.trace.every((t) => Number.isFinite(t.logLikelihood))).toBe(true)
+    expect(compositionAtoms(f.right.ledger).get(JSON.stringify({ _tag: 'NonPrivate' }))).toBe(3)
+    expect(f.right.release.private).toBe(false)
+    expect(f.right.release.notPrivateBecause.join(' ')).toMatch(/diagnostics/)
+  })
+  it('every private trainer releases only through the gate: its onRelease values are all integers or φ inputs', () => {
+    for (const name of ['hdp-lda', 'cdp-lda', 'cdp-lda+', 'sub-lda'] as const) {
+      const t = TRAINERS[name]
+      const labels: string[] = []
+      const f = t.fit(corpus, { ...(t.defaults as object), topics: 3, iterations: 2 } as never, secure(), { onRelease: (r) => labels.push(r.label) })
+      if (E.isLeft(f)) throw new Error(name)
+      // one counts release (two for CDP) and one draw per iteration, each in the ledger
+      const leaves = [...compositionAtoms(f.right.ledger).values()].reduce((s, n) => s + n, 0)
+      expect(labels.length, name).toBeGreaterThanOrEqual(4)
+      expect(leaves, name).toBeGreaterThanOrEqual(labels.length)
+    }
+  })
+})
+
+describe('vocabulary', () => {
+  const raw = Array.from({ length: 20 }, (_, i) => ({ name: `d${i}`, label: '', tokens: i === 0 ? ['onlyhere', 'common', 'common'] : ['common', 'other', `w${i % 3}`] }))
+  it('is built from the training documents only', () => {
+    const mask = datasetFromRaw('t', raw, 50)
+    if (E.isLeft(mask)) throw new Error('dataset')
+    const inTest = mask.right.test.names.includes('d0')
+    expect(mask.right.train.vocab.includes('onlyhere')).toBe(!inTest)
+    expect(mask.right.vocabularySource).toEqual({ kind: 'training-data', size: mask.right.train.vocab.length })
+  })
+  it('a public word list is used as given, and a document it leaves empty is an error naming it', () => {
+    const ok = datasetFromRaw('t', raw, 50, { vocabulary: { words: ['common', 'other'], file: 'v.txt' } })
+    if (E.isLeft(ok)) throw new Error('dataset')
+    expect(ok.right.train.vocab).toEqual(['common', 'other'])
+    const bad = datasetFromRaw('t', [...raw, { name: 'stranger', label: '', tokens: ['nothing', 'known'] }], 50, { vocabulary: { words: ['common'], file: 'v.txt' } })
+    expect(E.isLeft(bad) && bad.left._tag === 'InvalidParameter' && /document "stranger"/.test(bad.left.message)).toBe(true)
+  })
+})
+
+describe('dpaudit train: bad input is refused before any work, nothing written', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dpaudit-gate-'))
+  const jsonl = join(dir, 'c.jsonl')
+  writeFileSync(jsonl, Array.from({ length: 30 }, (_, i) => JSON.stringify({ text: `alpha beta gamma delta ${i % 2 === 0 ? 'epsilon' : 'zeta'} alpha beta` })).join('\n'))
+  const vocab = join(dir, 'v.txt')
+  writeFileSync(vocab, 'alpha\nbeta\n\n gamma \n')
+  const empty = join(dir, 'empty.txt')
+  writeFileSync(empty, '\n  \n')
+  const narrow = join(dir, 'narrow.txt')
+  writeFileSync(narrow, 'omega\n')
+  const base = ['hdp-lda', '--corpus', jsonl, '--topics', '2', '--iterations', '2', '--epsilon-l', '1', '--clip', '5']
+  it.each([
+    [['--seed', '3', '--private'], /--seed .* cannot be a private release/],
+    [['--diagnostics', '--private'], /--diagnostics .* cannot be a private release/],
+    [['--vocabulary', join(dir, 'missing.txt')], /^--vocabulary: cannot read the vocabulary file \(ENOENT\) \(got ".*missing\.txt"\)$/],
+    [['--vocabulary', empty], /^--vocabulary: the vocabulary file holds no word \(got ".*empty\.txt"\)$/],
+    [['--vocabulary', narrow], /^--vocabulary: leaves document "1" of .* with no word .* \(got ".*narrow\.txt"\)$/],
+    [['--vocabulary', vocab, '--vocabulary-size', '10'], /go separately/],
+  ])('%j', (extra, re) => {
+    const out = join(dir, 'm.json')
+    const r = runTrainCli([...base, '--out', out, ...extra])
+    expect(r.code).toBe(1)
+    expect(r.stderr).toMatch(re)
+    expect(existsSync(out)).toBe(false)
+  })
+  it('a public word list: the statement says so; --private with secret randomness writes a private release', () => {
+    const out = join(dir, 'p.json')
+    const r = runTrainCli([...base, '--out', out, '--vocabulary', vocab, '--private'])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stdout).toMatch(/assumes: the vocabulary is public: read from .*v\.txt/)
+    const f = JSON.parse(readFileSync(out, 'utf8')) as { release: { private: boolean }; vocab: string[]; theta?: unknown; trace?: unknown }
+    expect(f.release.private).toBe(true)
+    expect(f.vocab).toEqual(['alpha', 'beta', 'gamma'])
+    expect(f.theta).toBeUndefined()
+    expect(f.trace).toBeUndefined()
+  })
+  it('diagnostics print the log-likelihood and label the run not private', () => {
+    const out = join(dir, 'd.json')
+    const r = runTrainCli([...base, '--out', out, '--diagnostics'])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stdout).toMatch(/NOT A PRIVATE RELEASE: .*diagnostics/)
+  })
+})
+
+it('corpus statistics stay in the file (word replacement moves neither D nor N)', () => {
+  expect(corpusStats(corpus).documents).toBe(30)
+})

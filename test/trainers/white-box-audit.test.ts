@@ -1,0 +1,112 @@
+// White-box distinguishing tests (issue 9): each private trainer runs on a tiny corpus and on its
+// neighbour under the trainer's own relation (one word replaced), and dpaudit's auditor attacks the
+// per-iteration counts that leave the release gate. The certified lower bound must never exceed
+// the accounted ε; a mis-declared claim (sensitivity halved, amplification without subsampling,
+// the CDP-LDA paper's per-table ε) must be flagged. Seeded, so each verdict repeats exactly.
+import * as E from 'fp-ts/lib/Either.js'
+import { describe, expect, it } from 'vitest'
+import { account } from '../../src/accounting/account.js'
+import { auditMechanism } from '../../src/attacks/audit.js'
+import type { Rng } from '../../src/core/rng.js'
+import { discreteGaussian, poissonSample, type PrivacyEvent, selfCompose } from '../../src/mechanisms/event.js'
+import { addRemove } from '../../src/mechanisms/neighbouring.js'
+import { fromDocuments, type LdaConfigBase, type LdaTrainer, TRAINERS } from '../../src/trainers/index.js'
+import { privacyStatement } from '../../src/trainers/statement.js'
+import { corpusStats, type Corpus } from '../../src/trainers/corpus/corpus.js'
+
+const VOCAB = ['a', 'b', 'c']
+const docs = (first: number): Corpus =>
+  fromDocuments(VOCAB, [Int32Array.from([first, 0, 1, 2]), Int32Array.from([1, 2, 2, 0])], ['d1', 'd2'], ['', ''])
+const D = docs(0)
+const D2 = docs(1) // the first token's word replaced: a → b
+const DELTA = 1e-5
+const TRIALS = 30_000
+
+/** The mechanism an auditor sees: the trainer's released counts of every iteration, concatenated. */
+const releasedCounts = (trainer: LdaTrainer<LdaConfigBase>, config: LdaConfigBase) => (corpus: Corpus, rng: Rng): Float64Array => {
+  const parts: Float64Array[] = []
+  const fit = trainer.fit(corpus, config, rng, {
+    logLikelihoodEvery: 0,
+    onRelease: (r) => {
+      const v = r.value as Float64Array | { released: Float64Array }
+      if (v instanceof Float64Array) {
+        if (/topic-word/.test(r.label)) parts.push(v.slice())
+      } else if (v !== undefined && v.released instanceof Float64Array) parts.push(v.released.slice())
+    },
+  })
+  if (E.isLeft(fit)) throw new Error('fit failed')
+  const out = new Float64Array(parts.reduce((s, p) => s + p.length, 0))
+  let o = 0
+  for (const p of parts) {
+    out.set(p, o)
+    o += p.length
+  }
+  return out
+}
+
+const config = (name: keyof typeof TRAINERS, patch: Record<string, unknown>): LdaConfigBase => {
+  const t = TRAINERS[name]
+  const c = t.config.decode({ ...t.defaults, topics: 2, iterations: 1, alpha: 0.5, beta: 1, ...patch })
+  if (E.isLeft(c)) throw new Error('config')
+  return c.right
+}
+
+const accounted = (name: keyof typeof TRAINERS, c: LdaConfigBase): number => {
+  const s = privacyStatement(TRAINERS[name], c, corpusStats(D), [DELTA])
+  if (E.isLeft(s)) throw new Error('statement')
+  return s.right.guarantee[0]?.epsilon as number
+}
+
+const epsilonOf = (event: PrivacyEvent, relation = addRemove('word')): number => {
+  const r = account({ schemaVersion: 1, relation, event }, { deltas: [DELTA] })
+  if (E.isLeft(r)) throw new Error('account')
+  return r.right.tightest[0]?.epsilon as number
+}
+
+const audit = (name: keyof typeof TRAINERS, c: LdaConfigBase, claimEpsilon: number, seed: string) => {
+  const r = auditMechanism<Corpus>({
+    mechanism: releasedCounts(TRAINERS[name], c),
+    pairs: { input: D, neighbour: D2 },
+    claim: { epsilon: claimEpsilon, delta: DELTA },
+    trials: TRIALS,
+    seed,
+    confidence: 0.99,
+    name: `${name} released counts`,
+  })
+  if (E.isLeft(r)) throw new Error('audit')
+  return r.right
+}
+
+describe('white-box audits of the released counts (tiny corpus, K = 2, neighbours by word replacement)', () => {
+  it('HDP-LDA: the lower bound stays below the accounted ε; the claim with the sensitivity halved is flagged', () => {
+    const c = config('hdp-lda', { epsilonL: 4, clip: 0.01 })
+    const eps = accounted('hdp-lda', c)
+    // pure: ε_L + ε_I; at δ = 1e-5 the tightest accountant may give slightly less
+    expect(eps).toBeLessThanOrEqual(4 + 2 * Math.log1p(0.01) + 1e-9)
+    expect(eps).toBeGreaterThan(3.9)
+    expect(audit('hdp-lda', c, eps, 'hdp-honest').epsilonLowerBound).toBeLessThanOrEqual(eps)
+    // Sensitivity halved: one cell moves instead of two, ε_L/2 declared for the counts.
+    const r = audit('hdp-lda', c, 2, 'hdp-halved')
+    expect(r.verdict).toBe('violation')
+    expect(r.epsilonLowerBound).toBeGreaterThan(2)
+  }, 120_000)
+
+  it('SUB-LDA: the lower bound stays below the accounted ε; amplification claimed without subsampling is flagged', () => {
+    // γ = 1: every token is sampled; σ² = α/(2ε(α)) = 14/(2·28) = 0.25
+    const c = config('sub-lda', { gamma: 1, order: 14, rdpEpsilon: 28, clip: 0.01 })
+    const eps = accounted('sub-lda', c)
+    expect(audit('sub-lda', c, eps, 'sub-honest').epsilonLowerBound).toBeLessThanOrEqual(eps)
+    // What the counts would cost if amplification at γ = 0.001 applied (add/remove, one cell).
+    const amplified = epsilonOf(selfCompose(poissonSample(0.001, discreteGaussian(0.5, 1, addRemove('word'))), 1))
+    expect(amplified).toBeLessThan(2)
+    const r = audit('sub-lda', c, amplified, 'sub-amplified')
+    expect(r.verdict).toBe('violation')
+  }, 120_000)
+
+  it('CDP-LDA: the paper’s ε = 2 for Lap(1/ε) on counts of sensitivity 2 is flagged (accounted: ∞, from the unclipped draws)', () => {
+    const c = config('cdp-lda', { epsilon: 2 })
+    expect(accounted('cdp-lda', c)).toBe(Number.POSITIVE_INFINITY)
+    const r = audit('cdp-lda', c, 2, 'cdp-claim')
+    expect(r.verdict).toBe('violation')
+  }, 120_000)
+})
