@@ -6,7 +6,10 @@
 //   npm run build && node bench/lda-ab.mjs /tmp/base/dist dist [K = 50] [sweeps = 80] [cgs|hdp]
 //
 // `hdp` times the snapshot sampler alone, each sweep on a fresh release n + Lap(2) (ε_L = 1) drawn untimed.
-// Sweeps 1–20 are not counted (the chain and the JIT warm up). Both builds start from the same seed, so
+// `trainer` times the whole HDP-LDA trainer (release, noise, sweep; its own trace's time, init excluded),
+// five iterations per step: build A with a seeded Rng, build B as `dpaudit train` runs it (node:crypto);
+// `trainer-seeded` gives build B the seeded Rng too. Across builds whose trainer changed, perplexities differ.
+// Steps 1–20 (trainer: 1–2) are not counted (the chain and the JIT warm up). Both builds start from the same seed, so
 // equal perplexities mean the same chain.
 import { performance } from 'node:perf_hooks'
 import { resolve } from 'node:path'
@@ -25,12 +28,38 @@ const A = await load(distA)
 const B = await load(distB)
 const K = Number(kArg ?? 50)
 const S = Number(sArg ?? 80)
-const WARM = 20
+const WARM = kind.startsWith('trainer') ? 2 : 20 // a trainer step is five iterations
 const data = B.M.loadDataset('brown').right
 const N = data.train.tokens.length
 
+// One uniform source both sampler APIs accept: FastUniform's next/nextUint32 (older builds) and a
+// WordStream's fillWords (builds with the release gate); initState gets a function with a `next`.
+const source = (M, R) => {
+  const fu = new M.FastUniform(R.seeded(1))
+  const next = () => fu.next()
+  next.next = next
+  next.nextUint32 = () => fu.nextUint32()
+  next.nextDouble = next
+  next.fillWords = (out) => { for (let i = 0; i < out.length; i++) out[i] = fu.nextUint32() }
+  return next
+}
+
+const ITER = 5
+const trainer = ({ M, R }, rng) => {
+  let phi
+  return {
+    step: () => {
+      const f = M.hdpLda.fit(data.train, { topics: K, iterations: ITER, alpha: 0.1, beta: 0.01, epsilonL: 1, clip: 100, noise: 'fresh' }, rng(R), { logLikelihoodEvery: 0 })
+      phi = f.right.model.phi
+      return f.right.trace[ITER - 1].elapsedMs
+    },
+    phi: () => phi,
+  }
+}
+
 const make = ({ M, R }) => {
-  const u = new M.FastUniform(R.seeded(1))
+  if (kind === 'trainer' || kind === 'trainer-seeded') return trainer({ M, R }, (r) => r.seeded(1))
+  const u = source(M, R)
   const s = M.initState(data.train, K, u)
   if (kind === 'cgs') {
     const m = M.makeSparseSampler(s, 0.1, 0.01)
@@ -55,7 +84,7 @@ const make = ({ M, R }) => {
 }
 
 const a = make(A)
-const b = make(B)
+const b = kind === 'trainer' ? trainer(B, (r) => r.secure()) : make(B)
 let ta = 0
 let tb = 0
 for (let t = 0; t < S; t++) {
@@ -66,5 +95,6 @@ for (let t = 0; t < S; t++) {
   }
 }
 const ppl = (x) => B.M.heldOutPerplexity(x.phi(), K, data.testObserved, data.testHeldOut).right.perplexity.toFixed(1)
-const rate = (ms) => ((N * (S - WARM)) / ms / 1e3).toFixed(2)
-console.log(`${kind} K=${K}, sweeps ${WARM + 1}..${S}: A ${rate(ta)} M tokens/s, B ${rate(tb)} M tokens/s, B/A = ×${(ta / tb).toFixed(3)}; perplexity A ${ppl(a)}, B ${ppl(b)}`)
+const perStep = kind.startsWith('trainer') ? ITER : 1
+const rate = (ms) => ((N * perStep * (S - WARM)) / ms / 1e3).toFixed(2)
+console.log(`${kind} K=${K}, ${perStep > 1 ? `steps of ${perStep} iterations` : "sweeps"} ${WARM + 1}..${S}: A ${rate(ta)} M tokens/s, B ${rate(tb)} M tokens/s, B/A = ×${(ta / tb).toFixed(3)}; perplexity A ${ppl(a)}, B ${ppl(b)}`)

@@ -2,7 +2,8 @@
 // Per run: tokens/s (N_train × sweeps / timed wall, single thread), held-out perplexity (LDA-EVAL.md §3),
 // peak RSS, and the ratio to the straightforward dense typed-array CGS measured in the same process.
 import { performance } from 'node:perf_hooks'
-import { seeded } from '../dist/core/rng.js'
+import { secure, seeded } from '../dist/core/rng.js'
+import { seededWords, WordStream } from '../dist/core/words.js'
 import {
   loadDataset, initState, makeSparseSampler, makeSnapshotSampler, phiFromCounts, heldOutPerplexity, FastUniform, NoiseSource, fillLaplace, hdpLda,
 } from '../dist/trainers/index.js'
@@ -71,39 +72,62 @@ const show = (r, base, corpus, kind) => {
 
 for (const [corpus, Ks] of [['brown', quick ? [50] : [20, 50, 100]], ['spam', quick ? [] : [100]]]) {
   const data = loadDataset(corpus).right
-  console.log(`\n${corpus}: D_train = ${data.train.docStart.length - 1}, V = ${data.train.vocab.length}, N_train = ${data.train.tokens.length}, ${SWEEPS} sweeps, α = ${ALPHA}, β = ${BETA}, tokens grouped by word in each document`)
+  console.log(`\n${corpus}: D_train = ${data.train.docStart.length - 1}, V = ${data.train.vocab.length}, N_train = ${data.train.tokens.length}, ${SWEEPS} sweeps, α = ${ALPHA}, β = ${BETA}, CGS tokens grouped by word in each document, private trainers in reading order`)
   for (const K of Ks) {
     let base
     {
-      const u = new FastUniform(seeded(1)); const s = initState(data.train, K, u)
+      const u = new FastUniform(seeded(1)); const s = initState(data.train, K, () => u.next())
       base = run('dense CGS (baseline)', data, K, () => denseSweep(s, u, ALPHA, BETA), () => phiFromCounts(s.nwk, K, s.V, BETA))
       show(base)
       const ref = REFERENCE_DENSE[corpus]?.[K]
       if (ref !== undefined) console.log(`${''.padEnd(24)} (the same kind of port ran ${ref} M on LDA-EVAL's reference machine: this machine runs it at ×${(base.tps / 1e6 / ref).toFixed(2)})`)
     }
     {
-      const u = new FastUniform(seeded(1)); const s = initState(data.train, K, u); const m = makeSparseSampler(s, ALPHA, BETA)
+      const u = new FastUniform(seeded(1)); const s = initState(data.train, K, () => u.next()); const m = makeSparseSampler(s, ALPHA, BETA)
       show(run('CGS (SparseLDA)', data, K, () => m.sweep(u), () => { m.syncDense(); return phiFromCounts(s.nwk, K, s.V, BETA) }), base, corpus, 'cgs')
     }
     if (corpus === 'brown') {
       // HDP-LDA's sampler on dense noisy counts: each sweep reads a fresh release n + Lap(2/ε_L) (ε_L = 1, C = 100),
       // drawn untimed, so this line is the sampler alone; the next line is the whole trainer (noise, release, sweep).
-      const rng = seeded(1); const u = new FastUniform(rng); const s = initState(data.train, K, u)
-      const m = makeSnapshotSampler(s, ALPHA, BETA, 100)
-      const noise = new NoiseSource(rng); const eta = new Float64Array(s.nwk.length); const noisy = new Float64Array(s.nwk.length)
-      show(run('HDP-LDA sampler', data, K, () => {
-        fillLaplace(noise, 2, eta)
-        for (let i = 0; i < noisy.length; i++) noisy[i] = s.nwk[i] + eta[i]
-        m.setRelease(noisy, 1)
-        const t0 = performance.now(); m.sweep(u); return performance.now() - t0
-      }, () => phiFromCounts(s.nwk, K, s.V, BETA)), base, corpus, 'hdp')
-      peak = 0
-      const t0 = performance.now()
-      const f = hdpLda.fit(data.train, { topics: K, iterations: SWEEPS, alpha: ALPHA, beta: BETA, epsilonL: 1, clip: 100, noise: 'fresh' }, seeded(1), { logLikelihoodEvery: 0 })
-      const dt = (performance.now() - t0) / 1000
-      sampleRss()
-      const ppl = heldOutPerplexity(f.right.model.phi, K, data.testObserved, data.testHeldOut).right.perplexity
-      show({ label: 'HDP-LDA full trainer', K, tps: (data.train.tokens.length * SWEEPS) / dt, ppl, mem: peak / 2 ** 20 }, base, corpus, 'hdp')
+      // (1) The path the landed trainer took before the release gate: tokens grouped by word, continuous
+      // Lap(2/ε_L) by inversion from a seeded xoshiro stream, seeded topic draws. Timed whole (noise,
+      // release, sweep): the baseline of the secure default's cost, measured in this run.
+      const landed = (order) => {
+        const w = new WordStream(seededWords(1)); const s = initState(data.train, K, () => w.nextDouble(), order)
+        const m = makeSnapshotSampler(s, ALPHA, BETA, 100)
+        const noise = new NoiseSource(seeded(2)); const eta = new Float64Array(s.nwk.length); const noisy = new Float64Array(s.nwk.length)
+        return { s, step: () => {
+          fillLaplace(noise, 2, eta)
+          for (let i = 0; i < noisy.length; i++) noisy[i] = s.nwk[i] + eta[i]
+          m.setRelease(noisy, 1)
+          m.sweep(w)
+        } }
+      }
+      const byWord = landed('by-word')
+      const old = run('HDP-LDA seeded, by word', data, K, byWord.step, () => phiFromCounts(byWord.s.nwk, K, byWord.s.V, BETA))
+      show(old, base, corpus, 'hdp')
+      // (2) the same, tokens in reading order (the fixed order the private trainers now use)
+      const reading = landed('reading')
+      const ro = run('HDP-LDA seeded, reading', data, K, reading.step, () => phiFromCounts(reading.s.nwk, K, reading.s.V, BETA))
+      show(ro, base, corpus)
+      // (3) the trainer as `dpaudit train` runs it: release gate, exact discrete Laplace and topic draws
+      // from node:crypto, reading order; (4) the same trainer with --seed.
+      const trainer = (label, rng) => {
+        peak = 0
+        const t0 = performance.now()
+        const f = hdpLda.fit(data.train, { topics: K, iterations: SWEEPS, alpha: ALPHA, beta: BETA, epsilonL: 1, clip: 100, noise: 'fresh' }, rng, { logLikelihoodEvery: 0 })
+        const dt = (performance.now() - t0) / 1000
+        sampleRss()
+        const ppl = heldOutPerplexity(f.right.model.phi, K, data.testObserved, data.testHeldOut).right.perplexity
+        return { label, K, tps: (data.train.tokens.length * SWEEPS) / dt, ppl, mem: peak / 2 ** 20 }
+      }
+      const sec = trainer('HDP-LDA trainer, secure', secure())
+      show(sec, base, corpus, 'hdp')
+      const sd = trainer('HDP-LDA trainer, --seed', seeded(1))
+      show(sd, base, corpus)
+      const pct = (a, b) => `${(100 * (b.tps / a.tps - 1)).toFixed(1)} %`
+      console.log(`${''.padEnd(24)} secure default (exact discrete Laplace + draws from node:crypto) against seeded continuous Laplace, both in reading order: ${pct(sec, ro)} slower (target ≤ 30 %: ${ro.tps / sec.tps <= 1.3 ? 'met' : 'missed'})`)
+      console.log(`${''.padEnd(24)} against the landed path (1), grouped by word: reading order alone ${pct(ro, old)} slower; secure default ${pct(sec, old)} slower (≤ 30 %: ${old.tps / sec.tps <= 1.3 ? 'met' : 'missed'}); --seed ${pct(sd, old)} slower`)
     }
   }
 }
