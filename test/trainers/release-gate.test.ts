@@ -129,9 +129,11 @@ describe('dpaudit train: bad input is refused before any work, nothing written',
     [['--vocabulary', empty], /^--vocabulary: the vocabulary file holds no word \(got ".*empty\.txt"\)$/],
     [['--vocabulary', narrow], /^--vocabulary: leaves document "1" of .* with no word .* \(got ".*narrow\.txt"\)$/],
     [['--vocabulary', vocab, '--vocabulary-size', '10'], /go separately/],
+    [['--private', 'cdp'], /cdp-lda: --private: the plan has no finite ε .* cannot be a private release/],
   ])('%j', (extra, re) => {
     const out = join(dir, 'm.json')
-    const r = runTrainCli([...base, '--out', out, ...extra])
+    const args = extra.includes('cdp') ? ['cdp-lda', ...base.slice(1, 7), '--epsilon', '1', ...extra.filter((x) => x !== 'cdp')] : [...base, ...extra]
+    const r = runTrainCli([...args, '--out', out])
     expect(r.code).toBe(1)
     expect(r.stderr).toMatch(re)
     expect(existsSync(out)).toBe(false)

@@ -160,12 +160,15 @@ export const runTrain = (args: TrainArgs): CommandResult => {
   // Account before training: a plan no accountant can answer is reported before any work.
   const statement = privacyStatement(trainer, cfg, stats, deltas, data.vocabularySource)
   if (E.isLeft(statement)) return { code: EXIT.accounting, stderr: `${args.trainer}: ${formatError(statement.left)}` }
+  if (v['private'] === true && statement.right.guarantee.some((g) => !Number.isFinite(g.epsilon)))
+    return fail(`${trainer.name}: --private: the plan has no finite ε (${statement.right.guarantee.find((g) => !Number.isFinite(g.epsilon))?.method ?? ''}), so the run cannot be a private release`)
   const progress = args.progress ?? (!json && process.stderr.isTTY ? (line: string) => process.stderr.write(`${line}\n`) : undefined)
   const onIteration = (l: IterationLog): void =>
     progress?.(`iter ${String(l.iteration).padStart(4)}  log-likelihood ${Number.isNaN(l.logLikelihood) ? '—' : l.logLikelihood.toFixed(1)}  elapsed ${(l.elapsedMs / 1000).toFixed(2)} s  ${(l.tokensPerSecond / 1e6).toFixed(2)} M tokens/s`)
   const fit = trainer.fit(data.train, cfg, seed === undefined ? secure() : seeded(seed), { diagnostics, ...(progress === undefined ? {} : { onIteration }) })
   if (E.isLeft(fit)) return fail(`${args.trainer}: ${formatError(fit.left)}`)
   const verdict = fit.right.release
+  if (v['private'] === true && !verdict.private) return { code: EXIT.internal, stderr: `--private: the run turned out not to be a private release (${verdict.notPrivateBecause.join('; ')}); nothing written` }
   const release = { private: verdict.private, randomness: verdict.randomness, notice: releaseNotice(verdict), notPrivateBecause: verdict.notPrivateBecause }
   // the statement was made from the plan before the run; what the run did to it is said first
   const privacy: PrivacyStatement = verdict.private ? statement.right : { ...statement.right, notes: [release.notice, ...statement.right.notes] }
