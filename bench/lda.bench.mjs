@@ -71,7 +71,7 @@ const show = (r, base, corpus, kind) => {
 }
 
 for (const [corpus, Ks] of [['brown', quick ? [50] : [20, 50, 100]], ['spam', quick ? [] : [100]]]) {
-  const data = loadDataset(corpus).right
+  const data = loadDataset(corpus, { vocabularyFrom: 'all-documents' }).right // LDA-EVAL's reference vocabulary, comparable with its figures
   console.log(`\n${corpus}: D_train = ${data.train.docStart.length - 1}, V = ${data.train.vocab.length}, N_train = ${data.train.tokens.length}, ${SWEEPS} sweeps, α = ${ALPHA}, β = ${BETA}, CGS tokens grouped by word in each document, private trainers in reading order`)
   for (const K of Ks) {
     let base

@@ -7,7 +7,10 @@
  */
 
 /** How the vocabulary was chosen, for the statement's assumptions. */
-export type VocabularySource = { readonly kind: 'public-file'; readonly file: string } | { readonly kind: 'training-data'; readonly size: number } | { readonly kind: 'corpus-files' }
+export type VocabularySource =
+  | { readonly kind: 'public-file'; readonly file: string }
+  | { readonly kind: 'training-data' | 'all-documents'; readonly size: number }
+  | { readonly kind: 'corpus-files' }
 
 /** The assumption every LDA statement makes about the vocabulary, by how it was chosen. */
 export const vocabularyAssumption = (v: VocabularySource): string => {
@@ -16,6 +19,8 @@ export const vocabularyAssumption = (v: VocabularySource): string => {
       return `the vocabulary is public: read from ${v.file}, a word list given by the user`
     case 'training-data':
       return `the vocabulary is treated as public, but here it is the ${v.size} most frequent words of the training documents — a choice made from the data that ε does not cover; pass --vocabulary FILE with a public word list to make the assumption true`
+    case 'all-documents':
+      return `the vocabulary is treated as public, but here it is the ${v.size} most frequent words of all documents, training and test (LDA-EVAL.md's reference protocol) — a choice made from the data that ε does not cover`
     case 'corpus-files':
       return 'the vocabulary is treated as public: it is the vocab.txt shipped with the corpus files (ε does not cover how it was chosen)'
   }

@@ -109,4 +109,10 @@ describe('white-box audits of the released counts (tiny corpus, K = 2, neighbour
     const r = audit('cdp-lda', c, 2, 'cdp-claim')
     expect(r.verdict).toBe('violation')
   }, 120_000)
+
+  it('CDP-LDA+: the paper’s per-iteration ε = 2 is flagged on one iteration’s counts', () => {
+    const c = config('cdp-lda+', { epsilon: 2 })
+    expect(accounted('cdp-lda+', c)).toBe(Number.POSITIVE_INFINITY)
+    expect(audit('cdp-lda+', c, 2, 'cdp-plus-claim').verdict).toBe('violation')
+  }, 120_000)
 })

@@ -3,8 +3,9 @@
  * raw document list with numpy's `RandomState(seed).permutation` (reproduced bit for bit, so
  * seed 20240601 gives the reference test sets), the first round(0.1·D) permuted indices being
  * test; the vocabulary is the V most frequent words of the TRAINING documents (the test documents
- * never shape what the trainer sees; LDA-EVAL.md's reference sets counted all documents), or a
- * public word list given by the user; documents with fewer than 2 in-vocabulary tokens are dropped
+ * never shape what the trainer sees), or of all documents with `vocabularyFrom: 'all-documents'`
+ * (LDA-EVAL.md §2 step 4, the protocol of its reference counts and figures), or a public word
+ * list given by the user; documents with fewer than 2 in-vocabulary tokens are dropped
  * (with a user's word list, a document left with no token at all is an error, naming it); each test document is split in reading order into an
  * observed first ⌊n/2⌋ tokens and a held-out remaining ⌈n/2⌉ (document completion).
  *
@@ -45,6 +46,11 @@ export interface SplitOptions {
   readonly testFraction?: number
   /** Drop documents with fewer in-vocabulary tokens than this (default 2). */
   readonly minTokens?: number
+  /**
+   * Whose words choose the top-V vocabulary: the training documents (default) or all documents,
+   * test included (LDA-EVAL.md's reference protocol, for comparisons with its figures).
+   */
+  readonly vocabularyFrom?: 'training' | 'all-documents'
   /** A public word list to use as the vocabulary (instead of the top-V words of the training documents). */
   readonly vocabulary?: { readonly words: ReadonlyArray<string>; readonly file: string }
 }
@@ -119,7 +125,8 @@ export const datasetFromRaw = (
   const mask = testMask(raw.length, options)
   if (E.isLeft(mask)) return mask
   const given = options.vocabulary
-  const vocab = given?.words ?? topVocabulary(raw.filter((_, i) => mask.right[i] === 0).map((d) => d.tokens), vocabularySize)
+  const all = options.vocabularyFrom === 'all-documents'
+  const vocab = given?.words ?? topVocabulary(raw.filter((_, i) => all || mask.right[i] === 0).map((d) => d.tokens), vocabularySize)
   const index = new Map(vocab.map((w, i) => [w, i]))
   const docs = raw.map((d, i) => {
     const ids: number[] = []
@@ -134,7 +141,8 @@ export const datasetFromRaw = (
     if (empty !== undefined)
       return E.left(invalidParameter('--vocabulary', given.file, `leaves document "${empty.name}" of ${name} with no word (${docs.filter((d) => d.ids.length === 0).length} such documents); every document needs at least one word of the vocabulary`))
   }
-  const source: VocabularySource = given === undefined ? { kind: 'training-data', size: vocab.length } : { kind: 'public-file', file: given.file }
+  const source: VocabularySource =
+    given !== undefined ? { kind: 'public-file', file: given.file } : { kind: all ? 'all-documents' : 'training-data', size: vocab.length }
   return assemble(name, vocab, docs, options.minTokens ?? 2, source)
 }
 

