@@ -3,9 +3,10 @@
 // peak RSS, and the ratio to the straightforward dense typed-array CGS measured in the same process.
 import { performance } from 'node:perf_hooks'
 import { secure, seeded } from '../dist/core/rng.js'
-import { seededWords, WordStream } from '../dist/core/words.js'
+import { secureWords, seededWords, WordStream } from '../dist/core/words.js'
 import {
   loadDataset, initState, makeSparseSampler, makeSnapshotSampler, phiFromCounts, heldOutPerplexity, FastUniform, NoiseSource, fillLaplace, hdpLda,
+  perturbDocuments, onesPerWord, reconstruct, presenceCorpus,
 } from '../dist/trainers/index.js'
 
 const quick = process.argv.includes('--quick')
@@ -129,6 +130,35 @@ for (const [corpus, Ks] of [['brown', quick ? [50] : [20, 50, 100]], ['spam', qu
       console.log(`${''.padEnd(24)} secure default (exact discrete Laplace + draws from node:crypto) against seeded continuous Laplace, both in reading order: ${pct(sec, ro)} slower (target ≤ 30 %: ${ro.tps / sec.tps <= 1.3 ? 'met' : 'missed'})`)
       console.log(`${''.padEnd(24)} against the landed path (1), grouped by word: reading order alone ${pct(ro, old)} slower; secure default ${pct(sec, old)} slower (≤ 30 %: ${old.tps / sec.tps <= 1.3 ? 'met' : 'missed'}); --seed ${pct(sd, old)} slower`)
     }
+  }
+}
+
+// LP-LDA (issue 13): the user side — every training document encoded and perturbed once, exact Bernoulli(f/2)
+// flips 32 at a time from node:crypto — and the server side — n_t, N̂_t and the Step 4 reconstruction, which
+// should be linear in the set bits — timed apart (best of 3). Target: SpamAssassin over V = 10,000 in < 1 s.
+console.log('\nLP-LDA user and server sides (words from node:crypto; best of 3)')
+for (const corpus of ['brown', 'spam']) {
+  const data = loadDataset(corpus, { vocabularyFrom: 'all-documents' }).right
+  const docs = { V: data.train.vocab.length, docStart: data.train.docStart, tokens: data.train.tokens }
+  const M = docs.docStart.length - 1
+  for (const f of [0.1, 0.5, 0.9]) {
+    const w = new WordStream(secureWords())
+    let perturbMs = Infinity, reconMs = Infinity, reports, rebuilt
+    for (let rep = 0; rep < 3; rep++) {
+      let t0 = performance.now()
+      reports = perturbDocuments(docs, f, w)
+      perturbMs = Math.min(perturbMs, performance.now() - t0)
+      t0 = performance.now()
+      rebuilt = reconstruct(reports, f, w)
+      presenceCorpus(rebuilt, data.train.vocab)
+      reconMs = Math.min(reconMs, performance.now() - t0)
+    }
+    const setBits = onesPerWord(reports).reduce((s, x) => s + x, 0)
+    console.log(
+      `${corpus.padEnd(6)} M = ${M}, V = ${docs.V}, f = ${f}: perturb ${perturbMs.toFixed(1).padStart(6)} ms` +
+        `${corpus === 'spam' ? ` (target < 1000 ms: ${perturbMs < 1000 ? 'met' : 'missed'})` : ''}` +
+        `; reconstruct + corpus ${reconMs.toFixed(1).padStart(6)} ms for ${(setBits / 1e6).toFixed(2)} M set bits (${((reconMs * 1e6) / setBits).toFixed(1)} ns/bit) → ${rebuilt.docs.length} tokens`,
+    )
   }
 }
 clearInterval(timer)

@@ -1,6 +1,6 @@
 /**
  * dpaudit/trainers: corpora, evaluation, and the collapsed-Gibbs LDA trainers (CGS, HDP-LDA,
- * CDP-LDA, CDP-LDA+, SUB-LDA) as plug-ins that declare their privacy (plan ≡ ledger; ε from the
+ * CDP-LDA, CDP-LDA+, SUB-LDA, LP-LDA) as plug-ins that declare their privacy (plan ≡ ledger; ε from the
  * accountant, the paper's claim beside it).
  *
  * @module
@@ -13,6 +13,20 @@ export { BaseConfig, BASE_DEFAULTS } from './config.js'
 export { hdpLda, HdpConfig, inherentEpsilon, topicDrawEvent } from './hdp.js'
 export { cdpLda, cdpLdaPlus, CdpConfig } from './cdp.js'
 export { subLda, SubConfig, adaptiveMultiplier } from './sub.js'
+export { lpLda, LpConfig, bitEpsilon, presenceEvent, perturbation, unitGuarantees, unitNotes, WORD_BITS, type LpUnits, type UnitGuarantee } from './lp/lp-lda.js'
+export {
+  type LocalReports,
+  type UserDocuments,
+  flipProbability,
+  checkFlip,
+  binaryDigits,
+  bernoulliWord,
+  encodePresence,
+  perturbPresence,
+  perturbDocuments,
+  strideOf,
+} from './lp/perturb.js'
+export { onesPerWord, estimateCounts, estimateVariance, reconstruct, presenceCorpus, type PresenceColumns } from './lp/estimate.js'
 export {
   subLdaSigma,
   paperSubsampledRdp,

@@ -18,16 +18,17 @@
 import { parseArgs } from 'node:util'
 import * as E from 'fp-ts/lib/Either.js'
 import { firstDecodeError } from '../../core/decode.js'
-import { formatError } from '../../core/error.js'
+import { type DpError, formatError } from '../../core/error.js'
 import { stringifyJson } from '../../core/json.js'
 import { secure, seeded } from '../../core/rng.js'
-import { corpusStats } from '../../trainers/corpus/corpus.js'
+import { type CorpusStats, corpusStats } from '../../trainers/corpus/corpus.js'
 import { loadDataset, readVocabularyFile } from '../../trainers/corpus/load.js'
 import { heldOutPerplexity } from '../../trainers/eval/perplexity.js'
 import { modelFile, writeModelFile } from '../../trainers/model-file.js'
 import { isTrainerName, TRAINER_NAMES, TRAINERS } from '../../trainers/registry.js'
 import { type PrivacyStatement, privacyStatement, releaseNotice } from '../../trainers/statement.js'
-import type { IterationLog } from '../../trainers/trainer.js'
+import { type LpConfig, lpLda, unitGuarantees, unitNotes } from '../../trainers/lp/lp-lda.js'
+import type { IterationLog, LdaTrainer } from '../../trainers/trainer.js'
 import { type CommandResult, EXIT } from './result.js'
 
 /** Numeric flags and the config field each sets. */
@@ -42,6 +43,7 @@ const NUMERIC: ReadonlyArray<readonly [flag: string, field: string]> = [
   ['gamma', 'gamma'],
   ['order', 'order'],
   ['rdp-epsilon', 'rdpEpsilon'],
+  ['flip', 'flip'],
 ]
 
 export const TRAIN_USAGE = `usage: dpaudit train <${TRAINER_NAMES.join('|')}> --corpus brown|spam|<path> --topics K --iterations T --out model.json
@@ -50,7 +52,8 @@ export const TRAIN_USAGE = `usage: dpaudit train <${TRAINER_NAMES.join('|')}> --
   [--seed S] (reproducible: NOT a private release) [--diagnostics] (true-count log-likelihood: NOT a private release)
   hdp-lda:  --epsilon-l E --clip C [--noise fresh|accumulate]
   cdp-lda, cdp-lda+: --epsilon E
-  sub-lda:  --gamma G --clip C [--order A --rdp-epsilon E] [--adaptive-q Q --adaptive-eta H]`
+  sub-lda:  --gamma G --clip C [--order A --rdp-epsilon E] [--adaptive-q Q --adaptive-eta H]
+  lp-lda:   --flip F (keep each presence bit with probability 1 − F) [--shuffler] (reports reach the server through a shuffler)`
 
 export const TRAIN_OPTIONS = {
   corpus: { type: 'string' },
@@ -63,6 +66,7 @@ export const TRAIN_OPTIONS = {
   noise: { type: 'string' },
   'adaptive-q': { type: 'string' },
   'adaptive-eta': { type: 'string' },
+  shuffler: { type: 'boolean', default: false },
   delta: { type: 'string', multiple: true },
   json: { type: 'boolean', default: false },
   ...Object.fromEntries(NUMERIC.map(([f]) => [f, { type: 'string' }])),
@@ -103,6 +107,23 @@ export const renderStatement = (s: PrivacyStatement): string => {
   return lines.join('\n')
 }
 
+/**
+ * LP-LDA's statement also gives its guarantee per unit (per bit, per document under word and under
+ * document replacement, and shuffled when asked), each from the accountant, as notes.
+ */
+const withUnits = (
+  trainer: LdaTrainer,
+  cfg: unknown,
+  stats: CorpusStats,
+  deltas: ReadonlyArray<number>,
+  statement: E.Either<DpError, PrivacyStatement>,
+): E.Either<DpError, PrivacyStatement> => {
+  if (trainer.name !== lpLda.name || E.isLeft(statement)) return statement
+  const units = unitGuarantees(cfg as LpConfig, stats, deltas)
+  if (E.isLeft(units)) return units
+  return E.right({ ...statement.right, notes: [...statement.right.notes, ...unitNotes(units.right)] })
+}
+
 export const runTrain = (args: TrainArgs): CommandResult => {
   const v = args.values
   const json = v['json'] === true
@@ -129,6 +150,10 @@ export const runTrain = (args: TrainArgs): CommandResult => {
   if (v['topics'] === undefined) return fail('--topics is required')
   if (v['iterations'] === undefined) return fail('--iterations is required')
   if (typeof v['noise'] === 'string') config['noise'] = v['noise']
+  if (v['shuffler'] === true) {
+    if (trainer.name !== 'lp-lda') return fail(`--shuffler applies to lp-lda only (a shuffler permutes locally private reports; ${trainer.name} has none)`)
+    config['shuffler'] = true
+  }
   const aq = num('adaptive-q', v['adaptive-q'])
   const ae = num('adaptive-eta', v['adaptive-eta'])
   if (E.isLeft(aq)) return fail(aq.left)
@@ -158,7 +183,7 @@ export const runTrain = (args: TrainArgs): CommandResult => {
   const data = ds.right
   const stats = corpusStats(data.train)
   // Account before training: a plan no accountant can answer is reported before any work.
-  const statement = privacyStatement(trainer, cfg, stats, deltas, data.vocabularySource)
+  const statement = withUnits(trainer, cfg, stats, deltas, privacyStatement(trainer, cfg, stats, deltas, data.vocabularySource))
   if (E.isLeft(statement)) return { code: EXIT.accounting, stderr: `${args.trainer}: ${formatError(statement.left)}` }
   if (v['private'] === true && statement.right.guarantee.some((g) => !Number.isFinite(g.epsilon)))
     return fail(`${trainer.name}: --private: the plan has no finite ε (${statement.right.guarantee.find((g) => !Number.isFinite(g.epsilon))?.method ?? ''}), so the run cannot be a private release`)
