@@ -15,13 +15,27 @@
  * The draw splits into a dense bucket α·Σ_k q_wk and a sparse bucket Σ_{k: n_dk > 0} n_dk q_wk
  * over the document's non-zero topics (see `sparseSweep`). No allocation per token.
  *
+ * Exact draws (`sweep`): the mechanism that runs is the categorical over the double-precision
+ * weights fl(n_dk·q_wk) (document bucket, k with n_dk > 0) and fl(α·q_wk) (dense bucket, every k),
+ * each one rounded product of doubles, formed the same way for every k: topic k is drawn with
+ * probability exactly (fl(n_dk·q_wk) + fl(α·q_wk)) / Σ (real arithmetic on the doubles), not a
+ * rounding of it. A fast path decides from one 32-bit word whenever a rigorous error bound shows
+ * that no later bits and no rounding within the bound could change the decision; otherwise
+ * (probability about (nnz + K)·2^-32 per draw) the exact path of exact-draw.ts decides with exact
+ * sums and more words. How far these weights are from the paper's ideal p is bounded in hdp.ts
+ * (`inherentEpsilon`), whose ε_I covers it. The dense sweep with noisy document counts
+ * (`sweepWithDocNoise`, CDP-LDA, whose draws no plan claims as private) still draws on the 2^-32 grid.
+ *
  * Randomness: every draw consumes one 32-bit word, taken from the caller's WordStream in one block
  * per sweep (node:crypto by default, through the release gate): the topic draws whose inherent
- * privacy the plan claims are as secret as the noise.
+ * privacy the plan claims are as secret as the noise. A draw the fast path cannot decide reads its
+ * further words from the same stream after the block, so a sweep consumes N words plus, rarely, a
+ * few more (which shifts later words of a seeded stream; the words stay independent).
  *
  * @module
  */
 import type { WordStream } from '../../core/words.js'
+import { exactDraw, scanCoefficient, TINY, UNIT_ROUNDOFF } from './exact-draw.js'
 import type { GibbsState } from './state.js'
 
 export interface SnapshotSampler {
@@ -75,7 +89,7 @@ export const makeSnapshotSampler = (state: GibbsState, alpha: number, beta: numb
       for (let i = 0; i < include.length; i++) n += include[i] as number
     }
     words.fillWords(draws.subarray(0, n))
-    sparseSweep(K, D, tokens, docStart, z, ndk, q, qsum, nzTopics, nzCount, nzPos, alpha, draws, include)
+    sparseSweep(K, D, tokens, docStart, z, ndk, q, qsum, nzTopics, nzCount, nzPos, alpha, draws, include, words)
     recount(K, tokens, z, nwk, nk)
   }
   const sweepWithDocNoise = (words: WordStream, docNoise: Float64Array): void => {
@@ -122,9 +136,31 @@ export const makeSnapshotSampler = (state: GibbsState, alpha: number, beta: numb
  * - The document's non-zero topics are kept sorted by decreasing count (topic and count in
  *   parallel arrays), so the linear scan that locates the draw meets the heavy topics first.
  *
- * Rounding: along a run r carries the rounding of a few hundred additions (relative error
- * ~1e-14); a draw landing in that last sliver goes to the last topic of the scan, a bias far
- * below anything a sweep can resolve.
+ * Exactness. The mechanism is the categorical over the list L = (fl(n_j·q_{w,t_j}) for the
+ * document's topics t_j in list order, then fl(α·q_wk) for k = 0..K−1); entry i is drawn with
+ * probability L_i/ΣL, by inversion of a uniform U whose first 32 bits are the token's word m. The
+ * fast path below is the specialised copy of exact-draw.ts's `fastDraw` (a deliberate copy for the
+ * hot loop: its weights are formed on the fly), with these error terms (u = 2^-53, each double
+ * operation exact up to a factor 1 + δ, |δ| ≤ u; subnormal products covered by TINY):
+ * - R̃ = the document mass as computed, |R̃ − R| ≤ eR, R the exact sum of the document entries.
+ *   Summed afresh (two accumulators over nnz terms): |R̃ − R| ≤ nnz·u·R(1 + 2nnz·u), and eR =
+ *   2(nnz + 1)·u·R̃ covers it. Along a run R̃ is updated by ∓q (not by the exact change of the
+ *   rounded product, fl(c·q) − fl((c ∓ 1)·q) = q + ζ with |ζ| ≤ 2u·c·q ≤ 2u(R̃ + eR)/(1 − u)), and the
+ *   update's own rounding adds u·|R̃_new|: each update adds ≤ 3.001u·R̃ + 2.001u·eR, so the bound is
+ *   carried along the run as eR += 4u·(eR + R̃) (R̃ the larger of the masses before and after).
+ *   Carrying costs one multiply-add per token; recomputing r at every token of a run would cost
+ *   O(nnz), and the by-word order makes runs long.
+ * - D̃ = fl(α·qsum[w]), qsum a recursive sum of K doubles: |D̃ − Σ_k fl(α·q_wk)| ≤ (K + 2)·u·D̃.
+ * - W̃ = fl(R̃ + D̃), x̃ = fl(m·2^-32·W̃): |x̃ − m·2^-32·W| ≤ eR + (K + 2)·u·D̃ + 2u·W̃.
+ * - residuals: at most nnz (document bucket) or 1 + K (dense: x̃ − R̃, then K subtractions) rounded
+ *   subtractions, each ≤ u·W̃(1 + 2Ku), and x̃ − R̃ carries eR once more.
+ * Total: any residual is within E₀ = 2eR + (2K + 6)·u·W̃·(1 + 2^-20) + 2^-32·(eR + (K + 2)u·W̃)
+ * of m·2^-32·W − P_{i−1}; E = 3eR + (4K + 12)·u·W̃ + TINY bounds it with a margin of about 2× for
+ * the rounding of E itself. Entry i is then certain for every continuation of U's bits if its
+ * residual before the subtraction is ≥ E and after it ≤ −(E + 2^-32·W̃) (the interval of width
+ * 2^-32·W lies inside [P_{i−1}, P_i)). A scan that falls out of its bucket or misses a margin goes
+ * to the exact path, which decides on the same list L in the same order, so the map from U to the
+ * entry is the exact inversion and P(entry i) = L_i/ΣL.
  */
 const sparseSweep = (
   K: number,
@@ -141,8 +177,12 @@ const sparseSweep = (
   alpha: number,
   draws: Uint32Array,
   include: Uint8Array | undefined,
+  words: WordStream,
 ): void => {
   const subsampled = include !== undefined
+  const cW = scanCoefficient(K + 1) // (4K + 12)·u
+  const U2 = 2 * UNIT_ROUNDOFF
+  const U4 = 4 * UNIT_ROUNDOFF
   let r = 0 // next unused word of `draws` (one per visited token)
   for (let d = 0; d < D; d++) {
     const a = docStart[d] as number
@@ -156,6 +196,7 @@ const sparseSweep = (
     }
     let prevW = -1
     let rMass = 0
+    let eR = 0 // bound on |rMass − the exact sum of the document entries|
     for (let i = a; i < b; i++) {
       if (subsampled && include[i] === 0) continue
       const w = tokens[i] as number
@@ -197,29 +238,41 @@ const sparseSweep = (
         }
         if (j < nnz) r0 += (nzCount[j] as number) * (q[base + (nzTopics[j] as number)] as number)
         rMass = r0 + r1
-      } else rMass = nnz === 0 ? 0 : rMass - (q[base + old] as number)
-      let x = (draws[r++] as number) * 2.3283064365386963e-10 * (rMass + alpha * (qsum[w] as number))
-      let nt: number
+        eR = rMass * (nnz + 1) * U2
+      } else if (nnz === 0) {
+        rMass = 0
+        eR = 0
+      } else {
+        eR += (eR + rMass) * U4
+        rMass -= q[base + old] as number
+      }
+      const total = rMass + alpha * (qsum[w] as number)
+      const m = draws[r++] as number
+      const e = 3 * eR + total * cW + TINY
+      const g = total * 2.3283064365386963e-10 // 2^-32·W̃, exact
+      let x = m * 2.3283064365386963e-10 * total
+      let nt = -1
       if (x < rMass) {
-        nt = nzTopics[nnz - 1] as number
         for (let j = 0; j < nnz; j++) {
-          x -= (nzCount[j] as number) * (q[base + (nzTopics[j] as number)] as number)
+          const xp = x
+          x = xp - (nzCount[j] as number) * (q[base + (nzTopics[j] as number)] as number)
           if (x < 0) {
-            nt = nzTopics[j] as number
+            if (xp >= e && x <= -(e + g)) nt = nzTopics[j] as number
             break
           }
         }
       } else {
-        x = (x - rMass) / alpha
-        nt = K - 1
+        x -= rMass
         for (let t = 0; t < K; t++) {
-          x -= q[base + t] as number
+          const xp = x
+          x = xp - alpha * (q[base + t] as number)
           if (x < 0) {
-            nt = t
+            if (xp >= e && x <= -(e + g)) nt = t
             break
           }
         }
       }
+      if (nt < 0) nt = slowDraw(K, nnz, nzTopics, nzCount, q, base, alpha, m, words)
       z[i] = nt
       // add the token back: its new topic's count rises by one and moves towards the front
       {
@@ -228,10 +281,35 @@ const sparseSweep = (
         else raiseTopic(nzTopics, nzCount, nzPos, p, nt, (nzCount[p] as number) + 1)
       }
       rMass += q[base + nt] as number
+      eR += (eR + rMass) * U4
     }
     for (let k = 0; k < K; k++) ndk[db + k] = 0
     for (let j = 0; j < nnz; j++) ndk[db + (nzTopics[j] as number)] = nzCount[j] as number
   }
+}
+
+/**
+ * The exact path of a draw the fast path could not decide: the list L of `sparseSweep` (document
+ * entries in list order, then the dense entries), each weight formed by the same product as in the
+ * fast path, drawn by exact-draw.ts with `m` as U's first word and further words from `words`.
+ * Rare (about (nnz + K)·2^-32 per draw); it allocates.
+ */
+const slowDraw = (
+  K: number,
+  nnz: number,
+  nzTopics: Int32Array,
+  nzCount: Int32Array,
+  q: Float64Array,
+  base: number,
+  alpha: number,
+  m: number,
+  words: WordStream,
+): number => {
+  const list = new Float64Array(nnz + K)
+  for (let j = 0; j < nnz; j++) list[j] = (nzCount[j] as number) * (q[base + (nzTopics[j] as number)] as number)
+  for (let t = 0; t < K; t++) list[nnz + t] = alpha * (q[base + t] as number)
+  const i = exactDraw(list, nnz + K, m, () => words.nextUint32())
+  return i < nnz ? (nzTopics[i] as number) : i - nnz
 }
 
 /**
