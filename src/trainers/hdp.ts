@@ -50,12 +50,37 @@ export type HdpConfig = t.TypeOf<typeof HdpConfig>
 
 const WORD = replaceOne('word')
 
-/** ε_I = 2 ln(C/β + 1), paper 001 eq. (7). */
-export const inherentEpsilon = (clip: number, beta: number): number => 2 * Math.log1p(clip / beta)
+/**
+ * The utility sensitivity of the topic draws as the sampler runs them: ln(C/β + 1) (paper 001 eq. 7)
+ * plus the slack of double precision, rounded up.
+ *
+ * The sampler (lda/snapshot.ts) draws topic k with probability exactly T_k / Σ_j T_j, where
+ * T_k = fl(n·q̃_k) + fl(α·q̃_k) (n = n_dk^{¬i}; the first term only if n > 0; the sum is exact),
+ * q̃_k = fl(fl(c_wk + β)·τ̃_k), c_wk ∈ [0, C] the clipped release and τ̃_k = fl(1/fl(max(n̂_k, 0) + Vβ))
+ * a function of the release alone, the same under D and D′. With u = 2^-53 and every rounding a
+ * factor (1 + δ), |δ| ≤ u, T_k = (n + α)(c_wk + β)·τ̃_k·(1 + δ₁)(1 + δ₂)(1 + θ): three factors
+ * (c + β, the product with τ̃, and the bucket product; the two buckets' roundings combine to one θ
+ * with |θ| ≤ u because the sum of the two rounded products is exact). Replacing the token's word w
+ * by w′ leaves n and τ̃ alone, so T_k/T′_k ∈ [ρ⁻¹γ⁻³, ργ³] with ρ = (C + β)/β and γ = (1 + u)/(1 − u),
+ * and the draw's ratio T_k/ΣT over T′_k/ΣT′ is at most ρ²γ⁶ = e^{ε_I}·γ⁶ ≤ e^{ε_I}(1 + 12.0001u), i.e.
+ * c = 6 in units of 2^-52: ε = 2Δ with Δ = ln ρ + 3 ln γ ≤ ln ρ + 3.0001·2^-52.
+ * The computed log1p(fl(C/β)) is within a relative 2^-51 of ln ρ (the argument's rounding moves
+ * ln(1 + x) by at most a relative u, since x/((1 + x) ln(1 + x)) ≤ 1; log1p errs by < 1 ulp), so
+ * log1p(C/β)·(1 + 2^-48) + 2^-48 exceeds ln ρ + 3.0001·2^-52 with room for its own two roundings.
+ * Assumes the weights are normal doubles (≥ 2^-1022, where the relative bound u holds): true when
+ * min(α, 1)·β/(max_k n̂_k + Vβ) ≥ 2^-1022, i.e. for any α and β above ~1e-150 on real corpora.
+ */
+const drawSensitivity = (clip: number, beta: number): number => Math.log1p(clip / beta) * (1 + 2 ** -48) + 2 ** -48
 
-/** The topic draws of one iteration as an exponential mechanism (utility sensitivity ln(C/β + 1)). */
+/**
+ * ε_I = 2 ln(C/β + 1), paper 001 eq. (7), for the draws as they run: twice `drawSensitivity`, so
+ * larger than the paper's value by a relative 2^-48 and 2^-47 absolute (about 1e-13 at C/β = 10^4).
+ */
+export const inherentEpsilon = (clip: number, beta: number): number => 2 * drawSensitivity(clip, beta)
+
+/** The topic draws of one iteration as an exponential mechanism (utility sensitivity ln(C/β + 1), rounded up as above). */
 export const topicDrawEvent = (clip: number, beta: number, relation = WORD): PrivacyEvent =>
-  exponential(inherentEpsilon(clip, beta), Math.log1p(clip / beta), relation)
+  exponential(inherentEpsilon(clip, beta), drawSensitivity(clip, beta), relation)
 
 const LAP = 'discrete Laplace of scale 2/ε_L on every topic-word count n_tk (two cells move by 1)'
 const LAP_ACC = 'discrete Laplace of scale 2/ε_L added to the accumulated noisy counts (increments move four cells by 1)'
