@@ -78,6 +78,9 @@ const drawSensitivity = (clip: number, beta: number): number => Math.log1p(clip 
  */
 export const inherentEpsilon = (clip: number, beta: number): number => 2 * drawSensitivity(clip, beta)
 
+/** ε_I = 2 ln(C/β + 1) exactly as paper 001 eq. (7) states it: the claim's value, never used to account. */
+export const paperInherentEpsilon = (clip: number, beta: number): number => 2 * Math.log1p(clip / beta)
+
 /** The topic draws of one iteration as an exponential mechanism (utility sensitivity ln(C/β + 1), rounded up as above). */
 export const topicDrawEvent = (clip: number, beta: number, relation = WORD): PrivacyEvent =>
   exponential(inherentEpsilon(clip, beta), drawSensitivity(clip, beta), relation)
@@ -125,7 +128,7 @@ export const hdpLda: LdaTrainer<HdpConfig> = {
     return E.right(compose(parts))
   },
   claimed: (c) => {
-    const eI = inherentEpsilon(c.clip, c.beta)
+    const eI = paperInherentEpsilon(c.clip, c.beta)
     const total = c.iterations * (c.epsilonL + eI)
     return pureClaim(
       'paper 001, Theorem 3 and Algorithm 1 (output: privacy loss ε = T·(ε_L + ε_I))',

@@ -10,7 +10,7 @@ export { compositionAtoms, sameComposition, pureClaim, rdpClaim, noClaim } from 
 export { TRAINERS, TRAINER_NAMES, isTrainerName } from './registry.js'
 export { cgs, type CgsConfig } from './cgs.js'
 export { BaseConfig, BASE_DEFAULTS } from './config.js'
-export { hdpLda, HdpConfig, inherentEpsilon, topicDrawEvent } from './hdp.js'
+export { hdpLda, HdpConfig, inherentEpsilon, paperInherentEpsilon, topicDrawEvent } from './hdp.js'
 export { cdpLda, cdpLdaPlus, CdpConfig } from './cdp.js'
 export { subLda, SubConfig, adaptiveMultiplier } from './sub.js'
 export { lpLda, LpConfig, bitEpsilon, presenceEvent, perturbation, unitGuarantees, unitNotes, WORD_BITS, type LpUnits, type UnitGuarantee } from './lp/lp-lda.js'
