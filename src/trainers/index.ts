@@ -1,6 +1,6 @@
 /**
  * dpaudit/trainers: corpora, evaluation, and the collapsed-Gibbs LDA trainers (CGS, HDP-LDA,
- * CDP-LDA, CDP-LDA+, SUB-LDA, LP-LDA) as plug-ins that declare their privacy (plan ≡ ledger; ε from the
+ * CDP-LDA, CDP-LDA+, SUB-LDA, LP-LDA, OLP-LDA) as plug-ins that declare their privacy (plan ≡ ledger; ε from the
  * accountant, the paper's claim beside it).
  *
  * @module
@@ -26,7 +26,10 @@ export {
   perturbDocuments,
   strideOf,
 } from './lp/perturb.js'
-export { onesPerWord, estimateCounts, estimateVariance, reconstruct, presenceCorpus, type PresenceColumns } from './lp/estimate.js'
+export { onesPerWord, estimateCounts, estimateVariance, reconstruct, reconstructToward, presenceCorpus, type PresenceColumns } from './lp/estimate.js'
+export { olpLda, OlpConfig, Denoise, fitOnline, splitPrior, checkSameVocabulary, streamSize, batchCount, PRIOR_SPLIT_SEED } from './olp/olp-lda.js'
+export { theoremSixOmega, bayesEstimate, bayesVariance, nextPrior } from './olp/bayes.js'
+export { type TopicWordPrior, flatPrior, updatePrior, sweepWithPrior, phiWithPrior, wordTotals, presenceDocuments, onlineLda } from './olp/online.js'
 export {
   subLdaSigma,
   paperSubsampledRdp,

@@ -7,6 +7,7 @@ import { cdpLda, cdpLdaPlus } from './cdp.js'
 import { cgs } from './cgs.js'
 import { hdpLda } from './hdp.js'
 import { lpLda } from './lp/lp-lda.js'
+import { olpLda } from './olp/olp-lda.js'
 import { subLda } from './sub.js'
 import type { LdaConfigBase, LdaTrainer, TrainerName } from './trainer.js'
 
@@ -17,6 +18,7 @@ export const TRAINERS: Readonly<Record<TrainerName, LdaTrainer<LdaConfigBase>>> 
   'cdp-lda+': cdpLdaPlus as unknown as LdaTrainer<LdaConfigBase>,
   'sub-lda': subLda as unknown as LdaTrainer<LdaConfigBase>,
   'lp-lda': lpLda as unknown as LdaTrainer<LdaConfigBase>,
+  'olp-lda': olpLda as unknown as LdaTrainer<LdaConfigBase>,
 }
 
 export const TRAINER_NAMES = Object.keys(TRAINERS) as ReadonlyArray<TrainerName>

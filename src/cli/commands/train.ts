@@ -2,6 +2,11 @@
  * `dpaudit train <trainer> --corpus brown|spam|<path> --topics K --iterations T [privacy parameters]
  *  --out model.json [--seed S | --private] [--diagnostics] [--vocabulary FILE] [--delta D ...] [--json]`
  *
+ * Each trainer takes only its own privacy flags (`TRAINER_FLAGS`): a flag that does not apply to
+ * the chosen trainer is refused, naming the flag and the trainer, so nothing unused is written into
+ * the model file as if it had been used. Every trainer-specific flag is optional and its default is
+ * shown in the usage line (derived from the trainer's `defaults`, so the two cannot drift).
+ *
  * Prints a progress line per iteration on a terminal (stderr; quiet with --json), then the held-out
  * perplexity and the privacy statement: the accountant's ε on the trainer's plan at each δ, next to
  * the paper's claim, with what it assumes. The model file is written atomically, only after
@@ -21,39 +26,105 @@ import { firstDecodeError } from '../../core/decode.js'
 import { type DpError, formatError } from '../../core/error.js'
 import { stringifyJson } from '../../core/json.js'
 import { secure, seeded } from '../../core/rng.js'
-import { type CorpusStats, corpusStats } from '../../trainers/corpus/corpus.js'
-import { loadDataset, readVocabularyFile } from '../../trainers/corpus/load.js'
+import { type Corpus, type CorpusStats, corpusStats, documentCount, fromDocuments } from '../../trainers/corpus/corpus.js'
+import { type LoadOptions, loadDataset, readVocabularyFile } from '../../trainers/corpus/load.js'
 import { heldOutPerplexity } from '../../trainers/eval/perplexity.js'
 import { modelFile, writeModelFile } from '../../trainers/model-file.js'
+import { BASE_DEFAULTS } from '../../trainers/config.js'
 import { isTrainerName, TRAINER_NAMES, TRAINERS } from '../../trainers/registry.js'
 import { type PrivacyStatement, privacyStatement, releaseNotice } from '../../trainers/statement.js'
 import { type LpConfig, lpLda, unitGuarantees, unitNotes } from '../../trainers/lp/lp-lda.js'
-import type { IterationLog, LdaTrainer } from '../../trainers/trainer.js'
+import { checkSameVocabulary, fitOnline, type OlpConfig, olpLda } from '../../trainers/olp/olp-lda.js'
+import type { IterationLog, LdaTrainer, TrainerName } from '../../trainers/trainer.js'
 import { type CommandResult, EXIT } from './result.js'
 
-/** Numeric flags and the config field each sets. */
-const NUMERIC: ReadonlyArray<readonly [flag: string, field: string]> = [
+/** Numeric flags every trainer takes, and the config field each sets. */
+const COMMON_NUMERIC: ReadonlyArray<readonly [flag: string, field: string]> = [
   ['topics', 'topics'],
   ['iterations', 'iterations'],
   ['alpha', 'alpha'],
   ['beta', 'beta'],
-  ['epsilon-l', 'epsilonL'],
-  ['epsilon', 'epsilon'],
-  ['clip', 'clip'],
-  ['gamma', 'gamma'],
-  ['order', 'order'],
-  ['rdp-epsilon', 'rdpEpsilon'],
-  ['flip', 'flip'],
+]
+
+/** Flags every trainer takes. */
+const COMMON_FLAGS: ReadonlySet<string> = new Set(['corpus', 'out', 'seed', 'private', 'diagnostics', 'vocabulary', 'vocabulary-size', 'delta', 'json', ...COMMON_NUMERIC.map(([f]) => f)])
+
+/** A trainer-specific flag: the config field a numeric flag sets, and how its default reads in the usage line. */
+interface TrainerFlag {
+  readonly flag: string
+  readonly meta?: string
+  /** Numeric flags: the config field set from the number. */
+  readonly field?: string
+  /** The default as shown in the usage line, from the trainer's defaults; absent: no default (a switch, or an alternative). */
+  readonly shown?: (defaults: Readonly<Record<string, unknown>>) => string
+}
+
+const fieldDefault =
+  (field: string) =>
+  (d: Readonly<Record<string, unknown>>): string =>
+    String(d[field])
+
+const numeric = (flag: string, field: string, meta: string): TrainerFlag => ({ flag, field, meta, shown: fieldDefault(field) })
+
+/** The flags each trainer takes beyond COMMON_FLAGS. */
+export const TRAINER_FLAGS: Readonly<Record<TrainerName, ReadonlyArray<TrainerFlag>>> = {
+  cgs: [],
+  'hdp-lda': [numeric('epsilon-l', 'epsilonL', 'E'), numeric('clip', 'clip', 'C'), { flag: 'noise', meta: 'fresh|accumulate', shown: fieldDefault('noise') }],
+  'cdp-lda': [numeric('epsilon', 'epsilon', 'E')],
+  'cdp-lda+': [numeric('epsilon', 'epsilon', 'E')],
+  'sub-lda': [
+    numeric('gamma', 'gamma', 'G'),
+    numeric('clip', 'clip', 'C'),
+    numeric('order', 'order', 'A'),
+    numeric('rdp-epsilon', 'rdpEpsilon', 'E'),
+    { flag: 'adaptive-q', meta: 'Q', shown: () => 'off' },
+    { flag: 'adaptive-eta', meta: 'H', shown: () => 'off' },
+  ],
+  'lp-lda': [numeric('flip', 'flip', 'F'), { flag: 'shuffler' }],
+  'olp-lda': [
+    numeric('flip', 'flip', 'F'),
+    { flag: 'prior', meta: 'FRACTION|PATH', shown: fieldDefault('prior') },
+    numeric('batch', 'batch', 'B'),
+    numeric('lambda', 'lambda', 'L'),
+    { flag: 'omega', meta: 'W', shown: (d) => String((d['denoise'] as { omega?: number }).omega) },
+    { flag: 'prior-sd', meta: 'S' },
+  ],
+}
+
+/** What each trainer-specific flag means, for the usage line. */
+const FLAG_NOTES: Readonly<Record<string, string>> = {
+  shuffler: 'reports reach the server through a shuffler',
+  flip: 'keep each presence bit with probability 1 − F',
+  prior: 'public prior corpus: a fraction of the training documents split off, or a corpus with the same vocabulary',
+  batch: 'reports per mini-batch',
+  lambda: 'O-LDA correlation factor, eq. 10',
+  omega: 'weight of the prior μ_t in B(n_t), eq. 19',
+  'prior-sd': 'instead of --omega: prior σ, ω per batch by Theorem 6',
+  'adaptive-q': 'with --adaptive-eta',
+}
+
+const usageOf = (name: TrainerName): string =>
+  TRAINER_FLAGS[name]
+    .map((f) => {
+      const d = f.shown?.(TRAINERS[name].defaults)
+      const note = FLAG_NOTES[f.flag]
+      return `[--${f.flag}${f.meta === undefined ? '' : ` ${f.meta}`}${d === undefined ? '' : ` (default ${d})`}${note === undefined ? '' : ` (${note})`}]`
+    })
+    .join(' ')
+
+const NUMERIC: ReadonlyArray<readonly [flag: string, field: string]> = [
+  ...COMMON_NUMERIC,
+  ...[...new Map(Object.values(TRAINER_FLAGS).flatMap((fs) => fs.flatMap((f): Array<[string, string]> => (f.field === undefined ? [] : [[f.flag, f.field]])))).entries()],
 ]
 
 export const TRAIN_USAGE = `usage: dpaudit train <${TRAINER_NAMES.join('|')}> --corpus brown|spam|<path> --topics K --iterations T --out model.json
-  [--alpha A] [--beta B] [--vocabulary FILE | --vocabulary-size V] [--delta D ...] [--json]
+  [--alpha A (default ${BASE_DEFAULTS.alpha})] [--beta B (default ${BASE_DEFAULTS.beta})] [--vocabulary FILE | --vocabulary-size V] [--delta D ...] [--json]
   [--private] (refuse anything that would make the release not private)
   [--seed S] (reproducible: NOT a private release) [--diagnostics] (true-count log-likelihood: NOT a private release)
-  hdp-lda:  --epsilon-l E --clip C [--noise fresh|accumulate]
-  cdp-lda, cdp-lda+: --epsilon E
-  sub-lda:  --gamma G --clip C [--order A --rdp-epsilon E] [--adaptive-q Q --adaptive-eta H]
-  lp-lda:   --flip F (keep each presence bit with probability 1 − F) [--shuffler] (reports reach the server through a shuffler)`
+${TRAINER_NAMES.filter((n) => TRAINER_FLAGS[n].length > 0)
+  .map((n) => `  ${`${n}:`.padEnd(10)}${usageOf(n)}`)
+  .join('\n')}
+  (a flag that does not apply to the chosen trainer is refused)`
 
 export const TRAIN_OPTIONS = {
   corpus: { type: 'string' },
@@ -67,10 +138,19 @@ export const TRAIN_OPTIONS = {
   'adaptive-q': { type: 'string' },
   'adaptive-eta': { type: 'string' },
   shuffler: { type: 'boolean', default: false },
+  prior: { type: 'string' },
+  omega: { type: 'string' },
+  'prior-sd': { type: 'string' },
   delta: { type: 'string', multiple: true },
   json: { type: 'boolean', default: false },
   ...Object.fromEntries(NUMERIC.map(([f]) => [f, { type: 'string' }])),
 } as const
+
+/** The first flag given that `trainer` does not take, if any (a switch counts when it is on). */
+export const inapplicableFlag = (trainer: TrainerName, values: Readonly<Record<string, unknown>>): string | undefined => {
+  const own = new Set(TRAINER_FLAGS[trainer].map((f) => f.flag))
+  return Object.keys(values).find((k) => values[k] !== undefined && values[k] !== false && !COMMON_FLAGS.has(k) && !own.has(k))
+}
 
 export interface TrainArgs {
   readonly trainer: string | undefined
@@ -108,7 +188,7 @@ export const renderStatement = (s: PrivacyStatement): string => {
 }
 
 /**
- * LP-LDA's statement also gives its guarantee per unit (per bit, per document under word and under
+ * LP-LDA's and OLP-LDA's statements also give its guarantee per unit (per bit, per document under word and under
  * document replacement, and shuffled when asked), each from the accountant, as notes.
  */
 const withUnits = (
@@ -118,10 +198,40 @@ const withUnits = (
   deltas: ReadonlyArray<number>,
   statement: E.Either<DpError, PrivacyStatement>,
 ): E.Either<DpError, PrivacyStatement> => {
-  if (trainer.name !== lpLda.name || E.isLeft(statement)) return statement
-  const units = unitGuarantees(cfg as LpConfig, stats, deltas)
+  if ((trainer.name !== lpLda.name && trainer.name !== olpLda.name) || E.isLeft(statement)) return statement
+  const units = unitGuarantees({ ...(cfg as LpConfig), shuffler: (cfg as Partial<LpConfig>).shuffler === true }, stats, deltas)
   if (E.isLeft(units)) return units
   return E.right({ ...statement.right, notes: [...statement.right.notes, ...unitNotes(units.right)] })
+}
+
+/**
+ * olp-lda's flags into the config: --prior as a fraction (a number) or a path; --omega or --prior-sd
+ * (not both) as `denoise`. Returns an error message, or undefined.
+ */
+const onlineFlags = (v: TrainArgs['values'], config: Record<string, unknown>): string | undefined => {
+  const prior = v['prior']
+  if (typeof prior === 'string') {
+    const x = num('prior', prior)
+    config['prior'] = E.isRight(x) && x.right !== undefined ? x.right : prior
+  }
+  const omega = num('omega', v['omega'])
+  const sd = num('prior-sd', v['prior-sd'])
+  if (E.isLeft(omega)) return omega.left
+  if (E.isLeft(sd)) return sd.left
+  if (omega.right !== undefined && sd.right !== undefined) return '--omega and --prior-sd are alternatives: ω is given, or derived from σ by Theorem 6'
+  if (omega.right !== undefined) config['denoise'] = { omega: omega.right }
+  if (sd.right !== undefined) config['denoise'] = { priorSd: sd.right }
+  return undefined
+}
+
+/** A public prior corpus for olp-lda: every document of `path` (train and test), loaded as the main corpus was; its vocabulary must be the corpus's. */
+const loadPriorCorpus = (path: string, options: LoadOptions, stream: Corpus): E.Either<DpError, Corpus> => {
+  const ds = loadDataset(path, options)
+  if (E.isLeft(ds)) return E.left(ds.left._tag === 'InvalidParameter' && ds.left.path === '--corpus' ? { ...ds.left, path: 'prior' } : ds.left)
+  const { train, test } = ds.right
+  const docs = (c: Corpus): Int32Array[] => Array.from({ length: documentCount(c) }, (_, d) => c.tokens.subarray(c.docStart[d] as number, c.docStart[d + 1] as number))
+  const all = fromDocuments(train.vocab, [...docs(train), ...docs(test)], [...train.names, ...test.names], [...train.labels, ...test.labels])
+  return E.map(() => all)(checkSameVocabulary(all, stream))
 }
 
 export const runTrain = (args: TrainArgs): CommandResult => {
@@ -130,6 +240,11 @@ export const runTrain = (args: TrainArgs): CommandResult => {
   if (args.trainer === undefined) return fail(TRAIN_USAGE)
   if (!isTrainerName(args.trainer)) return fail(`unknown trainer "${args.trainer}" (one of ${TRAINER_NAMES.join(', ')})`)
   const trainer = TRAINERS[args.trainer]
+  const stray = inapplicableFlag(trainer.name, v)
+  if (stray !== undefined) {
+    const own = TRAINER_FLAGS[trainer.name].map((f) => `--${f.flag}`)
+    return fail(`--${stray} does not apply to ${trainer.name} (${own.length === 0 ? 'it takes no privacy flags' : `its own flags: ${own.join(', ')}`})`)
+  }
   const corpusArg = v['corpus']
   if (typeof corpusArg !== 'string') return fail(`--corpus is required\n${TRAIN_USAGE}`)
   const out = v['out']
@@ -150,10 +265,9 @@ export const runTrain = (args: TrainArgs): CommandResult => {
   if (v['topics'] === undefined) return fail('--topics is required')
   if (v['iterations'] === undefined) return fail('--iterations is required')
   if (typeof v['noise'] === 'string') config['noise'] = v['noise']
-  if (v['shuffler'] === true) {
-    if (trainer.name !== 'lp-lda') return fail(`--shuffler applies to lp-lda only (a shuffler permutes locally private reports; ${trainer.name} has none)`)
-    config['shuffler'] = true
-  }
+  if (v['shuffler'] === true) config['shuffler'] = true
+  const online = onlineFlags(v, config)
+  if (online !== undefined) return fail(online)
   const aq = num('adaptive-q', v['adaptive-q'])
   const ae = num('adaptive-eta', v['adaptive-eta'])
   if (E.isLeft(aq)) return fail(aq.left)
@@ -178,10 +292,19 @@ export const runTrain = (args: TrainArgs): CommandResult => {
   if (typeof vocabFile === 'string' && vs.right !== undefined) return fail('--vocabulary FILE and --vocabulary-size go separately: the file fixes the vocabulary')
   const vocabulary = typeof vocabFile === 'string' ? readVocabularyFile(vocabFile) : E.right(undefined)
   if (E.isLeft(vocabulary)) return fail(formatError(vocabulary.left))
-  const ds = loadDataset(corpusArg, { ...(vs.right === undefined ? {} : { vocabularySize: vs.right }), ...(vocabulary.right === undefined ? {} : { vocabulary: vocabulary.right }) })
+  const loadOptions = { ...(vs.right === undefined ? {} : { vocabularySize: vs.right }), ...(vocabulary.right === undefined ? {} : { vocabulary: vocabulary.right }) }
+  const ds = loadDataset(corpusArg, loadOptions)
   if (E.isLeft(ds)) return fail(ds.left._tag === 'InvalidParameter' && ds.left.path === '--vocabulary' ? formatError(ds.left) : `--corpus: ${formatError(ds.left)}`)
   const data = ds.right
   const stats = corpusStats(data.train)
+  // olp-lda --prior PATH: a public corpus loaded as the main one is, with the same vocabulary
+  const priorArg = (cfg as { prior?: unknown }).prior
+  let priorCorpus: Corpus | undefined
+  if (trainer.name === 'olp-lda' && typeof priorArg === 'string') {
+    const p = loadPriorCorpus(priorArg, loadOptions, data.train)
+    if (E.isLeft(p)) return fail(`${args.trainer}: ${formatError(p.left)}`)
+    priorCorpus = p.right
+  }
   // Account before training: a plan no accountant can answer is reported before any work.
   const statement = withUnits(trainer, cfg, stats, deltas, privacyStatement(trainer, cfg, stats, deltas, data.vocabularySource))
   if (E.isLeft(statement)) return { code: EXIT.accounting, stderr: `${args.trainer}: ${formatError(statement.left)}` }
@@ -190,7 +313,9 @@ export const runTrain = (args: TrainArgs): CommandResult => {
   const progress = args.progress ?? (!json && process.stderr.isTTY ? (line: string) => process.stderr.write(`${line}\n`) : undefined)
   const onIteration = (l: IterationLog): void =>
     progress?.(`iter ${String(l.iteration).padStart(4)}  log-likelihood ${Number.isNaN(l.logLikelihood) ? '—' : l.logLikelihood.toFixed(1)}  elapsed ${(l.elapsedMs / 1000).toFixed(2)} s  ${(l.tokensPerSecond / 1e6).toFixed(2)} M tokens/s`)
-  const fit = trainer.fit(data.train, cfg, seed === undefined ? secure() : seeded(seed), { diagnostics, ...(progress === undefined ? {} : { onIteration }) })
+  const rng = seed === undefined ? secure() : seeded(seed)
+  const fitOptions = { diagnostics, ...(progress === undefined ? {} : { onIteration }) }
+  const fit = priorCorpus === undefined ? trainer.fit(data.train, cfg, rng, fitOptions) : fitOnline(priorCorpus, data.train, cfg as unknown as OlpConfig, rng, fitOptions)
   if (E.isLeft(fit)) return fail(`${args.trainer}: ${formatError(fit.left)}`)
   const verdict = fit.right.release
   if (v['private'] === true && !verdict.private) return { code: EXIT.internal, stderr: `--private: the run turned out not to be a private release (${verdict.notPrivateBecause.join('; ')}); nothing written` }

@@ -129,9 +129,18 @@ const chooseSubset = (list: Int32Array, len: number, k: number, words: WordStrea
  * reads nothing but the reports.
  */
 export const reconstruct = (r: LocalReports, f: number, words: WordStream): PresenceColumns => {
-  const { V, M } = r
   const n = onesPerWord(r)
-  const estimate = estimateCounts(n, M, f)
+  return reconstructToward(r, n, estimateCounts(n, r.M, f), words)
+}
+
+/**
+ * Steps 3–4 toward any per-word estimate (OLP-LDA passes its Bayesian estimates B(n_t), eq. 19):
+ * column t is adjusted to `estimate[t]`, rounded stochastically and clamped to [0, M], from
+ * n = onesPerWord(r). With N̂_t a column needs added bits only when n_t > M/2; with another
+ * estimate a column whose target exceeds n_t costs M − n_t to list its zeros.
+ */
+export const reconstructToward = (r: LocalReports, n: Int32Array, estimate: ArrayLike<number>, words: WordStream): PresenceColumns => {
+  const { V, M } = r
   const received = columns(r, n)
   const target = new Int32Array(V + 1)
   for (let t = 0; t < V; t++) target[t + 1] = (target[t] as number) + roundedTarget(estimate[t] as number, M, words)

@@ -1,0 +1,264 @@
+/**
+ * OLP-LDA (paper 001 §VI, Algorithm 2): LP-LDA's randomized response by the users, then online
+ * training at the server, mini-batch by mini-batch, from an initial model on a public prior corpus
+ * D0 (./online.ts: O-LDA, eq. 10–13), each batch reconstructed toward the Bayesian estimate
+ * B(n_t) = ω·μ_t + (1 − ω)·N̂_t (./bayes.ts: eq. 19–21, Theorems 6–7) by LP-LDA's Step 4
+ * (../lp/estimate.ts `reconstructToward`).
+ *
+ * Per batch l (Algorithm 2 lines 6–14, in the order ./bayes.ts explains): n^l_t from the batch's
+ * reports; μ^l by eq. (21); ω fixed (Algorithm 2's input) or from σ by Theorem 6 for this batch's
+ * M_l; η^l = B(n^l); the batch reconstructed toward η^l; β^l = β^{l−1} + λN^{l−1} (eq. 10); T
+ * sweeps of eq. (12). The model is φ^L of the last batch (eq. 13).
+ *
+ * Privacy. Every stream user's document is perturbed once, by its user, with LP-LDA's randomized
+ * response; users in different mini-batches are disjoint and each holds one document, so the whole
+ * stream is ONE release whose event is the per-report randomized response — parallel composition
+ * over disjoint users: the L mini-batches do not compose one user's ε. The gate releases the
+ * perturbation of all stream users at once (each user's report does not depend on when it is
+ * consumed) and the server consumes the reports batch by batch. Everything after it reads the
+ * reports and public data only: μ, ω, the reconstruction, the sweeps are NoOp post-processing. The
+ * prior corpus D0 is public data — the user asserts it (a split of the training documents is
+ * treated as public by that assertion; ε covers only the stream's documents) — so training on it
+ * carries no event; the ledger shows it as NoOp. Under replace-one word the accounted event is
+ * BitwiseRandomizedResponse(f/2, 2), as for LP-LDA; per document (any change) V·ε_b.
+ *
+ * @module
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import * as t from 'io-ts'
+import { type DpError, invalidParameter } from '../../core/error.js'
+import type { Rng } from '../../core/rng.js'
+import { wordsFromRng, type WordStream } from '../../core/words.js'
+import { compose, labeled, noOp, type PrivacyEvent, selfCompose } from '../../mechanisms/event.js'
+import { replaceOne } from '../../mechanisms/neighbouring.js'
+import { LDA_ASSUMPTIONS } from '../assumptions.js'
+import { BASE_DEFAULTS, BaseConfig, checkBase } from '../config.js'
+import { type Corpus, type CorpusStats, corpusStats, documentCount, selectDocuments, validateCorpus } from '../corpus/corpus.js'
+import { numpyPermutation } from '../corpus/mt19937.js'
+import { privateFitResult, runIterations } from '../lda/loop.js'
+import { FastUniform } from '../lda/random.js'
+import type { GibbsState } from '../lda/state.js'
+import { ReleaseGate } from '../release/gate.js'
+import { randomizedStep } from '../release/measurement.js'
+import { type FitOptions, type FitResult, type LdaTrainer, pureClaim } from '../trainer.js'
+import { onesPerWord, presenceCorpus, reconstructToward } from '../lp/estimate.js'
+import { bitEpsilon, perturbation, presenceEvent, WORD_BITS } from '../lp/lp-lda.js'
+import { checkFlip, flipProbability, type LocalReports } from '../lp/perturb.js'
+import { bayesEstimate, nextPrior, theoremSixOmega } from './bayes.js'
+import { batchState, flatPrior, phiWithPrior, presenceDocuments, sweepWithPrior, type TopicWordPrior, updatePrior, wordTotals } from './online.js'
+
+/** ω given (Algorithm 2's "reconstruction factor"), or σ, the prior's standard deviation, with ω from Theorem 6 per batch. */
+export const Denoise = t.union([t.type({ omega: t.number }), t.type({ priorSd: t.number })])
+export type Denoise = t.TypeOf<typeof Denoise>
+
+export const OlpConfig = t.intersection([
+  BaseConfig,
+  t.type({
+    flip: t.number,
+    /** A fraction in [0, 1) of the training documents split off as the public prior D0, or the path of a public prior corpus (loaded by the caller: `fitOnline`). */
+    prior: t.union([t.number, t.string]),
+    /** Reports per mini-batch (the last batch holds the rest). */
+    batch: t.number,
+    /** O-LDA's correlation factor λ ∈ [0, 1] (eq. 10). */
+    lambda: t.number,
+    denoise: Denoise,
+  }),
+])
+export type OlpConfig = t.TypeOf<typeof OlpConfig>
+
+const WORD = replaceOne('word')
+
+/** The public seed of the deterministic prior/stream split (numpy's permutation, like the train/test split). */
+export const PRIOR_SPLIT_SEED = 20241113
+
+const PRIOR = 'public prior corpus D0: LDA on its word-presence documents (public data, no event)'
+const DENOISE = 'server: n_t, prior μ_t (eq. 21), Bayesian estimate B(n_t) (eq. 19), reconstruction — post-processing of the reports'
+const SWEEP = 'O-LDA sweep (eq. 12) on the reconstructed batch — post-processing of the reports'
+
+/** The number of stream documents once the prior is split off (a path prior splits nothing). */
+export const streamSize = (c: Pick<OlpConfig, 'prior'>, documents: number): number => (typeof c.prior === 'number' ? documents - Math.floor(c.prior * documents) : documents)
+
+export const batchCount = (streamDocuments: number, batch: number): number => Math.ceil(streamDocuments / batch)
+
+/**
+ * The deterministic split of `corpus` into the public prior D0 and the private stream: a fixed
+ * public permutation (seed PRIOR_SPLIT_SEED), its first ⌊fraction·D⌋ documents D0, the rest the
+ * stream in permuted order (the paper draws both at random from the training set, §VII-A).
+ */
+export const splitPrior = (corpus: Corpus, fraction: number): { readonly prior: Corpus; readonly stream: Corpus } => {
+  const D = documentCount(corpus)
+  const perm = numpyPermutation(PRIOR_SPLIT_SEED, D)
+  const P = Math.floor(fraction * D)
+  return { prior: selectDocuments(corpus, perm.subarray(0, P)), stream: selectDocuments(corpus, perm.subarray(P)) }
+}
+
+const packs = (c: OlpConfig, reports: number, V: number): boolean => {
+  let bits = 1
+  while (1 << bits < c.topics) bits++
+  return reports < 2 ** (31 - bits) && reports * V < 2 ** 31
+}
+
+const validate = (c: OlpConfig, stats?: CorpusStats): E.Either<DpError, OlpConfig> => {
+  const b = checkBase(c)
+  if (E.isLeft(b)) return b
+  const f = checkFlip(c.flip)
+  if (E.isLeft(f)) return f
+  if (!(c.lambda >= 0 && c.lambda <= 1)) return E.left(invalidParameter('lambda', c.lambda, 'the correlation factor λ of O-LDA must be in [0, 1] (paper 001 eq. 10)'))
+  if (!(Number.isInteger(c.batch) && c.batch >= 1)) return E.left(invalidParameter('batch', c.batch, 'the mini-batch size must be an integer ≥ 1 (an empty mini-batch has no reports to estimate from)'))
+  if (typeof c.prior === 'number' ? !(c.prior >= 0 && c.prior < 1) : c.prior.length === 0)
+    return E.left(invalidParameter('prior', c.prior, 'the prior is a fraction in [0, 1) of the training documents treated as the public prior corpus, or the path of a public corpus'))
+  if ('omega' in c.denoise && !(c.denoise.omega >= 0 && c.denoise.omega <= 1)) return E.left(invalidParameter('omega', c.denoise.omega, 'the weight ω of the prior must be in [0, 1] (paper 001 eq. 19)'))
+  if ('priorSd' in c.denoise && !(c.denoise.priorSd > 0 && Number.isFinite(c.denoise.priorSd)))
+    return E.left(invalidParameter('priorSd', c.denoise.priorSd, 'the prior standard deviation σ must be a finite number > 0 (paper 001 Theorem 6)'))
+  if (stats !== undefined) {
+    const M = streamSize(c, stats.documents)
+    if (M < 1) return E.left(invalidParameter('batch', 0, `mini-batch 1 holds no documents: the prior split ${String(c.prior)} leaves none of the ${stats.documents} documents to the stream`))
+    if (!packs(c, Math.min(M, c.batch), stats.vocabulary)) return E.left(invalidParameter('batch', c.batch, `too many reports per mini-batch over V = ${stats.vocabulary} to pack counts for K = ${c.topics}`))
+  }
+  return E.right(c)
+}
+
+/** One release (the stream users' randomized response); the prior, each batch's denoising and sweeps NoOp. */
+const olpPlan = (c: OlpConfig, stats: CorpusStats): PrivacyEvent => {
+  const L = batchCount(streamSize(c, stats.documents), c.batch)
+  const batch = compose([labeled(DENOISE, noOp), selfCompose(labeled(SWEEP, noOp), c.iterations)])
+  return compose([labeled(PRIOR, noOp), labeled(perturbation({ ...c, shuffler: false }).label, presenceEvent(c.flip, WORD_BITS, WORD)), ...Array.from({ length: L }, (_, l) => labeled(`batch ${l + 1}`, batch))])
+}
+
+/** The reports of users [from, to): a view, no copy. */
+const slice = (r: LocalReports, from: number, to: number): LocalReports => ({ V: r.V, M: to - from, stride: r.stride, bits: r.bits.subarray(from * r.stride, to * r.stride) })
+
+/** An Rng over the gate's words, to seed a sampler's stream from them. */
+const gateRng = (words: WordStream): Rng => ({ kind: 'release gate', next: () => words.nextDouble() })
+
+/** The prior's vocabulary must be the stream's, word for word (the bit positions are public and shared). */
+export const checkSameVocabulary = (prior: Corpus, stream: Corpus): E.Either<DpError, Corpus> => {
+  const a = prior.vocab
+  const b = stream.vocab
+  const i = a.findIndex((w, j) => w !== b[j])
+  if (a.length === b.length && i < 0) return E.right(prior)
+  const where = i < 0 || i >= b.length ? `V = ${a.length} against ${b.length}` : `word ${i + 1} is "${a[i]}" against "${b[i]}"`
+  return E.left(invalidParameter('prior', `V = ${a.length}`, `the prior corpus has another vocabulary than the corpus (${where}); both must use one public word list (--vocabulary FILE)`))
+}
+
+/** What a batch's server step carries forward: the estimate η^l (for μ^{l+1}) and the reconstruction. */
+interface Denoised {
+  readonly eta: Float64Array
+  readonly mu: Float64Array
+  readonly data: Corpus
+}
+
+/**
+ * OLP-LDA on a public prior corpus (undefined: none) and a private stream. The prior's vocabulary
+ * must equal the stream's.
+ */
+export const fitOnline = (prior: Corpus | undefined, stream: Corpus, c: OlpConfig, rng: Rng, options: FitOptions = {}): E.Either<DpError, FitResult> => {
+  if (documentCount(stream) === 0) return E.left(invalidParameter('batch', 0, 'mini-batch 1 holds no documents: the stream is empty'))
+  const ok = validateCorpus(stream)
+  if (E.isLeft(ok)) return ok
+  if (prior !== undefined) {
+    const same = checkSameVocabulary(prior, stream)
+    if (E.isLeft(same)) return same
+    const p = validateCorpus(prior, 'prior')
+    if (E.isLeft(p)) return p
+  }
+  const stats = corpusStats(stream)
+  const v = validate({ ...c, prior: typeof c.prior === 'string' ? c.prior : 0 }, stats)
+  if (E.isLeft(v)) return v
+  const { topics: K, alpha, flip: f } = c
+  const V = stream.vocab.length
+  const gate = new ReleaseGate(wordsFromRng(rng), options)
+  const init = (data: Corpus, words: WordStream): GibbsState => {
+    const u = new FastUniform(gateRng(words))
+    return batchState(data, K, () => u.next())
+  }
+  const sweep = (s: GibbsState, beta: TopicWordPrior) => randomizedStep(SWEEP, noOp, (_: undefined, words: WordStream) => sweepWithPrior(s, beta, alpha, new FastUniform(gateRng(words))))
+  // the public prior: LDA(D0) on its presence documents; μ⁰ = η⁰ = Σ_k N⁰_{k,t} (Algorithm 2 lines 1–3)
+  let beta = flatPrior(K, V, c.beta)
+  const d0 = gate.release(
+    randomizedStep(PRIOR, noOp, (data: Corpus | undefined, words: WordStream) => {
+      if (data === undefined) return undefined
+      const s = init(presenceDocuments(data), words)
+      const u = new FastUniform(gateRng(words))
+      for (let it = 0; it < c.iterations; it++) sweepWithPrior(s, beta, alpha, u)
+      return { counts: s.nwk, mu: wordTotals(s.nwk, K, V), M: documentCount(data) }
+    }),
+    prior,
+    'public prior',
+  )
+  let counts = d0?.counts
+  let mu = d0?.mu
+  let eta = d0?.mu
+  let previousM = d0?.M ?? 0
+  // the user side: every stream user perturbs their document once (one release)
+  const reports = gate.release(perturbation({ ...c, shuffler: false }), { V, docStart: stream.docStart, tokens: stream.tokens }, 'users')
+  // the server side, batch by batch, on the reports and public data only
+  const denoise = randomizedStep(DENOISE, noOp, (r: LocalReports, words: WordStream): Denoised => {
+    const n = onesPerWord(r)
+    const muL = mu === undefined || eta === undefined ? undefined : nextPrior(mu, eta, r.M, previousM)
+    const omega = 'omega' in c.denoise ? c.denoise.omega : theoremSixOmega(r.M, f, c.denoise.priorSd)
+    const etaL = bayesEstimate(n, r.M, f, muL, omega)
+    return { eta: etaL, mu: muL ?? etaL, data: presenceCorpus(reconstructToward(r, n, etaL, words), stream.vocab) }
+  })
+  let last: GibbsState | undefined
+  const run = runIterations(
+    batchCount(reports.M, c.batch),
+    options,
+    (l) => {
+      const from = (l - 1) * c.batch
+      const r = slice(reports, from, Math.min(reports.M, from + c.batch))
+      const d = gate.release(denoise, r, `batch ${l}`)
+      mu = d.mu
+      eta = d.eta
+      previousM = r.M
+      if (counts !== undefined) beta = updatePrior(beta, counts, c.lambda)
+      const s = gate.independent((w) => init(d.data, w))
+      for (let it = 1; it <= c.iterations; it++) gate.release(sweep(s, beta), undefined, `batch ${l}, iteration ${it}`)
+      counts = s.nwk
+      last = s
+      return d.data.tokens.length * c.iterations
+    },
+    () => undefined,
+  )
+  const phi = phiWithPrior(last?.nwk ?? new Int32Array(V * K), beta)
+  return E.right(privateFitResult(gate, c, V, phi, run))
+}
+
+export const olpLda: LdaTrainer<OlpConfig> = {
+  name: 'olp-lda',
+  description: 'OLP-LDA (paper 001 §VI): randomized response by each user; online LDA (O-LDA) over mini-batches from a public prior corpus, Bayesian denoising',
+  config: OlpConfig,
+  defaults: { ...BASE_DEFAULTS, flip: 0.5, prior: 0.2, batch: 50, lambda: 0.5, denoise: { omega: 0.4 } },
+  validate,
+  relation: WORD,
+  accountingRelation: WORD,
+  plan: (c, stats) => E.map((v: OlpConfig) => olpPlan(v, stats))(validate(c, stats)),
+  claimed: (c, stats) => {
+    const eb = bitEpsilon(c.flip)
+    return pureClaim(
+      'paper 001, §VI via Theorem 4 (OLP-LDA perturbs with LP-LDA’s randomized response; no separate theorem)',
+      `ε = ${eb.toPrecision(6)} "for each word" (a per-bit figure) and V·ε = ${(stats.vocabulary * eb).toPrecision(6)} for each document`,
+      eb,
+      WORD,
+    )
+  },
+  assumptions: (c) => [
+    ...LDA_ASSUMPTIONS.slice(0, 1),
+    'one document per user, perturbed once; users in different mini-batches are disjoint, so the stream is one release (parallel composition over disjoint users), not one per mini-batch composed',
+    typeof c.prior === 'number'
+      ? `the prior corpus D0 is public data, asserted by the user: here the first ⌊${c.prior}·D⌋ documents of a fixed public permutation (seed ${PRIOR_SPLIT_SEED}) of the training documents — ε covers only the stream's documents, and none of D0's`
+      : `the prior corpus D0 (${c.prior}) is public data, asserted by the user: training on it carries no event`,
+    `a replaced word changes at most ${WORD_BITS} presence bits of its document's report: BitwiseRandomizedResponse(f/2, ${WORD_BITS}) under replace-one word, f/2 = ${flipProbability(c.flip)}`,
+    'the vocabulary, the mini-batch size and order, λ and ω (or σ) are public and fixed before any user reports; μ, B(n_t), the reconstruction and the sweeps read only the reports and D0 (post-processing, no cost)',
+    LDA_ASSUMPTIONS[1] as string,
+  ],
+  fit: (corpus, c, rng, options = {}) => {
+    if (typeof c.prior === 'string') return E.left(invalidParameter('prior', c.prior, 'a prior corpus path is loaded by the caller, which passes it to fitOnline (the registry trainer splits a fraction of the training documents)'))
+    const ok = validateCorpus(corpus)
+    if (E.isLeft(ok)) return ok
+    const v = validate(c, corpusStats(corpus))
+    if (E.isLeft(v)) return v
+    const { prior, stream } = splitPrior(corpus, c.prior)
+    return fitOnline(documentCount(prior) > 0 ? prior : undefined, stream, c, rng, options)
+  },
+}
