@@ -6,7 +6,7 @@ import { secure, seeded } from '../dist/core/rng.js'
 import { secureWords, seededWords, WordStream } from '../dist/core/words.js'
 import {
   loadDataset, initState, makeSparseSampler, makeSnapshotSampler, phiFromCounts, heldOutPerplexity, FastUniform, NoiseSource, fillLaplace, hdpLda,
-  perturbDocuments, onesPerWord, reconstruct, presenceCorpus,
+  perturbDocuments, onesPerWord, reconstruct, presenceCorpus, olpLda,
 } from '../dist/trainers/index.js'
 
 const quick = process.argv.includes('--quick')
@@ -158,6 +158,26 @@ for (const corpus of ['brown', 'spam']) {
       `${corpus.padEnd(6)} M = ${M}, V = ${docs.V}, f = ${f}: perturb ${perturbMs.toFixed(1).padStart(6)} ms` +
         `${corpus === 'spam' ? ` (target < 1000 ms: ${perturbMs < 1000 ? 'met' : 'missed'})` : ''}` +
         `; reconstruct + corpus ${reconMs.toFixed(1).padStart(6)} ms for ${(setBits / 1e6).toFixed(2)} M set bits (${((reconMs * 1e6) / setBits).toFixed(1)} ns/bit) → ${rebuilt.docs.length} tokens`,
+    )
+  }
+}
+// OLP-LDA (issue 13): the server's cost per mini-batch — n_t, μ_t (eq. 21), B(n_t) (eq. 19), the
+// reconstruction toward it, and 30 O-LDA sweeps (dense, eq. 12) — on Brown's stream after a 20 % public
+// prior, f = 0.5, K = 20, from node:crypto. The users' one perturbation and D0's training are outside the
+// per-batch figure (timed from the first batch's start to the last batch's end by the trace).
+console.log('\nOLP-LDA per mini-batch (Brown, K = 20, 30 sweeps a batch, f = 0.5, prior 20 %, words from node:crypto)')
+{
+  const data = loadDataset('brown', { vocabularyFrom: 'all-documents' }).right
+  for (const batch of [20, 50, 200]) {
+    const cfg = { topics: 20, iterations: 30, alpha: ALPHA, beta: BETA, flip: 0.5, prior: 0.2, batch, lambda: 0.5, denoise: { omega: 0.4 } }
+    const t0 = performance.now()
+    const r = olpLda.fit(data.train, cfg, secure(), { logLikelihoodEvery: 0 })
+    const total = performance.now() - t0
+    const trace = r.right.trace
+    const batchesMs = trace[trace.length - 1].elapsedMs
+    console.log(
+      `batch ${String(batch).padStart(3)}: ${trace.length} batches, ${(batchesMs / trace.length).toFixed(1).padStart(6)} ms a batch ` +
+        `(${((r.right.tokensSampled / batchesMs) / 1000).toFixed(2)} M tokens/s over the sweeps); whole fit ${total.toFixed(0)} ms`,
     )
   }
 }
