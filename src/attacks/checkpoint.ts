@@ -5,15 +5,17 @@
  * seed, confidence, options). Because each trial's randomness depends only on its index, resuming
  * recomputes exactly the missing chunks and yields the result an uninterrupted run would have.
  *
- * Files are written atomically (temporary file, then rename). Non-finite numbers are encoded as
+ * Files are written atomically (core/atomic-file.ts: temporary file, then rename; through symbolic
+ * links; never over a directory or a special file). Non-finite numbers are encoded as
  * `{"$nonfinite": "Infinity"}` so that no string value can be mistaken for one.
  *
  * @module
  */
 import { createHash } from 'node:crypto'
-import { readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import * as E from 'fp-ts/lib/Either.js'
-import { type DpError, decodeFailure } from '../core/error.js'
+import { writeFileAtomic } from '../core/atomic-file.js'
+import { type DpError, decodeFailure, formatError } from '../core/error.js'
 import type { TrialFailure } from './output.js'
 import type { AttackFamily, ChosenAttack } from './score.js'
 
@@ -102,12 +104,8 @@ export const readCheckpoint = (file: string): E.Either<DpError, Checkpoint | nul
 
 /** Writes a checkpoint atomically; returns an error message on failure. */
 export const writeCheckpoint = (file: string, c: Checkpoint): string | null => {
-  const tmp = `${file}.${process.pid}.tmp`
-  try {
-    writeFileSync(tmp, encodeJson(c))
-    renameSync(tmp, file)
-    return null
-  } catch (e) {
-    return `cannot write the checkpoint ${file}: ${e instanceof Error ? e.message : String(e)}`
-  }
+  // checkpoints are written in the middle of a long synchronous audit: an interrupt must stop it
+  // at once (that is what checkpoints are for), so signals are not deferred to the write's end
+  const w = writeFileAtomic(file, encodeJson(c), { deferSignals: false })
+  return E.isLeft(w) ? `cannot write the checkpoint: ${formatError(w.left)}` : null
 }

@@ -4,9 +4,11 @@
  *
  * @module
  */
-import { readFileSync } from 'node:fs'
+import { accessSync, constants, readFileSync, statSync } from 'node:fs'
+import { dirname } from 'node:path'
 import * as E from 'fp-ts/lib/Either.js'
 import { parseJson } from '../core/json.js'
+import { resolveWriteTarget } from '../core/atomic-file.js'
 
 export const readJsonFile = (file: string): E.Either<string, unknown> => {
   let text: string
@@ -38,4 +40,32 @@ export const parseNumber = (option: string, raw: string | undefined): E.Either<s
   if (raw === undefined) return E.left(`--${option} is required`)
   const x = Number(raw)
   return raw.trim() === '' || Number.isNaN(x) ? E.left(`--${option}: "${raw}" is not a number`) : E.right(x)
+}
+
+/**
+ * Checks, before any work, that `--flag path` can be written the way `writeFileAtomic` writes it:
+ * not a directory or a special file (device, FIFO, socket), a symbolic link followed to its
+ * target, and the target's folder writable (the temporary file and the rename both need it).
+ * Right: the path that will be replaced; Left: one line naming the flag and the path.
+ */
+export const checkOutputPath = (path: string, flag: string): E.Either<string, string> => {
+  const fail = (why: string) => E.left(`--${flag} ${path}: ${why}`)
+  if (path.trim() === '') return fail('an empty path')
+  const target = resolveWriteTarget(path)
+  if (E.isLeft(target)) return fail(target.left)
+  const dir = dirname(target.right.path)
+  try {
+    if (!statSync(dir).isDirectory()) return fail(`${dir} is not a folder`)
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    return fail(code === 'ENOENT' || code === 'ENOTDIR' ? `the folder ${dir} does not exist` : `cannot inspect the folder ${dir} (${code ?? String(e)})`)
+  }
+  try {
+    accessSync(dir, constants.W_OK | constants.X_OK)
+    if (target.right.mode !== undefined) accessSync(target.right.path, constants.W_OK)
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    return fail(`not writable (${code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EROFS' ? 'read-only file system' : (code ?? String(e))})`)
+  }
+  return E.right(target.right.path)
 }

@@ -2,11 +2,23 @@
 /**
  * The dpaudit executable: the only place that prints and sets the exit code.
  *
+ * A reader that closes the pipe early (`dpaudit account many.json | head -1`) ends the command
+ * quietly: EPIPE on stdout or stderr exits with the command's code and no stack trace.
+ *
  * @module
  */
 import { runSafely } from './run.js'
 
+const quietOnClosedPipe = (stream: NodeJS.WriteStream): void => {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit()
+    throw e
+  })
+}
+quietOnClosedPipe(process.stdout)
+quietOnClosedPipe(process.stderr)
+
 const result = runSafely(process.argv.slice(2))
+process.exitCode = result.code
 if (result.stdout !== undefined) process.stdout.write(`${result.stdout}\n`)
 if (result.stderr !== undefined) process.stderr.write(`${result.stderr}\n`)
-process.exitCode = result.code

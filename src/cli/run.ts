@@ -8,31 +8,11 @@ import { parseArgs } from 'node:util'
 import { runAccount } from './commands/account.js'
 import { runCalibrate } from './commands/calibrate.js'
 import { runDemo } from './commands/demo.js'
-import { runTrainCli, TRAIN_USAGE } from './commands/train.js'
-import { runEvaluateCli, EVALUATE_USAGE } from './commands/evaluate.js'
-import { runAuditCommand, AUDIT_USAGE } from './commands/audit.js'
+import { runTrainCli } from './commands/train.js'
+import { runEvaluateCli } from './commands/evaluate.js'
+import { runAuditCommand } from './commands/audit.js'
 import { type CommandResult, EXIT } from './commands/result.js'
-
-const USAGE = `dpaudit — account for, train under, and audit differential privacy
-
-usage:
-  dpaudit demo [--json]
-      an accounting walkthrough: DP-SGD and the SUB-LDA setting, every accountant side by side
-  dpaudit account <spec.json> [--delta D ...] [--accountant rdp|pld|zcdp|basic|advanced|optimal|all] [--orders a,b,...] [--interval H] [--json]
-      ε at each δ for one spec or an array of specs, per accountant, with the method and the tightest value
-  dpaudit calibrate <template.json> --epsilon E --delta D [--accountant NAME|tightest] [--tolerance T] [--json]
-      the smallest noise (or largest rate / step count) meeting (ε, δ); the template marks the field with "$param"
-  ${TRAIN_USAGE.replace(/^usage: /, '').split('\n').join('\n  ')}
-      train a (private) LDA topic model; prints perplexity and the privacy statement (claimed vs accounted ε)
-  ${EVALUATE_USAGE.replace(/^usage: /, '')}
-      held-out perplexity of a saved model
-  ${AUDIT_USAGE.replace(/^usage: /, '').split('\n').join('\n  ')}
-      audit a mechanism: an ε lower bound with confidence, beside the claimed ε (exit 3 on a violation)
-  dpaudit help
-
-exit codes: 0 ok, 1 bad usage or input, 2 no accountant could answer or the target is infeasible,
-            3 audit found a violation, 4 audit inconclusive, 70 internal error
-spec format: docs/spec-format.md`
+import { ACCOUNT_USAGE, CALIBRATE_USAGE, COMMAND_USAGE, USAGE, version, wantsHelp } from './help.js'
 
 export const run = (argv: ReadonlyArray<string>): CommandResult => {
   const [command, ...rest] = argv
@@ -40,8 +20,24 @@ export const run = (argv: ReadonlyArray<string>): CommandResult => {
     case undefined:
     case 'help':
     case '--help':
-    case '-h':
+    case '-h': {
+      // `dpaudit help account` is `dpaudit account --help`
+      const topic = command === 'help' ? rest[0] : undefined
+      if (topic !== undefined) {
+        const usage = COMMAND_USAGE[topic]
+        return usage === undefined ? { code: EXIT.input, stderr: `unknown command "${topic}" (one of ${Object.keys(COMMAND_USAGE).join(', ')})` } : { code: EXIT.ok, stdout: usage }
+      }
       return { code: command === undefined ? EXIT.input : EXIT.ok, stdout: USAGE }
+    }
+    case '--version':
+    case '-V':
+    case 'version':
+      return { code: EXIT.ok, stdout: version() }
+  }
+  // Every command answers --help before its own argument parsing (which would reject the flag).
+  const usage = COMMAND_USAGE[command]
+  if (usage !== undefined && wantsHelp(rest)) return { code: EXIT.ok, stdout: usage }
+  switch (command) {
     case 'account': {
       const { values, positionals } = parseArgs({
         args: [...rest],
@@ -52,12 +48,12 @@ export const run = (argv: ReadonlyArray<string>): CommandResult => {
           orders: { type: 'string' },
           interval: { type: 'string' },
           json: { type: 'boolean', default: false },
+          quiet: { type: 'boolean', default: false },
         },
       })
       const file = positionals[0]
-      if (file === undefined || positionals.length > 1)
-        return { code: EXIT.input, stderr: 'usage: dpaudit account <spec.json> [--delta D ...] [--accountant NAME] [--orders a,b,...] [--json]' }
-      return runAccount({ file, deltas: values.delta ?? [], accountant: values.accountant ?? [], orders: values.orders, interval: values.interval, json: values.json })
+      if (file === undefined || positionals.length > 1) return { code: EXIT.input, stderr: ACCOUNT_USAGE }
+      return runAccount({ file, deltas: values.delta ?? [], accountant: values.accountant ?? [], orders: values.orders, interval: values.interval, json: values.json, quiet: values.quiet })
     }
     case 'calibrate': {
       const { values, positionals } = parseArgs({
@@ -72,8 +68,7 @@ export const run = (argv: ReadonlyArray<string>): CommandResult => {
         },
       })
       const file = positionals[0]
-      if (file === undefined || positionals.length > 1)
-        return { code: EXIT.input, stderr: 'usage: dpaudit calibrate <template.json> --epsilon E --delta D [--accountant NAME] [--tolerance T] [--json]' }
+      if (file === undefined || positionals.length > 1) return { code: EXIT.input, stderr: CALIBRATE_USAGE }
       return runCalibrate({ file, epsilon: values.epsilon, delta: values.delta, accountant: values.accountant, tolerance: values.tolerance, json: values.json })
     }
     case 'demo': {
@@ -87,7 +82,7 @@ export const run = (argv: ReadonlyArray<string>): CommandResult => {
     case 'audit':
       return runAuditCommand(rest)
     default:
-      return { code: EXIT.input, stderr: `unknown command "${command}"\n\n${USAGE}` }
+      return { code: EXIT.input, stderr: `unknown command "${command}" (one of ${Object.keys(COMMAND_USAGE).join(', ')}; dpaudit help for usage)` }
   }
 }
 

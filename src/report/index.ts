@@ -4,3 +4,4 @@
  * @module
  */
 export * from './format.js'
+export * from './schemas.js'

@@ -2,13 +2,16 @@
  * The command line, driven in-process through `runSafely` (what bin/dpaudit calls): exit codes,
  * one-line errors naming the path and value, JSON output without nulls, arrays of specs.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import * as E from 'fp-ts/lib/Either.js'
+import { afterAll, describe, expect, it } from 'vitest'
 import { runSafely } from '../../src/cli/run.js'
+import { AccountOutput, CalibrateOutput } from '../../src/report/index.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'dpaudit-cli-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
 const file = (name: string, content: unknown): string => {
   const p = join(dir, name)
   writeFileSync(p, typeof content === 'string' ? content : JSON.stringify(content))
@@ -129,5 +132,87 @@ describe('dpaudit calibrate', () => {
     expectOneLineError(runSafely(['calibrate', 'examples/calibrate-dp-sgd.json', '--epsilon', '1', '--delta', '1.5']), 1, /delta: target δ must be in \(0, 1\)/)
     expectOneLineError(runSafely(['calibrate', 'examples/dp-sgd.json', '--epsilon', '1', '--delta', '1e-5']), 1, /a template needs "\$param"/)
     expectOneLineError(runSafely(['calibrate', 'examples/calibrate-dp-sgd.json', '--delta', '1e-5']), 1, /--epsilon is required/)
+  })
+})
+
+describe('help and version', () => {
+  it('every command answers --help with its usage and exit 0, before its own argument parsing', () => {
+    for (const cmd of ['demo', 'account', 'calibrate', 'train', 'evaluate', 'audit']) {
+      const r = runSafely([cmd, '--help'])
+      expect(r.code, cmd).toBe(0)
+      expect(r.stdout, cmd).toMatch(new RegExp(`^usage: dpaudit ${cmd}`))
+      expect(runSafely([cmd, 'x.json', '-h']).stdout).toBe(r.stdout)
+      expect(runSafely(['help', cmd]).stdout).toBe(r.stdout)
+    }
+    // after "--" it is an argument, not a request for help
+    expect(runSafely(['account', '--', '--help']).stderr).toMatch(/--help: cannot read the file/)
+  })
+  it('dpaudit --version prints the package version', () => {
+    for (const flag of ['--version', '-V', 'version']) {
+      const r = runSafely([flag])
+      expect(r.code).toBe(0)
+      expect(r.stdout).toMatch(/^dpaudit \d+\.\d+\.\d+/)
+    }
+  })
+  it('the general usage lists every command and the help and version flags', () => {
+    const r = runSafely(['help'])
+    for (const cmd of ['demo', 'account', 'calibrate', 'train', 'evaluate', 'audit']) expect(r.stdout).toMatch(new RegExp(`^  dpaudit ${cmd}`, 'm'))
+    expect(r.stdout).toMatch(/--version/)
+  })
+})
+
+describe('one accountant vocabulary for account and calibrate', () => {
+  it('account takes all and tightest alike (every accountant, with the tightest row)', () => {
+    const all = runSafely(['account', 'examples/dp-sgd.json', '--accountant', 'all', '--json'])
+    const tightest = runSafely(['account', 'examples/dp-sgd.json', '--accountant', 'tightest', '--json'])
+    expect(all.code).toBe(0)
+    expect(tightest.code).toBe(0)
+    expect(JSON.parse(tightest.stdout ?? '')).toEqual(JSON.parse(all.stdout ?? ''))
+  })
+  it('calibrate takes tightest and all alike', () => {
+    const p = file('steps-pure.json', { schemaVersion: 1, event: { _tag: 'SelfCompose', count: '$param', event: { _tag: 'Laplace', scale: 10, sensitivity: 1, relation: rel } } })
+    const args = ['calibrate', p, '--epsilon', '1', '--delta', '1e-5', '--json']
+    const t = runSafely([...args, '--accountant', 'tightest'])
+    const a = runSafely([...args, '--accountant', 'all'])
+    expect(t.code).toBe(0)
+    expect(a.stdout).toBe(t.stdout)
+    expect(runSafely([...args, '--accountant', 'magic']).stderr).toMatch(/unknown accountant "magic" \(one of .*tightest\/all/)
+  })
+})
+
+describe('nothing to account', () => {
+  it('an empty array of specs is exit 1 with one line saying so', () => {
+    expectOneLineError(runSafely(['account', file('empty.json', [])]), 1, /empty\.json: an empty array of specs: nothing to account/)
+  })
+})
+
+describe('the account table', () => {
+  it('prints each distinct method once as a numbered footnote, fits 100 columns, rounds ε to its accounting error', () => {
+    const r = runSafely(['account', 'examples/dp-sgd.json', '--delta', '1e-5', '--delta', '1e-8'])
+    expect(r.code).toBe(0)
+    const text = r.stdout ?? ''
+    for (const line of text.split('\n')) expect([...line].length, line).toBeLessThanOrEqual(100)
+    // the δ-split clause is shared by basic, advanced and optimal: printed once
+    expect(text.match(/δ_free = 0\.00001000/g)?.length).toBe(1)
+    expect(text).toMatch(/^basic\s.*\[1, 2, 3\]$/m)
+    expect(text).toMatch(/^advanced\s.*\[\d+, 2, 3\]$/m)
+    expect(text).not.toMatch(/…/)
+    // PLD's accounting error is ~5e-4 at δ = 1e-5: four decimals, not more
+    expect(text).toMatch(/^pld\s+\d+\.\d{4} \(−/m)
+    // no spurious precision for the others: 5 significant digits
+    expect(text).toMatch(/^basic\s+5446\.0\s/m)
+  })
+})
+
+describe('--json outputs decode with the exported codecs', () => {
+  it('account and calibrate', () => {
+    const a = runSafely(['account', 'examples/dp-sgd.json', '--orders', '2,14', '--json'])
+    const da = AccountOutput.decode(JSON.parse(a.stdout ?? ''))
+    expect(E.isRight(da)).toBe(true)
+    if (E.isRight(da)) expect(da.right.schemaVersion).toBe(1)
+    const c = runSafely(['calibrate', 'examples/calibrate-dp-sgd.json', '--epsilon', '3', '--delta', '1e-5', '--accountant', 'rdp', '--json'])
+    const dc = CalibrateOutput.decode(JSON.parse(c.stdout ?? ''))
+    expect(E.isRight(dc)).toBe(true)
+    if (E.isRight(dc)) expect(dc.right.tool).toBe('dpaudit calibrate')
   })
 })

@@ -1,5 +1,10 @@
 /**
- * `dpaudit account <spec.json> [--delta D ...] [--accountant NAME|all] [--orders a,b,...] [--json]`
+ * `dpaudit account <spec.json> [--delta D ...] [--accountant NAME,... | all] [--orders a,b,...] [--json] [--quiet]`
+ *
+ * Accountant names are one vocabulary with `calibrate`: a registered name, or `all` / `tightest`
+ * (synonyms: every accountant runs, and the tightest answer is reported). An empty array of specs
+ * is refused (exit 1): there is nothing to account. An array of more than a few specs shows a
+ * progress line on a terminal (stderr; not with --quiet).
  *
  * @module
  */
@@ -12,6 +17,7 @@ import { stringifyJson } from '../../core/json.js'
 import { decodeSpecs } from '../../mechanisms/codec.js'
 import { renderAccountReport, showNumber, table } from '../../report/format.js'
 import { parseNumber, parseNumberList, readJsonFile } from '../io.js'
+import { progressLine } from '../progress.js'
 import type { CommandResult } from './result.js'
 import { inferRelation } from '../../accounting/relation.js'
 
@@ -23,7 +29,13 @@ export interface AccountArgs {
   /** PLD discretisation interval. */
   readonly interval?: string | undefined
   readonly json: boolean
+  /** No progress line. */
+  readonly quiet?: boolean
 }
+
+/** Accountant choices that mean "every accountant, reported with the tightest" (shared with calibrate). */
+export const ALL_ACCOUNTANTS = ['all', 'tightest'] as const
+export const isAllAccountants = (name: string): boolean => (ALL_ACCOUNTANTS as ReadonlyArray<string>).includes(name)
 
 export const DEFAULT_DELTAS = [1e-5] as const
 
@@ -36,10 +48,10 @@ export const runAccount = (args: AccountArgs): CommandResult => {
     deltas.push(d.right)
   }
   let accountants: ReadonlyArray<RegisteredAccountant> = ACCOUNTANT_NAMES
-  const chosen = args.accountant.flatMap((a) => a.split(','))
-  if (chosen.length > 0 && !chosen.includes('all')) {
-    const bad = chosen.find((a) => !isAccountantName(a))
-    if (bad !== undefined) return { code: 1, stderr: `--accountant: unknown accountant "${bad}" (one of ${ACCOUNTANT_NAMES.join(', ')}, all)` }
+  const chosen = args.accountant.flatMap((a) => a.split(',')).map((a) => a.trim())
+  const bad = chosen.find((a) => !isAccountantName(a) && !isAllAccountants(a))
+  if (bad !== undefined) return { code: 1, stderr: `--accountant: unknown accountant "${bad}" (one of ${ACCOUNTANT_NAMES.join(', ')}, or all/tightest for every one)` }
+  if (chosen.length > 0 && !chosen.some(isAllAccountants)) {
     accountants = chosen.filter(isAccountantName)
   }
   let orders: ReadonlyArray<number> | undefined
@@ -61,6 +73,8 @@ export const runAccount = (args: AccountArgs): CommandResult => {
   if (E.isLeft(raw)) return { code: 1, stderr: raw.left }
   const specs = decodeSpecs(raw.right)
   if (E.isLeft(specs)) return { code: 1, stderr: `${args.file}: ${formatError(specs.left)}` }
+  if (specs.right.length === 0) return { code: 1, stderr: `${args.file}: an empty array of specs: nothing to account (give a spec object or a non-empty array)` }
+  const progress = progressLine({ label: 'account', unit: 'specs', quiet: args.quiet === true || specs.right.length < 4 })
 
   const reports: Array<{ report: AccountReport; curve?: ReadonlyArray<{ order: number; rdp: number }> | string }> = []
   for (const [i, spec] of specs.right.entries()) {
@@ -68,7 +82,11 @@ export const runAccount = (args: AccountArgs): CommandResult => {
     // the default grid (more orders can only tighten a minimum of valid bounds).
     const grid = orders === undefined ? undefined : [...new Set([...DEFAULT_ORDERS, ...orders])].sort((a, b) => a - b)
     const r = account(spec, { deltas, accountants, ...(grid === undefined ? {} : { orders: grid }), ...(interval === undefined ? {} : { interval }) })
-    if (E.isLeft(r)) return { code: 1, stderr: `${args.file}${specs.right.length > 1 ? `[${i}]` : ''}: ${formatError(r.left)}` }
+    progress.update(i + 1, specs.right.length)
+    if (E.isLeft(r)) {
+      progress.done()
+      return { code: 1, stderr: `${args.file}${specs.right.length > 1 ? `[${i}]` : ''}: ${formatError(r.left)}` }
+    }
     if (orders === undefined) reports.push({ report: r.right })
     else {
       const rel = spec.relation !== undefined ? E.right(spec.relation) : inferRelation(spec.event, '$.event')
@@ -79,6 +97,7 @@ export const runAccount = (args: AccountArgs): CommandResult => {
       })
     }
   }
+  progress.done()
   const anyAnswered = reports.every((r) => r.report.results.some((x) => x.ok))
   if (args.json) {
     const doc = { schemaVersion: 1, tool: 'dpaudit account', deltas, reports: reports.map((r) => ({ ...r.report, ...(r.curve === undefined ? {} : { rdpCurve: r.curve }) })) }

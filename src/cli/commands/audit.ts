@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { existsSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, rmSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { basename, extname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -24,6 +24,9 @@ import { describeModule, workerScriptUrl } from '../../attacks/pool.js'
 import { ZOO, ZOO_NAMES, zooEntry } from '../../attacks/zoo/index.js'
 import { formatError } from '../../core/error.js'
 import { stringifyJson } from '../../core/json.js'
+import { writeFileAtomic } from '../../core/atomic-file.js'
+import { checkOutputPath } from '../io.js'
+import { progressLine } from '../progress.js'
 import { type CommandResult, EXIT } from './result.js'
 
 /** Exit codes of `dpaudit audit` beyond the shared ones. */
@@ -33,8 +36,10 @@ export const AUDIT_USAGE = `usage: dpaudit audit <module.js | zoo:NAME> [--trial
                      [--epsilon E] [--delta D] [--out FILE] [--checkpoint FILE] [--json] [--quiet]
   the module exports mechanism(input, rng), pairs ([{ input, neighbour, label? }] or a function returning them)
   and claim ({ epsilon, delta }); --epsilon/--delta override the claim. zoo names: ${ZOO_NAMES.join(', ')}
-  defaults: --trials 200000 (zoo: the entry's suggestion), --seed dpaudit, --confidence 0.95, --workers all cores,
-  --out <name>.audit.json. exit codes: 0 consistent, 3 violation, 4 inconclusive, 1 bad input`
+  defaults: --trials 200000 (zoo: the entry's suggestion), --seed dpaudit, --confidence 0.95, --workers all cores
+  (more than the cores available are capped, with a note), --out <name>.audit.json (not with --json).
+  --out and --checkpoint are checked before the audit starts. A progress line is shown on a terminal unless --quiet.
+  exit codes: 0 consistent, 3 violation, 4 inconclusive, 1 bad input`
 
 export interface AuditArgs {
   /** A module path, or `zoo:NAME`. */
@@ -50,8 +55,8 @@ export interface AuditArgs {
   readonly checkpoint?: string | undefined
   /** Print the JSON document on stdout instead of the summary (the file is then written only with --out). */
   readonly json?: boolean | undefined
-  /** Called with one-line progress reports during the audit. */
-  readonly progress?: ((line: string) => void) | undefined
+  /** Called with progress during the audit. */
+  readonly progress?: ((p: AuditProgress) => void) | undefined
 }
 
 const DEFAULT_TRIALS = 200_000
@@ -70,21 +75,18 @@ const number = (option: string, raw: string | undefined): E.Either<string, numbe
 
 const compiledWorkerExists = (): boolean => existsSync(fileURLToPath(workerScriptUrl()))
 
-const progressReporter = (report: ((line: string) => void) | undefined): ((p: AuditProgress) => void) | undefined => {
-  if (report === undefined) return undefined
-  const t0 = Date.now()
-  let last = 0
-  return (p) => {
-    const now = Date.now()
-    if (now - last < 500 && p.trialsDone < p.trialsTotal) return
-    last = now
-    const rate = (p.trialsDone - p.trialsResumed) / Math.max(1e-3, (now - t0) / 1000)
-    report(
-      `audit: ${p.phase === 'select' ? 'choosing the attack' : 'estimating'}  ${p.trialsDone.toLocaleString('en-US')} / ${p.trialsTotal.toLocaleString('en-US')} trials (${(
-        (100 * p.trialsDone) /
-        Math.max(1, p.trialsTotal)
-      ).toFixed(0)}%, ${(rate / 1e6).toFixed(2)} M/s${p.trialsResumed > 0 ? `, ${p.trialsResumed.toLocaleString('en-US')} resumed from the checkpoint` : ''})`,
-    )
+/** Progress of an audit as a progress line (the rate counts the trials run now, not the resumed ones). */
+export const auditProgressLine = (quiet: boolean): { readonly onProgress: ((p: AuditProgress) => void) | undefined; readonly done: () => void } => {
+  const line = progressLine({ label: 'audit', unit: 'trials', quiet })
+  if (!line.active) return { onProgress: undefined, done: () => undefined }
+  return {
+    onProgress: (p) =>
+      line.update(
+        p.trialsDone - p.trialsResumed,
+        p.trialsTotal - p.trialsResumed,
+        `${p.phase === 'select' ? 'choosing the attack' : 'estimating'}${p.trialsResumed > 0 ? `, ${p.trialsResumed.toLocaleString('en-US')} resumed from the checkpoint` : ''}`,
+      ),
+    done: line.done,
   }
 }
 
@@ -98,8 +100,14 @@ export const runAudit = (args: AuditArgs): CommandResult => {
   const trials = positiveInt('trials', args.trials, entry?.suggestedTrials ?? DEFAULT_TRIALS)
   if (E.isLeft(trials)) return { code: EXIT.input, stderr: trials.left }
   const canPool = compiledWorkerExists()
-  const workers = positiveInt('workers', args.workers, canPool ? availableParallelism() : 1)
-  if (E.isLeft(workers)) return { code: EXIT.input, stderr: workers.left }
+  const cores = availableParallelism()
+  const asked = positiveInt('workers', args.workers, canPool ? cores : 1)
+  if (E.isLeft(asked)) return { code: EXIT.input, stderr: asked.left }
+  // Workers beyond the cores only add memory (each holds its own copy of the mechanism) and time.
+  // Without the compiled worker script (running from the TypeScript sources) the audit runs in this thread.
+  const cap = canPool ? cores : 1
+  const workers = Math.min(asked.right, cap)
+  const warning = asked.right > cap ? `audit: --workers ${asked.right}: capped at ${cap}, ${canPool ? 'the cores available' : 'no compiled worker script (npm run build)'}` : undefined
   const confidence = number('confidence', args.confidence)
   if (E.isLeft(confidence)) return { code: EXIT.input, stderr: confidence.left }
   const eps = number('epsilon', args.epsilon)
@@ -107,11 +115,23 @@ export const runAudit = (args: AuditArgs): CommandResult => {
   const del = number('delta', args.delta)
   if (E.isLeft(del)) return { code: EXIT.input, stderr: del.left }
   const seed = args.seed ?? 'dpaudit'
-  const onProgress = progressReporter(args.progress)
+  // Where results go is checked before the work: a bad path is reported at once, not after an hour.
+  if (args.checkpoint !== undefined) {
+    const c = checkOutputPath(args.checkpoint, 'checkpoint')
+    if (E.isLeft(c)) return { code: EXIT.input, stderr: `audit: ${c.left}` }
+  }
+  const outName = (name: string): string | undefined => args.out ?? (args.json === true ? undefined : `${name.replace(/[^\w.-]+/g, '_')}.audit.json`)
+  const checkOut = (name: string): string | undefined => {
+    const out = outName(name)
+    if (out === undefined) return undefined
+    const c = checkOutputPath(out, 'out')
+    return E.isLeft(c) ? `audit: ${c.left}` : undefined
+  }
+  const onProgress = args.progress
   const common = {
     trials: trials.right,
     seed,
-    workers: workers.right,
+    workers,
     ...(confidence.right === undefined ? {} : { confidence: confidence.right }),
     ...(args.checkpoint === undefined ? {} : { checkpoint: args.checkpoint }),
     ...(onProgress === undefined ? {} : { onProgress }),
@@ -129,6 +149,8 @@ export const runAudit = (args: AuditArgs): CommandResult => {
     const claim = overrideClaim(entry.defaultClaim)
     if (E.isLeft(claim)) return { code: EXIT.input, stderr: claim.left }
     name = entry.name
+    const bad = checkOut(name)
+    if (bad !== undefined) return { code: EXIT.input, stderr: bad }
     const r = auditZoo(entry.name, { ...common, claim: claim.right })
     result = E.isLeft(r) ? E.left(`audit: ${formatError(r.left)}`) : E.right(r.right)
   } else {
@@ -150,6 +172,8 @@ export const runAudit = (args: AuditArgs): CommandResult => {
     if (!Array.isArray(d.pairs))
       return { code: EXIT.input, stderr: `audit: ${args.target}: the module must export \`pairs\`: an array of { input, neighbour, label? } (or a function returning one)` }
     name = typeof d.name === 'string' ? d.name : basename(file, extname(file))
+    const bad = checkOut(name)
+    if (bad !== undefined) return { code: EXIT.input, stderr: bad }
     const r = auditMechanism<unknown>({ ...common, mechanism: described.right.ref, pairs: d.pairs as ReadonlyArray<NeighbourPair<unknown>>, claim: claim.right, name })
     result = E.isLeft(r) ? E.left(`audit: ${args.target}: ${formatError(r.left)}`) : E.right(r.right)
   }
@@ -161,26 +185,25 @@ export const runAudit = (args: AuditArgs): CommandResult => {
     tool: 'dpaudit audit',
     target: args.target,
     node: process.version,
-    options: { trials: trials.right, seed, confidence: r.confidence, workers: workers.right },
+    options: { trials: trials.right, seed, confidence: r.confidence, workers },
     timing: { elapsedMs, trialsPerSecond: r.trials.spent / Math.max(1e-3, elapsedMs / 1000) },
     result: r,
   }
   const json = stringifyJson(doc, 2)
-  const out = args.out ?? (args.json === true ? undefined : `${name.replace(/[^\w.-]+/g, '_')}.audit.json`)
+  const out = outName(name)
   const notes: string[] = []
   if (out !== undefined) {
-    try {
-      writeFileSync(out, `${json}\n`)
-      notes.push(`full result: ${out}`)
-    } catch (e) {
-      return { code: EXIT.input, stdout: formatAuditResult(r), stderr: `audit: cannot write ${out}: ${e instanceof Error ? e.message : String(e)}` }
-    }
+    const w = writeFileAtomic(out, `${json}\n`)
+    if (E.isLeft(w)) return { code: EXIT.input, stdout: formatAuditResult(r), stderr: `audit: ${formatError(w.left)}` }
+    notes.push(`full result: ${out}`)
   }
   if (args.checkpoint !== undefined && r.status === 'complete') rmSync(args.checkpoint, { force: true })
   const code = AUDIT_EXIT[r.verdict]
-  const timing = `${(elapsedMs / 1000).toFixed(1)} s on ${workers.right} worker${workers.right === 1 ? '' : 's'}`
-  if (args.json === true) return { code, stdout: json, ...(notes.length > 0 ? { stderr: notes.join('\n') } : {}) }
-  return { code, stdout: [formatAuditResult(r), `${timing}${notes.length > 0 ? `; ${notes.join('; ')}` : ''}`].join('\n') }
+  const timing = `${(elapsedMs / 1000).toFixed(1)} s on ${workers} worker${workers === 1 ? '' : 's'}`
+  const stderr = [...(warning === undefined ? [] : [warning]), ...(args.json === true ? notes : [])]
+  const side = stderr.length > 0 ? { stderr: stderr.join('\n') } : {}
+  if (args.json === true) return { code, stdout: json, ...side }
+  return { code, stdout: [formatAuditResult(r), `${timing}${notes.length > 0 ? `; ${notes.join('; ')}` : ''}`].join('\n'), ...side }
 }
 
 /** Parses `dpaudit audit` arguments (everything after the word "audit") and runs it. */
@@ -204,8 +227,7 @@ export const runAuditCommand = (argv: ReadonlyArray<string>): CommandResult => {
   const target = positionals[0]
   if (target === undefined || positionals.length > 1) return { code: EXIT.input, stderr: AUDIT_USAGE }
   // Progress goes to a terminal only: it is a side channel, not part of the result.
-  const tty = process.stderr.isTTY === true && !values.quiet
-  let printed = false
+  const progress = auditProgressLine(values.quiet)
   const result = runAudit({
     target,
     trials: values.trials,
@@ -217,43 +239,68 @@ export const runAuditCommand = (argv: ReadonlyArray<string>): CommandResult => {
     out: values.out,
     checkpoint: values.checkpoint,
     json: values.json,
-    progress: tty
-      ? (line) => {
-          printed = true
-          process.stderr.write(`\r${line}\x1b[K`)
-        }
-      : undefined,
+    progress: progress.onProgress,
   })
-  // Clear the progress line so the summary starts on a clean line.
-  if (printed) process.stderr.write('\r\x1b[K')
+  progress.done()
   return result
+}
+
+/** One mechanism of the demo's audit section. */
+export interface AuditDemoRow {
+  readonly name: string
+  readonly broken: boolean
+  readonly summary: string
+  readonly claim: Claim
+  readonly trueEpsilon: number
+  readonly bug: string | null
+  readonly verdict: AuditResult['verdict']
+  readonly epsilonLowerBound: number
+  readonly ceiling: number
+  readonly attack: string
 }
 
 /**
  * The audit part of `dpaudit demo`: a seeded audit of a correct mechanism (Laplace) and a broken
  * one (a histogram with the noise scale inverted), in this thread, in well under a second.
  */
-export const auditDemo = (): string => {
+export const auditDemoRows = (): ReadonlyArray<AuditDemoRow> => {
+  const rows: AuditDemoRow[] = []
+  for (const name of ['laplace', 'histogram-inverted']) {
+    const entry = ZOO.find((e) => e.name === name)
+    const r = auditZoo(name, { seed: 'demo', trials: 200_000 })
+    if (entry === undefined || E.isLeft(r)) continue
+    const a = r.right
+    rows.push({
+      name,
+      broken: entry.broken,
+      summary: entry.summary,
+      claim: a.claim,
+      trueEpsilon: entry.trueEpsilon(a.claim),
+      bug: entry.bug,
+      verdict: a.verdict,
+      epsilonLowerBound: a.epsilonLowerBound,
+      ceiling: a.ceiling,
+      attack: a.attack?.description ?? 'none',
+    })
+  }
+  return rows
+}
+
+export const renderAuditDemo = (rows: ReadonlyArray<AuditDemoRow>): string => {
   const lines = [
     'Auditing mechanisms as code: an accountant bounds ε from above, an audit from below.',
     'Two mechanisms, 200,000 trials each, seed "demo", 95% confidence:',
     '',
   ]
-  for (const name of ['laplace', 'histogram-inverted']) {
-    const entry = ZOO.find((e) => e.name === name)
-    const r = auditZoo(name, { seed: 'demo', trials: 200_000 })
-    if (entry === undefined || E.isLeft(r)) {
-      lines.push(`${name}: ${E.isLeft(r) ? formatError(r.left) : 'missing'}`)
-      continue
-    }
-    const a = r.right
-    lines.push(`${entry.broken ? 'broken' : 'correct'}: ${entry.summary}`)
-    lines.push(`  claim ε = ${a.claim.epsilon}; true ε = ${entry.trueEpsilon(a.claim)}${entry.bug === null ? '' : ` (${entry.bug})`}`)
-    lines.push(
-      `  → ${a.verdict.toUpperCase()}: ε ≥ ${a.epsilonLowerBound.toFixed(3)} at 95% (ceiling ${a.ceiling.toFixed(2)}), attack: ${a.attack?.description ?? 'none'}`,
-    )
+  for (const a of rows) {
+    lines.push(`${a.broken ? 'broken' : 'correct'}: ${a.summary}`)
+    lines.push(`  claim ε = ${a.claim.epsilon}; true ε = ${a.trueEpsilon}${a.bug === null ? '' : ` (${a.bug})`}`)
+    lines.push(`  → ${a.verdict.toUpperCase()}: ε ≥ ${a.epsilonLowerBound.toFixed(3)} at 95% (ceiling ${a.ceiling.toFixed(2)}), attack: ${a.attack}`)
     lines.push('')
   }
   lines.push('Audit your own mechanism: dpaudit audit my-mechanism.js (see docs/auditing.md).')
   return lines.join('\n')
 }
+
+/** The demo's audit section as text. */
+export const auditDemo = (): string => renderAuditDemo(auditDemoRows())

@@ -1,6 +1,9 @@
 /**
  * `dpaudit calibrate <template.json> --epsilon E --delta D [--accountant NAME|tightest] [--tolerance T] [--json]`
  *
+ * Accountant names are one vocabulary with `account`: a registered name, or `tightest` / `all`
+ * (synonyms: feasibility by the smallest ε of every accountant that answers).
+ *
  * @module
  */
 import * as E from 'fp-ts/lib/Either.js'
@@ -10,6 +13,7 @@ import { formatError } from '../../core/error.js'
 import { stringifyJson } from '../../core/json.js'
 import { parseNumber, readJsonFile } from '../io.js'
 import type { CommandResult } from './result.js'
+import { isAllAccountants } from './account.js'
 
 export interface CalibrateArgs {
   readonly file: string
@@ -31,9 +35,10 @@ export const runCalibrate = (args: CalibrateArgs): CommandResult => {
     if (E.isLeft(t)) return { code: 1, stderr: t.left }
     tolerance = t.right
   }
-  const acc = args.accountant ?? 'tightest'
-  if (acc !== 'tightest' && !isAccountantName(acc))
-    return { code: 1, stderr: `--accountant: unknown accountant "${acc}" (one of ${ACCOUNTANT_NAMES.join(', ')}, tightest)` }
+  const name = (args.accountant ?? 'tightest').trim()
+  if (!isAllAccountants(name) && !isAccountantName(name))
+    return { code: 1, stderr: `--accountant: unknown accountant "${name}" (one of ${ACCOUNTANT_NAMES.join(', ')}, or tightest/all for the smallest ε of every one)` }
+  const acc = isAccountantName(name) ? name : 'tightest'
   const raw = readJsonFile(args.file)
   if (E.isLeft(raw)) return { code: 1, stderr: raw.left }
   const template = decodeTemplate(raw.right)

@@ -1,7 +1,9 @@
 /**
  * `dpaudit demo`: an accounting walkthrough on embedded settings — DP-SGD (Abadi et al. 2016)
- * and SUB-LDA's Table 3 (paper 000) — with every accountant side by side, the exact subsampled
- * RDP beside the paper's claims, and an inverse calibration.
+ * and SUB-LDA's Table 3 (the SUB-LDA paper, Poisson-subsampled differentially private collapsed
+ * Gibbs sampling for LDA) — with every accountant side by side, the exact subsampled RDP beside the
+ * paper's claims, an inverse calibration, HDP-LDA trained on Brown with a reading of its ε, and a
+ * short audit. `--json` prints every section (schema: DemoOutput in report/schemas.ts).
  *
  * @module
  */
@@ -14,11 +16,17 @@ import { stringifyJson } from '../../core/json.js'
 import * as ev from '../../mechanisms/event.js'
 import { addRemove } from '../../mechanisms/neighbouring.js'
 import { decodeSpec } from '../../mechanisms/codec.js'
-import { renderAccountReport, showNumber, table } from '../../report/format.js'
+import { renderAccountReport, showNumber, table, wrap } from '../../report/format.js'
 import { SUB_LDA_TABLE3 } from '../../report/paper-claims.js'
+import { TRAINERS } from '../../trainers/registry.js'
+import { privacyStatement } from '../../trainers/statement.js'
 import type { CommandResult } from './result.js'
 import { trainDemo } from './train.js'
-import { auditDemo } from './audit.js'
+import { type AuditDemoRow, auditDemoRows, renderAuditDemo } from './audit.js'
+
+/** How the demo names the papers it checks (titles a reader can search for). */
+export const SUB_LDA_PAPER = 'the SUB-LDA paper (Poisson-subsampled differentially private collapsed Gibbs sampling for LDA)'
+export const HDP_LDA_PAPER = 'Zhao et al., "Latent Dirichlet Allocation Model Training with Differential Privacy"'
 
 const DELTAS = [1e-5, 1e-8]
 
@@ -34,10 +42,26 @@ const subLdaRun = (gamma: number, iterations: number) => {
   const rel = addRemove('word')
   return {
     schemaVersion: 1 as const,
-    name: `SUB-LDA, γ = ${gamma}, ${iterations} iterations (paper 000 Table 3; σ² = 3.5, Δ₂ = 1, add/remove one word as the paper's Theorem 3.1 assumes)`,
+    name: `SUB-LDA, γ = ${gamma}, ${iterations} iterations (Table 3 of the SUB-LDA paper; σ² = 3.5, Δ₂ = 1, add/remove one word as the paper's Theorem 3.1 assumes)`,
     relation: rel,
     event: ev.selfCompose(ev.labeled('SUB-LDA iteration', ev.poissonSample(gamma, ev.gaussian(SUB_LDA_TABLE3.sigma, 1, rel))), iterations),
   }
+}
+
+/** An HDP-LDA setting and its accounted ε at δ = 1e-5. */
+export interface HdpSetting {
+  readonly iterations: number
+  readonly clip: number
+  readonly beta: number
+  readonly epsilonL: number
+  readonly epsilon: number
+}
+
+export interface HdpReading {
+  readonly paperDefaults: HdpSetting
+  /** A setting whose accounted ε is between 1 and 8 (found with the paper's formula, then accounted). */
+  readonly meaningful: HdpSetting | undefined
+  readonly text: string
 }
 
 interface DemoData {
@@ -45,6 +69,45 @@ interface DemoData {
   readonly calibration: string
   readonly table3: ReadonlyArray<{ gamma: number; claimed: number; exact: number; zhuWang: number; iterations: number; claimedTotal: number; exactTotal: number }>
   readonly subLda: AccountReport
+}
+
+/** Brown's training split as the demo trains on it (the accounting needs only these counts). */
+const BROWN_STATS = { documents: 450, vocabulary: 5000, tokens: 304_179, maxDocumentLength: 2_500 }
+
+const hdpEpsilon = (s: Omit<HdpSetting, 'epsilon'>): number => {
+  const trainer = TRAINERS['hdp-lda']
+  const cfg = trainer.config.decode({ topics: 20, iterations: s.iterations, alpha: 0.1, beta: s.beta, epsilonL: s.epsilonL, clip: s.clip, noise: 'fresh' })
+  if (E.isLeft(cfg)) return Number.NaN
+  const st = privacyStatement(trainer, cfg.right, BROWN_STATS, [1e-5])
+  return E.isLeft(st) ? Number.NaN : (st.right.guarantee[0]?.epsilon ?? Number.NaN)
+}
+
+/**
+ * What HDP-LDA's ε at the paper's defaults means, and a setting that would give a meaningful one:
+ * Theorem 3's T·(ε_L + 2 ln(C/β + 1)) picks the candidate (most iterations, then the least
+ * clipping), and the accountant states its ε.
+ */
+export const hdpReading = (): HdpReading => {
+  const paper = { iterations: 20, clip: 100, beta: 0.01, epsilonL: 1 }
+  const paperDefaults = { ...paper, epsilon: hdpEpsilon(paper) }
+  const candidates: Array<Omit<HdpSetting, 'epsilon'>> = []
+  for (const iterations of [20, 10, 5, 4, 3, 2, 1])
+    for (const clip of [100, 10, 5, 2, 1])
+      for (const beta of [0.01, 0.1, 0.5, 1])
+        for (const epsilonL of [1, 0.5, 0.25]) {
+          const formula = iterations * (epsilonL + 2 * Math.log(clip / beta + 1))
+          if (formula >= 1 && formula <= 8) candidates.push({ iterations, clip, beta, epsilonL })
+        }
+  const best = candidates[0]
+  const meaningful = best === undefined ? undefined : { ...best, epsilon: hdpEpsilon(best) }
+  const fmt = (x: number) => showNumber(x, x >= 100 ? 0 : 2).replace(/\.0+$/, '')
+  const text =
+    `HDP-LDA's ε ≈ ${fmt(paperDefaults.epsilon)} at the paper's defaults (T = 20, C = 100, β = 0.01, ε_L = 1) protects nothing: an output may become ` +
+    `e^${fmt(paperDefaults.epsilon)} times likelier when one word changes. Each iteration costs ε_L + 2 ln(C/β + 1), so ` +
+    (meaningful === undefined
+      ? 'a meaningful ε needs very few iterations with C near β.'
+      : `a meaningful ε needs T = ${meaningful.iterations}, C = ${meaningful.clip}, β = ${meaningful.beta}, ε_L = ${meaningful.epsilonL} (ε ≈ ${fmt(meaningful.epsilon)} at δ = 1e-5, accounted).`)
+  return { paperDefaults, meaningful, text }
 }
 
 const build = (): E.Either<string, DemoData> => {
@@ -68,7 +131,7 @@ const build = (): E.Either<string, DemoData> => {
   return E.right({ dpSgd: sgd.right, calibration, table3, subLda: sub.right })
 }
 
-const render = (d: DemoData): string => {
+const render = (d: DemoData, training: string, hdp: HdpReading, audit: ReadonlyArray<AuditDemoRow>): string => {
   const pct = (a: number, b: number) => `${((100 * (a - b)) / b).toFixed(1)} %`
   return [
     'dpaudit demo — accounting walkthrough',
@@ -79,7 +142,7 @@ const render = (d: DemoData): string => {
     'Inverse: the smallest σ that meets ε = 2 at δ = 1e-5 with the same sampling rate and steps',
     `  ${d.calibration}`,
     '',
-    `2. SUB-LDA (paper 000), Table 3: per-iteration RDP at α = ${SUB_LDA_TABLE3.alpha}, Gaussian σ² = 3.5, Poisson rate γ`,
+    `2. SUB-LDA (${SUB_LDA_PAPER}), Table 3: per-iteration RDP at α = ${SUB_LDA_TABLE3.alpha}, Gaussian σ² = 3.5, Poisson rate γ`,
     '   exact = Mironov–Talwar–Zhang 2019 (what the paper\'s Theorem 3.1 equals for a Gaussian);',
     '   Zhu–Wang = their Theorem 6 general bound (what the paper says it used).',
     table(
@@ -92,10 +155,12 @@ const render = (d: DemoData): string => {
     renderAccountReport(d.subLda),
     '',
     '4. A real trainer: HDP-LDA on the Brown corpus, accounted from its declared plan, beside non-private CGS',
-    trainDemo(),
+    training,
+    '',
+    wrap(hdp.text),
     '',
     '5. A short audit: an ε lower bound from attacks, against the claim, for a correct and a broken mechanism',
-    auditDemo(),
+    renderAuditDemo(audit),
     '',
     'Next: `dpaudit account examples/dp-sgd.json --delta 1e-5`, `dpaudit calibrate examples/calibrate-dp-sgd.json --epsilon 3 --delta 1e-5`.',
   ].join('\n')
@@ -104,7 +169,13 @@ const render = (d: DemoData): string => {
 export const runDemo = (args: { readonly json: boolean }): CommandResult => {
   const d = build()
   if (E.isLeft(d)) return { code: 2, stderr: `demo: ${d.left}` }
+  const training = trainDemo()
+  const hdp = hdpReading()
+  const audit = auditDemoRows()
   return args.json
-    ? { code: 0, stdout: stringifyJson({ schemaVersion: 1, tool: 'dpaudit demo', ...d.right }, 2) }
-    : { code: 0, stdout: render(d.right) }
+    ? {
+        code: 0,
+        stdout: stringifyJson({ schemaVersion: 1, tool: 'dpaudit demo', ...d.right, training: { text: training, hdpReading: hdp }, audit }, 2),
+      }
+    : { code: 0, stdout: render(d.right, training, hdp, audit) }
 }

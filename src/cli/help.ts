@@ -1,0 +1,71 @@
+/**
+ * Usage texts of every command, in one place: `dpaudit help`, `dpaudit <command> --help` and the
+ * usage line printed on bad arguments all come from here (train, evaluate and audit export theirs
+ * from their own modules), and README.md repeats them.
+ *
+ * @module
+ */
+import { readFileSync } from 'node:fs'
+import { AUDIT_USAGE } from './commands/audit.js'
+import { EVALUATE_USAGE } from './commands/evaluate.js'
+import { TRAIN_USAGE } from './commands/train.js'
+
+export const ACCOUNT_USAGE = `usage: dpaudit account <spec.json> [--delta D ...] [--accountant NAME,... | all] [--orders a,b,...] [--interval H] [--json] [--quiet]
+  ε at each δ (default 1e-5) for one spec or an array of specs, per accountant, with the method and the tightest value.
+  accountants: rdp, pld, zcdp, basic, advanced, optimal; "all" (the default) and "tightest" both run every one
+  and report the tightest. --orders adds the RDP curve at those orders (they are added to the conversion's grid);
+  --interval sets the PLD discretisation interval. An empty array of specs is an error (exit 1).`
+
+export const CALIBRATE_USAGE = `usage: dpaudit calibrate <template.json> --epsilon E --delta D [--accountant NAME | tightest] [--tolerance T] [--json]
+  the smallest noise (or largest rate / step count / budget) meeting (ε, δ); the template marks the field with "$param".
+  --accountant decides feasibility: one accountant, or "tightest" (the default; "all" means the same): the
+  smallest ε of every accountant that answers. --tolerance: relative width of the final bracket (default 1e-6).`
+
+export const DEMO_USAGE = `usage: dpaudit demo [--json]
+  an accounting walkthrough: DP-SGD and the SUB-LDA setting by every accountant, HDP-LDA trained on Brown, a short audit.`
+
+const indent = (usage: string): string => usage.replace(/^usage: /, '').split('\n').join('\n  ')
+
+/** The usage text of each command, by name. */
+export const COMMAND_USAGE: Readonly<Record<string, string>> = {
+  demo: DEMO_USAGE,
+  account: ACCOUNT_USAGE,
+  calibrate: CALIBRATE_USAGE,
+  train: TRAIN_USAGE,
+  evaluate: EVALUATE_USAGE,
+  audit: AUDIT_USAGE,
+}
+
+export const USAGE = `dpaudit — account for, train under, and audit differential privacy
+
+usage:
+  ${indent(DEMO_USAGE)}
+  ${indent(ACCOUNT_USAGE)}
+  ${indent(CALIBRATE_USAGE)}
+  ${indent(TRAIN_USAGE)}
+  ${indent(EVALUATE_USAGE)}
+  ${indent(AUDIT_USAGE)}
+  dpaudit help [command] | dpaudit <command> --help | dpaudit --version
+
+exit codes: 0 ok, 1 bad usage or input, 2 no accountant could answer or the target is infeasible,
+            3 audit found a violation, 4 audit inconclusive, 70 internal error
+spec format: docs/spec-format.md`
+
+/** The package version, from package.json (two folders up from src/cli and from dist/cli). */
+export const version = (): string => {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { name?: string; version?: string }
+    return `${pkg.name ?? 'dpaudit'} ${pkg.version ?? '(unknown version)'}`
+  } catch {
+    return 'dpaudit (unknown version)'
+  }
+}
+
+/** Whether argv asks for help: `--help` or `-h` before a `--` terminator. */
+export const wantsHelp = (argv: ReadonlyArray<string>): boolean => {
+  for (const a of argv) {
+    if (a === '--') return false
+    if (a === '--help' || a === '-h') return true
+  }
+  return false
+}

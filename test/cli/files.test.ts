@@ -1,0 +1,119 @@
+/**
+ * Output paths: checked before any work, written through symbolic links atomically, never over a
+ * directory or a special file; --workers capped at the cores; the progress line; the temp-folder
+ * teardown; the audit --json output decoded by its codec.
+ */
+import { execFileSync } from 'node:child_process'
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { availableParallelism, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import * as E from 'fp-ts/lib/Either.js'
+import { afterAll, describe, expect, it } from 'vitest'
+import { runAudit } from '../../src/cli/commands/audit.js'
+import { checkOutputPath } from '../../src/cli/io.js'
+import { progressLine, progressText } from '../../src/cli/progress.js'
+import { writeFileAtomic } from '../../src/core/atomic-file.js'
+import { AuditOutput } from '../../src/report/index.js'
+import { listTemp, removeNewTemp } from '../setup/tmp.js'
+
+const dir = mkdtempSync(join(tmpdir(), 'dpaudit-cli-files-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+describe('writeFileAtomic and checkOutputPath', () => {
+  it('writes through a symbolic link to its target, keeping the link', () => {
+    const target = join(dir, 'target.json')
+    const link = join(dir, 'link.json')
+    writeFileSync(target, 'old')
+    symlinkSync(target, link)
+    expect(E.isRight(checkOutputPath(link, 'out'))).toBe(true)
+    expect(E.isRight(writeFileAtomic(link, 'new'))).toBe(true)
+    expect(lstatSync(link).isSymbolicLink()).toBe(true)
+    expect(readlinkSync(link)).toBe(target)
+    expect(readFileSync(target, 'utf8')).toBe('new')
+    // a dangling link creates its target
+    const dangling = join(dir, 'dangling.json')
+    symlinkSync(join(dir, 'not-yet.json'), dangling)
+    expect(E.isRight(writeFileAtomic(dangling, 'x'))).toBe(true)
+    expect(readFileSync(join(dir, 'not-yet.json'), 'utf8')).toBe('x')
+    expect(lstatSync(dangling).isSymbolicLink()).toBe(true)
+  })
+  it('refuses directories, devices and FIFOs with one clear line, writing nothing', () => {
+    const sub = join(dir, 'a-folder')
+    mkdirSync(sub)
+    expect(checkOutputPath(sub, 'out')).toEqual(E.left(`--out ${sub}: it is a directory`))
+    expect(checkOutputPath('/dev/null', 'out')).toEqual(E.left('--out /dev/null: it is a special file (a device); dpaudit writes regular files only'))
+    const w = writeFileAtomic('/dev/null', 'x')
+    expect(E.isLeft(w)).toBe(true)
+    expect(lstatSync('/dev/null').isCharacterDevice()).toBe(true)
+    const fifo = join(dir, 'fifo')
+    execFileSync('mkfifo', [fifo])
+    expect(checkOutputPath(fifo, 'checkpoint')).toEqual(E.left(`--checkpoint ${fifo}: it is a special file (a FIFO); dpaudit writes regular files only`))
+    expect(checkOutputPath(join(dir, 'no-such-folder', 'x.json'), 'out')).toEqual(E.left(`--out ${join(dir, 'no-such-folder', 'x.json')}: the folder ${join(dir, 'no-such-folder')} does not exist`))
+    expect(readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([])
+  })
+  it('keeps the permission bits of the file it replaces', () => {
+    const p = join(dir, 'mode.json')
+    writeFileSync(p, 'a', { mode: 0o640 })
+    writeFileAtomic(p, 'b')
+    expect(lstatSync(p).mode & 0o777).toBe(0o640)
+  })
+})
+
+describe('dpaudit audit checks its outputs before the audit', () => {
+  it('an unusable --out or --checkpoint is exit 1 at once, with no trials run', () => {
+    const sub = join(dir, 'out-folder')
+    mkdirSync(sub, { recursive: true })
+    const t0 = Date.now()
+    // 10^9 trials would take minutes: the refusal must come first
+    const out = runAudit({ target: 'zoo:laplace', workers: '1', trials: '1000000000', out: sub })
+    expect(out.code).toBe(1)
+    expect(out.stderr).toBe(`audit: --out ${sub}: it is a directory`)
+    const cp = runAudit({ target: 'zoo:laplace', workers: '1', trials: '1000000000', checkpoint: join(dir, 'missing', 'cp.json'), json: true })
+    expect(cp.code).toBe(1)
+    expect(cp.stderr).toMatch(/^audit: --checkpoint .*cp\.json: the folder .*missing does not exist$/)
+    expect(Date.now() - t0).toBeLessThan(2000)
+  })
+  it('caps --workers at the cores available, with a message, and its --json decodes with AuditOutput', () => {
+    const r = runAudit({ target: 'zoo:laplace', workers: '1000', trials: '20000', json: true })
+    const cores = availableParallelism()
+    expect(r.stderr).toMatch(/^audit: --workers 1000: capped at \d+, (the cores available|no compiled worker script)/)
+    const doc = AuditOutput.decode(JSON.parse(r.stdout ?? ''))
+    expect(E.isRight(doc)).toBe(true)
+    if (E.isRight(doc)) {
+      expect(doc.right.options.workers).toBeLessThanOrEqual(cores)
+      expect(doc.right.schemaVersion).toBe(1)
+    }
+  })
+})
+
+describe('the progress line', () => {
+  it('draws on a terminal only, not with --quiet, and says rate and time left', () => {
+    const out: string[] = []
+    let now = 0
+    const tty = { isTTY: true, write: (s: string) => out.push(s) }
+    const p = progressLine({ label: 'audit', unit: 'trials', stream: tty, now: () => now })
+    now = 2000
+    p.update(1000, 5000)
+    p.done()
+    expect(out[0]).toBe('\r' + 'audit: 1,000 / 5,000 trials (20%), 500 trials/s, 8 s left\x1b[K')
+    expect(out[1]).toBe('\r\x1b[K')
+    for (const stream of [{ isTTY: false, write: (s: string) => out.push(s) }]) progressLine({ label: 'a', unit: 'b', stream }).update(1, 2)
+    progressLine({ label: 'a', unit: 'b', stream: tty, quiet: true }).update(1, 2)
+    expect(out.length).toBe(2)
+    expect(progressText('train', 'iterations', 3, 100, 60_000)).toBe('train: 3 / 100 iterations (3%), 0.1 iterations/s, 32 min 20 s left')
+  })
+})
+
+describe('the temp-folder teardown (test/setup/tmp.ts)', () => {
+  it('removes the dpaudit-* entries created after the listing, and nothing else', () => {
+    const root = mkdtempSync(join(dir, 'fake-tmp-'))
+    mkdirSync(join(root, 'dpaudit-old'))
+    mkdirSync(join(root, 'other'))
+    const before = listTemp(root)
+    mkdirSync(join(root, 'dpaudit-model-x'))
+    writeFileSync(join(root, 'dpaudit-uci-y'), '')
+    expect([...removeNewTemp(before, root)].sort()).toEqual(['dpaudit-model-x', 'dpaudit-uci-y'])
+    expect(readdirSync(root).sort()).toEqual(['dpaudit-old', 'other'])
+    expect(existsSync(join(root, 'dpaudit-model-x'))).toBe(false)
+  })
+})

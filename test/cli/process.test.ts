@@ -1,0 +1,92 @@
+/**
+ * dpaudit as a real process: an interrupt during a large atomic write leaves no temporary file,
+ * and a reader that closes the pipe early (`| head -1`) ends the command quietly. The child runs
+ * the TypeScript sources through test/cli/ts-register.mjs (Node 20 cannot strip types).
+ */
+import { spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { afterAll, describe, expect, it } from 'vitest'
+
+const dir = mkdtempSync(join(tmpdir(), 'dpaudit-cli-proc-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+const register = resolve('test/cli/ts-register.mjs')
+const main = resolve('src/cli/main.ts')
+
+interface Exit {
+  readonly code: number | null
+  readonly signal: NodeJS.Signals | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+describe('an interrupt during a large write', () => {
+  it('leaves no hidden .tmp file behind (SIGINT while writeFileAtomic writes 200 MB)', async () => {
+    const target = join(dir, 'big.bin')
+    const script = join(dir, 'write-big.mjs')
+    writeFileSync(
+      script,
+      [
+        `import { writeFileAtomic } from ${JSON.stringify(pathToFileURL(resolve('src/core/atomic-file.ts')).href)}`,
+        'const bytes = Buffer.alloc(200e6, 97)',
+        "process.stdout.write('ready\\n')",
+        `writeFileAtomic(${JSON.stringify(target)}, bytes)`,
+        // not reached when the signal ends the process as it should
+        'setTimeout(() => {}, 2000)',
+      ].join('\n'),
+    )
+    const child = spawn(process.execPath, ['--import', register, script], { stdio: ['ignore', 'pipe', 'pipe'] })
+    let stderr = ''
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+    const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => {
+      child.stdout.on('data', (d: Buffer) => {
+        // interrupt as soon as the write has begun
+        if (d.toString().includes('ready')) setTimeout(() => child.kill('SIGINT'), 30)
+      })
+      child.on('exit', (code, signal) => done({ code, signal }))
+    })
+    expect(stderr).toBe('')
+    // the process ends because of the interrupt, not after the 2 s timer or normally
+    expect(exit.signal === 'SIGINT' || exit.code === 130).toBe(true)
+    expect(readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([])
+    // the write itself is all or nothing
+    if (existsSync(target)) expect(statSync(target).size).toBe(200e6)
+  })
+})
+
+const runMain = (args: ReadonlyArray<string>, closeAfterFirstLine: boolean): Promise<Exit> =>
+  new Promise((done) => {
+    const child = spawn(process.execPath, ['--import', register, main, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString()
+      // like `| head -1`: read one line, then close the pipe
+      if (closeAfterFirstLine && stdout.includes('\n')) child.stdout.destroy()
+    })
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+    child.on('close', (code, signal) => done({ code, signal, stdout, stderr }))
+  })
+
+describe('the executable', () => {
+  it('ends quietly when the reader closes the pipe early (dpaudit account many.json | head -1)', async () => {
+    const rel = { kind: 'add-remove', unit: 'record' }
+    const specs = Array.from({ length: 400 }, (_, i) => ({
+      schemaVersion: 1,
+      name: `gaussian ${i}`,
+      event: { _tag: 'SelfCompose', count: 10 + i, event: { _tag: 'Gaussian', sigma: 2, sensitivity: 1, relation: rel } },
+    }))
+    const many = join(dir, 'many.json')
+    writeFileSync(many, JSON.stringify(specs))
+    const r = await runMain(['account', many, '--accountant', 'rdp,zcdp', '--delta', '1e-5', '--delta', '1e-6', '--delta', '1e-7'], true)
+    expect(r.stderr).not.toMatch(/EPIPE|Error|\n\s+at /)
+    expect(r.code).toBe(0)
+  })
+  it('prints its version from package.json', async () => {
+    const r = await runMain(['--version'], false)
+    expect(r.code).toBe(0)
+    expect(r.stdout).toMatch(/^dpaudit \d+\.\d+\.\d+/)
+  })
+})
