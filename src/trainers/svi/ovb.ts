@@ -31,6 +31,27 @@ export interface BagOfWords {
 
 export const emptyBag = (capacity: number): BagOfWords => ({ words: new Int32Array(capacity), counts: new Float64Array(capacity), n: 0 })
 
+/**
+ * 1e-100 + Σ_k a_k·b_{o+k}, the φ normaliser (the 1e-100 as Hoffman's code, against a zero row).
+ * Four partial sums: the single running sum is a chain of dependent additions, and breaking it
+ * measured about 1.3× faster E-steps on Brown at K = 20 (bench/svi.bench.mjs).
+ */
+const rowDot = (a: Float64Array, b: Float64Array, o: number, K: number): number => {
+  let s0 = 1e-100
+  let s1 = 0
+  let s2 = 0
+  let s3 = 0
+  let k = 0
+  for (; k + 3 < K; k += 4) {
+    s0 += (a[k] as number) * (b[o + k] as number)
+    s1 += (a[k + 1] as number) * (b[o + k + 1] as number)
+    s2 += (a[k + 2] as number) * (b[o + k + 2] as number)
+    s3 += (a[k + 3] as number) * (b[o + k + 3] as number)
+  }
+  for (; k < K; k++) s0 += (a[k] as number) * (b[o + k] as number)
+  return s0 + s1 + (s2 + s3)
+}
+
 export class OnlineLda {
   /** λ, V×K word-major. */
   readonly lambda: Float64Array
@@ -108,9 +129,7 @@ export class OnlineLda {
       acc.fill(0)
       for (let j = 0; j < m; j++) {
         const o = j * K
-        let norm = 1e-100
-        for (let k = 0; k < K; k++) norm += (expElogTheta[k] as number) * (block[o + k] as number)
-        const r = (doc.counts[j] as number) / norm
+        const r = (doc.counts[j] as number) / rowDot(expElogTheta, block, o, K)
         for (let k = 0; k < K; k++) acc[k] = (acc[k] as number) + r * (block[o + k] as number)
       }
       let change = 0
@@ -128,9 +147,7 @@ export class OnlineLda {
     // the statistics with the final γ: c_w φ_wk = c_w e^{E ln θ_k} e^{E ln β_kw} / norm_w
     for (let j = 0; j < m; j++) {
       const o = j * K
-      let norm = 1e-100
-      for (let k = 0; k < K; k++) norm += (expElogTheta[k] as number) * (block[o + k] as number)
-      norms[j] = (doc.counts[j] as number) / norm
+      norms[j] = (doc.counts[j] as number) / rowDot(expElogTheta, block, o, K)
     }
     for (let j = 0; j < m; j++) {
       const o = j * K
