@@ -76,3 +76,4 @@ export { initState, phiFromCounts, thetaFromCounts, type GibbsState } from './ld
 export { makeSparseSampler, type SparseSampler } from './lda/sparse.js'
 export { makeSnapshotSampler, type SnapshotSampler } from './lda/snapshot.js'
 export { FastUniform, NoiseSource, fillLaplace, fillGaussian } from './lda/random.js'
+export { sviLda, sviLdaWithoutReplacement, sviTrainerFor, makeSviTrainer, SviConfig, SVI_DEFAULTS, statisticSensitivity, noiseSigma, samplingRelation, validateSvi } from './svi/trainer.js'

@@ -9,6 +9,7 @@ import { hdpLda } from './hdp.js'
 import { lpLda } from './lp/lp-lda.js'
 import { olpLda } from './olp/olp-lda.js'
 import { subLda } from './sub.js'
+import { sviLda, sviLdaWithoutReplacement } from './svi/trainer.js'
 import type { LdaConfigBase, LdaTrainer, TrainerName } from './trainer.js'
 
 export const TRAINERS: Readonly<Record<TrainerName, LdaTrainer<LdaConfigBase>>> = {
@@ -19,6 +20,8 @@ export const TRAINERS: Readonly<Record<TrainerName, LdaTrainer<LdaConfigBase>>> 
   'sub-lda': subLda as unknown as LdaTrainer<LdaConfigBase>,
   'lp-lda': lpLda as unknown as LdaTrainer<LdaConfigBase>,
   'olp-lda': olpLda as unknown as LdaTrainer<LdaConfigBase>,
+  'svi-lda': sviLda as unknown as LdaTrainer<LdaConfigBase>,
+  'svi-lda-wor': sviLdaWithoutReplacement as unknown as LdaTrainer<LdaConfigBase>,
 }
 
 export const TRAINER_NAMES = Object.keys(TRAINERS) as ReadonlyArray<TrainerName>

@@ -36,6 +36,8 @@ import { type PrivacyStatement, privacyStatement, releaseNotice } from '../../tr
 import { type LpConfig, lpLda, unitGuarantees, unitNotes } from '../../trainers/lp/lp-lda.js'
 import { checkSameVocabulary, fitOnline, type OlpConfig, olpLda } from '../../trainers/olp/olp-lda.js'
 import type { IterationLog, LdaTrainer, TrainerName } from '../../trainers/trainer.js'
+import { checkOutputPath } from '../io.js'
+import { progressLine } from '../progress.js'
 import { type CommandResult, EXIT } from './result.js'
 
 /** Numeric flags every trainer takes, and the config field each sets. */
@@ -47,7 +49,7 @@ const COMMON_NUMERIC: ReadonlyArray<readonly [flag: string, field: string]> = [
 ]
 
 /** Flags every trainer takes. */
-const COMMON_FLAGS: ReadonlySet<string> = new Set(['corpus', 'out', 'seed', 'private', 'diagnostics', 'vocabulary', 'vocabulary-size', 'delta', 'json', ...COMMON_NUMERIC.map(([f]) => f)])
+const COMMON_FLAGS: ReadonlySet<string> = new Set(['corpus', 'out', 'seed', 'private', 'diagnostics', 'vocabulary', 'vocabulary-size', 'delta', 'json', 'quiet', ...COMMON_NUMERIC.map(([f]) => f)])
 
 /** A trainer-specific flag: the config field a numeric flag sets, and how its default reads in the usage line. */
 interface TrainerFlag {
@@ -65,6 +67,20 @@ const fieldDefault =
     String(d[field])
 
 const numeric = (flag: string, field: string, meta: string): TrainerFlag => ({ flag, field, meta, shown: fieldDefault(field) })
+
+/** Private SVI's flags (both sampling models; the trainer's name chooses the model). */
+const SVI_FLAGS: ReadonlyArray<TrainerFlag> = [
+  numeric('batch-size', 'batchSize', 'S'),
+  numeric('truncation', 'truncation', 'N'),
+  numeric('tau0', 'tau0', 'T0'),
+  numeric('kappa', 'kappa', 'K'),
+  numeric('epsilon-total', 'epsilonTotal', 'E'),
+  numeric('delta-total', 'deltaTotal', 'D'),
+  { flag: 'delta-reading', meta: 'total-over-J|per-iteration', shown: fieldDefault('deltaReading') },
+  numeric('delta-iteration', 'deltaIteration', 'D'),
+  { flag: 'noise', meta: 'chain|as-written|multiplier', shown: fieldDefault('noise') },
+  numeric('multiplier', 'multiplier', 'Z'),
+]
 
 /** The flags each trainer takes beyond COMMON_FLAGS. */
 export const TRAINER_FLAGS: Readonly<Record<TrainerName, ReadonlyArray<TrainerFlag>>> = {
@@ -89,6 +105,8 @@ export const TRAINER_FLAGS: Readonly<Record<TrainerName, ReadonlyArray<TrainerFl
     { flag: 'omega', meta: 'W', shown: (d) => String((d['denoise'] as { omega?: number }).omega) },
     { flag: 'prior-sd', meta: 'S' },
   ],
+  'svi-lda': SVI_FLAGS,
+  'svi-lda-wor': SVI_FLAGS,
 }
 
 /** What each trainer-specific flag means, for the usage line. */
@@ -100,6 +118,10 @@ const FLAG_NOTES: Readonly<Record<string, string>> = {
   lambda: 'O-LDA correlation factor, eq. 10',
   omega: 'weight of the prior μ_t in B(n_t), eq. 19',
   'prior-sd': 'instead of --omega: prior σ, ω per batch by Theorem 6',
+  'batch-size': 'documents per mini-batch (Poisson rate S/D for svi-lda)',
+  truncation: 'words kept per document',
+  'delta-reading': 'how the paper’s δ′ is read',
+  noise: 'hdp-lda: line 9 reading; svi-lda: σ from the paper’s chain, as written, or --multiplier × sensitivity',
   'adaptive-q': 'with --adaptive-eta',
 }
 
@@ -118,7 +140,7 @@ const NUMERIC: ReadonlyArray<readonly [flag: string, field: string]> = [
 ]
 
 export const TRAIN_USAGE = `usage: dpaudit train <${TRAINER_NAMES.join('|')}> --corpus brown|spam|<path> --topics K --iterations T --out model.json
-  [--alpha A (default ${BASE_DEFAULTS.alpha})] [--beta B (default ${BASE_DEFAULTS.beta})] [--vocabulary FILE | --vocabulary-size V] [--delta D ...] [--json]
+  [--alpha A (default ${BASE_DEFAULTS.alpha})] [--beta B (default ${BASE_DEFAULTS.beta})] [--vocabulary FILE | --vocabulary-size V] [--delta D ...] [--json] [--quiet]
   [--private] (refuse anything that would make the release not private)
   [--seed S] (reproducible: NOT a private release) [--diagnostics] (true-count log-likelihood: NOT a private release)
 ${TRAINER_NAMES.filter((n) => TRAINER_FLAGS[n].length > 0)
@@ -141,8 +163,10 @@ export const TRAIN_OPTIONS = {
   prior: { type: 'string' },
   omega: { type: 'string' },
   'prior-sd': { type: 'string' },
+  'delta-reading': { type: 'string' },
   delta: { type: 'string', multiple: true },
   json: { type: 'boolean', default: false },
+  quiet: { type: 'boolean', default: false },
   ...Object.fromEntries(NUMERIC.map(([f]) => [f, { type: 'string' }])),
 } as const
 
@@ -249,6 +273,9 @@ export const runTrain = (args: TrainArgs): CommandResult => {
   if (typeof corpusArg !== 'string') return fail(`--corpus is required\n${TRAIN_USAGE}`)
   const out = v['out']
   if (typeof out !== 'string') return fail(`--out is required\n${TRAIN_USAGE}`)
+  // a directory, a device or an unwritable folder is refused before any work
+  const outOk = checkOutputPath(out, 'out')
+  if (E.isLeft(outOk)) return fail(outOk.left)
   const seed = typeof v['seed'] === 'string' ? v['seed'] : undefined
   const diagnostics = v['diagnostics'] === true
   if (v['private'] === true) {
@@ -265,6 +292,7 @@ export const runTrain = (args: TrainArgs): CommandResult => {
   if (v['topics'] === undefined) return fail('--topics is required')
   if (v['iterations'] === undefined) return fail('--iterations is required')
   if (typeof v['noise'] === 'string') config['noise'] = v['noise']
+  if (typeof v['delta-reading'] === 'string') config['deltaReading'] = v['delta-reading']
   if (v['shuffler'] === true) config['shuffler'] = true
   const online = onlineFlags(v, config)
   if (online !== undefined) return fail(online)
@@ -310,12 +338,18 @@ export const runTrain = (args: TrainArgs): CommandResult => {
   if (E.isLeft(statement)) return { code: EXIT.accounting, stderr: `${args.trainer}: ${formatError(statement.left)}` }
   if (v['private'] === true && statement.right.guarantee.some((g) => !Number.isFinite(g.epsilon)))
     return fail(`${trainer.name}: --private: the plan has no finite ε (${statement.right.guarantee.find((g) => !Number.isFinite(g.epsilon))?.method ?? ''}), so the run cannot be a private release`)
-  const progress = args.progress ?? (!json && process.stderr.isTTY ? (line: string) => process.stderr.write(`${line}\n`) : undefined)
-  const onIteration = (l: IterationLog): void =>
-    progress?.(`iter ${String(l.iteration).padStart(4)}  log-likelihood ${Number.isNaN(l.logLikelihood) ? '—' : l.logLikelihood.toFixed(1)}  elapsed ${(l.elapsedMs / 1000).toFixed(2)} s  ${(l.tokensPerSecond / 1e6).toFixed(2)} M tokens/s`)
+  const progress = args.progress
+  // on a terminal: one progress line with the rate and the time left (quiet with --json or --quiet)
+  const bar = progress === undefined ? progressLine({ label: `train ${trainer.name}`, unit: 'iterations', quiet: json || v['quiet'] === true }) : undefined
+  const onIteration = (l: IterationLog): void => {
+    const ll = Number.isNaN(l.logLikelihood) ? undefined : `log-likelihood ${l.logLikelihood.toFixed(1)}`
+    progress?.(`iter ${String(l.iteration).padStart(4)}  ${ll ?? 'log-likelihood —'}  elapsed ${(l.elapsedMs / 1000).toFixed(2)} s  ${(l.tokensPerSecond / 1e6).toFixed(2)} M tokens/s`)
+    bar?.update(l.iteration, cfg.iterations, ll)
+  }
   const rng = seed === undefined ? secure() : seeded(seed)
-  const fitOptions = { diagnostics, ...(progress === undefined ? {} : { onIteration }) }
+  const fitOptions = { diagnostics, ...(progress === undefined && bar?.active !== true ? {} : { onIteration }) }
   const fit = priorCorpus === undefined ? trainer.fit(data.train, cfg, rng, fitOptions) : fitOnline(priorCorpus, data.train, cfg as unknown as OlpConfig, rng, fitOptions)
+  bar?.done()
   if (E.isLeft(fit)) return fail(`${args.trainer}: ${formatError(fit.left)}`)
   const verdict = fit.right.release
   if (v['private'] === true && !verdict.private) return { code: EXIT.internal, stderr: `--private: the run turned out not to be a private release (${verdict.notPrivateBecause.join('; ')}); nothing written` }
@@ -324,7 +358,7 @@ export const runTrain = (args: TrainArgs): CommandResult => {
   const privacy: PrivacyStatement = verdict.private ? statement.right : { ...statement.right, notes: [release.notice, ...statement.right.notes] }
   const ppl = heldOutPerplexity(fit.right.model.phi, cfg.topics, data.testObserved, data.testHeldOut)
   if (E.isLeft(ppl)) return { code: EXIT.internal, stderr: `evaluation failed: ${formatError(ppl.left)}` }
-  const evaluation = { perplexity: ppl.right.perplexity, heldOutTokens: ppl.right.heldOutTokens, protocol: 'LDA-EVAL.md §3 document completion, α_eval = 0.1, 100 fixed-point iterations' }
+  const evaluation = { perplexity: ppl.right.perplexity, heldOutTokens: ppl.right.heldOutTokens, protocol: 'document completion: θ folded in on the first half of each test document (α_eval = 0.1, 100 fixed-point iterations), the second half scored' }
   const file = modelFile({
     trainer: trainer.name,
     config: cfg,
