@@ -79,8 +79,9 @@ describe('online variational Bayes', () => {
     for (let pass = 0; pass < 3; pass++)
       for (let b = 0; b + S <= D; b += S) {
         stats.fill(0)
+        ovb.beginBatch()
         for (let d = b; d < b + S; d++) ovb.eStep(bagOf(train.tokens, train.docStart[d] as number, train.docStart[d + 1] as number, bag, seen), stats)
-        ovb.update(stats, learningRate(1, 0.7, ++t), D / S)
+        ovb.update(ovb.endBatch(stats), learningRate(1, 0.7, ++t), D / S)
       }
     const after = perplexity(ovb.topics(), K, test)
     expect(after).toBeLessThan(0.8 * before)
@@ -94,11 +95,45 @@ describe('online variational Bayes', () => {
     const stats = new Float64Array(12)
     const gamma = new Float64Array(3)
     const bag = bagOf([0, 1, 1, 3, 3, 3], 0, 6, emptyBag(6), new Int32Array(4))
-    ovb.eStep(bag, stats, gamma)
+    ovb.documentStatistic(bag, stats, gamma)
     expect(stats.reduce((a, b) => a + b, 0)).toBeCloseTo(6, 12)
     const perTopic = [0, 1, 2].map((k) => stats[k]! + stats[3 + k]! + stats[6 + k]! + stats[9 + k]!)
     // γ was computed one half-step before the final φ: equal within the E-step tolerance
     for (let k = 0; k < 3; k++) expect(Math.abs(gamma[k]! - 0.5 - perTopic[k]!)).toBeLessThan(0.01)
+  })
+  it('a batch statistic (e^{E ln β} applied once at the end) equals the sum of the documents\' c·φ, computed directly', () => {
+    const K = 4
+    const V = 30
+    const ovb = new OnlineLda(K, V, 0.1, 0.01)
+    const w = words(4)
+    for (let i = 0; i < ovb.lambda.length; i++) ovb.lambda[i] = 0.05 + 5 * w.nextDouble()
+    ovb.refresh()
+    // documents of 1–40 tokens, so the eight-word blocks and the remainder loop are both exercised
+    const docs = Array.from({ length: 6 }, (_, d) => Array.from({ length: 1 + ((d * 7 + 3) % 40) }, () => Math.floor(w.nextDouble() * V)))
+    const batch = new Float64Array(V * K)
+    ovb.beginBatch()
+    const gammas: Float64Array[] = []
+    for (const doc of docs) {
+      const g = new Float64Array(K)
+      ovb.eStep(bagOf(doc, 0, doc.length, emptyBag(doc.length), new Int32Array(V)), batch, g)
+      gammas.push(g)
+    }
+    ovb.endBatch(batch)
+    // directly: φ_wk ∝ e^{E ln θ_k} e^{E ln β_kw} from each document's γ (the E-step's final φ)
+    const eb = ovb.expectedLogBetaExp()
+    const direct = new Float64Array(V * K)
+    docs.forEach((doc, d) => {
+      const g = gammas[d]!
+      const sg = digamma(g.reduce((a, b) => a + b, 0))
+      const et = Array.from(g, (x) => Math.exp(digamma(x) - sg))
+      for (const v of doc) {
+        let norm = 1e-100
+        for (let k = 0; k < K; k++) norm += et[k]! * eb[k * V + v]!
+        for (let k = 0; k < K; k++) direct[v * K + k] = direct[v * K + k]! + (et[k]! * eb[k * V + v]!) / norm
+      }
+    })
+    for (let i = 0; i < batch.length; i++) expect(Math.abs(batch[i]! - direct[i]!)).toBeLessThan(1e-12)
+    expect(batch.reduce((a, b) => a + b, 0)).toBeCloseTo(docs.reduce((a, d) => a + d.length, 0), 10)
   })
 })
 
@@ -116,7 +151,7 @@ describe('the noised statistic: declared sensitivity ≥ the brute-force maximum
   }
   const contribution = (ovb: OnlineLda, doc: ReadonlyArray<number>, V: number): Float64Array => {
     const s = new Float64Array(V * ovb.K)
-    ovb.eStep(bagOf(doc, 0, doc.length, emptyBag(doc.length), new Int32Array(V)), s)
+    ovb.documentStatistic(bagOf(doc, 0, doc.length, emptyBag(doc.length), new Int32Array(V)), s)
     return s
   }
   const norm = (a: Float64Array, b?: Float64Array): number => Math.sqrt(a.reduce((s, x, i) => s + (x - (b?.[i] ?? 0)) ** 2, 0))

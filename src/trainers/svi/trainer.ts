@@ -215,12 +215,14 @@ const fitSvi = (corpus: Corpus, c: SviConfig, rng: Rng, options: FitOptions = {}
   let visited = 0
   const statistic = (batch: Int32Array, size: number, words: WordStream): Float64Array => {
     stats_.fill(0)
+    ovb.beginBatch()
     for (let b = 0; b < size; b++) {
       const d = batch[b] as number
       const n = truncate(words, corpus.tokens, corpus.docStart[d] as number, corpus.docStart[d + 1] as number, N, kept, scratch)
       visited += n
       ovb.eStep(bagOf(kept, 0, n, bag, seen), stats_)
     }
+    ovb.endBatch(stats_)
     const inv = 1 / c.batchSize
     for (let i = 0; i < stats_.length; i++) stats_[i] = (stats_[i] as number) * inv
     return stats_
