@@ -10,11 +10,15 @@ import * as E from 'fp-ts/lib/Either.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import { type DpError, decodeFailure, invalidParameter } from '../core/error.js'
 import { firstDecodeError } from '../core/decode.js'
-import { ExtendedNumber, jsonDepth } from '../core/json.js'
+import { ExtendedNumber, findTooDeep, MAX_JSON_DEPTH, tooDeepMessage } from '../core/json.js'
 import type { NeighbouringRelation } from './neighbouring.js'
 import { type PrivacyEvent, SCHEMA_VERSION } from './event.js'
 
-/** Event trees nested deeper than this are refused before decoding (no stack overflow). */
+/**
+ * Event trees nested deeper than this many events are refused before decoding (no stack overflow):
+ * every event on the way down counts as one level (a Compose and its child are two levels, though
+ * the Compose's `events` array adds a JSON level between them).
+ */
 export const MAX_EVENT_DEPTH = 64
 
 export const RelationCodec: t.Type<NeighbouringRelation, NeighbouringRelation, unknown> = t.readonly(
@@ -108,9 +112,11 @@ const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === 'obj
  * exact path (io-ts reports every union branch that failed, which reads badly on a CLI).
  */
 const precheckEvent = (u: unknown, path: string): E.Either<DpError, void> => {
-  const stack: Array<readonly [unknown, string]> = [[u, path]]
+  const stack: Array<readonly [unknown, string, number]> = [[u, path, 1]]
   while (stack.length > 0) {
-    const [v, p] = stack.pop() as readonly [unknown, string]
+    const [v, p, depth] = stack.pop() as readonly [unknown, string, number]
+    if (depth > MAX_EVENT_DEPTH)
+      return E.left(decodeFailure(p, '…', `event tree nested too deep: more than ${MAX_EVENT_DEPTH} levels of events (this event is level ${depth})`))
     if (!isRecord(v)) return E.left(decodeFailure(p, v, 'expected an event object with a "_tag"'))
     const tag = v['_tag']
     if (typeof tag !== 'string' || !KNOWN_TAGS.includes(tag))
@@ -118,9 +124,9 @@ const precheckEvent = (u: unknown, path: string): E.Either<DpError, void> => {
     if (tag === 'Compose') {
       const evs = v['events']
       if (!Array.isArray(evs)) return E.left(decodeFailure(`${p}.events`, evs, 'expected an array of events'))
-      evs.forEach((c, i) => stack.push([c, `${p}.events[${i}]`]))
+      for (let i = evs.length - 1; i >= 0; i--) stack.push([evs[i], `${p}.events[${i}]`, depth + 1])
     } else if (['SelfCompose', 'PoissonSample', 'SampleWithoutReplacement', 'Labeled'].includes(tag)) {
-      stack.push([v['event'], `${p}.event`])
+      stack.push([v['event'], `${p}.event`, depth + 1])
     }
   }
   return E.right(undefined)
@@ -226,37 +232,60 @@ export const validateEvent = (e: PrivacyEvent, path = '$'): E.Either<DpError, Pr
   return bad === undefined ? E.right(e) : E.left(bad.left)
 }
 
-/** Decodes and validates an event from parsed JSON. */
-export const decodeEvent = (u: unknown, path = '$'): E.Either<DpError, PrivacyEvent> => {
-  if (jsonDepth(u, MAX_EVENT_DEPTH * 2 + 4) > MAX_EVENT_DEPTH * 2 + 2)
-    return E.left(decodeFailure(path, '…', `event tree nested too deep (limit ${MAX_EVENT_DEPTH} levels)`))
-  return pipe(
+/** A DecodeFailure for a value nested deeper than `MAX_JSON_DEPTH`, naming where, if it is. */
+const checkDepth = (u: unknown, path: string): E.Either<DpError, void> => {
+  const deep = findTooDeep(u, MAX_JSON_DEPTH, path)
+  return deep === undefined ? E.right(undefined) : E.left(decodeFailure(deep.path, '…', tooDeepMessage(deep)))
+}
+
+const decodeEventWithin = (u: unknown, path: string): E.Either<DpError, PrivacyEvent> =>
+  pipe(
     precheckEvent(u, path),
     E.chain(() => pipe(EventCodec.decode(u), E.mapLeft((errs) => firstDecodeError(errs, path)))),
     E.chain((ev) => validateEvent(ev, path)),
   )
-}
 
-/** Decodes and validates a spec document (the `event` field is checked as an event tree). */
-export const decodeSpec = (u: unknown, path = '$'): E.Either<DpError, Spec> => {
+/**
+ * Decodes and validates an event from parsed JSON. A value nested deeper than `MAX_JSON_DEPTH`
+ * JSON levels, or an event tree deeper than `MAX_EVENT_DEPTH` events, is refused with its path.
+ */
+export const decodeEvent = (u: unknown, path = '$'): E.Either<DpError, PrivacyEvent> =>
+  pipe(
+    checkDepth(u, path),
+    E.chain(() => decodeEventWithin(u, path)),
+  )
+
+const decodeSpecWithin = (u: unknown, path: string): E.Either<DpError, Spec> => {
   if (!isRecord(u)) return E.left(decodeFailure(path, u, 'expected a spec object with "schemaVersion" and "event"'))
   if (u['schemaVersion'] !== SCHEMA_VERSION)
     return E.left(decodeFailure(`${path}.schemaVersion`, u['schemaVersion'], `expected schemaVersion ${SCHEMA_VERSION}`))
   return pipe(
-    decodeEvent(u['event'], `${path}.event`),
+    decodeEventWithin(u['event'], `${path}.event`),
     E.chain(() => pipe(SpecCodec.decode(u), E.mapLeft((errs) => firstDecodeError(errs, path)))),
     E.map((s) => s as Spec),
   )
 }
 
+/** Decodes and validates a spec document (the `event` field is checked as an event tree). */
+export const decodeSpec = (u: unknown, path = '$'): E.Either<DpError, Spec> =>
+  pipe(
+    checkDepth(u, path),
+    E.chain(() => decodeSpecWithin(u, path)),
+  )
+
 /** A spec file holds one spec or an array of specs. */
 export const decodeSpecs = (u: unknown): E.Either<DpError, ReadonlyArray<Spec>> =>
-  Array.isArray(u)
-    ? pipe(
-        u.map((s, i) => decodeSpec(s, `$[${i}]`)),
-        E.sequenceArray,
-      )
-    : pipe(decodeSpec(u), E.map((s) => [s]))
+  pipe(
+    checkDepth(u, '$'),
+    E.chain(() =>
+      Array.isArray(u)
+        ? pipe(
+            u.map((s, i) => decodeSpecWithin(s, `$[${i}]`)),
+            E.sequenceArray,
+          )
+        : pipe(decodeSpecWithin(u, '$'), E.map((s) => [s])),
+    ),
+  )
 
 /** Encodes an event for JSON (non-finite numbers as explicit strings). */
 export const encodeEvent = (e: PrivacyEvent): unknown => EventCodec.encode(e)

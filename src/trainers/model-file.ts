@@ -10,7 +10,8 @@
  * instead. Only the non-private CGS writes θ and its trace.
  *
  * Reading decodes with an io-ts codec (`ModelFileCodec`) and then checks what evaluation relies on
- * (`decodeModelFile`); every error is one line naming the file, the JSON path and the value.
+ * (`decodeModelFile`); every error is one line naming the file, the JSON path and the value. A
+ * value nested deeper than `MAX_JSON_DEPTH` (256) levels is refused first, naming where.
  *
  * @module
  */
@@ -19,7 +20,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
 import { type DpError, decodeFailure } from '../core/error.js'
 import { firstDecodeError } from '../core/decode.js'
-import { ExtendedNumber, parseJson, stringifyJson } from '../core/json.js'
+import { ExtendedNumber, findTooDeep, MAX_JSON_DEPTH, parseJson, stringifyJson, tooDeepMessage } from '../core/json.js'
 import { decodeEvent } from '../mechanisms/codec.js'
 import { writeFileAtomic } from './io.js'
 import type { PrivacyStatement } from './statement.js'
@@ -149,6 +150,9 @@ const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === 'obj
  * tree. Errors name the JSON path under `root` and the value.
  */
 export const decodeModelFile = (u: unknown, root = '$'): E.Either<DpError, ModelFile> => {
+  // Nothing below recurses into a value deeper than MAX_JSON_DEPTH (nor prints one).
+  const deep = findTooDeep(u, MAX_JSON_DEPTH, root)
+  if (deep !== undefined) return E.left(decodeFailure(deep.path, '…', tooDeepMessage(deep)))
   // kind and schemaVersion first: a file that is not a model file should say so, not list fields.
   if (!isRecord(u)) return E.left(decodeFailure(root, u, `expected a model file (a JSON object with "kind": "${MODEL_KIND}")`))
   if (u['kind'] !== MODEL_KIND) return E.left(decodeFailure(`${root}.kind`, u['kind'], `expected "${MODEL_KIND}"`))
@@ -196,7 +200,8 @@ export const readModelFile = (file: string): E.Either<DpError, LoadedModel> => {
   } catch (e) {
     return E.left(decodeFailure(file, file, `cannot read the model file (${(e as NodeJS.ErrnoException).code ?? String(e)})`))
   }
-  const u = parseJson(text)
+  // Parsed without a depth limit here: decodeModelFile refuses a deep value naming its JSON path.
+  const u = parseJson(text, Infinity)
   if (E.isLeft(u)) return E.left(decodeFailure(`${file}: $`, text.length > 40 ? `…${text.slice(-40)}` : text, `not valid JSON (${u.left})`))
   const m = decodeModelFile(u.right, `${file}: $`)
   if (E.isLeft(m)) return m
