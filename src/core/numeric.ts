@@ -99,15 +99,29 @@ export const goldenMin = (
   return fc <= fd ? { x: c, value: fc } : { x: d, value: fd }
 }
 
+// One shared 8-byte buffer for nextUp: it runs once per order per leaf in the RDP fold, where a
+// fresh DataView and BigInt arithmetic per call dominated the accounting of large specs.
+const F64 = new Float64Array(1)
+const U32 = new Uint32Array(F64.buffer)
+const LO = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 0 : 1
+const HI = 1 - LO
+
 /** The next float above x (conservative rounding of a privacy loss upward). */
 export const nextUp = (x: number): number => {
   if (Number.isNaN(x) || x === Infinity) return x
   if (x === 0) return Number.MIN_VALUE
-  const buf = new DataView(new ArrayBuffer(8))
-  buf.setFloat64(0, x)
-  const bits = buf.getBigInt64(0)
-  buf.setBigInt64(0, x > 0 ? bits + 1n : bits - 1n)
-  return buf.getFloat64(0)
+  F64[0] = x
+  // The magnitude's bit pattern moves one step away from zero for x > 0, towards it for x < 0.
+  if (x > 0) {
+    if (U32[LO] === 0xffffffff) {
+      U32[LO] = 0
+      U32[HI] = (U32[HI] as number) + 1
+    } else U32[LO] = (U32[LO] as number) + 1
+  } else if (U32[LO] === 0) {
+    U32[LO] = 0xffffffff
+    U32[HI] = (U32[HI] as number) - 1
+  } else U32[LO] = (U32[LO] as number) - 1
+  return F64[0] as number
 }
 
 /**

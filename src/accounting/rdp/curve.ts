@@ -23,7 +23,7 @@ import { type DpError, numericFailure, unsupportedEvent } from '../../core/error
 import { childPath, isNoiseEvent, type PrivacyEvent } from '../../mechanisms/event.js'
 import type { NeighbouringRelation } from '../../mechanisms/neighbouring.js'
 import { validateEvent } from '../../mechanisms/codec.js'
-import { resolveLeaf } from '../normalize.js'
+import { type NormalizedLeaf, resolveLeaf } from '../normalize.js'
 import { checkSamplingRelation } from '../relation.js'
 import { leafCurve, leafPureEpsilon } from './closed-forms.js'
 import { integerOrdersFor } from './integer-orders.js'
@@ -64,6 +64,15 @@ interface Context {
   dropped: number
   readonly memo: WeakMap<PrivacyEvent, Map<string, E.Either<DpError, Curve>>>
   readonly sampledGaussian: Map<string, Float64Array>
+  /** Leaf curves by leaf value and grid (curves are never mutated, so sharing is safe). */
+  readonly leaves: Map<string, Curve>
+}
+
+/** A leaf's value as a key: its tag and named parameters (numbers printed exactly by String). */
+const leafKey = (leaf: NormalizedLeaf): string => {
+  let k: string = leaf._tag
+  for (const [name, v] of Object.entries(leaf)) if (name !== '_tag') k += `|${name}=${String(v)}`
+  return k
 }
 
 const orderSet = (values: ReadonlyArray<number>): OrderSet => ({ values, key: values.join(',') })
@@ -122,9 +131,15 @@ const foldUncached = (e: PrivacyEvent, os: OrderSet, path: string, ctx: Context)
     if (E.isLeft(res)) return res
     if (res.right.note !== undefined) note(ctx, res.right.note)
     const leaf = res.right.leaf
+    // Large specs repeat the same leaf many times: its curve is computed once per grid.
+    const key = `${leafKey(leaf)}|${os.key}`
+    const hit = ctx.leaves.get(key)
+    if (hit !== undefined) return E.right(hit)
     const values = leafCurve(leaf, os.values, path)
     if (E.isLeft(values)) return values
-    return E.right(capped(values.right, leafPureEpsilon(leaf)))
+    const curve = capped(values.right, leafPureEpsilon(leaf))
+    ctx.leaves.set(key, curve)
+    return E.right(curve)
   }
   switch (e._tag) {
     case 'NoOp':
@@ -245,6 +260,7 @@ export const rdpCurveDetailed = (
     dropped: 0,
     memo: new WeakMap(),
     sampledGaussian: new Map(),
+    leaves: new Map(),
   }
   let r: E.Either<DpError, Curve>
   try {
