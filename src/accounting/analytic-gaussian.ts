@@ -74,7 +74,8 @@ export const analyticGaussianLogDelta = (noiseMultiplier: number, epsilon: numbe
 
 /** δ(ε) of the Gaussian mechanism (Balle & Wang 2018, Thm 8); 0 when it underflows. */
 export const analyticGaussianDelta = (noiseMultiplier: number, epsilon: number): number =>
-  Math.exp(analyticGaussianLogDelta(noiseMultiplier, epsilon))
+  // m = 0 (σ/Δ underflowed, or μ = Δ/σ overflowed): no noise, δ = 1 at every finite ε.
+  noiseMultiplier === 0 && epsilon >= 0 ? (epsilon === Infinity ? 0 : 1) : Math.exp(analyticGaussianLogDelta(noiseMultiplier, epsilon))
 
 /**
  * Smallest ε ≥ 0 with δ(ε) ≤ delta, by bisection on the decreasing δ(ε); reports the upper end
@@ -83,6 +84,8 @@ export const analyticGaussianDelta = (noiseMultiplier: number, epsilon: number):
  */
 export const analyticGaussianEpsilon = (noiseMultiplier: number, delta: number): number => {
   const m = noiseMultiplier
+  // m = 0 (σ/Δ underflowed, or μ = Δ/σ overflowed): no noise, no finite ε below δ = 1.
+  if (m === 0 && delta > 0 && delta < 1) return Infinity
   if (!(m > 0) || !(delta > 0 && delta <= 1)) return Number.NaN
   const logTarget = Math.log(delta)
   const ok = (eps: number): boolean => analyticGaussianLogDelta(m, eps) <= logTarget

@@ -22,7 +22,7 @@
  */
 import erfc from '@stdlib/math-base-special-erfc'
 import { bisectPredicate, roundUpLoss } from '../core/numeric.js'
-import { zcdpToEpsilon } from './zcdp/conversion.js'
+import { zcdpDelta, zcdpToEpsilon } from './zcdp/conversion.js'
 
 const U = Number.EPSILON / 2
 
@@ -106,16 +106,31 @@ export const discreteGaussianTail = (sigma: number, logZ: number, m: number): nu
 }
 
 /**
+ * Whether δ(ε) can be summed: σ² is a finite double and the loss threshold εσ²/Δ + Δ/2 is below
+ * 2^52, where a double still steps through the integers one by one.
+ */
+const summable = (sigma: number, sensitivity: number, epsilon: number): boolean => {
+  const s2 = sigma * sigma
+  return s2 > 0 && s2 < Infinity && (epsilon * s2) / sensitivity + sensitivity / 2 < 2 ** 52
+}
+
+/**
  * δ(ε) of the scalar discrete Gaussian mechanism with shift Δ (CKS Thm 7; see the module note),
  * rounded up. 0 for σ = ∞ or ε = ∞.
  */
 export const discreteGaussianDelta = (sigma: number, sensitivity: number, epsilon: number): number => {
   if (sigma === Infinity || epsilon === Infinity) return 0
-  const logZ = discreteGaussianLogNormalizer(sigma)
   const d = sensitivity
-  const loss = (x: number): number => (d * (2 * x - d)) / (2 * sigma * sigma)
+  const s2 = sigma * sigma
+  // σ² underflows to 0: all but an underflowing mass sits at 0 and the shift moves it, δ = 1 (sound).
+  if (s2 === 0) return 1
+  // The summed form cannot run: the zCDP bound (CKS Thm 4, ρ = Δ²/(2σ²)) is the answer.
+  if (!summable(sigma, d, epsilon)) return Math.min(1, zcdpDelta(discreteGaussianRho(sigma, d), epsilon))
+  const threshold = (epsilon * s2) / d + d / 2
+  const logZ = discreteGaussianLogNormalizer(sigma)
+  const loss = (x: number): number => (d * (2 * x - d)) / (2 * s2)
   // The first x with loss(x) > ε: the threshold εσ²/Δ + Δ/2, corrected for its rounding.
-  let x = Math.floor((epsilon * sigma * sigma) / d + d / 2) + 1
+  let x = Math.floor(threshold) + 1
   while (loss(x - 1) > epsilon) x--
   while (loss(x) <= epsilon) x++
   let sum = 0
@@ -140,6 +155,16 @@ export const discreteGaussianDelta = (sigma: number, sensitivity: number, epsilo
   return Math.min(1, sum + rest + err)
 }
 
+/**
+ * ρ = Δ²/(2σ²) of the discrete Gaussian (CKS Thm 4), as (Δ/σ)²/2 so it overflows only when it is
+ * truly beyond the doubles, and never below the least positive double (an underflow to 0 would
+ * claim ρ = 0, which no σ < ∞ has).
+ */
+const discreteGaussianRho = (sigma: number, sensitivity: number): number => {
+  const m = sensitivity / sigma
+  return Math.max(Number.MIN_VALUE, (m * m) / 2)
+}
+
 /** Relative width of the final bracket of `discreteGaussianEpsilon` (the upper end is reported). */
 export const DISCRETE_GAUSSIAN_REL_TOL = 1e-12
 
@@ -154,8 +179,8 @@ export const discreteGaussianEpsilon = (sigma: number, sensitivity: number, delt
   if (sigma === Infinity || delta >= 1) return 0
   const ok = (eps: number): boolean => discreteGaussianDelta(sigma, sensitivity, eps) <= delta
   if (ok(0)) return 0
-  const m = sigma / sensitivity
-  const hi = roundUpLoss(zcdpToEpsilon(1 / (2 * m * m), delta).epsilon)
-  if (!ok(hi)) return hi
+  const hi = roundUpLoss(zcdpToEpsilon(discreteGaussianRho(sigma, sensitivity), delta).epsilon)
+  // Where δ(ε) falls back to the zCDP bound itself, bisecting on it cannot beat hi.
+  if (!summable(sigma, sensitivity, hi) || !ok(hi)) return hi
   return bisectPredicate(ok, 0, hi, 0, DISCRETE_GAUSSIAN_REL_TOL).hi
 }
