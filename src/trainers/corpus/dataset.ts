@@ -16,7 +16,7 @@ import { type DpError, invalidParameter } from '../../core/error.js'
 import type { VocabularySource } from '../assumptions.js'
 import { type Corpus, documentCount, fromDocuments, validateCorpus } from './corpus.js'
 import { numpyPermutation } from './mt19937.js'
-import { topVocabulary } from './text.js'
+import { type Tokenizer, topVocabulary } from './text.js'
 
 /** A tokenized raw document, before the vocabulary cut. */
 export interface RawDocument {
@@ -34,6 +34,8 @@ export interface Dataset {
   readonly testHeldOut: Corpus
   /** How the vocabulary was chosen (for the privacy statement's assumptions). */
   readonly vocabularySource: VocabularySource
+  /** How raw text became words (text.ts): `ascii` for the built-in corpora, `unicode` for user text, `none` for bag-of-words files. */
+  readonly tokenizer?: Tokenizer | 'none'
 }
 
 /** The split seed of LDA-EVAL.md. */

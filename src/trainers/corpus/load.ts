@@ -48,7 +48,7 @@ export const readJsonLines = (file: string): E.Either<DpError, RawDocument[]> =>
       docs.push({
         name: typeof o.name === 'string' ? o.name : String(docs.length + 1),
         label: typeof o.label === 'string' ? o.label : '',
-        tokens: tokenizeInto(o.text, stop, []),
+        tokens: tokenizeInto(o.text, stop, [], 'unicode'),
       })
       return undefined
     })
@@ -63,7 +63,7 @@ const readTextFolder = (dir: string): RawDocument[] => {
   return readdirSync(dir)
     .filter((f) => !f.startsWith('.') && statSync(join(dir, f)).isFile())
     .sort()
-    .map((name) => ({ name, label: '', tokens: tokenizeInto(readFileSync(join(dir, name), 'latin1'), stop, []) }))
+    .map((name) => ({ name, label: '', tokens: tokenizeInto(readFileSync(join(dir, name), 'utf8'), stop, [], 'unicode') }))
 }
 
 /** A dataset from a directory in LDA-EVAL.md's file layout (already split). */
@@ -108,8 +108,16 @@ export const readVocabularyFile = (file: string): E.Either<DpError, { readonly w
 
 const UCI_VOCABULARY = 'a UCI corpus carries its own vocab.txt; --vocabulary applies to text corpora (brown, spam, .jsonl, a folder of text files)'
 
-/** Loads `brown`, `spam`, or a path, as described in the module comment. */
+/** Loads `brown`, `spam`, or a path, as described in the module comment; the dataset says which tokenizer made its words. */
 export const loadDataset = (source: string, options: LoadOptions = {}): E.Either<DpError, Dataset> => {
+  const r = loadUntagged(source, options)
+  if (E.isLeft(r)) return r
+  const builtin = source === 'brown' || source === 'spam'
+  const text = builtin || /\.jsonl?$/.test(source) || (existsSync(source) && statSync(source).isDirectory() && r.right.vocabularySource.kind !== 'corpus-files')
+  return E.right({ ...r.right, tokenizer: builtin ? 'ascii' : text ? 'unicode' : 'none' })
+}
+
+const loadUntagged = (source: string, options: LoadOptions): E.Either<DpError, Dataset> => {
   if (source === 'brown' || source === 'spam') {
     const raw = source === 'brown' ? loadBrownRaw() : loadSpamRaw()
     if (E.isLeft(raw)) return raw

