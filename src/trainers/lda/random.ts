@@ -1,12 +1,15 @@
 /**
  * Samplers on top of the injected `Rng`: a fast xoshiro128** stream for Gibbs topic draws
  * (seeded from the Rng, so a run is reproducible from its seed; one call per token must cost a
- * few nanoseconds, which seedrandom's ARC4 cannot), and Laplace, Gaussian, Gamma, Dirichlet and
- * Poisson variates drawn from the Rng itself (noise that protects data uses the Rng directly).
+ * few nanoseconds, which seedrandom's ARC4 cannot; the non-private CGS and the post-processing
+ * sweeps use it), Gamma, Dirichlet and Poisson variates drawn from the Rng itself (synthetic corpora),
+ * and continuous Laplace/Gaussian fills over a `NoiseSource` (benchmarks; the trainers' noise is
+ * exact and discrete, drawn through their release gate).
  *
  * @module
  */
 import type { Rng } from '../../core/rng.js'
+import { WordStream, wordsFromRng } from '../../core/words.js'
 
 /** xoshiro128** (Blackman & Vigna 2018): 32-bit state words, period 2^128 − 1. */
 export class FastUniform {
@@ -45,41 +48,6 @@ export class FastUniform {
     this.c ^= t
     this.d = rotl(this.d, 11)
     return r >>> 0
-  }
-  /**
-   * Fills `out[0..n)` with uniforms in [0, 1) of 53 random bits (two outputs each, high then low),
-   * the same stream as `n` pairs of `nextUint32` calls; the state lives in locals for the loop.
-   */
-  fill53(out: Float64Array, n: number): void {
-    let a = this.a
-    let b = this.b
-    let c = this.c
-    let d = this.d
-    for (let i = 0; i < n; i++) {
-      let m = Math.imul(b, 5)
-      const hi = Math.imul((m << 7) | (m >>> 25), 9) >>> 0
-      let t = b << 9
-      c ^= a
-      d ^= b
-      b ^= c
-      a ^= d
-      c ^= t
-      d = (d << 11) | (d >>> 21)
-      m = Math.imul(b, 5)
-      const lo = Math.imul((m << 7) | (m >>> 25), 9) >>> 0
-      t = b << 9
-      c ^= a
-      d ^= b
-      b ^= c
-      a ^= d
-      c ^= t
-      d = (d << 11) | (d >>> 21)
-      out[i] = ((hi >>> 5) * 67108864 + (lo >>> 6)) * 1.1102230246251565e-16
-    }
-    this.a = a
-    this.b = b
-    this.c = c
-    this.d = d
   }
 }
 const rotl = (x: number, k: number): number => (x << k) | (x >>> (32 - k))
@@ -189,42 +157,28 @@ const lgammaInt = (n: number): number => {
 }
 
 /**
- * The uniform source of the privacy noise (the Laplace/Gaussian draws on released counts), chosen
- * explicitly from the kind of the injected Rng:
- * - a `seeded:*` Rng is already a deterministic PRNG (seedrandom's ARC4) whose only purpose is
- *   reproducibility, so the noise is drawn from a xoshiro128** stream seeded from it (four draws):
- *   the same seed gives the same noise, and one uniform costs nanoseconds instead of one ARC4
- *   call per draw. Each uniform carries 53 random bits (two 32-bit outputs), as the Rng's do, so
- *   the noise distribution (including its tails) is the same as when drawn from the Rng.
- * - any other Rng — in particular `secure()` (node:crypto), the source for noise that protects
- *   real data — is used directly for every uniform: its noise is never derived from a PRNG state.
+ * The uniform source of the continuous Laplace/Gaussian samplers below — kept for benchmarks and for
+ * describing other systems; the trainers release integer tables with exact discrete noise through
+ * their release gate. Its words come from `wordsFromRng` (node:crypto for a `secure()` Rng, the
+ * seeded xoshiro128** stream otherwise), one 53-bit uniform per two words.
  */
 export class NoiseSource {
-  private readonly fast: FastUniform | undefined
-  private readonly rng: Rng
+  private readonly words: WordStream
   constructor(rng: Rng) {
-    this.rng = rng
-    this.fast = rng.kind.startsWith('seeded:') ? new FastUniform(rng) : undefined
+    this.words = new WordStream(wordsFromRng(rng))
   }
-  /** True when the noise comes from a seeded fast PRNG (reproducible runs), false when drawn from the Rng itself. */
+  /** True when the noise can be regenerated from a seed (reproducible runs). */
   get reproducible(): boolean {
-    return this.fast !== undefined
+    return !this.words.source.secret
   }
   /** One uniform in [0, 1) with 53 random bits. */
   next(): number {
-    const f = this.fast
-    if (f === undefined) return this.rng.next()
-    return ((f.nextUint32() >>> 5) * 67108864 + (f.nextUint32() >>> 6)) * 1.1102230246251565e-16
+    return this.words.nextDouble()
   }
   /** Fills `out[0..n)` with uniforms in [0, 1) carrying 53 random bits. */
   uniforms(out: Float64Array, n: number): void {
-    const f = this.fast
-    if (f === undefined) {
-      const rng = this.rng
-      for (let i = 0; i < n; i++) out[i] = rng.next()
-      return
-    }
-    f.fill53(out, n)
+    const w = this.words
+    for (let i = 0; i < n; i++) out[i] = w.nextDouble()
   }
 }
 
