@@ -10,6 +10,8 @@
  * ≤ √2·N/S (two non-negative matrices of norm ≤ N are at most √(N² + N²) apart). The other
  * documents' terms do not move: each document's E-step reads only itself and λ, which is computed
  * from earlier releases. Eq. (4)'s N/D bounds the (1/D)-normalised full-data statistic, not this one.
+ * With `clipNorm` C each document's term is first projected to L2 norm ≤ C (the authors' code;
+ * ./statistic.ts), and N becomes min(C, N) in both bounds.
  *
  * Sampling is real and declared: 'poisson' includes each document independently with probability
  * ν = S/D (exact coins; PoissonSample, amplified under add/remove one document, the paper's
@@ -45,6 +47,7 @@ import { type ChainInput, zcdpChain } from './chain.js'
 import { gaussianVector, miniBatchRelease, type Sampling } from './measurement.js'
 import { bagOf, emptyBag, learningRate, OnlineLda } from './ovb.js'
 import { gammaVariate, truncate } from './random.js'
+import { BatchStatistic } from './statistic.js'
 import { PRIVATE_SVI_PAPER } from '../papers.js'
 
 export const SviConfig = t.intersection([
@@ -64,6 +67,8 @@ export const SviConfig = t.intersection([
     eStepIterations: t.number,
     eStepTolerance: t.number,
   }),
+  // C: project each document's term to L2 norm ≤ C (the authors' code, ./statistic.ts); absent: no projection
+  t.partial({ clipNorm: t.number }),
 ])
 export type SviConfig = t.TypeOf<typeof SviConfig>
 
@@ -89,9 +94,12 @@ export const SVI_LABEL = 'mini-batch expected sufficient statistic (1/S)·Σ c·
 /** The relation a sampling model is accounted (and protected) under. */
 export const samplingRelation = (s: Sampling): NeighbouringRelation => (s === 'poisson' ? addRemove('document') : replaceOne('document'))
 
-/** L2 sensitivity of the noised (1/S) statistic: N/S under add/remove, √2·N/S under replace-one. */
-export const statisticSensitivity = (c: Pick<SviConfig, 'truncation' | 'batchSize' | 'sampling'>): number =>
-  ((c.sampling === 'poisson' ? 1 : Math.SQRT2) * c.truncation) / c.batchSize
+/** The bound on one document's term ‖t_d‖₂: N (its mass after truncation), or min(C, N) with the projection to norm C. */
+export const documentNormBound = (c: Pick<SviConfig, 'truncation' | 'clipNorm'>): number => (c.clipNorm === undefined ? c.truncation : Math.min(c.clipNorm, c.truncation))
+
+/** L2 sensitivity of the noised (1/S) statistic: r/S under add/remove, √2·r/S under replace-one, r = `documentNormBound`. */
+export const statisticSensitivity = (c: Pick<SviConfig, 'truncation' | 'batchSize' | 'sampling' | 'clipNorm'>): number =>
+  ((c.sampling === 'poisson' ? 1 : Math.SQRT2) * documentNormBound(c)) / c.batchSize
 
 export const chainInput = (c: SviConfig, documents: number): ChainInput => ({
   epsilonTotal: c.epsilonTotal,
@@ -107,7 +115,7 @@ export const noiseSigma = (c: SviConfig, documents: number): E.Either<DpError, n
   if (c.noise === 'multiplier') return E.right(c.multiplier * statisticSensitivity(c))
   const chain = zcdpChain(chainInput(c, documents))
   if (E.isLeft(chain)) return chain
-  return E.right(c.noise === 'chain' ? chain.right.z * statisticSensitivity(c) : (chain.right.z * c.truncation) / documents)
+  return E.right(c.noise === 'chain' ? chain.right.z * statisticSensitivity(c) : (chain.right.z * documentNormBound(c)) / documents)
 }
 
 const unit = (field: string, x: number, what: string): E.Either<DpError, number> =>
@@ -125,6 +133,7 @@ export const validateSvi = (c: SviConfig, stats?: CorpusStats): E.Either<DpError
         ? E.left(invalidParameter('batchSize', c.batchSize, `the mini-batch size S exceeds the number of documents D = ${stats.documents}`))
         : E.right(c),
     () => integerAtLeast('truncation', c.truncation, 1, 'the truncation length N'),
+    () => (c.clipNorm === undefined ? E.right(c) : positive('clipNorm', c.clipNorm, 'the per-document projection radius C (L2 norm of a document\'s term)')),
     () => (c.tau0 >= 0 && Number.isFinite(c.tau0) ? E.right(c) : E.left(invalidParameter('tau0', c.tau0, 'τ0 must be a finite number ≥ 0'))),
     () => (c.kappa > 0.5 && c.kappa <= 1 ? E.right(c) : E.left(invalidParameter('kappa', c.kappa, 'κ must be in (0.5, 1] (the Robbins–Monro conditions)'))),
     () => (c.sampling === 'poisson' || c.sampling === 'without-replacement' ? E.right(c) : E.left(invalidParameter('sampling', c.sampling, 'expected "poisson" or "without-replacement"'))),
@@ -176,13 +185,18 @@ const assumptionsSvi = (c: SviConfig): ReadonlyArray<string> => [
     ? 'neighbouring corpora differ by adding or removing one document (the paper\'s |D − D̃| = 1); each iteration includes every document independently with probability ν = S/D (Poisson sampling, the assumption behind the paper\'s amplification)'
     : 'neighbouring corpora differ by replacing one document; each iteration draws a uniform S-subset of the D documents (the authors\' code), amplified under replace-one (Wang, Balle & Kasiviswanathan 2019), so Δ = √2·N/S',
   'D, S, N, K, V (the vocabulary), the hyper-parameters and J are public; under add/remove the algorithm uses the declared D for ν and for λ = η + D·s̃, as the paper does',
-  `the noise is added to Algorithm 1's (1/S)-normalised statistic, whose L2 sensitivity is ${c.sampling === 'poisson' ? 'N/S' : '√2·N/S'} (eq. 4's N/D bounds the (1/D)-normalised statistic, not the noised one)`,
+  `the noise is added to Algorithm 1's (1/S)-normalised statistic, whose L2 sensitivity is ${c.sampling === 'poisson' ? '' : '√2·'}${c.clipNorm === undefined ? 'N' : 'min(C, N)'}/S (eq. 4's N/D bounds the (1/D)-normalised statistic, not the noised one)`,
   c.noise === 'chain'
     ? 'noise: the paper\'s zCDP-chain multiplier z applied to the true sensitivity (the paper as designed)'
     : c.noise === 'as-written'
       ? 'noise: eq. (3) with eq. (4)\'s Δ = N/D, added to the (1/S) statistic as Algorithm 1 is written (σ is D/S times too small for its sensitivity)'
       : `noise: multiplier z = σ/Δ = ${c.multiplier} given`,
   'documents longer than N keep N tokens chosen uniformly at random, afresh at every visit; negatives are mapped to 0 and the M-step runs on the release only (post-processing); γ of training documents is not released',
+  ...(c.clipNorm === undefined
+    ? []
+    : [
+        `each document's term c·φ is projected to L2 norm ≤ C = ${c.clipNorm} before the sum (the authors' code's clippingProportion; not in the paper), so Δ uses min(C, N) = ${documentNormBound(c)} in place of N`,
+      ]),
   'the noise is the continuous Gaussian computed in double precision (Box–Muller on full-exponent uniforms): the declared event is the exact Gaussian\'s; floating-point effects (Mironov 2012; Jin et al. 2022) are not covered',
   'the held-out perplexity is computed on test documents, which the guarantee does not cover',
 ]
@@ -212,21 +226,17 @@ const fitSvi = (corpus: Corpus, c: SviConfig, rng: Rng, options: FitOptions = {}
   const scratch = new Int32Array(maxLen)
   const seen = new Int32Array(V)
   const bag = emptyBag(Math.min(N, maxLen))
-  const stats_ = new Float64Array(V * K)
+  const batchStatistic = new BatchStatistic(ovb, c.clipNorm)
   let visited = 0
   const statistic = (batch: Int32Array, size: number, words: WordStream): Float64Array => {
-    stats_.fill(0)
-    ovb.beginBatch()
+    batchStatistic.begin()
     for (let b = 0; b < size; b++) {
       const d = batch[b] as number
       const n = truncate(words, corpus.tokens, corpus.docStart[d] as number, corpus.docStart[d + 1] as number, N, kept, scratch)
       visited += n
-      ovb.eStep(bagOf(kept, 0, n, bag, seen), stats_)
+      batchStatistic.add(bagOf(kept, 0, n, bag, seen))
     }
-    ovb.endBatch(stats_)
-    const inv = 1 / c.batchSize
-    for (let i = 0; i < stats_.length; i++) stats_[i] = (stats_[i] as number) * inv
-    return stats_
+    return batchStatistic.finish(c.batchSize)
   }
   const release = miniBatchRelease(SVI_LABEL, c.sampling, c.batchSize, D, gaussianVector(SVI_LABEL, sigma.right, statisticSensitivity(c), samplingRelation(c.sampling)), statistic)
   const run = runIterations(
