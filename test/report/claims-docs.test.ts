@@ -117,6 +117,22 @@ describe('the verdicts, stated as the issue lists them', () => {
     for (const i of [2, 3, 4]) expect(verdict(`spectral.config${i}`).kind).toBe('not-derivable')
   })
 
+  it('the spectral utility claims: Fig. 2a’s ordering only in the letter (configuration 2 never near the un-noised error); Fig. 4 not reproduced on Brown', () => {
+    const two = verdict('spectral.figure2')
+    expect(two.kind).toBe('holds-under-reading')
+    const lowest = two.evidence[0]!.rows.map((r) => r[two.evidence[0]!.columns.indexOf('lowest')])
+    expect(lowest[0]).toBe('2') // the smallest ε
+    expect(lowest.at(-1)).toBe('1') // the largest ε
+    expect(two.statement).toMatch(/configuration 2's lead there is between models far from the topics/)
+    expect(two.statement).toMatch(/Fig\. 2b \(N = 1,000\), Fig\. 2c \(α0 = 1000\) and private VI on synthetic data were not measured/)
+    const four = verdict('spectral.figure4')
+    expect(four.kind).toBe('not-reproduced')
+    const above = column(four, 0, 'spectral above SVI’s best J (%)')
+    for (const x of above) expect(x).toBeGreaterThan(0) // configuration 1 above private SVI at every ε
+    expect(four.statement).toMatch(/Configurations 2, 3 and 4 released no model at any ε/)
+    expect(four.statement).toMatch(/Not measured: the paper's corpus \(Wikipedia/)
+  })
+
   it('every verdict states its relation, sampling model and reading', () => {
     for (const v of verdicts.values()) {
       expect(v.assumptions.relation.length, v.claim.id).toBeGreaterThan(0)

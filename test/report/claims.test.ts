@@ -3,7 +3,7 @@
  * names a check dpaudit has and points at lines inside its paper's extraction; bad files get one
  * message naming the path; `dpaudit verify` answers unknown ids and bad flags with exit 1.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runAudit } from '../../src/cli/commands/audit.js'
@@ -13,6 +13,7 @@ import { formatError } from '../../src/core/error.js'
 import { CHECK_NAMES, ClaimsFile, decodeClaimsFile, findClaim, loadClaims } from '../../src/report/claims/codec.js'
 import { VerifyOutput } from '../../src/report/claims/verdict.js'
 import { runVerify } from '../../src/cli/commands/verify.js'
+import { verifyOne } from '../../src/report/claims/verify.js'
 import { SUB_LDA_TABLE3 } from '../../src/report/paper-claims.js'
 import { runAsyncCommand } from '../../src/cli/async-commands.js'
 import { run } from '../../src/cli/run.js'
@@ -37,8 +38,9 @@ describe('claims/', () => {
       expect(ids).toContain(id)
     expect(new Set(ids).size).toBe(ids.length)
     for (const p of papers) for (const c of p.claims) expect(CHECK_NAMES).toContain(c.check)
-    // every paper has a utility claim but the spectral one (no trainer yet)
-    for (const p of papers.filter((x) => x.paper.id !== '004')) expect(p.claims.some((c) => c.kind === 'utility')).toBe(true)
+    // every paper has a utility claim (the spectral one's: Fig. 2 and Fig. 4)
+    for (const p of papers) expect(p.claims.some((c) => c.kind === 'utility'), p.paper.id).toBe(true)
+    for (const id of ['spectral.figure2', 'spectral.figure4']) expect(ids).toContain(id)
   })
 
   it.skipIf(!existsSync(PAPERS))('every reference lies inside its paper’s extraction', () => {
@@ -124,5 +126,80 @@ describe('dpaudit verify', () => {
     expect((await runAsyncCommand(['report', '--help']))?.stdout).toMatch(/^usage: dpaudit report/)
     expect(run(['help', 'verify']).stdout).toMatch(/^usage: dpaudit verify/)
     expect(run(['help']).stdout).toMatch(/dpaudit report <input\.json> --out DIR/)
+  })
+})
+
+describe('the spectral utility claims (paper 004 Fig. 2 and Fig. 4) read the measured files', () => {
+  const spectral = papers.find((p) => p.paper.id === '004')!
+  const claim = (id: string) => spectral.claims.find((c) => c.id === id)!
+  const measured = (name: string) => JSON.parse(readFileSync(new URL(`../../examples/${name}`, import.meta.url), 'utf8')) as Record<string, any>
+  /** A repository root in the temporary folder holding the given example files. */
+  const rootWith = (files: Record<string, unknown>): string => {
+    const root = mkdtempSync(join(dir, 'root-'))
+    mkdirSync(join(root, 'examples'))
+    for (const [name, value] of Object.entries(files)) writeFileSync(join(root, 'examples', name), JSON.stringify(value))
+    return root
+  }
+
+  it('--json decodes with VerifyOutput; the table is the data file’s numbers, rounded', () => {
+    const r = runVerify(['spectral.figure2', '--json'])
+    expect(r.code, r.stderr).toBe(0)
+    const d = VerifyOutput.decode(JSON.parse(r.stdout ?? ''))
+    if (E.isLeft(d)) throw new Error('does not decode')
+    const v = d.right.verdicts[0]!
+    const rows = measured('spectral-figures.json')['synthetic']['figure2'] as Array<{ configuration: string; targetEpsilon: number; error?: number; released: boolean }>
+    const t = v.evidence[0]!
+    for (const row of t.rows)
+      for (const c of ['1', '2', '3', '4']) {
+        const m = rows.find((x) => x.configuration === c && x.targetEpsilon === row[0])!
+        const cell = row[t.columns.indexOf(`config ${c}`)]
+        if (m.released) expect(cell as number).toBeCloseTo(m.error!, 3)
+        else expect(cell).toMatch(/^no model/)
+      }
+  })
+
+  it('the verdict follows the data: a configuration 3 below both others, or configuration 1 best at small ε, is not the paper’s ordering', () => {
+    const figures = measured('spectral-figures.json')
+    const a10 = measured('spectral-figures-a10.json')
+    const kind = (patch: (rows: Array<Record<string, unknown>>) => void): string => {
+      const f = JSON.parse(JSON.stringify(figures)) as typeof figures
+      patch(f['synthetic']['figure2'])
+      const v = verifyOne(spectral.paper, claim('spectral.figure2'), rootWith({ 'spectral-figures.json': f, 'spectral-figures-a10.json': a10 }))
+      if (E.isLeft(v)) throw new Error(formatError(v.left))
+      return v.right.kind
+    }
+    expect(kind(() => undefined)).toBe('holds-under-reading') // the measured file: config 3 below config 2 at some ε
+    const at = (rows: Array<Record<string, unknown>>, c: string, e: number) => rows.find((r) => r['configuration'] === c && r['targetEpsilon'] === e)!
+    expect(kind((rows) => (at(rows, '3', 1000)['error'] = 0.01))).toBe('not-reproduced')
+    expect(kind((rows) => (at(rows, '1', 10)['error'] = 0.5))).toBe('not-reproduced')
+    expect(
+      kind((rows) => {
+        for (const r of rows) if (r['configuration'] === '3' && typeof r['error'] === 'number') r['error'] = 2
+      }),
+    ).toBe('holds')
+  })
+
+  it('Fig. 4: configuration 1 below private SVI at every J and every ε, with configurations 2–4 releasing, would reproduce it', () => {
+    const comparison = measured('spectral-brown-comparison.json')
+    const figures = measured('spectral-figures.json')
+    const v0 = verifyOne(spectral.paper, claim('spectral.figure4'), rootWith({ 'spectral-brown-comparison.json': comparison, 'spectral-figures.json': figures }))
+    expect(E.isRight(v0) && v0.right.kind).toBe('not-reproduced')
+    const better = JSON.parse(JSON.stringify(comparison)) as typeof comparison
+    for (const r of better['rows']) r['spectral']['medianPerplexity'] = 100
+    const releasing = JSON.parse(JSON.stringify(figures)) as typeof figures
+    for (const r of releasing['brown']['rows']) Object.assign(r, { released: true, perplexity: 500 })
+    const v1 = verifyOne(spectral.paper, claim('spectral.figure4'), rootWith({ 'spectral-brown-comparison.json': better, 'spectral-figures.json': releasing }))
+    expect(E.isRight(v1) && v1.right.kind).toBe('holds')
+  })
+
+  it('a missing or malformed data file is one message naming the claim parameter or the JSON path', () => {
+    const missing = verifyOne(spectral.paper, claim('spectral.figure4'), rootWith({}))
+    expect(E.isLeft(missing) && formatError(missing.left)).toMatch(/spectral\.figure4\.parameters\.data.*cannot read the measured data \(run examples\/spectral-brown-comparison\.mjs/)
+    const bad = measured('spectral-figures.json')
+    bad['synthetic']['figure2'][0]['targetEpsilon'] = 'ten'
+    const r = verifyOne(spectral.paper, claim('spectral.figure2'), rootWith({ 'spectral-figures.json': bad, 'spectral-figures-a10.json': measured('spectral-figures-a10.json') }))
+    expect(E.isLeft(r) && formatError(r.left)).toMatch(/examples\/spectral-figures\.json:\$\.synthetic\.figure2\[0\]\.targetEpsilon.*"ten"/)
+    const noA10 = verifyOne(spectral.paper, claim('spectral.figure2'), rootWith({ 'spectral-figures.json': measured('spectral-figures.json') }))
+    expect(E.isLeft(noA10) && formatError(noA10.left)).toMatch(/spectral\.figure2\.parameters\.alpha0Data/)
   })
 })

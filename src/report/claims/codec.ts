@@ -45,6 +45,8 @@ export const CHECK_NAMES = [
   'svi-chain',
   'svi-figure1',
   'spectral-configuration',
+  'spectral-figure2',
+  'spectral-figure4',
   'not-yet-checked',
 ] as const
 export type CheckName = (typeof CHECK_NAMES)[number]

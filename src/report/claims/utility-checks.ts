@@ -17,25 +17,50 @@ import type { PaperClaim } from './codec.js'
 import { claimHead, decodeAt, sig } from './evidence.js'
 import type { Verdict } from './verdict.js'
 
-const UtilityParams = t.type({ data: t.string, script: t.string, paperNumbers: t.string, paperScale: t.string })
-type UtilityParams = t.TypeOf<typeof UtilityParams>
+/** The parameters every utility claim carries: the measured data file, the script that wrote it, the paper's numbers and scale. */
+export const UtilityParams = t.type({ data: t.string, script: t.string, paperNumbers: t.string, paperScale: t.string })
+export type UtilityParams = t.TypeOf<typeof UtilityParams>
 
 const decode = decodeAt
 
-/** The claim's parameters and the measured data file they name (relative to the repository root). */
-const load = <A>(claim: PaperClaim, root: string, codec: t.Decoder<unknown, A>): E.Either<DpError, { p: UtilityParams; data: A }> => {
-  const p = decode(UtilityParams, claim.parameters, `${claim.id}.parameters`)
-  if (E.isLeft(p)) return p
+/** A measured data file (relative to the repository root), decoded; `field` names the claim parameter that points at it. */
+export const readMeasured = <A>(root: string, file: string, script: string, field: string, codec: t.Decoder<unknown, A>): E.Either<DpError, A> => {
   let text: string
   try {
-    text = readFileSync(join(root, p.right.data), 'utf8')
+    text = readFileSync(join(root, file), 'utf8')
   } catch (e) {
-    return E.left(decodeFailure(`${claim.id}.parameters.data`, p.right.data, `cannot read the measured data (run ${p.right.script}): ${(e as Error).message}`))
+    return E.left(decodeFailure(field, file, `cannot read the measured data (run ${script}): ${(e as Error).message}`))
   }
   const u = parseJson(text)
-  if (E.isLeft(u)) return E.left(decodeFailure(p.right.data, '…', u.left))
-  const d = decode(codec, u.right, `${p.right.data}:$`)
+  if (E.isLeft(u)) return E.left(decodeFailure(file, '…', u.left))
+  return decode(codec, u.right, `${file}:$`)
+}
+
+/** The claim's parameters and the measured data file they name (relative to the repository root). */
+export const loadMeasured = <A>(claim: PaperClaim, root: string, codec: t.Decoder<unknown, A>): E.Either<DpError, { p: UtilityParams; data: A }> => {
+  const p = decode(UtilityParams, claim.parameters, `${claim.id}.parameters`)
+  if (E.isLeft(p)) return p
+  const d = readMeasured(root, p.right.data, p.right.script, `${claim.id}.parameters.data`, codec)
   return E.isLeft(d) ? d : E.right({ p: p.right, data: d.right })
+}
+/**
+ * A claim's measured data and a second measured file named by another of its parameters (`field`):
+ * the two outputs a utility figure is read from, each decoded, errors naming the parameter.
+ */
+export const loadMeasuredPair = <A, B>(
+  claim: PaperClaim,
+  root: string,
+  codec: t.Decoder<unknown, A>,
+  field: string,
+  second: t.Decoder<unknown, B>,
+): E.Either<DpError, { p: UtilityParams; data: A; file: string; second: B }> => {
+  const l = loadMeasured(claim, root, codec)
+  if (E.isLeft(l)) return l
+  const named = decode(t.type({ [field]: t.string }), claim.parameters, `${claim.id}.parameters`)
+  if (E.isLeft(named)) return named
+  const file = named.right[field] as string
+  const d = readMeasured(root, file, l.right.p.script, `${claim.id}.parameters.${field}`, second)
+  return E.isLeft(d) ? d : E.right({ ...l.right, file, second: d.right })
 }
 
 const head = claimHead
@@ -55,7 +80,7 @@ const SubData = t.type({
 
 /** SUB-LDA Fig. 3: the perplexity ratio |per_sub − per_hdp|/per_hdp falls as γ grows. */
 export const checkSubLdaFigure3 = (claim: PaperClaim, paper: string, root: string): E.Either<DpError, Verdict> => {
-  const l = load(claim, root, SubData)
+  const l = loadMeasured(claim, root, SubData)
   if (E.isLeft(l)) return l
   const { p, data } = l.right
   const T = Math.max(...data.rows.map((r) => r.iterations))
@@ -108,7 +133,7 @@ const LpData = t.type({
 
 /** LP-LDA Fig. 6: perplexity falls with ε; the central baseline wins at small ε, LP-LDA at large ε. */
 export const checkLpFigure6 = (claim: PaperClaim, paper: string, root: string): E.Either<DpError, Verdict> => {
-  const l = load(claim, root, LpData)
+  const l = loadMeasured(claim, root, LpData)
   if (E.isLeft(l)) return l
   const { p, data } = l.right
   const rows = [...data.againstEpsilon].sort((a, b) => a.epsilon - b.epsilon)
@@ -176,14 +201,9 @@ const SviBatchData = t.type({
 
 /** Private SVI Fig. 1 at ε_tot = 1: usable topics under privacy, the mini-batch trend, zCDP against the other chains. */
 export const checkSviFigure1 = (claim: PaperClaim, paper: string, root: string): E.Either<DpError, Verdict> => {
-  const l = load(claim, root, SviData)
+  const l = loadMeasuredPair(claim, root, SviData, 'batchData', SviBatchData)
   if (E.isLeft(l)) return l
-  const { p, data } = l.right
-  const extra = decodeAt(t.type({ batchData: t.string }), claim.parameters, `${claim.id}.parameters`)
-  if (E.isLeft(extra)) return extra
-  const bl = load({ ...claim, parameters: { ...p, data: extra.right.batchData } }, root, SviBatchData)
-  if (E.isLeft(bl)) return bl
-  const bd = bl.right.data
+  const { p, data, file: batchData, second: bd } = l.right
   const byS = [...bd.rows].sort((a, b) => a.batchSize - b.batchSize)
   const smallerIsBetter = byS.slice(1).every((r, i) => (byS[i] as (typeof byS)[number]).zcdp.perplexity <= r.zcdp.perplexity)
   const zcdpBest = byS.every((r) => r.zcdp.perplexity <= r.advanced.perplexity && r.zcdp.perplexity <= r.linear.perplexity)
@@ -241,7 +261,7 @@ export const checkSviFigure1 = (claim: PaperClaim, paper: string, root: string):
         rows: s.rows.map((r) => [r.epsilon === null ? 'no noise' : r.epsilon, r.z, r.perplexity, r.recoveryL1]),
       },
     ],
-    notes: [`measured by ${p.script} → ${p.data} (${data.totalSeconds} s); ε = ∞ rows are stored as null`, `mini-batch sizes: ${bd.tool} → ${extra.right.batchData} (${bd.totalSeconds} s)`],
+    notes: [`measured by ${p.script} → ${p.data} (${data.totalSeconds} s); ε = ∞ rows are stored as null`, `mini-batch sizes: ${bd.tool} → ${batchData} (${bd.totalSeconds} s)`],
   })
 }
 

@@ -25,6 +25,7 @@ import { firstDecodeError } from '../../core/decode.js'
 import { type CheckName, CLAIMS_DIR, type ClaimsFile, findClaim, type PaperClaim } from './codec.js'
 import { checkCdpLabels, checkHdpTheorem3, checkLpTheorem4, checkSubLdaAlgorithm1, checkSubLdaTable3, checkSpectralConfiguration, checkSviChain, notYetChecked } from './privacy-checks.js'
 import { checkLpFigure6, checkSubLdaFigure3, checkSviFigure1 } from './utility-checks.js'
+import { checkSpectralFigure2, checkSpectralFigure4 } from './spectral-utility-checks.js'
 import type { AuditEvidence, Verdict } from './verdict.js'
 import { claimsIndexMarkdown, paperMarkdown, paperPageName } from './markdown.js'
 
@@ -44,6 +45,8 @@ const CHECKS: Readonly<Record<CheckName, Check>> = {
   'svi-chain': checkSviChain,
   'svi-figure1': checkSviFigure1,
   'spectral-configuration': checkSpectralConfiguration,
+  'spectral-figure2': checkSpectralFigure2,
+  'spectral-figure4': checkSpectralFigure4,
   'not-yet-checked': notYetChecked,
 }
 
