@@ -205,7 +205,9 @@ export class OnlineLda {
     for (let j = 0; j < m; j++) {
       const w = doc.words[j] as number
       const src = this.row(w)
-      block.set(eb.subarray(src, src + K), j * K)
+      const dst = j * K
+      // a plain copy: block.set(eb.subarray(…)) allocated a view per word
+      for (let k = 0; k < K; k++) block[dst + k] = eb[src + k] as number
       if (touchedStamp[w] !== batchStamp) {
         touchedStamp[w] = batchStamp
         touched[this.nTouched++] = w
