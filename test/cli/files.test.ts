@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process'
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import * as E from 'fp-ts/lib/Either.js'
 import { afterAll, describe, expect, it } from 'vitest'
 import { runAudit } from '../../src/cli/commands/audit.js'
@@ -14,7 +14,7 @@ import { checkOutputPath } from '../../src/cli/io.js'
 import { progressLine, progressText } from '../../src/cli/progress.js'
 import { writeFileAtomic } from '../../src/core/atomic-file.js'
 import { AuditOutput } from '../../src/report/index.js'
-import { listTemp, removeNewTemp } from '../setup/tmp.js'
+import { RUN_PREFIX, useRunTemp } from '../setup/tmp.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'dpaudit-cli-files-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -105,15 +105,27 @@ describe('the progress line', () => {
 })
 
 describe('the temp-folder teardown (test/setup/tmp.ts)', () => {
-  it('removes the dpaudit-* entries created after the listing, and nothing else', () => {
-    const root = mkdtempSync(join(dir, 'fake-tmp-'))
-    mkdirSync(join(root, 'dpaudit-old'))
-    mkdirSync(join(root, 'other'))
-    const before = listTemp(root)
-    mkdirSync(join(root, 'dpaudit-model-x'))
-    writeFileSync(join(root, 'dpaudit-uci-y'), '')
-    expect([...removeNewTemp(before, root)].sort()).toEqual(['dpaudit-model-x', 'dpaudit-uci-y'])
-    expect(readdirSync(root).sort()).toEqual(['dpaudit-old', 'other'])
-    expect(existsSync(join(root, 'dpaudit-model-x'))).toBe(false)
+  it('this run writes into its own temp folder (the workers inherit TMPDIR from the global setup)', () => {
+    expect(basename(dirname(dir)).startsWith(RUN_PREFIX)).toBe(true)
+    expect(basename(tmpdir()).startsWith(RUN_PREFIX)).toBe(true)
+  })
+  it('removes only the run folder and restores TMPDIR; a concurrent run\'s or a user\'s entries stay', () => {
+    const parent = mkdtempSync(join(dir, 'fake-tmp-'))
+    mkdirSync(join(parent, 'dpaudit-other-run'))
+    const saved = process.env['TMPDIR']
+    const run = useRunTemp(parent)
+    try {
+      expect(dirname(run.dir)).toBe(parent)
+      expect(tmpdir()).toBe(run.dir)
+      mkdirSync(join(tmpdir(), 'dpaudit-model-x'))
+      writeFileSync(join(tmpdir(), 'dpaudit-uci-y'), '')
+      // an entry another run makes in the shared temp folder while this run lasts
+      mkdirSync(join(parent, 'dpaudit-train-concurrent'))
+    } finally {
+      run.teardown()
+    }
+    expect(process.env['TMPDIR']).toBe(saved)
+    expect(existsSync(run.dir)).toBe(false)
+    expect(readdirSync(parent).sort()).toEqual(['dpaudit-other-run', 'dpaudit-train-concurrent'])
   })
 })

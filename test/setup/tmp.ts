@@ -1,38 +1,41 @@
 /**
- * vitest globalSetup: whatever `dpaudit-*` entries a test run leaves in the system temp folder are
- * removed at the end of the run. The listing is recorded at setup, so only entries created during
- * the run are touched (another run's, or a user's, stay). Test files should still clean up after
- * themselves (afterAll); this catches the ones that do not.
+ * vitest globalSetup: the run gets its own temp folder. At setup a fresh folder is made in the
+ * system temp folder and TMPDIR points at it; the test workers (and the CLI processes they spawn)
+ * inherit that environment, so every `os.tmpdir()` of the run lands in it. At teardown only that
+ * folder is removed and TMPDIR restored: nothing of a concurrent run, or of a user, is touched
+ * (the earlier teardown removed every new `dpaudit-*` entry of the system temp folder, a
+ * concurrent run's included). Test files still remove what they create (afterAll); this catches
+ * the ones that do not.
  */
-import { readdirSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
-const PREFIX = 'dpaudit-'
+/** The run folder's name prefix (not `dpaudit-*`, which older teardowns swept). */
+export const RUN_PREFIX = 'test-run-dpaudit-'
 
-/** The `dpaudit-*` entries of a folder. */
-export const listTemp = (dir = tmpdir()): ReadonlySet<string> => {
-  try {
-    return new Set(readdirSync(dir).filter((n) => n.startsWith(PREFIX)))
-  } catch {
-    return new Set()
-  }
+export interface RunTemp {
+  /** The run's own temp folder (TMPDIR while the run lasts). */
+  readonly dir: string
+  /** Removes the folder and restores TMPDIR. */
+  readonly teardown: () => void
 }
 
-/** Removes the `dpaudit-*` entries of `dir` that are not in `before`; returns their names. */
-export const removeNewTemp = (before: ReadonlySet<string>, dir = tmpdir()): ReadonlyArray<string> => {
-  const removed: string[] = []
-  for (const name of listTemp(dir))
-    if (!before.has(name)) {
-      rmSync(join(dir, name), { recursive: true, force: true })
-      removed.push(name)
-    }
-  return removed
+/** Makes the run's temp folder inside `parent` and points TMPDIR at it. */
+export const useRunTemp = (parent: string = tmpdir()): RunTemp => {
+  const previous = process.env['TMPDIR']
+  const dir = mkdtempSync(join(parent, RUN_PREFIX))
+  process.env['TMPDIR'] = dir
+  return {
+    dir,
+    teardown: () => {
+      if (previous === undefined) delete process.env['TMPDIR']
+      else process.env['TMPDIR'] = previous
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
 }
 
 export default function setup(): () => void {
-  const before = listTemp()
-  return () => {
-    removeNewTemp(before)
-  }
+  return useRunTemp().teardown
 }

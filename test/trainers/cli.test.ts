@@ -1,12 +1,13 @@
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { runTrainCli } from '../../src/cli/commands/train.js'
 import { runEvaluateCli } from '../../src/cli/commands/evaluate.js'
 import { writeTinyUci } from './tiny-uci.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'dpaudit-train-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
 const corpusDir = writeTinyUci(dir)
 
 describe('dpaudit train / evaluate', () => {

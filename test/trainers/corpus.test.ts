@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import * as E from 'fp-ts/lib/Either.js'
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { fromDocuments, numpyPermutation, readUci, writeUci, tokenize, pythonRound, emailBody, datasetFromCorpus } from '../../src/trainers/index.js'
 
 describe('numpy permutation', () => {
@@ -31,6 +31,7 @@ describe('tokenizer', () => {
 
 describe('UCI bag of words', () => {
   const dir = mkdtempSync(join(tmpdir(), 'dpaudit-uci-'))
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
   it('round-trips a corpus (tokens grouped by word within documents)', () => {
     const c = fromDocuments(['apple', 'pear', 'plum'], [Int32Array.from([0, 2, 0]), Int32Array.from([1, 1])])
     expect(E.isRight(writeUci(c, join(dir, 'docword.txt'), join(dir, 'vocab.txt')))).toBe(true)

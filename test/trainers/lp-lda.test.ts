@@ -1,12 +1,12 @@
 // LP-LDA (paper 001 §V, issue 13): the user side (exact bitwise randomized response), the server
 // side (n_t, N̂_t, reconstruction) on the reports alone, the privacy per unit, plan ≡ ledger, and
 // bad input.
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import * as E from 'fp-ts/lib/Either.js'
 import fc from 'fast-check'
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { runTrainCli } from '../../src/cli/commands/train.js'
 import { secure, seeded } from '../../src/core/rng.js'
 import { type RandomWords, seededWords, WordStream } from '../../src/core/words.js'
@@ -257,6 +257,7 @@ describe('bad input', () => {
     expect(E.isLeft(v) && v.left._tag === 'InvalidParameter' && v.left.path === 'flip').toBe(true)
   })
   const dir = mkdtempSync(join(tmpdir(), 'dpaudit-lp-'))
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
   const jsonl = join(dir, 'c.jsonl')
   writeFileSync(jsonl, Array.from({ length: 30 }, (_, i) => JSON.stringify({ text: `alpha beta gamma delta ${i % 2 === 0 ? 'epsilon' : 'zeta'} alpha beta` })).join('\n'))
   const base = ['lp-lda', '--corpus', jsonl, '--topics', '2', '--iterations', '2']

@@ -1,9 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import * as E from 'fp-ts/lib/Either.js'
 import fc from 'fast-check'
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { runSafely } from '../../src/cli/run.js'
 import { formatError } from '../../src/core/error.js'
 import { seeded } from '../../src/core/rng.js'
@@ -13,6 +13,7 @@ import { writeTinyUci } from './tiny-uci.js'
 import { type ModelFile, decodeModelFile, modelFile, readModelFile, writeModelFile } from '../../src/trainers/model-file.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'dpaudit-model-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
 const synth = generateLda({ topics: 3, vocabulary: 30, documents: 30, alpha: 0.2, beta: 0.1, meanDocumentLength: 20 }, seeded(11))
 if (E.isLeft(synth)) throw new Error('generate failed')
 const corpus = synth.right.corpus

@@ -1,12 +1,12 @@
 // O-LDA and OLP-LDA (paper 001 §VI, issue 13): the O-LDA prior update (eq. 10–13), Bayesian
 // denoising (eq. 19–21, Theorems 6–7) by simulation, privacy as one release with D0 public,
 // plan ≡ ledger, bad input, and the issue-11 rule that train refuses flags a trainer does not take.
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import * as E from 'fp-ts/lib/Either.js'
 import fc from 'fast-check'
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { runTrainCli, TRAIN_USAGE, TRAINER_FLAGS } from '../../src/cli/commands/train.js'
 import { seeded } from '../../src/core/rng.js'
 import { seededWords, WordStream } from '../../src/core/words.js'
@@ -237,6 +237,7 @@ describe('bad input: a clear error naming the field, nothing written', () => {
   })
 
   const dir = mkdtempSync(join(tmpdir(), 'dpaudit-olp-'))
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
   const jsonl = join(dir, 'c.jsonl')
   writeFileSync(jsonl, Array.from({ length: 40 }, (_, i) => JSON.stringify({ text: `alpha beta gamma delta ${i % 2 === 0 ? 'epsilon' : 'zeta'} alpha beta` })).join('\n'))
   const otherJsonl = join(dir, 'other.jsonl')
@@ -283,6 +284,7 @@ describe('bad input: a clear error naming the field, nothing written', () => {
 
 describe('train refuses flags that do not apply (issue 11), and shows every default', () => {
   const dir = mkdtempSync(join(tmpdir(), 'dpaudit-flags-'))
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
   const jsonl = join(dir, 'c.jsonl')
   writeFileSync(jsonl, Array.from({ length: 20 }, (_, i) => JSON.stringify({ text: `alpha beta gamma ${i % 2 === 0 ? 'delta' : 'zeta'}` })).join('\n'))
   it.each([

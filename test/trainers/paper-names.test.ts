@@ -2,10 +2,10 @@
  * What a user reads names papers by title, never by the file numbers of the project's paper folder
  * ("paper 001") or by design notes a user does not have (LDA-EVAL.md, AUDITING.md) (issue 11).
  */
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import { runTrainCli } from '../../src/cli/commands/train.js'
 import { TRAINERS, TRAINER_NAMES } from '../../src/trainers/registry.js'
 import { writeTinyUci } from './tiny-uci.js'
@@ -24,6 +24,7 @@ describe('user-facing text cites papers a user can find', () => {
     ['lp-lda', ['--flip', '0.5']],
   ] as const)('%s: the printed statement and JSON claim sources cite titles', (name, extra) => {
     const dir = mkdtempSync(join(tmpdir(), 'dpaudit-names-'))
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
     const corpus = writeTinyUci(dir)
     const common = ['--corpus', corpus, '--topics', '2', '--iterations', '2', '--seed', '1', '--quiet']
     const text = runTrainCli([name, ...common, ...extra, '--out', join(dir, 'a.json')])

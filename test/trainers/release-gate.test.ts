@@ -1,11 +1,11 @@
 // The release gate (issue 9): every data-dependent value leaves a private trainer through one call
 // that draws the randomness and records the event; seeded randomness and diagnostics make a run
 // "not a private release", in words; a private model holds φ only.
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import * as E from 'fp-ts/lib/Either.js'
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { runTrainCli } from '../../src/cli/commands/train.js'
 import { secure, seeded } from '../../src/core/rng.js'
 import { secureWords, seededWords } from '../../src/core/words.js'
@@ -113,6 +113,7 @@ describe('vocabulary', () => {
 
 describe('dpaudit train: bad input is refused before any work, nothing written', () => {
   const dir = mkdtempSync(join(tmpdir(), 'dpaudit-gate-'))
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
   const jsonl = join(dir, 'c.jsonl')
   writeFileSync(jsonl, Array.from({ length: 30 }, (_, i) => JSON.stringify({ text: `alpha beta gamma delta ${i % 2 === 0 ? 'epsilon' : 'zeta'} alpha beta` })).join('\n'))
   const vocab = join(dir, 'v.txt')

@@ -1,11 +1,11 @@
 // The seed-replay attack of issue 9 against `dpaudit train` model files: regenerate the noise from
 // a seed, invert φ to the released counts, subtract. It must recover the training counts of a
 // --seed run (which is labelled not private) and fail against the default, secret run.
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import * as E from 'fp-ts/lib/Either.js'
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { runTrainCli } from '../../src/cli/commands/train.js'
 import { seeded } from '../../src/core/rng.js'
 import { WordStream, wordsFromRng } from '../../src/core/words.js'
@@ -13,6 +13,7 @@ import { discreteLaplaceSampler } from '../../src/mechanisms/noise/index.js'
 import { loadDataset } from '../../src/trainers/corpus/load.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'dpaudit-replay-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
 const corpusDir = join(dir, 'uci')
 mkdirSync(corpusDir)
 const V = 12

@@ -4,10 +4,10 @@
  * the release verdicts, and bad input (k > V, unknown edge, non-cut, a failed PTR test).
  */
 import * as E from 'fp-ts/lib/Either.js'
-import { existsSync, mkdtempSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { runTrainCli } from '../../src/cli/commands/train.js'
 import { writeTinyUci } from './tiny-uci.js'
 import { account } from '../../src/accounting/account.js'
@@ -180,6 +180,7 @@ describe('bad input', () => {
 
 describe('train spectral on the command line: bad input is refused before any work, nothing written', () => {
   const dir = mkdtempSync(join(tmpdir(), 'dpaudit-spectral-'))
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
   const uci = writeTinyUci(dir)
   const out = join(dir, 'm.json')
   const train = (...extra: string[]) => runTrainCli(['spectral', '--corpus', uci, '--topics', '2', '--seed', '1', '--quiet', '--out', out, ...extra])
