@@ -7,7 +7,8 @@
  * the last noisy release) and what the protected relation leaves unchanged (the number of
  * documents and tokens: word replacement moves neither). No θ, no training trace, and never a seed
  * or any state from which noise could be regenerated — a seeded run is labelled not private
- * instead. Only the non-private CGS writes θ and its trace.
+ * instead. Only the non-private CGS writes θ; the trace (per-iteration wall time) is written only
+ * for runs that are not private releases, since a private run's timing depends on its data.
  *
  * Reading decodes with an io-ts codec (`ModelFileCodec`) and then checks what evaluation relies on
  * (`decodeModelFile`); every error is one line naming the file, the JSON path and the value. A

@@ -11,6 +11,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { account } from '../../src/accounting/account.js'
 import { runReport } from '../../src/cli/commands/report.js'
+import { runTrainCli } from '../../src/cli/commands/train.js'
 import { parseJson } from '../../src/core/json.js'
 import { ReportJson } from '../../src/report/audit/document.js'
 import { curves, ledger } from '../../src/report/audit/build.js'
@@ -100,6 +101,62 @@ describe('dpaudit report <manifest>', () => {
     expect(audit.private).toBe(false)
     expect(audit.seed).toBe('report-fixture')
     expect(audit.trials).toBeGreaterThan(0)
+  })
+
+  it('reproducibility: the audit’s wall time and trials as its file records them; a private run’s iterations but never its timing', () => {
+    const rep = report.reproducibility
+    const file = JSON.parse(readFileSync(fx.audit, 'utf8')) as { timing: { elapsedMs: number }; result: { trials: { spent: number } } }
+    const audit = rep.runs.find((r) => r.input.endsWith('.audit.json'))!
+    expect(audit.elapsedMs).toBe(file.timing.elapsedMs)
+    expect(audit.trials).toBe(file.result.trials.spent)
+    for (const m of rep.runs.filter((r) => r.private)) {
+      expect(m.iterations).toBe(4) // the fixture's --iterations
+      expect(m.elapsedMs).toBeUndefined() // a timing side channel: never in a private release's report
+    }
+    const md = readFileSync(join(out, 'report.md'), 'utf8')
+    expect(md).toMatch(/\| withheld \(private release\) \| 4 iterations \|/)
+    expect(md).toMatch(new RegExp(`\\| ${file.result.trials.spent} trials \\|`))
+  })
+})
+
+describe('dpaudit report: timing of training runs', () => {
+  const train = (name: string, extra: ReadonlyArray<string>): string => {
+    const out = join(dir, name)
+    const r = runTrainCli(['hdp-lda', '--corpus', join(fx.dir, 'uci'), '--topics', '2', '--iterations', '3', '--epsilon-l', '1', '--clip', '2', '--beta', '1', '--out', out, '--quiet', ...extra])
+    expect(r.code, r.stderr).toBe(0)
+    return out
+  }
+
+  it('a seeded run (not a private release) carries its per-iteration wall time; the report shows the run’s total, not a sum of running totals', async () => {
+    const model = train('seeded.json', ['--seed', 'timing'])
+    const f = JSON.parse(readFileSync(model, 'utf8')) as { release: { private: boolean }; trace?: Array<{ iteration: number; elapsedMs: number }> }
+    expect(f.release.private).toBe(false)
+    expect(f.trace?.map((x) => x.iteration)).toEqual([1, 2, 3])
+    // the trace is cumulative
+    for (let i = 1; i < f.trace!.length; i++) expect(f.trace![i]!.elapsedMs).toBeGreaterThanOrEqual(f.trace![i - 1]!.elapsedMs)
+    const out = join(dir, 'seeded-out')
+    const r = await runReport([model, '--out', out])
+    expect(r.code, r.stderr).toBe(0)
+    const run = decode(join(out, 'report.json')).reproducibility.runs[0]!
+    expect(run.private).toBe(false)
+    expect(run.iterations).toBe(3)
+    expect(run.elapsedMs).toBe(f.trace!.at(-1)!.elapsedMs)
+  })
+
+  it('a private run’s model file has no trace; a private file that carries one (hand-made) still gets no time in the report', async () => {
+    const model = train('private.json', [])
+    const f = JSON.parse(readFileSync(model, 'utf8')) as Record<string, unknown> & { release: { private: boolean } }
+    expect(f.release.private).toBe(true)
+    expect(f['trace']).toBeUndefined()
+    const forged = join(dir, 'private-with-trace.json')
+    writeFileSync(forged, JSON.stringify({ ...f, trace: [{ iteration: 1, logLikelihood: 'NaN', elapsedMs: 12.5, tokensPerSecond: 1000 }] }))
+    const out = join(dir, 'private-out')
+    const r = await runReport([forged, '--out', out])
+    expect(r.code, r.stderr).toBe(0)
+    const run = decode(join(out, 'report.json')).reproducibility.runs[0]!
+    expect(run.private).toBe(true)
+    expect(run.elapsedMs).toBeUndefined()
+    expect(readFileSync(join(out, 'report.md'), 'utf8')).not.toMatch(/12\.5|13 ms/)
   })
 })
 

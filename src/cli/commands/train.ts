@@ -420,7 +420,9 @@ export const runTrain = (args: TrainArgs): CommandResult => {
     model: fit.right.model,
     evaluation,
     privacy,
-    ...(trainer.name === 'cgs' || diagnostics ? { trace: fit.right.trace } : {}),
+    // the per-iteration trace (cumulative wall time) only for a run that is not a private release:
+    // the time a private run took depends on its data and would leak through the file (a side channel)
+    ...(trainer.name === 'cgs' || diagnostics || !verdict.private ? { trace: fit.right.trace } : {}),
   })
   const w = writeModelFile(out, file)
   if (E.isLeft(w)) return fail(formatError(w.left))

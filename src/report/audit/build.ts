@@ -243,12 +243,16 @@ export const buildReport = (inputs: ReportInputs, versions: Versions): E.Either<
   const files = [...(inputs.manifest === undefined ? [] : [inputs.manifest]), ...(inputs.spec === undefined ? [] : [inputs.spec]), ...inputs.models, ...(inputs.audit === undefined ? [] : [inputs.audit])]
   const runs: Array<ReproducibilitySection['runs'][number]> = inputs.models.map((f) => {
     const m = f.value
-    const elapsed = m.trace?.reduce((s, x) => s + x.elapsedMs, 0)
+    const isPrivate = m.release?.private ?? false
+    // the trace's elapsedMs is cumulative (lda/loop.ts): the run's sampling time is its largest entry.
+    // A private release's timing is never reported, even from a file that carries a trace: it
+    // depends on the data (a timing side channel); `dpaudit train` writes none for such a run.
+    const elapsed = isPrivate || m.trace === undefined || m.trace.length === 0 ? undefined : Math.max(...m.trace.map((x) => x.elapsedMs))
     const config = m.config as Record<string, unknown> | null
     const iterations = typeof config?.['iterations'] === 'number' ? (config['iterations'] as number) : undefined
     return {
       input: f.path,
-      private: m.release?.private ?? false,
+      private: isPrivate,
       randomness: m.release?.randomness ?? 'not recorded (a model file without a release record)',
       ...(elapsed === undefined ? {} : { elapsedMs: elapsed }),
       ...(iterations === undefined ? {} : { iterations }),

@@ -159,9 +159,16 @@ export const reportSections = (r: ReportJson, charts: ReadonlyArray<ChartSpec>):
       {
         kind: 'table',
         table: {
-          title: 'runs (a seed is shown only for runs labelled not private)',
+          title: 'runs (a seed is shown only for runs labelled not private; time: the whole audit, or a training run’s sampling iterations — never a private release’s, whose timing depends on its data)',
           columns: ['input', 'private release', 'randomness', 'seed', 'time', 'trials / iterations'],
-          rows: rep.runs.map((x) => [x.input, x.private ? 'yes' : 'no', x.randomness, x.private ? '—' : (x.seed ?? 'not recorded'), x.elapsedMs === undefined ? '—' : ms(x.elapsedMs), x.trials !== undefined ? `${x.trials} trials` : x.iterations !== undefined ? `${x.iterations} iterations` : '—']),
+          rows: rep.runs.map((x) => [
+            x.input,
+            x.private ? 'yes' : 'no',
+            x.randomness,
+            x.private ? '—' : (x.seed ?? 'not recorded'),
+            x.elapsedMs !== undefined ? ms(x.elapsedMs) : x.private ? 'withheld (private release)' : 'not recorded',
+            x.trials !== undefined ? `${x.trials} trials` : x.iterations !== undefined ? `${x.iterations} iterations` : '—',
+          ]),
         },
       },
     ],
