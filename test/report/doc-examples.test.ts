@@ -4,12 +4,17 @@
  * imports from dpaudit — is typechecked with the TypeScript compiler API against the sources ('dpaudit' and 'dpaudit/<sub>' mapped to
  * src/), under the project's strict options. Fragments (no import: a line of a larger program) are
  * listed but not compiled. One program for all examples keeps this to a few seconds.
+ *
+ * A docs/ example whose `console.log(…)` line ends in a comment quoting what it prints is also run
+ * (against the sources), and every quoted piece (pieces separated by ", ") must be in its output:
+ * the numbers the prose quotes beside an example are the ones it prints now.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import ts from 'typescript'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
@@ -99,6 +104,36 @@ const typecheck = (examples: ReadonlyArray<Example>): Map<string, string[]> => {
   return out
 }
 
+/** What an example's comments say it prints: `console.log(…) // piece, piece`. */
+const quotedOutput = (code: string): string[] =>
+  code
+    .split('\n')
+    .filter((l) => l.includes('console.log('))
+    .flatMap((l) => {
+      const m = / \/\/ (.+)$/.exec(l)
+      return m === null ? [] : (m[1] as string).split(', ')
+    })
+
+/** Runs one example against the sources ('dpaudit' and 'dpaudit/<sub>' mapped to src/) and returns what it logged. */
+const runExample = async (e: Example): Promise<string> => {
+  const dir = mkdtempSync(join(tmpdir(), 'dpaudit-doc-example-'))
+  const file = join(dir, 'example.ts')
+  writeFileSync(file, e.code.replace(/from 'dpaudit(?:\/([a-z]+))?'/g, (_, sub: string | undefined) => `from '${join(ROOT, 'src', sub ?? '', 'index.js')}'`))
+  const lines: string[] = []
+  const log = vi.spyOn(console, 'log').mockImplementation((...xs: unknown[]) => {
+    lines.push(xs.map(String).join(' '))
+  })
+  try {
+    await import(file)
+  } finally {
+    log.mockRestore()
+    rmSync(dir, { recursive: true, force: true })
+  }
+  return lines.join('\n')
+}
+
+const quoting = programs.filter((e) => e.where.startsWith('docs/') && quotedOutput(e.code).length > 0)
+
 describe('doc examples', () => {
   it('finds the examples of the typedoc site and the docs', () => {
     expect(programs.length).toBeGreaterThanOrEqual(7)
@@ -107,6 +142,15 @@ describe('doc examples', () => {
     for (const page of ['docs/auditing.md', 'docs/pld.md']) expect(programs.some((e) => e.where.startsWith(page))).toBe(true)
     // a ```ts block of docs/ is a whole program, never a fragment that would escape the check
     expect(all.filter((e) => e.where.startsWith('docs/') && !isProgram(e)).map((e) => e.where)).toEqual([])
+  })
+
+  it('the docs examples that quote their output are found (pld.md, auditing.md)', () => {
+    expect(quoting.map((e) => e.where.split(':')[0])).toEqual(expect.arrayContaining(['docs/auditing.md', 'docs/pld.md']))
+  })
+
+  it.each(quoting.map((e) => [e.where, e] as const))('%s prints what its comments quote', async (_, e) => {
+    const out = await runExample(e)
+    for (const piece of quotedOutput(e.code)) expect(out, piece).toContain(piece)
   })
 
   it('every complete example typechecks against the sources', () => {
