@@ -11,6 +11,8 @@ import { secure, seeded } from '../../src/core/rng.js'
 import { secureWords, seededWords } from '../../src/core/words.js'
 import { compositionAtoms, corpusStats, datasetFromRaw, generateLda, hdpLda, subLda, TRAINERS } from '../../src/trainers/index.js'
 import { ReleaseGate, type ReleaseRecord } from '../../src/trainers/release/gate.js'
+import { loadDataset } from '../../src/trainers/corpus/load.js'
+import { phiFromNoisyCounts } from '../../src/trainers/lda/state.js'
 import { discreteLaplaceTable } from '../../src/trainers/release/measurement.js'
 import { replaceOne } from '../../src/mechanisms/neighbouring.js'
 
@@ -82,13 +84,36 @@ describe('private trainers through the gate', () => {
   it('every private trainer releases only through the gate: its onRelease values are all integers or φ inputs', () => {
     for (const name of ['hdp-lda', 'cdp-lda', 'cdp-lda+', 'sub-lda'] as const) {
       const t = TRAINERS[name]
-      const labels: string[] = []
-      const f = t.fit(corpus, { ...(t.defaults as object), topics: 3, iterations: 2 } as never, secure(), { onRelease: (r) => labels.push(r.label) })
+      const config = { ...(t.defaults as object), topics: 3, iterations: 2, ...(name === 'sub-lda' ? { gamma: 0.5 } : {}) } as never
+      const seen: ReleaseRecord[] = []
+      const f = t.fit(corpus, config, secure(), { onRelease: (r) => seen.push(r) })
       if (E.isLeft(f)) throw new Error(name)
       // one counts release (two for CDP) and one draw per iteration, each in the ledger
       const leaves = [...compositionAtoms(f.right.ledger).values()].reduce((s, n) => s + n, 0)
-      expect(labels.length, name).toBeGreaterThanOrEqual(4)
-      expect(leaves, name).toBeGreaterThanOrEqual(labels.length)
+      expect(seen.length, name).toBeGreaterThanOrEqual(4)
+      expect(leaves, name).toBeGreaterThanOrEqual(seen.length)
+      // Every value that left the gate: nothing (a sweep's draws stay inside the trainer), an integer
+      // table (counts plus exact discrete noise), or SUB-LDA's { released, kept } of integers.
+      // the topic-word table is each iteration's first table (CDP releases the document-topic table after it)
+      const topicWord = new Map<string, Float64Array>()
+      for (const r of seen) {
+        const v = r.value
+        if (v === undefined) continue
+        const table = v instanceof Float64Array ? v : (v as { released?: unknown }).released
+        expect(table, `${name} ${r.label}`).toBeInstanceOf(Float64Array)
+        const cells = Array.from(table as Float64Array)
+        expect(cells.filter((x) => !Number.isInteger(x)), `${name} ${r.label}`).toEqual([])
+        if (!(v instanceof Float64Array)) expect(Number.isInteger((v as { kept: unknown }).kept), `${name} ${r.label}: kept`).toBe(true)
+        const iteration = r.label.slice(0, r.label.indexOf(':'))
+        if (!topicWord.has(iteration)) topicWord.set(iteration, table as Float64Array)
+      }
+      expect([...topicWord.keys()], name).toEqual(['iteration 1', 'iteration 2'])
+      // φ is post-processing of the last topic-word release: clipped at 0, scaled by 1/γ (SUB-LDA), normalised
+      const last = topicWord.get('iteration 2') as Float64Array
+      expect(last, name).toHaveLength(corpus.vocab.length * 3)
+      const expected = phiFromNoisyCounts(last, 3, corpus.vocab.length, (t.defaults as { beta: number }).beta, name === 'sub-lda' ? 1 / 0.5 : 1)
+      const phi = Array.from(f.right.model.phi)
+      expect(phi.every((p, i) => Math.abs(p - (expected[i] as number)) <= 1e-12 * (expected[i] as number)), name).toBe(true)
     }
   })
 })
@@ -158,6 +183,68 @@ describe('dpaudit train: bad input is refused before any work, nothing written',
   })
 })
 
-it('corpus statistics stay in the file (word replacement moves neither D nor N)', () => {
-  expect(corpusStats(corpus).documents).toBe(30)
+describe('what a private model file holds: φ, corpus D and N, and nothing else from the data', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dpaudit-gate-file-'))
+  const text = (i: number, replaced: boolean): string => `alpha beta gamma delta ${i % 2 === 0 ? 'epsilon' : 'zeta'} ${i % 3 === 0 ? 'alpha' : 'beta'} ${replaced && i === 4 ? 'delta' : 'gamma'}`
+  const write = (name: string, replaced: boolean): string => {
+    const f = join(dir, name)
+    writeFileSync(f, Array.from({ length: 30 }, (_, i) => JSON.stringify({ text: text(i, replaced) })).join('\n'))
+    return f
+  }
+  const original = write('d.jsonl', false)
+  const neighbour = write('d2.jsonl', true) // one word replaced: document 5's last gamma → delta
+  const KEYS = ['config', 'corpus', 'evaluation', 'kind', 'phi', 'privacy', 'release', 'schemaVersion', 'topics', 'trainer', 'vocab']
+  const keysDeep = (u: unknown, out: Set<string>): Set<string> => {
+    if (Array.isArray(u)) for (const x of u) keysDeep(x, out)
+    else if (typeof u === 'object' && u !== null)
+      for (const [k, v] of Object.entries(u)) {
+        out.add(k)
+        keysDeep(v, out)
+      }
+    return out
+  }
+  it.each([
+    ['hdp-lda', ['--epsilon-l', '1', '--clip', '5']],
+    ['sub-lda', ['--gamma', '0.5']],
+  ])('%s --private: the file holds φ (K × V), D and N of the training documents, no θ, no per-document counts, no trace, no seed; a replaced word moves neither D nor N', (trainer, flags) => {
+    const run = (corpusFile: string, out: string) => {
+      const r = runTrainCli([trainer, '--corpus', corpusFile, '--topics', '2', '--iterations', '2', ...flags, '--private', '--out', out])
+      expect(r.code, r.stderr).toBe(0)
+      const raw = readFileSync(out, 'utf8')
+      return { raw, file: JSON.parse(raw) as Record<string, unknown> }
+    }
+    const { raw, file } = run(original, join(dir, `${trainer}.json`))
+    const data = loadDataset(original)
+    if (E.isLeft(data)) throw new Error('dataset')
+    const stats = corpusStats(data.right.train)
+    const V = data.right.train.vocab.length
+    expect([stats.documents, V]).toEqual([27, 6]) // 3 of 30 documents held out for evaluation
+    expect(data.right.train.names).toContain('5') // the replaced word is in a training document
+    expect(Object.keys(file).sort()).toEqual(KEYS)
+    expect(file['release']).toMatchObject({ private: true, randomness: 'secure (node:crypto)' })
+    expect(file['corpus']).toEqual({ name: original, documents: stats.documents, vocabulary: V, tokens: stats.tokens })
+    const phi = file['phi'] as number[][]
+    expect(phi).toHaveLength(2)
+    for (const row of phi) {
+      expect(row).toHaveLength(V)
+      expect(row.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12)
+    }
+    // nowhere in the file: θ, document-topic or per-document counts, a trace, a seed
+    const keys = keysDeep(file, new Set())
+    for (const k of ['theta', 'trace', 'seed', 'ndk', 'nwk', 'documentLengths', 'docStart', 'tokensPerDocument']) expect(keys.has(k), k).toBe(false)
+    expect(raw).not.toMatch(/seed/i)
+    // no list as long as the training documents: nothing per document
+    const lengths: number[] = []
+    const lists = (u: unknown): void => {
+      if (Array.isArray(u)) {
+        lengths.push(u.length)
+        for (const x of u) lists(x)
+      } else if (typeof u === 'object' && u !== null) for (const v of Object.values(u)) lists(v)
+    }
+    lists(file)
+    expect(lengths).not.toContain(stats.documents)
+    // word replacement: the neighbour's file states the same D and N
+    const other = run(neighbour, join(dir, `${trainer}-neighbour.json`)).file['corpus'] as { documents: number; tokens: number }
+    expect({ documents: other.documents, tokens: other.tokens }).toEqual({ documents: stats.documents, tokens: stats.tokens })
+  })
 })
