@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import * as E from 'fp-ts/lib/Either.js'
 import { afterAll, describe, expect, it } from 'vitest'
+import { computeDemo, runDemo } from '../../src/cli/commands/demo.js'
 import { runSafely } from '../../src/cli/run.js'
 import { DemoOutput, EvaluateOutput, TrainOutput } from '../../src/report/index.js'
 import { writeTinyUci } from '../trainers/tiny-uci.js'
@@ -34,8 +35,10 @@ describe('--json schemas', () => {
       expect(JSON.stringify(doc.right.release)).toMatch(seeded ? /not a private release|NOT A PRIVATE/i : /private/i)
     }
   })
+  // the demo takes ~15 s: computed once, then rendered as JSON and as text by runDemo itself
+  const demo = computeDemo()
   it('demo, with its training and audit sections and the reading of HDP-LDA’s ε', () => {
-    const r = runSafely(['demo', '--json'])
+    const r = runDemo({ json: true, sections: demo })
     expect(r.code).toBe(0)
     const doc = DemoOutput.decode(JSON.parse(r.stdout ?? ''))
     expect(E.isRight(doc)).toBe(true)
@@ -49,5 +52,29 @@ describe('--json schemas', () => {
     expect(reading.text).toMatch(/protects nothing/)
     // the sections this command renders name papers by title (the trainers' own texts are theirs)
     expect(JSON.stringify({ ...doc.right, training: reading })).not.toMatch(/paper 00\d/)
+  })
+  it('demo text: every line fits 100 columns and no number carries more than 6 significant digits (issue 11)', () => {
+    const r = runDemo({ json: false, sections: demo })
+    expect(r.code, r.stderr).toBe(0)
+    const lines = (r.stdout ?? '').split('\n')
+    expect(lines.filter((l) => [...l].length > 100)).toEqual([])
+    // every section is there (nothing was dropped to fit)
+    for (const heading of ['1. A DP-SGD', 'Inverse:', '2. SUB-LDA', '3. The γ = 0.5', '4. A real trainer', '5. A short audit', 'Next:'])
+      expect(lines.some((l) => l.startsWith(heading)), heading).toBe(true)
+    // significant digits of every decimal number. More than 6 only where the accounting error printed
+    // beside the number (PLD's "(−1.9e-5)") warrants its decimals; and zCDP's note quoting the input
+    // rate q = 256/60000 as JavaScript prints it (src/accounting/zcdp/accountant.ts, an input echo)
+    const text = r.stdout ?? ''
+    const warranted = new Set(
+      [...text.matchAll(/(\d+\.(\d+)) \(−(\d\.\de-\d+)\)/g)].filter((m) => (m[2] ?? '').length <= Math.ceil(-Math.log10(Number(m[3])))).map((m) => m[1]),
+    )
+    expect(warranted.size).toBeGreaterThan(0)
+    const long = [...text.matchAll(/(q = )?(\d+\.\d+)/g)].filter(
+      (m) => m[1] === undefined && !warranted.has(m[2]) && (m[2] ?? '').replace('.', '').replace(/^0+/, '').length > 6,
+    )
+    expect(long.map((m) => m[0])).toEqual([])
+    // the calibration: σ rounded up (safe side), ε rounded up as the account table rounds it
+    const cal = lines.find((l) => l.includes('smallest sigma')) ?? ''
+    expect(cal).toMatch(/smallest sigma ≈ 1\.2953 \(rounded up, to the safe side\) gives ε ≤ 2\.0000 \(target 2\) at δ = 1e-5/)
   })
 })

@@ -9,14 +9,14 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { account, type AccountReport } from '../../accounting/account.js'
-import { calibrate, showCalibration } from '../../accounting/calibrate.js'
+import { type Calibration, calibrate } from '../../accounting/calibrate.js'
 import { rdpCurveAtOrders, zhuWangPoissonRdp, gaussianRdp } from '../../accounting/rdp/index.js'
 import { formatError } from '../../core/error.js'
 import { stringifyJson } from '../../core/json.js'
 import * as ev from '../../mechanisms/event.js'
 import { addRemove } from '../../mechanisms/neighbouring.js'
 import { decodeSpec } from '../../mechanisms/codec.js'
-import { renderAccountReport, showNumber, table, wrap } from '../../report/format.js'
+import { REPORT_WIDTH, renderAccountReport, roundEpsilon, showDelta, showNumber, table, wrap } from '../../report/format.js'
 import { SUB_LDA_TABLE3 } from '../../report/paper-claims.js'
 import { TRAINERS } from '../../trainers/registry.js'
 import { privacyStatement } from '../../trainers/statement.js'
@@ -110,12 +110,40 @@ export const hdpReading = (): HdpReading => {
   return { paperDefaults, meaningful, text }
 }
 
+/**
+ * Fits text to `width` columns: a longer line is wrapped at word boundaries, keeping its indent
+ * (continuation lines 4 deeper). For the prose the demo quotes from other renderers (the training
+ * and audit sections); tables are built to fit and are not passed through it.
+ */
+export const fitWidth = (text: string, width = REPORT_WIDTH): string =>
+  text
+    .split('\n')
+    .map((line) => {
+      if ([...line].length <= width) return line
+      const indent = line.length - line.trimStart().length
+      return ' '.repeat(indent) + wrap(line.trimStart(), width - indent, indent + 4)
+    })
+    .join('\n')
+
+/**
+ * The calibration for a reader: the parameter rounded to 5 significant digits towards the safe side
+ * (up for a smallest σ, down for a largest rate: the rounded value meets the target too, the
+ * accountant being monotone in it), ε rounded up as the account table rounds it (roundEpsilon).
+ */
+export const showDemoCalibration = (c: Calibration): string => {
+  const value = c.direction === 'smallest' ? roundEpsilon(c.value) : roundEpsilon(-c.value).replace(/^-/, '')
+  return (
+    `${c.direction} ${c.parameter} ≈ ${value} (rounded ${c.direction === 'smallest' ? 'up' : 'down'}, to the safe side) gives ε ≤ ${roundEpsilon(c.epsilon)} ` +
+    `(target ${c.targetEpsilon}) at δ = ${showDelta(c.delta)}; ${c.accountant}: ${c.method}; ${c.probes} probes`
+  )
+}
+
 const build = (): E.Either<string, DemoData> => {
   const spec = decodeSpec(dpSgd(1.1))
   const sgd = E.isLeft(spec) ? spec : account(spec.right, { deltas: DELTAS })
   if (E.isLeft(sgd)) return E.left(formatError(sgd.left))
   const cal = calibrate(dpSgd('$param'), { epsilon: 2, delta: 1e-5, accountant: 'rdp' })
-  const calibration = E.isLeft(cal) ? formatError(cal.left) : showCalibration(cal.right)
+  const calibration = E.isLeft(cal) ? formatError(cal.left) : showDemoCalibration(cal.right)
   const { alpha, sigma } = SUB_LDA_TABLE3
   const table3 = []
   for (const row of SUB_LDA_TABLE3.rows) {
@@ -140,42 +168,62 @@ const render = (d: DemoData, training: string, hdp: HdpReading, audit: ReadonlyA
     renderAccountReport(d.dpSgd),
     '',
     'Inverse: the smallest σ that meets ε = 2 at δ = 1e-5 with the same sampling rate and steps',
-    `  ${d.calibration}`,
+    `  ${wrap(d.calibration, REPORT_WIDTH - 2, 4)}`,
     '',
-    `2. SUB-LDA (${SUB_LDA_PAPER}), Table 3: per-iteration RDP at α = ${SUB_LDA_TABLE3.alpha}, Gaussian σ² = 3.5, Poisson rate γ`,
+    wrap(`2. SUB-LDA (${SUB_LDA_PAPER}), Table 3: per-iteration RDP at α = ${SUB_LDA_TABLE3.alpha}, Gaussian σ² = 3.5, Poisson rate γ`, REPORT_WIDTH, 3),
     '   exact = Mironov–Talwar–Zhang 2019 (what the paper\'s Theorem 3.1 equals for a Gaussian);',
     '   Zhu–Wang = their Theorem 6 general bound (what the paper says it used).',
     table(
-      ['γ', 'claimed ε_sub', 'exact ε_sub', 'Zhu–Wang bound', 'claimed vs exact', 'Iter', 'claimed total', 'exact total'],
+      ['γ', 'claimed ε_sub', 'exact ε_sub', 'Zhu–Wang', 'claimed vs exact', 'T', 'claimed total', 'exact total'],
       d.table3.map((r) => [String(r.gamma), String(r.claimed), showNumber(r.exact), showNumber(r.zhuWang), pct(r.claimed, r.exact), String(r.iterations), String(r.claimedTotal), showNumber(r.exactTotal, 2)]),
     ),
-    '   The paper understates the per-iteration RDP for every γ ≥ 0.3 (by up to 14 % at γ = 0.9); see docs/claims.md.',
+    '   The paper understates the per-iteration RDP for every γ ≥ 0.3 (by up to 14 % at γ = 0.9);',
+    '   see docs/claims.md. T = iterations.',
     '',
     '3. The γ = 0.5 run of Table 3 (70 iterations) as an (ε, δ) guarantee, every accountant side by side',
     renderAccountReport(d.subLda),
     '',
-    '4. A real trainer: HDP-LDA on the Brown corpus, accounted from its declared plan, beside non-private CGS',
-    training,
+    '4. A real trainer: HDP-LDA on the Brown corpus, accounted from its declared plan, beside',
+    '   non-private CGS',
+    fitWidth(training),
     '',
     wrap(hdp.text),
     '',
-    '5. A short audit: an ε lower bound from attacks, against the claim, for a correct and a broken mechanism',
-    renderAuditDemo(audit),
+    '5. A short audit: an ε lower bound from attacks, against the claim, for a correct and a broken',
+    '   mechanism',
+    fitWidth(renderAuditDemo(audit)),
     '',
-    'Next: `dpaudit account examples/dp-sgd.json --delta 1e-5`, `dpaudit calibrate examples/calibrate-dp-sgd.json --epsilon 3 --delta 1e-5`.',
+    'Next: `dpaudit account examples/dp-sgd.json --delta 1e-5`,',
+    '      `dpaudit calibrate examples/calibrate-dp-sgd.json --epsilon 3 --delta 1e-5`.',
   ].join('\n')
 }
 
-export const runDemo = (args: { readonly json: boolean }): CommandResult => {
-  const d = build()
-  if (E.isLeft(d)) return { code: 2, stderr: `demo: ${d.left}` }
-  const training = trainDemo()
-  const hdp = hdpReading()
-  const audit = auditDemoRows()
+/** Everything the demo computes (the slow part: accounting, training on Brown, the audit). */
+export interface DemoSections {
+  readonly data: DemoData
+  readonly training: string
+  readonly hdp: HdpReading
+  readonly audit: ReadonlyArray<AuditDemoRow>
+}
+
+export const computeDemo = (): E.Either<string, DemoSections> => {
+  const data = build()
+  if (E.isLeft(data)) return data
+  return E.right({ data: data.right, training: trainDemo(), hdp: hdpReading(), audit: auditDemoRows() })
+}
+
+/** The human demo: fits REPORT_WIDTH columns, numbers rounded as the account table rounds them. */
+export const renderDemo = (s: DemoSections): string => render(s.data, s.training, s.hdp, s.audit)
+
+/** `sections` lets a caller (the tests) render text and JSON from one computation. */
+export const runDemo = (args: { readonly json: boolean; readonly sections?: E.Either<string, DemoSections> }): CommandResult => {
+  const s = args.sections ?? computeDemo()
+  if (E.isLeft(s)) return { code: 2, stderr: `demo: ${s.left}` }
+  const { data, training, hdp, audit } = s.right
   return args.json
     ? {
         code: 0,
-        stdout: stringifyJson({ schemaVersion: 1, tool: 'dpaudit demo', ...d.right, training: { text: training, hdpReading: hdp }, audit }, 2),
+        stdout: stringifyJson({ schemaVersion: 1, tool: 'dpaudit demo', ...data, training: { text: training, hdpReading: hdp }, audit }, 2),
       }
-    : { code: 0, stdout: render(d.right, training, hdp, audit) }
+    : { code: 0, stdout: renderDemo(s.right) }
 }
