@@ -5,16 +5,34 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import * as E from 'fp-ts/lib/Either.js'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import { runTrainCli } from '../../src/cli/commands/train.js'
 import { secure, seeded } from '../../src/core/rng.js'
-import { secureWords, seededWords } from '../../src/core/words.js'
+import { secureWords, seededWords, WordStream } from '../../src/core/words.js'
 import { compositionAtoms, corpusStats, datasetFromRaw, generateLda, hdpLda, subLda, TRAINERS } from '../../src/trainers/index.js'
 import { ReleaseGate, type ReleaseRecord } from '../../src/trainers/release/gate.js'
 import { loadDataset } from '../../src/trainers/corpus/load.js'
 import { phiFromNoisyCounts } from '../../src/trainers/lda/state.js'
 import { discreteLaplaceTable } from '../../src/trainers/release/measurement.js'
 import { replaceOne } from '../../src/mechanisms/neighbouring.js'
+import { discreteGaussianSampler } from '../../src/mechanisms/noise/index.js'
+import { subLdaSigma } from '../../src/trainers/sub-analysis.js'
+
+// node:crypto's randomFillSync, the secure word source (src/core/words.ts), passes through unless a
+// test installs a stand-in: then the "secure" run's words are known, and can be replayed.
+const crypto = vi.hoisted(() => ({ standIn: undefined as undefined | ((out: Uint32Array) => void), words: 0 }))
+vi.mock('node:crypto', async (importOriginal) => {
+  const real = await importOriginal<typeof import('node:crypto')>()
+  return {
+    ...real,
+    randomFillSync: (buf: NodeJS.ArrayBufferView, ...rest: unknown[]) => {
+      if (crypto.standIn === undefined || !(buf instanceof Uint32Array)) return (real.randomFillSync as (...a: unknown[]) => unknown)(buf, ...rest)
+      crypto.standIn(buf)
+      crypto.words += buf.length
+      return buf
+    },
+  }
+})
 
 const WORD = replaceOne('word')
 const synth = generateLda({ topics: 3, vocabulary: 30, documents: 30, alpha: 0.2, beta: 0.1, meanDocumentLength: 20 }, seeded(11))
@@ -118,6 +136,50 @@ describe('private trainers through the gate', () => {
   })
 })
 
+describe('SUB-LDA draws its coins and topic draws from the gate’s secure words (node:crypto)', () => {
+  const C = { ...(subLda.defaults as object), topics: 3, iterations: 2, gamma: 0.5 } as never
+  const run = (rng: ReturnType<typeof secure>) => {
+    const kept: number[] = []
+    const f = subLda.fit(corpus, C, rng, { onRelease: (r) => r.value !== undefined && kept.push((r.value as { kept: number }).kept) })
+    if (E.isLeft(f)) throw new Error('fit')
+    return { fit: f.right, kept }
+  }
+  it('with node:crypto replaced by a known stream, the secure run is the seeded run on that stream, and its coins are the stream’s words after the initial topics', () => {
+    crypto.standIn = seededWords('crypto-stand-in').fill
+    crypto.words = 0
+    let secureRun: ReturnType<typeof run>
+    try {
+      secureRun = run(secure())
+    } finally {
+      crypto.standIn = undefined
+    }
+    // the gate took every word from randomFillSync, and called the run private (secret source)
+    expect(crypto.words).toBeGreaterThan(0)
+    expect(secureRun.fit.release).toEqual({ private: true, randomness: 'secure (node:crypto)', notPrivateBecause: [] })
+    // the same words from a seed give the same run bit for bit: nothing random came from elsewhere
+    const seededRun = run(seeded('crypto-stand-in'))
+    expect(Array.from(secureRun.fit.model.phi)).toEqual(Array.from(seededRun.fit.model.phi))
+    expect(secureRun.kept).toEqual(seededRun.kept)
+    // Replay the gate's stream: N doubles for the initial topics, then one coin per token (kept if < γ),
+    // the discrete Gaussian noise on V·K cells, one word per sampled token's draw, the next coins.
+    const w = new WordStream(seededWords('crypto-stand-in'))
+    const N = corpus.tokens.length
+    for (let i = 0; i < N; i++) w.nextDouble()
+    const noise = discreteGaussianSampler(subLdaSigma(14, 2))
+    const expected: number[] = []
+    for (let it = 0; it < 2; it++) {
+      let k = 0
+      for (let i = 0; i < N; i++) if (w.nextDouble() < 0.5) k++
+      expected.push(k)
+      noise.fill(w, new Float64Array(corpus.vocab.length * 3))
+      w.fillWords(new Uint32Array(k))
+    }
+    expect(secureRun.kept).toEqual(expected)
+    expect(expected[0]).toBeGreaterThan(N / 4)
+    expect(expected[0]).toBeLessThan((3 * N) / 4)
+  })
+})
+
 describe('vocabulary', () => {
   const raw = Array.from({ length: 20 }, (_, i) => ({ name: `d${i}`, label: '', tokens: i === 0 ? ['onlyhere', 'common', 'common'] : ['common', 'other', `w${i % 3}`] }))
   it('is built from the training documents only', () => {
@@ -185,6 +247,7 @@ describe('dpaudit train: bad input is refused before any work, nothing written',
 
 describe('what a private model file holds: φ, corpus D and N, and nothing else from the data', () => {
   const dir = mkdtempSync(join(tmpdir(), 'dpaudit-gate-file-'))
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
   const text = (i: number, replaced: boolean): string => `alpha beta gamma delta ${i % 2 === 0 ? 'epsilon' : 'zeta'} ${i % 3 === 0 ? 'alpha' : 'beta'} ${replaced && i === 4 ? 'delta' : 'gamma'}`
   const write = (name: string, replaced: boolean): string => {
     const f = join(dir, name)
