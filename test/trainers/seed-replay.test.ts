@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { runTrainCli } from '../../src/cli/commands/train.js'
 import { seeded } from '../../src/core/rng.js'
 import { WordStream, wordsFromRng } from '../../src/core/words.js'
-import { discreteLaplaceSampler } from '../../src/mechanisms/noise/index.js'
+import { discreteGaussianSampler, discreteLaplaceSampler } from '../../src/mechanisms/noise/index.js'
 import { loadDataset } from '../../src/trainers/corpus/load.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'dpaudit-replay-'))
@@ -101,5 +101,83 @@ describe('seed replay against dpaudit train model files', () => {
     expect(stdout).toMatch(/^private release: /m)
     expect(text).not.toMatch(/"seed"/)
     for (const guess of ['1', '0', 'replay-7', 'secure']) expect(wordsRecovered(file.phi, guess)).toBeLessThan(V / 2)
+  })
+})
+
+// The same attack on the other trainers whose noise the CLI once derived from --seed (issue 9).
+// SUB-LDA (γ = 0.5): the replay also regenerates the sampling coins, so it knows which tokens were
+// sampled, and recovers each word's count among them. CDP-LDA: the noise of the first iteration stays
+// in every later release, so one replayed table recovers the final counts.
+describe('seed replay against sub-lda and cdp-lda model files', () => {
+  const GAMMA = 0.5
+  const EPS = 0.5
+  const SIGMA = Math.sqrt(14 / (2 * 2)) // sub-lda's defaults: σ² = α/(2ε(α)) with α = 14, ε(α) = 2
+  const flags = { 'sub-lda': ['--gamma', String(GAMMA)], 'cdp-lda': ['--epsilon', String(EPS)] } as const
+  const run = (trainer: keyof typeof flags, name: string, extra: ReadonlyArray<string>) => {
+    const out = join(dir, name)
+    const clip = trainer === 'sub-lda' ? ['--clip', '1000'] : []
+    const r = runTrainCli([trainer, '--corpus', corpusDir, '--topics', String(K), '--iterations', String(T), '--beta', String(BETA), ...flags[trainer], ...clip, '--out', out, ...extra])
+    expect(r.code, r.stderr).toBe(0)
+    const text = readFileSync(out, 'utf8')
+    return { file: JSON.parse(text) as File & { release: { randomness: string; notPrivateBecause: string[] } }, text, stdout: r.stdout ?? '' }
+  }
+
+  /** SUB-LDA's last iteration as a seed would have drawn it: its noise, and each word's count among the sampled tokens. */
+  const replaySub = (seed: string): { eta: Float64Array; sampled: number[] } => {
+    const w = new WordStream(wordsFromRng(seeded(seed)))
+    for (let i = 0; i < N; i++) w.nextDouble() // initial topics
+    const noise = discreteGaussianSampler(SIGMA)
+    let eta = new Float64Array(V * K)
+    const sampled = new Array<number>(V).fill(0)
+    for (let it = 1; it <= T; it++) {
+      sampled.fill(0)
+      let kept = 0
+      for (let i = 0; i < N; i++)
+        if (w.nextDouble() < GAMMA) {
+          const word = train.tokens[i] as number // the trainers keep reading order
+          sampled[word] = (sampled[word] as number) + 1
+          kept++
+        }
+      eta = noise.fill(w, new Float64Array(V * K))
+      w.fillWords(new Uint32Array(kept)) // the sampled tokens' topic draws
+    }
+    return { eta, sampled }
+  }
+
+  /** CDP-LDA's topic-word noise, drawn once in iteration 1 right after the initial topics and re-used after. */
+  const replayCdp = (seed: string): Float64Array => {
+    const w = new WordStream(wordsFromRng(seeded(seed)))
+    for (let i = 0; i < N; i++) w.nextDouble()
+    return discreteLaplaceSampler(1 / EPS).fill(w, new Float64Array(V * K))
+  }
+
+  /** Words whose count the attack recovers exactly: Σ_k (m_wk − η_wk) equals the truth. */
+  const recovered = (trainer: keyof typeof flags, phi: number[][], seed: string): number => {
+    // SUB-LDA's φ is built from the released counts scaled by 1/γ: the integers found are 2m
+    const m = releasedCounts(phi).map((x) => (trainer === 'sub-lda' ? x * GAMMA : x))
+    const { eta, truth } = trainer === 'sub-lda' ? (({ eta, sampled }) => ({ eta, truth: sampled }))(replaySub(seed)) : { eta: replayCdp(seed), truth: wordCount }
+    let ok = 0
+    for (let w = 0; w < V; w++) {
+      let s = 0
+      for (let k = 0; k < K; k++) s += (m[w * K + k] as number) - (eta[w * K + k] as number)
+      if (s === truth[w]) ok++
+    }
+    return ok
+  }
+
+  it.each(['sub-lda', 'cdp-lda'] as const)('%s: a --seed run gives every count away and says it is not a private release; the default run gives none', (trainer) => {
+    const seededRun = run(trainer, `${trainer}-seeded.json`, ['--seed', 'replay-9'])
+    expect(recovered(trainer, seededRun.file.phi, 'replay-9')).toBe(V)
+    expect(seededRun.file.release.private).toBe(false)
+    expect(seededRun.file.release.notice).toMatch(/^NOT A PRIVATE RELEASE: .*seed/)
+    expect(seededRun.stdout).toMatch(/NOT A PRIVATE RELEASE/)
+    expect(seededRun.text).not.toMatch(/replay-9/)
+    const secret = run(trainer, `${trainer}-default.json`, [])
+    // CDP-LDA is never a private release (its draws have no bound), but its noise is secret all the same
+    expect(secret.file.release.randomness).toBe('secure (node:crypto)')
+    expect(secret.file.release.notPrivateBecause.join(' ')).not.toMatch(/seed/)
+    expect(secret.file.release.private).toBe(trainer === 'sub-lda')
+    expect(secret.text).not.toMatch(/"seed"/)
+    for (const guess of ['1', '0', 'replay-9', 'secure']) expect(recovered(trainer, secret.file.phi, guess), guess).toBeLessThan(V / 2)
   })
 })
