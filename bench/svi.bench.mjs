@@ -21,9 +21,7 @@
 // Tokens per pass = Σ_d document length (the training tokens, the corpus held as bags of words like
 // scikit-learn's CSR input, built once). The machine is a shared 2-core VM: absolute figures move by
 // up to ~1.5× between runs, ratios measured side by side much less.
-import { createRequire } from 'node:module'
 import { performance } from 'node:perf_hooks'
-import { pathToFileURL } from 'node:url'
 import { readFileSync } from 'node:fs'
 import { seeded } from '../dist/core/rng.js'
 import { loadDataset, heldOutPerplexity } from '../dist/trainers/index.js'
@@ -137,8 +135,8 @@ const initialLambda = (K, V) => {
   for (let i = 0; i < K * V; i++) out[i] = gamma100() / 100
   return out
 }
-const newOnlineLda = (Class, K, V, init) => {
-  const ovb = new Class(K, V, ALPHA, ETA)
+const newOnlineLda = (Class, K, V, init, options = {}) => {
+  const ovb = new Class(K, V, ALPHA, ETA, options)
   for (let k = 0; k < K; k++) for (let w = 0; w < V; w++) ovb.lambda[w * K + k] = init[k * V + w]
   ovb.refresh()
   return ovb
@@ -217,11 +215,14 @@ console.log('\n1. ψ: @stdlib/math-base-special-digamma (used) vs the hand-writt
   // The E-step with each ψ: two fresh copies of dist's ovb.js (separate module instances, so neither
   // inherits the other's or the rest of this bench's type feedback), one importing the shipped ψ,
   // one the recurrence; batch VB at K = 20, alternated, best of 3.
-  const source = readFileSync(new URL('../dist/trainers/svi/ovb.js', import.meta.url), 'utf8')
+  const ovbUrl = new URL('../dist/trainers/svi/ovb.js', import.meta.url)
   const psiImport = "import { digamma } from './digamma.js';"
-  if (!source.includes(psiImport)) throw new Error('bench: ovb.js no longer imports ./digamma.js as expected')
-  const load = (replacement) => import(`data:text/javascript,${encodeURIComponent(source.replace(psiImport, replacement))}`)
-  const shipped = await load(`import { digamma } from '${pathToFileURL(createRequire(import.meta.url).resolve('../dist/trainers/svi/digamma.js')).href}';`)
+  // a data: module resolves no relative imports: point them at dist
+  const source = readFileSync(ovbUrl, 'utf8').replace(/from '(\.\/[^']+)'/g, (_, rel) => `from '${new URL(rel, ovbUrl).href}'`)
+  const shippedPsi = psiImport.replace('./digamma.js', new URL('./digamma.js', ovbUrl).href)
+  if (!source.includes(shippedPsi)) throw new Error('bench: ovb.js no longer imports ./digamma.js as expected')
+  const load = (replacement) => import(`data:text/javascript,${encodeURIComponent(source.replace(shippedPsi, replacement))}`)
+  const shipped = await load(shippedPsi)
   const own = await load(`const digamma = ${digammaRecurrence.toString()};`)
   const K = 20, passes = quick ? 1 : 5
   const init = initialLambda(K, V)
@@ -241,6 +242,31 @@ console.log('\n1. ψ: @stdlib/math-base-special-digamma (used) vs the hand-writt
     its.std = a.its; its.own = b.its
   }
   console.log(`   batch VB K = ${K}, ${passRange(1, passes)} (best of ${quick ? 2 : 3}): stdlib ψ ${fmt(ms.std, 0)} ms, recurrence ψ ${fmt(ms.own, 0)} ms: stdlib ×${fmt(ms.std / ms.own, 3)} the time; γ iterations ${its.std} vs ${its.own}`)
+}
+
+// ---------------------------------------------------------------------------------------------
+console.log('\n1b. The γ-iteration kernel (src/trainers/svi/gamma-sums.ts): WebAssembly SIMD (default) vs JavaScript')
+for (const K of TOPICS) {
+  const passes = quick ? 1 : 5
+  const init = initialLambda(K, V)
+  const run = (kernel) => {
+    const ovb = newOnlineLda(OnlineLda, K, V, init, { kernel })
+    const stats = new Float64Array(V * K)
+    let its = 0
+    const t0 = performance.now()
+    for (let p = 0; p < passes; p++) its += batchPass(ovb, stats)
+    return { ms: performance.now() - t0, its, kernel: ovb.kernel, lambda: ovb.lambda }
+  }
+  const best = { wasm: { ms: Infinity }, js: { ms: Infinity } }
+  for (let r = 0; r < (quick ? 2 : 3); r++) {
+    const a = run('wasm-simd'), b = run('js')
+    if (a.ms < best.wasm.ms) best.wasm = a
+    if (b.ms < best.js.ms) best.js = b
+  }
+  let maxRel = 0
+  for (let i = 0; i < best.js.lambda.length; i++) maxRel = Math.max(maxRel, Math.abs(best.wasm.lambda[i] - best.js.lambda[i]) / best.js.lambda[i])
+  console.log(`   K = ${K}, batch VB ${passRange(1, passes)} (best of ${quick ? 2 : 3}): ${best.wasm.kernel} ${fmt(best.wasm.ms, 0)} ms, js ${fmt(best.js.ms, 0)} ms: ×${fmt(best.js.ms / best.wasm.ms)} faster;` +
+    ` γ iterations ${best.wasm.its} vs ${best.js.its}, max relative |Δλ| ${maxRel.toExponential(1)}`)
 }
 
 // ---------------------------------------------------------------------------------------------

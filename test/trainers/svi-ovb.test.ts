@@ -1,13 +1,16 @@
 /**
- * ψ from @stdlib (src/trainers/svi/digamma.ts) against independent values, and OnlineLda run as batch
- * variational Bayes (one batch of all documents, ρ = 1, scale 1: scikit-learn's learning_method='batch',
- * the protocol of bench/svi.bench.mjs part 2) against a direct transcription of the updates.
+ * ψ from @stdlib (src/trainers/svi/digamma.ts) against independent values; the γ-iteration kernels
+ * (src/trainers/svi/gamma-sums.ts: WebAssembly SIMD and JavaScript) against each other; and OnlineLda
+ * run as batch variational Bayes (one batch of all documents, ρ = 1, scale 1: scikit-learn's
+ * learning_method='batch', the protocol of bench/svi.bench.mjs part 2) against a direct
+ * transcription of the updates, with either kernel.
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { seeded } from '../../src/core/rng.js'
 import { digamma } from '../../src/trainers/svi/digamma.js'
-import { bagOf, emptyBag, OnlineLda } from '../../src/trainers/svi/ovb.js'
+import { gammaSumsJs, wasmGammaSums, wasmSimdAvailable } from '../../src/trainers/svi/gamma-sums.js'
+import { bagOf, emptyBag, type GammaKernel, OnlineLda } from '../../src/trainers/svi/ovb.js'
 
 const EULER = 0.5772156649015329
 
@@ -46,6 +49,72 @@ describe('digamma (@stdlib/math-base-special-digamma on x > 0)', () => {
       }),
       { numRuns: 500 },
     )
+  })
+})
+
+describe('the γ-iteration kernels', () => {
+  it('WebAssembly SIMD is available on Node ≥ 20 (else OnlineLda falls back to JavaScript)', () => {
+    expect(wasmSimdAvailable).toBe(true)
+    expect(new OnlineLda(3, 5, 0.1, 0.01).kernel).toBe('wasm-simd')
+    expect(new OnlineLda(3, 5, 0.1, 0.01, { kernel: 'js' }).kernel).toBe('js')
+  })
+  it('compute the same sums (to reassociation) for any K, m, including odd K and m mod 4 ≠ 0', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 41 }),
+        fc.integer({ min: 0, max: 37 }),
+        fc.integer({ min: 1, max: 1e6 }),
+        (K, m, seed) => {
+          const rng = seeded(seed)
+          const t = Float64Array.from({ length: K }, () => 1e-3 + rng.next())
+          const counts = Float64Array.from({ length: m }, () => 1 + Math.floor(5 * rng.next()))
+          const block = Float64Array.from({ length: m * K }, () => Math.exp(-12 * rng.next()))
+          const want = new Float64Array(K)
+          gammaSumsJs(block, t, counts, want, K, m)
+          // the SIMD kernel's layout: t, acc (stride Kp each), counts, block (m × Kp), padding 0
+          const Kp = K + (K % 2)
+          const w = wasmGammaSums(8 * (2 * Kp + m + m * Kp))!
+          new Float64Array(w.buffer, 0, K).set(t)
+          new Float64Array(w.buffer, 16 * Kp, m).set(counts)
+          const b = new Float64Array(w.buffer, 16 * Kp + 8 * m, m * Kp)
+          for (let j = 0; j < m; j++) b.set(block.subarray(j * K, (j + 1) * K), j * Kp)
+          const acc = new Float64Array(w.buffer, 8 * Kp, Kp)
+          acc.fill(Number.NaN) // the kernel must overwrite, not accumulate into, acc
+          w.run(16 * Kp + 8 * m, 0, 16 * Kp, 8 * Kp, Kp, m)
+          for (let k = 0; k < K; k++) if (!(Math.abs((acc[k] as number) - (want[k] as number)) <= 1e-13 * (want[k] as number) + 1e-300)) return false
+          return K === Kp || acc[K] === 0
+        },
+      ),
+      { numRuns: 300 },
+    )
+  })
+  it('give OnlineLda the same document statistic and γ, also after the scratch grows past 64 words', () => {
+    const K = 5
+    const V = 400
+    const rng = seeded(5)
+    const make = (kernel: GammaKernel): OnlineLda => {
+      const o = new OnlineLda(K, V, 0.1, 0.01, { kernel })
+      const r = seeded(6)
+      for (let i = 0; i < o.lambda.length; i++) o.lambda[i] = 0.01 + 3 * r.next()
+      o.refresh()
+      return o
+    }
+    const [a, b] = [make('wasm-simd'), make('js')]
+    const seen = new Int32Array(V)
+    // 3, 70 (grows 64 → 128), 300 (grows to 300) and 20 distinct-word documents
+    for (const n of [3, 70, 300, 20]) {
+      const doc = Array.from({ length: 2 * n }, (_, i) => (i < n ? i * 1 : Math.floor(rng.next() * n)))
+      const sa = new Float64Array(V * K)
+      const sb = new Float64Array(V * K)
+      const ga = new Float64Array(K)
+      const gb = new Float64Array(K)
+      const ia = a.documentStatistic(bagOf(doc, 0, doc.length, emptyBag(doc.length), seen), sa, ga)
+      const ib = b.documentStatistic(bagOf(doc, 0, doc.length, emptyBag(doc.length), seen), sb, gb)
+      expect(ia).toBe(ib)
+      for (let k = 0; k < K; k++) expect(Math.abs((ga[k] as number) - (gb[k] as number))).toBeLessThan(1e-10 * (gb[k] as number))
+      for (let i = 0; i < sa.length; i++) expect(Math.abs((sa[i] as number) - (sb[i] as number))).toBeLessThan(1e-10 * Math.max(1e-300, sb[i] as number) + 1e-300)
+      expect(sa.reduce((x, y) => x + y, 0)).toBeCloseTo(doc.length, 9)
+    }
   })
 })
 
@@ -91,8 +160,11 @@ describe('OnlineLda as batch VB (ρ = 1, scale 1)', () => {
     return { lambda: sstats.map((row) => row.map((s) => eta + s)), iterations }
   }
 
-  it('follows the direct transcription for 4 passes (λ to 1e-9 relative, the same γ iteration counts)', () => {
-    const K = 3
+  it.each([
+    ['wasm-simd', 3],
+    ['wasm-simd', 4],
+    ['js', 3],
+  ] as const)('follows the direct transcription for 4 passes (kernel %s, K = %i; λ to 1e-9 relative, the same γ iteration counts)', (kernel, K) => {
     const V = 30
     const alpha = 0.1
     const eta = 0.01
@@ -101,7 +173,8 @@ describe('OnlineLda as batch VB (ρ = 1, scale 1)', () => {
     const docs = Array.from({ length: 12 }, (_, d) =>
       Array.from({ length: 1 + ((d * 11 + 5) % 30) }, () => Math.floor(rng.next() * 15) + (d % 2 === 0 ? 0 : 10)),
     )
-    const ovb = new OnlineLda(K, V, alpha, eta)
+    const ovb = new OnlineLda(K, V, alpha, eta, { kernel })
+    expect(ovb.kernel).toBe(kernel)
     let lambda = Array.from({ length: K }, () => Array.from({ length: V }, () => 0.5 + rng.next()))
     for (let k = 0; k < K; k++) for (let w = 0; w < V; w++) ovb.lambda[w * K + k] = lambda[k]![w]!
     ovb.refresh()

@@ -11,20 +11,33 @@
  * Layout and cost. λ, e^{E ln β} and the statistics are word-major (V×K, entry w·K + k). e^{E ln β}
  * is computed lazily, once per update and only for the rows the next mini-batch reads (the column
  * sums Σ_w λ_wk are kept by the M-step, so a row costs K digammas). The E-step gathers the
- * document's rows into a reused m×K block and runs its iterations there eight words at a time
- * (`gammaSums`). No allocation per document. Against the previous one-word loops with a per-word
- * e^{E ln β} refresh this measured ×2–2.5 on Brown (bench/svi.bench.mjs).
+ * document's rows into a reused m×K block and runs its iterations there with the kernel of
+ * ./gamma-sums.ts: WebAssembly SIMD by default (the block, e^{E ln θ}, the counts and the sums live
+ * in the kernel's memory, rows padded to an even stride), the eight-words-at-a-time JavaScript loop
+ * where WebAssembly SIMD is unavailable or `kernel: 'js'` is asked. No allocation per document
+ * (the scratch doubles when a document has more distinct words than it holds). Measured on Brown
+ * (bench/svi.bench.mjs): the typed-array layout ×2–2.5 the previous one-word loops, the SIMD
+ * kernel a further ×2–3 over the JavaScript one, same γ iteration counts.
  *
  * @module
  */
 import { digamma } from './digamma.js'
+import { gammaSumsJs, wasmGammaSums, wasmSimdAvailable, type WasmGammaSums } from './gamma-sums.js'
 
 export interface OvbOptions {
   /** E-step iterations per document at most (default 100). */
   readonly maxIterations?: number
   /** Stop when the mean |Δγ_k| falls below this (default 0.001). */
   readonly tolerance?: number
+  /**
+   * The kernel of the γ iterations (./gamma-sums.ts): 'wasm-simd' (the default; falls back to 'js'
+   * where WebAssembly SIMD is unavailable, `OnlineLda.kernel` says which runs) or 'js'. The two
+   * differ only in the association order of the sums.
+   */
+  readonly kernel?: GammaKernel
 }
+
+export type GammaKernel = 'wasm-simd' | 'js'
 
 /** One document as distinct words and their counts (`n` of each array used). */
 export interface BagOfWords {
@@ -34,69 +47,6 @@ export interface BagOfWords {
 }
 
 export const emptyBag = (capacity: number): BagOfWords => ({ words: new Int32Array(capacity), counts: new Float64Array(capacity), n: 0 })
-
-/**
- * acc_k = Σ_j (c_j/norm_j)·b_jk with norm_j = Σ_k t_k·b_jk + 1e-100, over the m×K block b, eight
- * words at a time: eight independent normaliser sums share each load of t_k, and acc_k is loaded
- * and stored once per eight words. A deliberate hand-unrolled copy of the one-word loop (kept for
- * the remainder): in a micro-benchmark one word at a time ran 3.2–3.6 ns per (word, topic), four
- * 1.6–1.9, eight 1.3. It is a standalone function because, written inside the E-step's loop, V8
- * compiled it no faster than the one-word loops.
- */
-const gammaSums = (block: Float64Array, t: Float64Array, counts: Float64Array, acc: Float64Array, K: number, m: number): void => {
-  acc.fill(0)
-  const m8 = m - (m % 8)
-  let j = 0
-  for (; j < m8; j += 8) {
-    const o0 = j * K
-    const o1 = o0 + K
-    const o2 = o1 + K
-    const o3 = o2 + K
-    const o4 = o3 + K
-    const o5 = o4 + K
-    const o6 = o5 + K
-    const o7 = o6 + K
-    let s0 = 1e-100
-    let s1 = 1e-100
-    let s2 = 1e-100
-    let s3 = 1e-100
-    let s4 = 1e-100
-    let s5 = 1e-100
-    let s6 = 1e-100
-    let s7 = 1e-100
-    for (let k = 0; k < K; k++) {
-      const x = t[k] as number
-      s0 += x * (block[o0 + k] as number)
-      s1 += x * (block[o1 + k] as number)
-      s2 += x * (block[o2 + k] as number)
-      s3 += x * (block[o3 + k] as number)
-      s4 += x * (block[o4 + k] as number)
-      s5 += x * (block[o5 + k] as number)
-      s6 += x * (block[o6 + k] as number)
-      s7 += x * (block[o7 + k] as number)
-    }
-    const r0 = (counts[j] as number) / s0
-    const r1 = (counts[j + 1] as number) / s1
-    const r2 = (counts[j + 2] as number) / s2
-    const r3 = (counts[j + 3] as number) / s3
-    const r4 = (counts[j + 4] as number) / s4
-    const r5 = (counts[j + 5] as number) / s5
-    const r6 = (counts[j + 6] as number) / s6
-    const r7 = (counts[j + 7] as number) / s7
-    for (let k = 0; k < K; k++)
-      acc[k] =
-        (acc[k] as number) +
-        (r0 * (block[o0 + k] as number) + r1 * (block[o1 + k] as number) + (r2 * (block[o2 + k] as number) + r3 * (block[o3 + k] as number)) +
-          (r4 * (block[o4 + k] as number) + r5 * (block[o5 + k] as number) + (r6 * (block[o6 + k] as number) + r7 * (block[o7 + k] as number))))
-  }
-  for (; j < m; j++) {
-    const o = j * K
-    let s = 1e-100
-    for (let k = 0; k < K; k++) s += (t[k] as number) * (block[o + k] as number)
-    const r = (counts[j] as number) / s
-    for (let k = 0; k < K; k++) acc[k] = (acc[k] as number) + r * (block[o + k] as number)
-  }
-}
 
 export class OnlineLda {
   /** λ, V×K word-major. Callers that write it directly must call `refresh` afterwards. */
@@ -109,11 +59,22 @@ export class OnlineLda {
   private readonly psiColSum: Float64Array
   private readonly maxIterations: number
   private readonly tolerance: number
-  private block: Float64Array
+  /** The kernel that runs (the requested one, or 'js' where WebAssembly SIMD is unavailable). */
+  readonly kernel: GammaKernel
+  /** Row stride of `block`: K for the JS kernel, K rounded up to even for the SIMD kernel. */
+  private readonly stride: number
+  /** Distinct words per document that `block` holds; grown (doubled) on demand. */
+  private capacity = 0
+  private wasm: WasmGammaSums | undefined
+  /** Byte addresses of e^{E ln θ}, acc, counts and block in the kernel's memory. */
+  private readonly address = { theta: 0, acc: 0, counts: 0, block: 0 }
+  // the E-step's scratch: views into the kernel's memory for 'wasm-simd', plain arrays for 'js'
+  private block = new Float64Array(0)
+  private expElogTheta = new Float64Array(0)
+  private acc = new Float64Array(0)
+  private counts = new Float64Array(0)
   private ratio: Float64Array
   private readonly gamma: Float64Array
-  private readonly expElogTheta: Float64Array
-  private readonly acc: Float64Array
   /** Words touched since `beginBatch` (rows of the statistic to finish), with a per-word stamp. */
   private readonly touched: Int32Array
   private readonly touchedStamp: Int32Array
@@ -133,13 +94,40 @@ export class OnlineLda {
     this.expElogBeta = new Float64Array(V * K)
     this.rowVersion = new Int32Array(V)
     this.psiColSum = new Float64Array(K)
-    this.block = new Float64Array(64 * K)
     this.ratio = new Float64Array(64)
     this.gamma = new Float64Array(K)
-    this.expElogTheta = new Float64Array(K)
-    this.acc = new Float64Array(K)
     this.touched = new Int32Array(V)
     this.touchedStamp = new Int32Array(V)
+    this.kernel = (options.kernel ?? 'wasm-simd') === 'wasm-simd' && wasmSimdAvailable ? 'wasm-simd' : 'js'
+    this.stride = this.kernel === 'wasm-simd' ? K + (K % 2) : K
+    this.allocate(64)
+  }
+
+  /**
+   * Scratch for documents of up to `capacity` distinct words. For the SIMD kernel one fresh, zeroed
+   * memory laid out as e^{E ln θ} (stride), acc (stride), counts (capacity), block (capacity × stride):
+   * the padding column stays 0 because only k < K is ever written.
+   */
+  private allocate(capacity: number): void {
+    const { K, stride } = this
+    this.capacity = capacity
+    if (this.kernel === 'js') {
+      this.block = new Float64Array(capacity * K)
+      this.expElogTheta = new Float64Array(K)
+      this.acc = new Float64Array(K)
+      return
+    }
+    const a = this.address
+    a.theta = 0
+    a.acc = 8 * stride
+    a.counts = 16 * stride
+    a.block = 16 * stride + 8 * capacity
+    const wasm = wasmGammaSums(a.block + 8 * capacity * stride) as WasmGammaSums
+    this.wasm = wasm
+    this.expElogTheta = new Float64Array(wasm.buffer, a.theta, stride)
+    this.acc = new Float64Array(wasm.buffer, a.acc, stride)
+    this.counts = new Float64Array(wasm.buffer, a.counts, capacity)
+    this.block = new Float64Array(wasm.buffer, a.block, capacity * stride)
   }
 
   /** After λ changed: ψ(Σ_w λ_wk) recomputed, every row of e^{E ln β} marked stale. */
@@ -194,20 +182,19 @@ export class OnlineLda {
    * Returns the number of γ iterations run; `gammaOut` (length K), when given, receives γ.
    */
   eStep(doc: BagOfWords, stats: Float64Array, gammaOut?: Float64Array): number {
-    const { K, alpha, gamma, expElogTheta, acc, touched, touchedStamp, batchStamp } = this
     const m = doc.n
-    if (this.block.length < m * K) this.block = new Float64Array(2 * m * K)
-    if (this.ratio.length < m + 3) this.ratio = new Float64Array(2 * m + 3)
-    const block = this.block
-    const ratio = this.ratio
+    if (m > this.capacity) this.allocate(Math.max(2 * this.capacity, m))
+    if (this.ratio.length < m) this.ratio = new Float64Array(2 * m)
+    const { K, stride, alpha, gamma, expElogTheta, acc, block, ratio, touched, touchedStamp, batchStamp, wasm, address } = this
     const eb = this.expElogBeta
-    const counts = doc.counts
+    const counts = wasm === undefined ? doc.counts : this.counts
     for (let j = 0; j < m; j++) {
       const w = doc.words[j] as number
       const src = this.row(w)
-      const dst = j * K
+      const dst = j * stride
       // a plain copy: block.set(eb.subarray(…)) allocated a view per word
       for (let k = 0; k < K; k++) block[dst + k] = eb[src + k] as number
+      if (wasm !== undefined) counts[j] = doc.counts[j] as number
       if (touchedStamp[w] !== batchStamp) {
         touchedStamp[w] = batchStamp
         touched[this.nTouched++] = w
@@ -217,7 +204,8 @@ export class OnlineLda {
     this.thetaExpectation()
     let it = 0
     for (; it < this.maxIterations; it++) {
-      gammaSums(block, expElogTheta, counts, acc, K, m)
+      if (wasm === undefined) gammaSumsJs(block, expElogTheta, counts, acc, K, m)
+      else wasm.run(address.block, address.theta, address.counts, address.acc, stride, m)
       let change = 0
       for (let k = 0; k < K; k++) {
         const g = alpha + (expElogTheta[k] as number) * (acc[k] as number)
@@ -232,7 +220,7 @@ export class OnlineLda {
     }
     // with the final γ: c_w/norm_w, then e^{E ln θ_k}·c_w/norm_w into row w
     for (let j = 0; j < m; j++) {
-      const o = j * K
+      const o = j * stride
       let s = 1e-100
       for (let k = 0; k < K; k++) s += (expElogTheta[k] as number) * (block[o + k] as number)
       ratio[j] = (counts[j] as number) / s
