@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { Worker } from 'node:worker_threads'
 
 export interface ProgressOptions {
   /** What is running, first on the line ("audit", "account"). */
@@ -80,6 +81,101 @@ export const progressLine = (o: ProgressOptions): Progress => {
     done() {
       if (drawn) stream.write('\r\x1b[K')
       drawn = false
+    },
+  }
+}
+
+export interface SlowStepOptions {
+  /** What is running, first on the line ("account"). */
+  readonly label: string
+  /** `--quiet`: never draw. */
+  readonly quiet?: boolean
+  /** Where to draw (default process.stderr): a file descriptor, drawn on only if it is a terminal. */
+  readonly stream?: { readonly isTTY?: boolean; readonly fd: number }
+  /** A step is shown once it has run this long (ms, default 2000). */
+  readonly afterMs?: number
+  /** Ms between redraws (default 500). */
+  readonly everyMs?: number
+}
+
+export interface SlowStep {
+  /** Whether anything can be drawn at all. */
+  readonly active: boolean
+  /** A new step begins; `text` says what it is ("spec 2 / 3"). */
+  step(text: string): void
+  /** Stops the timer and clears the line; call before printing the result. */
+  done(): void
+}
+
+// Drawn from a worker thread: the step it reports on is synchronous (an accountant run) and blocks
+// the main thread's timers. The main thread only writes the step's text and start time into shared
+// memory; the worker wakes every `everyMs`, and once the step has run `afterMs` it writes the line
+// to the descriptor directly (writeSync needs no event loop). On stop it clears what it drew and
+// acknowledges, so the main thread prints its result on a clean line.
+const SLOW_STEP_WORKER = `
+const { workerData } = require('node:worker_threads')
+const { writeSync } = require('node:fs')
+const { buffer, fd, label, afterMs, everyMs } = workerData
+const ctl = new Int32Array(buffer, 0, 4) // stop, generation, text length, acknowledged
+const started = new Float64Array(buffer, 16, 1)
+const text = new Uint8Array(buffer, 24)
+const decoder = new TextDecoder()
+let drawn = false
+for (;;) {
+  Atomics.wait(ctl, 0, 0, everyMs)
+  if (Atomics.load(ctl, 0) !== 0) break
+  const generation = Atomics.load(ctl, 1)
+  const ms = Date.now() - started[0]
+  if (!drawn && ms < afterMs) continue
+  const note = decoder.decode(text.slice(0, Atomics.load(ctl, 2)))
+  if (Atomics.load(ctl, 1) !== generation) continue
+  try { writeSync(fd, '\\r' + label + ': ' + note + ', running for ' + Math.floor(ms / 1000) + ' s\\x1b[K') } catch { break }
+  drawn = true
+}
+if (drawn) try { writeSync(fd, '\\r\\x1b[K') } catch {}
+Atomics.store(ctl, 3, 1)
+Atomics.notify(ctl, 3)
+`
+
+const TEXT_BYTES = 480
+
+/**
+ * A line for a step that may run long with no count to report (one accountant run of a large
+ * composition): nothing for the first `afterMs` of a step, then "label: text, running for N s",
+ * redrawn every `everyMs` while the main thread is busy. A no-op unless the stream is a terminal.
+ */
+export const slowStepLine = (o: SlowStepOptions): SlowStep => {
+  const stream = o.stream ?? process.stderr
+  const active = o.quiet !== true && stream.isTTY === true
+  if (!active) return { active, step: () => undefined, done: () => undefined }
+  const buffer = new SharedArrayBuffer(24 + TEXT_BYTES)
+  const ctl = new Int32Array(buffer, 0, 4)
+  const started = new Float64Array(buffer, 16, 1)
+  const text = new Uint8Array(buffer, 24)
+  const encoder = new TextEncoder()
+  started[0] = Date.now()
+  const worker = new Worker(SLOW_STEP_WORKER, {
+    eval: true,
+    workerData: { buffer, fd: stream.fd, label: o.label, afterMs: o.afterMs ?? 2000, everyMs: o.everyMs ?? 500 },
+  })
+  worker.unref()
+  let stopped = false
+  return {
+    active,
+    step(note) {
+      const { written } = encoder.encodeInto(note, text)
+      Atomics.store(ctl, 2, written)
+      started[0] = Date.now()
+      Atomics.add(ctl, 1, 1)
+    },
+    done() {
+      if (stopped) return
+      stopped = true
+      Atomics.store(ctl, 0, 1)
+      Atomics.notify(ctl, 0)
+      // wait (bounded) for the worker to clear its line; it acknowledges at once when it is idle
+      Atomics.wait(ctl, 3, 0, 2000)
+      void worker.terminate()
     },
   }
 }

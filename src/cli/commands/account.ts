@@ -3,8 +3,10 @@
  *
  * Accountant names are one vocabulary with `calibrate`: a registered name, or `all` / `tightest`
  * (synonyms: every accountant runs, and the tightest answer is reported). An empty array of specs
- * is refused (exit 1): there is nothing to account. An array of more than a few specs shows a
- * progress line on a terminal (stderr; not with --quiet).
+ * is refused (exit 1): there is nothing to account. On a terminal (stderr; not with --quiet) an
+ * array of more than a few specs shows a progress line with the count, the rate and the time left;
+ * fewer specs show a line only while one of them runs longer than 2 s (one PLD of a large
+ * composition can take minutes).
  *
  * @module
  */
@@ -17,7 +19,7 @@ import { stringifyJson } from '../../core/json.js'
 import { decodeSpecs } from '../../mechanisms/codec.js'
 import { renderAccountReport, showNumber, table } from '../../report/format.js'
 import { parseNumber, parseNumberList, readJsonFile } from '../io.js'
-import { progressLine } from '../progress.js'
+import { progressLine, slowStepLine } from '../progress.js'
 import type { CommandResult } from './result.js'
 import { inferRelation } from '../../accounting/relation.js'
 
@@ -31,6 +33,13 @@ export interface AccountArgs {
   readonly json: boolean
   /** No progress line. */
   readonly quiet?: boolean
+  /** Where progress goes (tests): default stderr, drawn on only when it is a terminal. */
+  readonly progressTo?: {
+    readonly stream: { readonly isTTY?: boolean; readonly fd: number; write(s: string): unknown }
+    /** A single spec is shown once it runs this long (ms, default 2000). */
+    readonly afterMs?: number
+    readonly everyMs?: number
+  }
 }
 
 /** Accountant choices that mean "every accountant, reported with the tightest" (shared with calibrate). */
@@ -74,17 +83,29 @@ export const runAccount = (args: AccountArgs): CommandResult => {
   const specs = decodeSpecs(raw.right)
   if (E.isLeft(specs)) return { code: 1, stderr: `${args.file}: ${formatError(specs.left)}` }
   if (specs.right.length === 0) return { code: 1, stderr: `${args.file}: an empty array of specs: nothing to account (give a spec object or a non-empty array)` }
-  const progress = progressLine({ label: 'account', unit: 'specs', quiet: args.quiet === true || specs.right.length < 4 })
+  // many specs: the count, rate and time left after each; a few: a timer line for one that runs long
+  const many = specs.right.length >= 4
+  const to = args.progressTo
+  const progress = progressLine({ label: 'account', unit: 'specs', quiet: args.quiet === true || !many, ...(to === undefined ? {} : { stream: to.stream }) })
+  const slow = slowStepLine({
+    label: 'account',
+    quiet: args.quiet === true || many,
+    ...(to === undefined ? {} : { stream: to.stream }),
+    ...(to?.afterMs === undefined ? {} : { afterMs: to.afterMs }),
+    ...(to?.everyMs === undefined ? {} : { everyMs: to.everyMs }),
+  })
 
   const reports: Array<{ report: AccountReport; curve?: ReadonlyArray<{ order: number; rdp: number }> | string }> = []
   for (const [i, spec] of specs.right.entries()) {
     // --orders asks for the curve at those orders; the conversion optimises over them together with
     // the default grid (more orders can only tighten a minimum of valid bounds).
     const grid = orders === undefined ? undefined : [...new Set([...DEFAULT_ORDERS, ...orders])].sort((a, b) => a - b)
+    slow.step(`spec ${i + 1} / ${specs.right.length}`)
     const r = account(spec, { deltas, accountants, ...(grid === undefined ? {} : { orders: grid }), ...(interval === undefined ? {} : { interval }) })
     progress.update(i + 1, specs.right.length)
     if (E.isLeft(r)) {
       progress.done()
+      slow.done()
       return { code: 1, stderr: `${args.file}${specs.right.length > 1 ? `[${i}]` : ''}: ${formatError(r.left)}` }
     }
     if (orders === undefined) reports.push({ report: r.right })
@@ -98,6 +119,7 @@ export const runAccount = (args: AccountArgs): CommandResult => {
     }
   }
   progress.done()
+  slow.done()
   const anyAnswered = reports.every((r) => r.report.results.some((x) => x.ok))
   if (args.json) {
     const doc = { schemaVersion: 1, tool: 'dpaudit account', deltas, reports: reports.map((r) => ({ ...r.report, ...(r.curve === undefined ? {} : { rdpCurve: r.curve }) })) }
