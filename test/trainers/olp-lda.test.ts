@@ -280,6 +280,23 @@ describe('bad input: a clear error naming the field, nothing written', () => {
     expect(p.stdout).toMatch(new RegExp(`prior corpus D0 \\(${priorJsonl.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\) is public data`))
     expect((JSON.parse(readFileSync(out2, 'utf8')) as { config: OlpConfig }).config.denoise).toEqual({ priorSd: 4 })
   })
+  it('a prior corpus is only trained on, not split: one document is enough (issue 13), and a prior with no usable document says so', () => {
+    const one = join(dir, 'prior-one.jsonl')
+    writeFileSync(one, `${JSON.stringify({ text: 'alpha gamma beta delta epsilon zeta alpha' })}\n`)
+    const out = join(dir, 'one.json')
+    const r = runTrainCli([...base, '--vocabulary', vocabFile, '--prior', one, '--out', out])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stderr ?? '').not.toMatch(/split/)
+    expect(r.stdout).toMatch(/prior corpus D0 \(.*prior-one\.jsonl\) is public data/)
+    expect((JSON.parse(readFileSync(out, 'utf8')) as { release: { private: boolean } }).release.private).toBe(true)
+    // one word of the vocabulary is too few to train on (documents under two words are dropped, as for the corpus)
+    const thin = join(dir, 'prior-thin.jsonl')
+    writeFileSync(thin, `${JSON.stringify({ text: 'alpha omega' })}\n`)
+    const bad = runTrainCli([...base, '--vocabulary', vocabFile, '--prior', thin, '--out', join(dir, 'thin.json')])
+    expect(bad.code).toBe(1)
+    expect(bad.stderr).toMatch(/^olp-lda: .*prior-thin\.jsonl: no training document has at least 2 words of the vocabulary .*\(got 1\)$/)
+    expect(existsSync(join(dir, 'thin.json'))).toBe(false)
+  })
 })
 
 describe('train refuses flags that do not apply (issue 11), and shows every default', () => {

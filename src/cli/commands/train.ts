@@ -291,9 +291,13 @@ const spectralFlags = (v: TrainArgs['values'], config: Record<string, unknown>):
   return undefined
 }
 
-/** A public prior corpus for olp-lda: every document of `path` (train and test), loaded as the main corpus was; its vocabulary must be the corpus's. */
+/**
+ * A public prior corpus for olp-lda: every document of `path`, loaded as the main corpus was but with
+ * no train/test split (D0 is only trained on, so one document is enough; an already split layout
+ * contributes its test documents too); its vocabulary must be the corpus's.
+ */
 const loadPriorCorpus = (path: string, options: LoadOptions, stream: Corpus): E.Either<DpError, Corpus> => {
-  const ds = loadDataset(path, options)
+  const ds = loadDataset(path, { ...options, split: false })
   if (E.isLeft(ds)) return E.left(ds.left._tag === 'InvalidParameter' && ds.left.path === '--corpus' ? { ...ds.left, path: 'prior' } : ds.left)
   const { train, test } = ds.right
   const docs = (c: Corpus): Int32Array[] => Array.from({ length: documentCount(c) }, (_, d) => c.tokens.subarray(c.docStart[d] as number, c.docStart[d + 1] as number))

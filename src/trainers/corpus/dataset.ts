@@ -9,6 +9,10 @@
  * (with a user's word list, a document left with no token at all is an error, naming it); each test document is split in reading order into an
  * observed first ⌊n/2⌋ tokens and a held-out remaining ⌈n/2⌉ (document completion).
  *
+ * With `split: false` nothing is held out: every document is a training document and the test
+ * part is empty. That is how a corpus that is only trained on is read (OLP-LDA's public prior
+ * corpus D0): one document is then enough, where a split needs two.
+ *
  * @module
  */
 import * as E from 'fp-ts/lib/Either.js'
@@ -55,6 +59,8 @@ export interface SplitOptions {
   readonly vocabularyFrom?: 'training' | 'all-documents'
   /** A public word list to use as the vocabulary (instead of the top-V words of the training documents). */
   readonly vocabulary?: { readonly words: ReadonlyArray<string>; readonly file: string }
+  /** False: no test documents, every document is kept for training (a corpus that is only trained on). Default true. */
+  readonly split?: boolean
 }
 
 /** Python 3 `round` (half to even), as LDA-EVAL.md's round(0.1·D). */
@@ -66,6 +72,7 @@ export const pythonRound = (x: number): number => {
 
 /** The test indicator of the raw documents: the first round(f·D) of the numpy permutation. */
 export const testMask = (documents: number, options: SplitOptions = {}): E.Either<DpError, Uint8Array> => {
+  if (options.split === false) return E.right(new Uint8Array(documents))
   const seed = options.seed ?? SPLIT_SEED
   const f = options.testFraction ?? 0.1
   if (!(Number.isInteger(seed) && seed >= 0 && seed < 2 ** 32)) return E.left(invalidParameter('split.seed', seed, 'the split seed must be an integer in [0, 2^32)'))
@@ -100,18 +107,28 @@ const assemble = (
   docs: ReadonlyArray<{ name: string; label: string; ids: Int32Array; test: boolean }>,
   minTokens: number,
   vocabularySource: VocabularySource,
+  split: boolean,
 ): E.Either<DpError, Dataset> => {
   const kept = docs.filter((d) => d.ids.length >= minTokens)
   const part = (test: boolean): Corpus => {
     const ds = kept.filter((d) => d.test === test)
     return fromDocuments(vocab, ds.map((d) => d.ids), ds.map((d) => d.name), ds.map((d) => d.label))
   }
+  if (!kept.some((d) => !d.test))
+    return E.left(invalidParameter(name, docs.length, `no training document has at least ${minTokens} words of the vocabulary (documents with fewer are dropped)`))
   const train = validateCorpus(part(false), `${name} (training documents)`)
   if (E.isLeft(train)) return train
-  const test = validateCorpus(part(true), `${name} (test documents)`)
+  const test = split ? validateCorpus(part(true), `${name} (test documents)`) : E.right(part(true))
   if (E.isLeft(test)) return test
   const { observed, heldOut } = completionHalves(test.right)
   return E.right({ name, train: train.right, test: test.right, testObserved: observed, testHeldOut: heldOut, vocabularySource })
+}
+
+/** A split needs a training and a test document; a corpus read without one (`split: false`) needs one document. */
+const documentsNeeded = (name: string, documents: number, options: SplitOptions): E.Either<DpError, never> | undefined => {
+  if (options.split === false)
+    return documents < 1 ? E.left(invalidParameter(name, documents, 'the corpus has no documents (at least one is needed)')) : undefined
+  return documents < 2 ? E.left(invalidParameter(name, documents, 'at least two documents are needed for a train/test split')) : undefined
 }
 
 /** Raw tokenized documents → dataset with a V-word vocabulary (LDA-EVAL.md §2 steps 3–6). */
@@ -121,7 +138,8 @@ export const datasetFromRaw = (
   vocabularySize: number,
   options: SplitOptions = {},
 ): E.Either<DpError, Dataset> => {
-  if (raw.length < 2) return E.left(invalidParameter(name, raw.length, 'at least two documents are needed for a train/test split'))
+  const tooFew = documentsNeeded(name, raw.length, options)
+  if (tooFew !== undefined) return tooFew
   if (!(Number.isInteger(vocabularySize) && vocabularySize >= 1))
     return E.left(invalidParameter('vocabularySize', vocabularySize, 'the vocabulary size must be a positive integer'))
   const mask = testMask(raw.length, options)
@@ -145,13 +163,14 @@ export const datasetFromRaw = (
   }
   const source: VocabularySource =
     given !== undefined ? { kind: 'public-file', file: given.file } : { kind: all ? 'all-documents' : 'training-data', size: vocab.length }
-  return assemble(name, vocab, docs, options.minTokens ?? 2, source)
+  return assemble(name, vocab, docs, options.minTokens ?? 2, source, options.split !== false)
 }
 
 /** A bag-of-words corpus (e.g. read from UCI files) → dataset, split as `datasetFromRaw`. */
 export const datasetFromCorpus = (name: string, corpus: Corpus, options: SplitOptions = {}): E.Either<DpError, Dataset> => {
   const D = documentCount(corpus)
-  if (D < 2) return E.left(invalidParameter(name, D, 'at least two documents are needed for a train/test split'))
+  const tooFew = documentsNeeded(name, D, options)
+  if (tooFew !== undefined) return tooFew
   const mask = testMask(D, options)
   if (E.isLeft(mask)) return mask
   const docs = Array.from({ length: D }, (_, d) => ({
@@ -160,5 +179,5 @@ export const datasetFromCorpus = (name: string, corpus: Corpus, options: SplitOp
     ids: corpus.tokens.slice(corpus.docStart[d] as number, corpus.docStart[d + 1] as number),
     test: mask.right[d] === 1,
   }))
-  return assemble(name, corpus.vocab, docs, options.minTokens ?? 2, { kind: 'corpus-files' })
+  return assemble(name, corpus.vocab, docs, options.minTokens ?? 2, { kind: 'corpus-files' }, options.split !== false)
 }
