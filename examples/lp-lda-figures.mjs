@@ -1,4 +1,5 @@
-// The data behind paper 001's LP-LDA / OLP-LDA figures, on Brown (issue 13), as JSON:
+// The data behind the LP-LDA / OLP-LDA figures of Zhao et al., "Latent Dirichlet Allocation Model Training with
+// Differential Privacy" (arXiv:2010.04391), on Brown, as JSON:
 //   1. perplexity against ε (Fig. 6 and 8): LP-LDA and OLP-LDA, beside HDP-LDA at the same ε;
 //   2. perplexity against the prior size (Fig. 9): OLP-LDA and the non-private O-LDA;
 //   3. perplexity against the mini-batch size (Fig. 10): OLP-LDA with and without a prior, O-LDA.
@@ -6,11 +7,11 @@
 // examples/lp-lda-figures.json. Seeded (seed 1 for every run), so the file is reproducible; seeded
 // runs are not private releases, but their perplexities have the distribution of secure runs.
 //
-// "The same ε": every trainer here is accounted under replace-one word (paper 001's relation), per
+// "The same ε": every trainer here is accounted under replace-one word (Zhao et al.'s relation), per
 // document. LP-LDA and OLP-LDA at flip f cost ε = 2·ε_b = 2·ln((1 − f/2)/(f/2)) (two presence bits
 // of one report), so f = 2/(1 + e^{ε/2}). HDP-LDA is given the same total ε: T = 2 iterations,
 // each (ε_L + ε_I) = ε/2 with ε_L = ε_I = ε/4, ε_I = 2 ln(C/β + 1) → C = β(e^{ε/8} − 1), β = 1
-// (a larger β, as paper 001 §VII-B does for HDP-LDA). Every ε printed is the accountant's on the
+// (a larger β, as Zhao et al. §VII-B do for HDP-LDA). Every ε printed is the accountant's on the
 // trainer's plan (δ = 1e-5), not the target.
 import { writeFileSync } from 'node:fs'
 import { performance } from 'node:perf_hooks'
@@ -63,7 +64,7 @@ const out = {
   schemaVersion: 1,
   tool: 'examples/lp-lda-figures.mjs',
   corpus: { name: 'brown', documents: stats.documents, vocabulary: stats.vocabulary, tokens: stats.tokens, testDocuments: documentCount(data.testObserved) },
-  settings: { topics: K, alpha: ALPHA, beta: BETA, lpSweeps: LP_SWEEPS, olpSweepsPerBatch: OLP_SWEEPS, lambda: LAMBDA, omega: OMEGA, delta: DELTA, seed: 1, perplexity: 'LDA-EVAL.md §3 document completion' },
+  settings: { topics: K, alpha: ALPHA, beta: BETA, lpSweeps: LP_SWEEPS, olpSweepsPerBatch: OLP_SWEEPS, lambda: LAMBDA, omega: OMEGA, delta: DELTA, seed: 1, perplexity: 'document completion (docs/trainers.md, Held-out perplexity)' },
   epsilonMatching: 'per document under replace-one word: LP/OLP-LDA 2·ln((1 − f/2)/(f/2)); HDP-LDA T = 2, ε_L = ε_I = ε/4 per iteration, β = 1, C = e^{ε/8} − 1',
 }
 out.cgs = fit(TRAINERS.cgs, { topics: K, iterations: LP_SWEEPS, alpha: ALPHA, beta: BETA })

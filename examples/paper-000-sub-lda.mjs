@@ -1,11 +1,12 @@
-// Paper 000 (SUB-LDA) utility, at a reduced but stated scale: the data behind its Figure 3
+// The SUB-LDA paper's utility ("Improving Privacy Guarantee and Efficiency of Latent Dirichlet Allocation Model
+// Training Under Differential Privacy", Findings of EMNLP 2021), at a reduced but stated scale: the data behind its Figure 3
 // ("Perplexity Ratio with Respect to Subsampling Ratio", eq. (8): |per_sub − per_hdp| / per_hdp after
 // ITRE = 100 iterations, K = 100, NIPS / 20 Newsgroups / ENRON) and Figure 4 (convergence: smaller γ,
 // higher perplexity at a given iteration). The paper prints no numbers for either figure (the
-// extraction holds only the captions and the text's trends, l. 621, 682–700, 716–720), so the report
+// text gives only the captions and the trends, §5.2), so the report
 // puts the paper's stated trend beside dpaudit's measured numbers.
 //
-// Reduced scale: Brown (LDA-EVAL.md, V = 5,000, 450 training documents), K = 20, T ∈ {10, 30} instead
+// Reduced scale: Brown (the reference preprocessing of docs/trainers.md, V = 5,000, 450 training documents), K = 20, T ∈ {10, 30} instead
 // of 100, γ ∈ {0.1, 0.3, 0.5, 0.7, 0.9, 1}, the paper's noise (σ² = α/(2ε(α)) = 3.5 at α = 14, ε(α) = 2)
 // and clip C = 100 for both SUB-LDA and HDP-LDA (ε_L = 1). Every ε printed is the accountant's on
 // the trainer's plan at δ = 1e-5 (replace one word), next to the paper's claim for the same run.
@@ -51,7 +52,7 @@ const out = {
   schemaVersion: 1,
   tool: 'examples/paper-000-sub-lda.mjs',
   corpus: { name: 'brown', documents: stats.documents, vocabulary: stats.vocabulary, tokens: stats.tokens },
-  settings: { topics: K, alpha: 0.1, beta: 0.01, order: 14, rdpEpsilon: 2, clip: 100, epsilonL: 1, delta: DELTA, seed: 1, iterations: ITERATIONS, perplexity: 'LDA-EVAL.md §3 document completion' },
+  settings: { topics: K, alpha: 0.1, beta: 0.01, order: 14, rdpEpsilon: 2, clip: 100, epsilonL: 1, delta: DELTA, seed: 1, iterations: ITERATIONS, perplexity: 'document completion (docs/trainers.md, Held-out perplexity)' },
   paperScale: { topics: 100, iterations: 100, corpora: ['20 Newsgroups (908,262 words)', 'NIPS (1.9 M words)', 'ENRON (6.4 M words)'] },
   rows: [],
 }

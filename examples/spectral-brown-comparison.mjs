@@ -1,8 +1,9 @@
-// Paper 004's Fig. 4 setting on Brown (issue 15): held-out perplexity of the private spectral trainer
+// Fig. 4's setting of "An end-to-end Differentially Private Latent Dirichlet Allocation Using a Spectral
+// Algorithm" (arXiv:1805.10341), on Brown: held-out perplexity of the private spectral trainer
 // (configuration 1, the one with proved sensitivities) beside private SVI and HDP-LDA at the same
 // composite (ε, δ), on ONE shared setting: Brown with V = 1,000 (loadDataset's vocabularySize), K = 10,
-// the loader's train/test split and the document-completion perplexity of docs/trainers.md (LDA-EVAL.md
-// §3). References: the unigram model, non-private CGS and the un-noised spectral algorithm.
+// the loader's train/test split and the document-completion perplexity of docs/trainers.md (Held-out
+// perplexity). References: the unigram model, non-private CGS and the un-noised spectral algorithm.
 //
 // "The same ε" is one unit: replace one document, composite δ = 1e-6.
 //   - spectral: its own relation (replace-one document); the epsilon is the accountant's composite on
@@ -11,7 +12,7 @@
 //     under replace-one document; J and S fixed, the noise multiplier z calibrated by the accountant
 //     (calibrateMultiplier) to the target (ε, δ) for each J of a small grid. The accountant's ε on
 //     the plan is printed.
-//   - HDP-LDA: accounted per WORD under replace-one word (paper 001). A document is at most L_max
+//   - HDP-LDA: accounted per WORD under replace-one word (Zhao et al., "Latent Dirichlet Allocation Model Training with Differential Privacy"). A document is at most L_max
 //     tokens, so replacing a document with one of the SAME length is L_max word replacements and pure
 //     ε-DP gives L_max·ε_word (group privacy, Dwork & Roth 2014 Thm 2.2). HDP-LDA's plan is pure
 //     (discrete Laplace + the exponential mechanism of the topic draws), so its document-level ε is

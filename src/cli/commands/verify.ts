@@ -1,5 +1,5 @@
 /**
- * `dpaudit verify <claim-id> [--audit FILE] [--json]`, `--paper ID`, `--all [--write DIR]`,
+ * `dpaudit verify <claim-id> [--audit FILE] [--json]`, `--paper NAME` (a title-derived key, src/trainers/papers.ts), `--all [--write DIR]`,
  * `--list`: the verdict on a published claim (claims/), recomputed with dpaudit's accountants, with
  * its assumptions and evidence; `--write DIR` regenerates the per-paper pages (docs/claims/).
  *
@@ -17,20 +17,37 @@ import { type ClaimsFile, findClaim, loadClaims, type PaperClaim } from '../../r
 import { verdictText } from '../../report/claims/markdown.js'
 import { auditEvidence, claimsPages, verifyOne, withAudit } from '../../report/claims/verify.js'
 import { type Verdict, VERDICT_WORDS } from '../../report/claims/verdict.js'
+import { PAPER_NAMES, type PaperName } from '../../trainers/papers.js'
 import { type CommandResult, EXIT } from './result.js'
 
-export const VERIFY_USAGE = `usage: dpaudit verify <claim-id> [--audit FILE] [--json] | --paper ID | --all [--write DIR] | --list
+/** How a claims file's paper is named to the user: its title-derived key and its titles (src/trainers/papers.ts). */
+const nameOf = (paper: ClaimsFile['paper']): PaperName =>
+  PAPER_NAMES.find((p) => p.file === paper.id) ?? {
+    key: paper.short.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, ''),
+    aliases: [paper.id],
+    file: paper.id,
+    title: paper.title,
+    short: paper.short,
+  }
+
+export const VERIFY_USAGE = `usage: dpaudit verify <claim-id> [--audit FILE] [--json] | --paper NAME | --all [--write DIR] | --list
   the verdict on a published claim (claims/*.json): holds / holds only under a stated reading / understated by X /
   not derivable as stated / not reproduced / unknown, with its assumptions (relation, sampling model, reading) and
   the evidence computed by dpaudit's accountants. --audit attaches an audit result (dpaudit audit --out) as
-  empirical evidence. --paper: every claim of one paper (000, 001, 002, 004); --all: every claim; --write DIR
-  writes the per-paper Markdown pages (docs/claims/) instead of printing; --list: the claim ids.`
+  empirical evidence. --paper: every claim of one paper; --all: every claim; --write DIR writes the per-paper
+  Markdown pages (docs/claims/) instead of printing; --list: the claim ids with their papers. Papers (NAME):
+${PAPER_NAMES.map((p) => `    ${wrap(`${p.key.padEnd(12)} ${p.title}`, 96, 17)}`).join('\n')}
+  (--paper also takes a claim id's prefix, e.g. lp-lda, svi.)`
 
 const claimsOf = (papers: ReadonlyArray<ClaimsFile>, which: { id?: string; paper?: string; all: boolean }): E.Either<string, Array<{ paper: ClaimsFile['paper']; claim: PaperClaim }>> => {
   if (which.all) return E.right(papers.flatMap((p) => p.claims.map((claim) => ({ paper: p.paper, claim }))))
   if (which.paper !== undefined) {
-    const p = papers.find((x) => x.paper.id === which.paper)
-    return p === undefined ? E.left(`--paper: unknown paper "${which.paper}" (one of ${papers.map((x) => x.paper.id).join(', ')})`) : E.right(p.claims.map((claim) => ({ paper: p.paper, claim })))
+    const wanted = which.paper.trim().toLowerCase()
+    const p = papers.find((x) => {
+      const n = nameOf(x.paper)
+      return n.key === wanted || n.aliases.includes(wanted)
+    })
+    return p === undefined ? E.left(`--paper: unknown paper "${which.paper}" (one of ${papers.map((x) => nameOf(x.paper).key).join(', ')})`) : E.right(p.claims.map((claim) => ({ paper: p.paper, claim })))
   }
   const f = findClaim(papers, which.id ?? '')
   return E.isLeft(f) ? E.left(formatError(f.left)) : E.right([f.right])
@@ -53,8 +70,14 @@ export const runVerify = (args: ReadonlyArray<string>): CommandResult => {
   if (values.help) return { code: EXIT.ok, stdout: VERIFY_USAGE }
   const papers = loadClaims()
   if (E.isLeft(papers)) return { code: EXIT.input, stderr: formatError(papers.left) }
+  // one line per claim: its id, the key of its paper (what --paper takes), its kind, its title and the paper's
   if (values.list)
-    return { code: EXIT.ok, stdout: papers.right.flatMap((p) => p.claims.map((c) => `${c.id.padEnd(22)} ${p.paper.id} ${c.kind.padEnd(8)} ${c.title}`)).join('\n') }
+    return {
+      code: EXIT.ok,
+      stdout: papers.right
+        .flatMap((p) => p.claims.map((c) => `${c.id.padEnd(22)} ${nameOf(p.paper).key.padEnd(12)} ${c.kind.padEnd(8)} ${c.title} — ${nameOf(p.paper).short}`))
+        .join('\n'),
+    }
   const modes = [positionals.length > 0, values.paper !== undefined, values.all].filter(Boolean).length
   if (modes !== 1 || positionals.length > 1 || (values.write !== undefined && !values.all)) return { code: EXIT.input, stderr: VERIFY_USAGE }
   if (values.write !== undefined) {
@@ -89,7 +112,8 @@ export const runVerify = (args: ReadonlyArray<string>): CommandResult => {
     if (E.isLeft(v)) return { code: EXIT.accounting, stderr: `${claim.id}: ${formatError(v.left)}` }
     const verdict = audit === undefined ? v.right : withAudit(v.right, audit)
     verdicts.push(verdict)
-    texts.push(verdictText(claim, paper.file, verdict, table, (s) => wrap(s, 100, 2)))
+    // where a claim stands is cited by the paper's title, not by the project's extraction file
+    texts.push(verdictText(claim, nameOf(paper).short, verdict, table, (s) => wrap(s, 100, 2)))
   }
   if (values.json) return { code: EXIT.ok, stdout: stringifyJson({ schemaVersion: 1, tool: 'dpaudit verify', verdicts }, 1) }
   const summary = verdicts.length > 1 ? [`\n${verdicts.map((v) => `${v.claim.id}: ${VERDICT_WORDS[v.kind]}`).join('\n')}`] : []
