@@ -1,4 +1,5 @@
-// The private spectral trainer evaluated (issue 15; the spectral-LDA paper's Fig. 2 and its
+// The private spectral trainer evaluated (Fig. 2 of the spectral-LDA paper, "An end-to-end Differentially Private
+// Latent Dirichlet Allocation Using a Spectral Algorithm", arXiv:1805.10341, and its
 // per-edge grid search):
 //   A. topic-recovery error against the composite ε for each configuration on synthetic data
 //      (K = 10, V = 500, mean length 100, β = 0.1, α = α0/K; the paper's Fig. 2 uses N = 100k and
