@@ -2,7 +2,7 @@
  * The command line, driven in-process through `runSafely` (what bin/dpaudit calls): exit codes,
  * one-line errors naming the path and value, JSON output without nulls, arrays of specs.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import * as E from 'fp-ts/lib/Either.js'
@@ -97,6 +97,24 @@ describe('dpaudit account', () => {
   })
 })
 
+describe('dpaudit account when no accountant can answer', () => {
+  it('is exit 2, with every accountant\'s reason (sampling without replacement asked under add-remove)', () => {
+    // every accountant refuses: rdp/zcdp/basic/advanced/optimal amplify sampling without replacement
+    // under replace-one only, and pld implements Poisson subsampling only
+    const p = file('wor.json', { schemaVersion: 1, event: { _tag: 'SampleWithoutReplacement', m: 10, n: 100, event: { _tag: 'Gaussian', sigma: 1, sensitivity: 1, relation: rel } } })
+    for (const json of [false, true]) {
+      const r = runSafely(['account', p, ...(json ? ['--json'] : [])])
+      expect(r.code, r.stderr).toBe(2)
+      if (json) {
+        const doc = AccountOutput.decode(JSON.parse(r.stdout ?? ''))
+        expect(E.isRight(doc) && doc.right.reports[0]?.results.every((x) => !x.ok)).toBe(true)
+      } else for (const name of ['basic', 'advanced', 'optimal', 'zcdp', 'pld', 'rdp']) expect(r.stdout).toMatch(new RegExp(`^  ${name}: cannot answer: \\$\\.event: `, 'm'))
+    }
+    // the same event under replace-one is answered (exit 0): the 2 is about the accountants, not the file
+    expect(runSafely(['account', file('wor-r.json', { schemaVersion: 1, relation: { kind: 'replace-one', unit: 'record' }, event: { _tag: 'SampleWithoutReplacement', m: 10, n: 100, event: { _tag: 'Gaussian', sigma: 1, sensitivity: 1, relation: { kind: 'replace-one', unit: 'record' } } } })]).code).toBe(0)
+  })
+})
+
 describe('dpaudit calibrate', () => {
   it('finds the smallest σ meeting a target, and the answer meets it', () => {
     const r = runSafely(['calibrate', 'examples/calibrate-dp-sgd.json', '--epsilon', '3', '--delta', '1e-5', '--accountant', 'rdp', '--json'])
@@ -158,6 +176,31 @@ describe('help and version', () => {
     const r = runSafely(['help'])
     for (const cmd of ['demo', 'account', 'calibrate', 'train', 'evaluate', 'audit']) expect(r.stdout).toMatch(new RegExp(`^  dpaudit ${cmd}`, 'm'))
     expect(r.stdout).toMatch(/--version/)
+  })
+})
+
+describe('the help text and the docs say the same', () => {
+  const docs = ['README.md', ...readdirSync('docs', { recursive: true }).map(String).filter((f) => f.endsWith('.md')).map((f) => join('docs', f))]
+  it('every flag the docs pass to a command (`dpaudit <command> … --flag`) is in that command\'s --help', () => {
+    const used: Array<{ command: string; flag: string; file: string }> = []
+    for (const f of docs)
+      for (const m of readFileSync(f, 'utf8').matchAll(/dpaudit (account|calibrate|train|evaluate|audit|report|verify|worker|demo)\b([^`\n|]*)/g))
+        for (const flag of (m[2] ?? '').match(/(?<![\w-])--[a-z][a-z-]*/g) ?? []) used.push({ command: m[1] as string, flag, file: f })
+    expect(used.length).toBeGreaterThan(30)
+    const help = (command: string): string => {
+      const r = runSafely([command, '--help'])
+      // `audit --queue` has its own usage (the trainer audit), shown in the general help
+      return command === 'audit' ? `${r.stdout ?? ''}\n${runSafely(['help']).stdout ?? ''}` : (r.stdout ?? '')
+    }
+    const missing = used.filter((u) => !new RegExp(`${u.flag}(?![\\w-])`).test(help(u.command)))
+    expect(missing).toEqual([])
+  })
+  it('the exit codes README.md lists are the ones `dpaudit help` lists', () => {
+    const codes = (text: string): ReadonlyArray<number> => [...text.matchAll(/(?:^|[:,]\s+)(\d+) [a-z]/g)].map((m) => Number(m[1])).sort((a, b) => a - b)
+    const usage = /^exit codes: ([\s\S]*?)\nspec format/m.exec(runSafely(['help']).stdout ?? '')?.[1] ?? ''
+    const readme = /Exit codes: ([\s\S]*?)\. The spec format/.exec(readFileSync('README.md', 'utf8'))?.[1] ?? ''
+    expect(codes(usage)).toEqual([0, 1, 2, 3, 4, 70])
+    expect(codes(readme)).toEqual(codes(usage))
   })
 })
 

@@ -54,6 +54,43 @@ describe('an interrupt during a large write', () => {
     // the write itself is all or nothing
     if (existsSync(target)) expect(statSync(target).size).toBe(200e6)
   })
+  it('leaves no hidden .tmp file behind (SIGTERM while writeFileAtomic writes, again and again, for 2 s)', async () => {
+    const sub = mkdtempSync(join(dir, 'term-'))
+    const target = join(sub, 'big.bin')
+    const script = join(dir, 'write-loop.mjs')
+    // the writes run back to back in one synchronous loop, so the signal surely lands during one
+    // (nearly all of the loop's time is spent writing); the process must end by the signal as soon
+    // as the loop lets it, not after the 2 s timer, and with no temporary file
+    writeFileSync(
+      script,
+      [
+        `import { writeFileAtomic } from ${JSON.stringify(pathToFileURL(resolve('src/core/atomic-file.ts')).href)}`,
+        'const bytes = Buffer.alloc(20e6, 98)',
+        "process.stdout.write('ready\\n')",
+        'const end = Date.now() + 2000',
+        `while (Date.now() < end) writeFileAtomic(${JSON.stringify(target)}, bytes)`,
+        "process.stdout.write('loop ended\\n')",
+        'setTimeout(() => {}, 2000)',
+      ].join('\n'),
+    )
+    const child = spawn(process.execPath, ['--import', register, script], { stdio: ['ignore', 'pipe', 'pipe'] })
+    let stderr = ''
+    let stdout = ''
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+    const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => {
+      child.stdout.on('data', (d: Buffer) => {
+        stdout += d.toString()
+        if (d.toString().includes('ready')) setTimeout(() => child.kill('SIGTERM'), 300)
+      })
+      child.on('exit', (code, signal) => done({ code, signal }))
+    })
+    expect(stderr).toBe('')
+    expect(exit.signal).toBe('SIGTERM')
+    // the signal was taken when the loop of writes ended (deferred past the write it interrupted)
+    expect(stdout).toContain('loop ended')
+    expect(readdirSync(sub).filter((n) => n.endsWith('.tmp'))).toEqual([])
+    expect(statSync(target).size).toBe(20e6)
+  })
 })
 
 const runMain = (args: ReadonlyArray<string>, closeAfterFirstLine: boolean): Promise<Exit> =>
