@@ -125,9 +125,13 @@ export const checkGridSize = (
 ): E.Either<DpError, number> => {
   if (Number.isFinite(points) && points <= limit) return E.right(points)
   const need = Number.isFinite(span) && span > 0 ? roundUp3(span / (MAX_GRID_POINTS / 2)) : Number.NaN
-  // Half the limit: a window is rounded up to a power of two, so a width of up to 2^21 fits.
-  const hint = Number.isFinite(need)
-    ? `; an interval of about ${need} or more would fit (it keeps the span within 2^21 points, which stays within 2^22 after rounding up to a power of two)`
+  // The hint names the interval that fits the limit this refusal states (a pass's budget can be
+  // below MAX_GRID_POINTS): half of it, as a window is rounded up to a power of two (< twice its width).
+  const half = limit / 2
+  const fitsHere = Number.isFinite(span) && span > 0 ? roundUp3(span / half) : Number.NaN
+  const showPoints = (n: number): string => (Number.isInteger(Math.log2(n)) ? `2^${Math.log2(n)}` : Math.floor(n).toLocaleString('en-US'))
+  const hint = Number.isFinite(fitsHere)
+    ? `; an interval of about ${fitsHere} or more would fit (it keeps the span within ${showPoints(half)} points, which stays within ${showPoints(limit)} after rounding up to a power of two)`
     : ''
   const error = invalidParameter(
       path,
