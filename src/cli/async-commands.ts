@@ -32,7 +32,7 @@ export const runAsyncCommand = (argv: ReadonlyArray<string>): Promise<CommandRes
   return pending.catch((e: unknown) => {
     const err = e as { code?: string; message?: string }
     if (typeof err.code === 'string' && err.code.startsWith('ERR_PARSE_ARGS'))
-      return { code: EXIT.input, stderr: `${err.message ?? 'bad arguments'}\n(dpaudit help for usage)` }
+      return { code: EXIT.input, stderr: `${(err.message ?? 'bad arguments').replace(/\s*\n\s*/g, ' ')} (dpaudit help for usage)` } // one line, as every input error
     return { code: EXIT.internal, stderr: `dpaudit: internal error: ${err.message ?? String(e)}` }
   })
 }

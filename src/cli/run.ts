@@ -96,7 +96,7 @@ export const runSafely = (argv: ReadonlyArray<string>): CommandResult => {
     // parseArgs reports unknown options by throwing; those are usage errors, not crashes.
     const err = e as { code?: string; message?: string }
     if (typeof err.code === 'string' && err.code.startsWith('ERR_PARSE_ARGS'))
-      return { code: EXIT.input, stderr: `${err.message ?? 'bad arguments'}\n(dpaudit help for usage)` }
+      return { code: EXIT.input, stderr: `${(err.message ?? 'bad arguments').replace(/\s*\n\s*/g, ' ')} (dpaudit help for usage)` } // one line, as every input error
     return { code: EXIT.internal, stderr: `dpaudit: internal error: ${err.message ?? String(e)}` }
   }
 }

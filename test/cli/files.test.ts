@@ -4,17 +4,19 @@
  * teardown; the audit --json output decoded by its codec.
  */
 import { execFileSync } from 'node:child_process'
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
 import * as E from 'fp-ts/lib/Either.js'
 import { afterAll, describe, expect, it } from 'vitest'
 import { runAudit } from '../../src/cli/commands/audit.js'
+import { runSafely } from '../../src/cli/run.js'
 import { checkOutputPath } from '../../src/cli/io.js'
 import { progressLine, progressText } from '../../src/cli/progress.js'
 import { writeFileAtomic } from '../../src/core/atomic-file.js'
 import { AuditOutput } from '../../src/report/index.js'
 import { RUN_PREFIX, useRunTemp } from '../setup/tmp.js'
+import { writeTinyUci } from '../trainers/tiny-uci.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'dpaudit-cli-files-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -101,6 +103,51 @@ describe('the progress line', () => {
     progressLine({ label: 'a', unit: 'b', stream: tty, quiet: true }).update(1, 2)
     expect(out.length).toBe(2)
     expect(progressText('train', 'iterations', 3, 100, 60_000)).toBe('train: 3 / 100 iterations (3%), 0.1 iterations/s, 32 min 20 s left')
+  })
+})
+
+describe('bad input leaves an existing --out file as it was (bytes and modification time)', () => {
+  const existing = join(dir, 'existing-out')
+  mkdirSync(existing)
+  const corpus = writeTinyUci(existing)
+  const garbage = join(existing, 'garbage.jsonl')
+  writeFileSync(garbage, '{"text": "alpha beta"}\n{not json\n')
+  const out = join(existing, 'model.json')
+  const before = '{"an earlier result": true}\n'
+  const past = new Date('2020-01-02T03:04:05Z')
+  const fresh = (): void => {
+    writeFileSync(out, before)
+    utimesSync(out, past, past)
+  }
+  const expectUntouched = (r: { code: number; stderr?: string | undefined }, label: string): void => {
+    expect(r.code, `${label}: ${r.stderr}`).toBe(1)
+    expect(r.stderr?.split('\n').length, label).toBe(1)
+    expect(readFileSync(out, 'utf8'), label).toBe(before)
+    expect(statSync(out).mtimeMs, label).toBe(past.getTime())
+    expect(readdirSync(existing).filter((n) => n.endsWith('.tmp')), label).toEqual([])
+  }
+  it('train: a bad flag, a flag that does not apply, a malformed corpus, a missing corpus', () => {
+    const common = ['--topics', '2', '--iterations', '2', '--seed', '1', '--out', out]
+    for (const [label, argv] of [
+      ['--topics 0', ['train', 'cgs', '--corpus', corpus, ...common, '--topics', '0']],
+      ['sub-lda --epsilon', ['train', 'sub-lda', '--corpus', corpus, ...common, '--epsilon', '0.1']],
+      ['malformed corpus', ['train', 'cgs', '--corpus', garbage, ...common]],
+      ['missing corpus', ['train', 'cgs', '--corpus', join(existing, 'nope'), ...common]],
+    ] as const) {
+      fresh()
+      expectUntouched(runSafely([...argv]), label)
+    }
+  })
+  it('audit: an unknown mechanism, a bad trial count, a bad claim, a missing module', () => {
+    for (const [label, argv] of [
+      ['unknown zoo name', ['audit', 'zoo:nope', '--out', out]],
+      ['--trials -5', ['audit', 'zoo:laplace', '--trials', '-5', '--out', out]],
+      ['--epsilon abc', ['audit', 'zoo:laplace', '--trials', '1000', '--epsilon', 'abc', '--out', out]],
+      ['missing module', ['audit', join(existing, 'missing.js'), '--trials', '1000', '--out', out]],
+    ] as const) {
+      fresh()
+      expectUntouched(runSafely([...argv]), label)
+    }
   })
 })
 
