@@ -4,7 +4,7 @@
  * the TypeScript sources through test/cli/ts-register.mjs (Node 20 cannot strip types).
  */
 import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -106,6 +106,59 @@ const runMain = (args: ReadonlyArray<string>, closeAfterFirstLine: boolean): Pro
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
     child.on('close', (code, signal) => done({ code, signal, stdout, stderr }))
   })
+
+describe('a permission-denied --out', () => {
+  // As root every folder is writable, so the check is run as a user who may not write: in this
+  // process when it is not root, else in a child process switched to the user nobody (uid 65534),
+  // writing into a folder of this repository that only its owner may write.
+  const root = process.getuid?.() === 0
+  const repoFolder = resolve('test/cli')
+  const st = statSync(repoFolder)
+  const nobodyCannotWrite = st.uid !== 65534 && (st.mode & 0o002) === 0
+  /** Runs the commands in one child process as the user nobody (one start-up of the TypeScript sources). */
+  const asNobody = (commands: ReadonlyArray<ReadonlyArray<string>>): Promise<ReadonlyArray<{ code: number; stderr?: string }>> =>
+    new Promise((done, fail) => {
+      const script = [
+        `import { runSafely } from ${JSON.stringify(pathToFileURL(resolve('src/cli/run.ts')).href)}`,
+        `process.stdout.write(JSON.stringify(${JSON.stringify(commands)}.map((argv) => runSafely(argv))))`,
+      ].join('\n')
+      const child = spawn(process.execPath, ['--import', register, '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'], uid: 65534, gid: 65534, cwd: process.cwd() })
+      let stdout = ''
+      let stderr = ''
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+      child.on('close', () => {
+        try {
+          done(JSON.parse(stdout))
+        } catch {
+          fail(new Error(`the child as nobody failed: ${stderr}`))
+        }
+      })
+    })
+  it.skipIf(!root || !nobodyCannotWrite)('as root: audit and train run as nobody are refused at once, naming the path, nothing written', async () => {
+    const out = join(repoFolder, 'permission-denied.json')
+    const [audit, train] = await asNobody([
+      ['audit', 'zoo:laplace', '--trials', '1000000000', '--out', out],
+      ['train', 'cgs', '--corpus', 'brown', '--topics', '2', '--iterations', '2', '--seed', '1', '--quiet', '--out', out],
+    ])
+    expect(audit).toEqual({ code: 1, stderr: `audit: --out ${out}: not writable (permission denied)` })
+    expect(train?.code).toBe(1)
+    expect(train?.stderr?.endsWith(`--out ${out}: not writable (permission denied)`), train?.stderr).toBe(true)
+    expect(train?.stderr?.split('\n').length).toBe(1)
+    expect(existsSync(out)).toBe(false)
+  })
+  it.skipIf(root)('not root: audit is refused at once on a read-only folder, naming the path', async () => {
+    const ro = mkdtempSync(join(dir, 'read-only-'))
+    chmodSync(ro, 0o555)
+    const out = join(ro, 'x.json')
+    const r = await runMain(['audit', 'zoo:laplace', '--trials', '1000000000', '--out', out], false)
+    chmodSync(ro, 0o755)
+    expect(r.stderr).toBe(`audit: --out ${out}: not writable (permission denied)\n`)
+    expect(r.code).toBe(1)
+    expect(existsSync(out)).toBe(false)
+  })
+  if (root && !nobodyCannotWrite) console.warn(`process.test.ts: permission-denied --out not checked: running as root and ${repoFolder} is writable by nobody`)
+})
 
 describe('the executable', () => {
   it('ends quietly when the reader closes the pipe early (dpaudit account many.json | head -1)', async () => {
