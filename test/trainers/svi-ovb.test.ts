@@ -9,7 +9,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { seeded } from '../../src/core/rng.js'
 import { digamma } from '../../src/trainers/svi/digamma.js'
-import { gammaSumsJs, wasmGammaSums, wasmSimdAvailable } from '../../src/trainers/svi/gamma-sums.js'
+import { gammaSumsJs, KERNEL_WORDS, wasmGammaSums, wasmSimdAvailable } from '../../src/trainers/svi/gamma-sums.js'
 import { bagOf, emptyBag, type GammaKernel, OnlineLda } from '../../src/trainers/svi/ovb.js'
 
 const EULER = 0.5772156649015329
@@ -58,13 +58,14 @@ describe('the γ-iteration kernels', () => {
     expect(new OnlineLda(3, 5, 0.1, 0.01).kernel).toBe('wasm-simd')
     expect(new OnlineLda(3, 5, 0.1, 0.01, { kernel: 'js' }).kernel).toBe('js')
   })
-  it('compute the same sums (to reassociation) for any K, m, including odd K and m mod 4 ≠ 0', () => {
+  it('compute the same sums (to reassociation) for any K, m and words per step, including odd K and m mod 4 ≠ 0', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 1, max: 41 }),
         fc.integer({ min: 0, max: 37 }),
+        fc.constantFrom(KERNEL_WORDS, 1, 2, 8),
         fc.integer({ min: 1, max: 1e6 }),
-        (K, m, seed) => {
+        (K, m, words, seed) => {
           const rng = seeded(seed)
           const t = Float64Array.from({ length: K }, () => 1e-3 + rng.next())
           const counts = Float64Array.from({ length: m }, () => 1 + Math.floor(5 * rng.next()))
@@ -73,7 +74,7 @@ describe('the γ-iteration kernels', () => {
           gammaSumsJs(block, t, counts, want, K, m)
           // the SIMD kernel's layout: t, acc (stride Kp each), counts, block (m × Kp), padding 0
           const Kp = K + (K % 2)
-          const w = wasmGammaSums(8 * (2 * Kp + m + m * Kp))!
+          const w = wasmGammaSums(8 * (2 * Kp + m + m * Kp), words)!
           new Float64Array(w.buffer, 0, K).set(t)
           new Float64Array(w.buffer, 16 * Kp, m).set(counts)
           const b = new Float64Array(w.buffer, 16 * Kp + 8 * m, m * Kp)

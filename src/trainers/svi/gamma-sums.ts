@@ -7,9 +7,11 @@
  *
  * - `gammaSumsJs`, eight words at a time on Float64Arrays (stride K);
  * - a WebAssembly kernel using 128-bit SIMD (two f64 lanes, four words at a time), on rows padded to
- *   an even stride Kp = K + (K mod 2) whose padding column is 0 in t and b. V8 emits no bounds
- *   checks and no scalar fallbacks inside it; measured ×2–5 the JavaScript kernel per (word, topic)
- *   on Brown's blocks (bench/svi.bench.mjs part 2 gives the whole E-step's ratio).
+ *   an even stride Kp = K + (K mod 2) whose padding column is 0 in t and b. No bounds checks inside
+ *   it. In a micro-benchmark on Brown-sized blocks (m = 390 distinct words, K = 20 and 50) the
+ *   JavaScript kernel ran 1.7–2.4 ns per (word, topic) and this one 0.44–0.55 with four words per
+ *   step (two: 0.52–0.59, eight: 0.46–0.9, so four is compiled); whole batch-VB passes on Brown ran
+ *   ×2.0–3.3 faster (bench/svi.bench.mjs part 1b).
  *
  * The module is assembled here byte by byte (WebAssembly Core Specification 2.0, §5 "Binary
  * Format"; SIMD opcodes §5.4.8), 0.8 kB, compiled once at load. Where WebAssembly or its SIMD
@@ -139,8 +141,7 @@ const F64X2_MUL = simd(0xf2)
 
 // gammaSums(block, t, counts, acc, Kp, m): byte addresses; locals after the six parameters
 const [BLK, T, CNT, ACC, KP, M] = [0, 1, 2, 3, 4, 5]
-const [RB, K, J, M4, P0, P1, P2, P3] = [6, 7, 8, 9, 10, 11, 12, 13]
-const [S0, S1, S2, S3, X] = [14, 15, 16, 17, 18]
+const [RB, K, J, MW] = [6, 7, 8, 9]
 
 /** Loop over k = 0, 16, … < row bytes (Kp ≥ 2, so at least once): `body` then k += 16. */
 const overRow = (...body: number[][]): number[][] => [i32(0), set(K), LOOP, ...body, get(K), i32(16), I32_ADD, tee(K), get(RB), I32_LT_U, brIf(0), END]
@@ -151,55 +152,73 @@ const ratio = (s: number, i: number): number[][] => [
   get(CNT), get(J), i32(3), I32_SHL, I32_ADD, f64Load(8 * i),
   get(s), lane(0), get(s), lane(1), F64_ADD, f64Const(1e-100), F64_ADD, F64_DIV, F64X2_SPLAT, set(s),
 ]
+/** Σ_i r_i ⊙ b_i[k..k+2) over the given (r, row pointer) locals, as a balanced tree of adds. */
+const products = (pairs: ReadonlyArray<readonly [number, number]>): number[] => {
+  if (pairs.length === 1) {
+    const [r, p] = pairs[0]!
+    return [...get(r), ...at(p), ...F64X2_MUL]
+  }
+  const half = pairs.length >> 1
+  return [...products(pairs.slice(0, half)), ...products(pairs.slice(half)), ...F64X2_ADD]
+}
 
-const kernel: number[] = [
-  // rb = Kp·8; m4 = m rounded down to a multiple of 4; p0 = block; acc = 0
-  get(KP), i32(3), I32_SHL, set(RB),
-  get(M), i32(-4), I32_AND, set(M4),
-  get(BLK), set(P0),
-  ...overRow([...get(ACC), ...get(K), ...I32_ADD, ...V128_ZERO, ...V128_STORE]),
-  i32(0), set(J),
-  // four words at a time
-  BLOCK, LOOP,
-  get(J), get(M4), I32_GE_U, brIf(1),
-  get(P0), get(RB), I32_ADD, set(P1), get(P1), get(RB), I32_ADD, set(P2), get(P2), get(RB), I32_ADD, set(P3),
-  V128_ZERO, set(S0), V128_ZERO, set(S1), V128_ZERO, set(S2), V128_ZERO, set(S3),
-  ...overRow(
-    [...at(T), ...set(X)],
-    ...[[S0, P0], [S1, P1], [S2, P2], [S3, P3]].map(([s, p]) => [...get(s!), ...get(X), ...at(p!), ...F64X2_MUL, ...F64X2_ADD, ...set(s!)]),
-  ),
-  ...ratio(S0, 0), ...ratio(S1, 1), ...ratio(S2, 2), ...ratio(S3, 3),
-  ...overRow([
-    ...get(ACC), ...get(K), ...I32_ADD,
-    ...at(ACC),
-    ...get(S0), ...at(P0), ...F64X2_MUL, ...get(S1), ...at(P1), ...F64X2_MUL, ...F64X2_ADD,
-    ...get(S2), ...at(P2), ...F64X2_MUL, ...get(S3), ...at(P3), ...F64X2_MUL, ...F64X2_ADD,
-    ...F64X2_ADD, ...F64X2_ADD, ...V128_STORE,
-  ]),
-  get(J), i32(4), I32_ADD, set(J), get(P3), get(RB), I32_ADD, set(P0),
-  br(0), END, END,
-  // the remaining words one at a time
-  BLOCK, LOOP,
-  get(J), get(M), I32_GE_U, brIf(1),
-  V128_ZERO, set(S0),
-  ...overRow([...get(S0), ...at(T), ...at(P0), ...F64X2_MUL, ...F64X2_ADD, ...set(S0)]),
-  ...ratio(S0, 0),
-  ...overRow([...get(ACC), ...get(K), ...I32_ADD, ...at(ACC), ...get(S0), ...at(P0), ...F64X2_MUL, ...F64X2_ADD, ...V128_STORE]),
-  get(J), i32(1), I32_ADD, set(J), get(P0), get(RB), I32_ADD, set(P0),
-  br(0), END, END,
-  END,
-].flat()
+/**
+ * The function body (locals and code) for `words` (a power of two) words per step: row pointers
+ * p_i and sums s_i for each, one t load shared by the `words` normaliser sums, then acc += Σ_i
+ * r_i·b_i with r_i = c_i/norm_i; the m mod `words` remaining words one at a time.
+ */
+const functionBody = (words: number): number[] => {
+  const P = Array.from({ length: words }, (_, i) => 10 + i)
+  const S = Array.from({ length: words }, (_, i) => 10 + words + i)
+  const X = 10 + 2 * words
+  const pairs = S.map((s, i) => [s, P[i]!] as const)
+  const [P0, S0, PLAST] = [P[0]!, S[0]!, P[words - 1]!]
+  const code: number[] = [
+    // rb = Kp·8; mw = m rounded down to a multiple of `words`; p0 = block; acc = 0
+    get(KP), i32(3), I32_SHL, set(RB),
+    get(M), i32(-words), I32_AND, set(MW),
+    get(BLK), set(P0),
+    ...overRow([...get(ACC), ...get(K), ...I32_ADD, ...V128_ZERO, ...V128_STORE]),
+    i32(0), set(J),
+    // `words` words at a time
+    BLOCK, LOOP,
+    get(J), get(MW), I32_GE_U, brIf(1),
+    ...P.slice(1).map((p, i) => [...get(P[i]!), ...get(RB), ...I32_ADD, ...set(p)]),
+    ...S.map((s) => [...V128_ZERO, ...set(s)]),
+    ...overRow([...at(T), ...set(X)], ...pairs.map(([s, p]) => [...get(s), ...get(X), ...at(p), ...F64X2_MUL, ...F64X2_ADD, ...set(s)])),
+    ...S.flatMap((s, i) => ratio(s, i)),
+    ...overRow([...get(ACC), ...get(K), ...I32_ADD, ...at(ACC), ...products(pairs), ...F64X2_ADD, ...V128_STORE]),
+    get(J), i32(words), I32_ADD, set(J), get(PLAST), get(RB), I32_ADD, set(P0),
+    br(0), END, END,
+    // the remaining words one at a time
+    BLOCK, LOOP,
+    get(J), get(M), I32_GE_U, brIf(1),
+    V128_ZERO, set(S0),
+    ...overRow([...get(S0), ...at(T), ...at(P0), ...F64X2_MUL, ...F64X2_ADD, ...set(S0)]),
+    ...ratio(S0, 0),
+    ...overRow([...get(ACC), ...get(K), ...I32_ADD, ...at(ACC), ...get(S0), ...at(P0), ...F64X2_MUL, ...F64X2_ADD, ...V128_STORE]),
+    get(J), i32(1), I32_ADD, set(J), get(P0), get(RB), I32_ADD, set(P0),
+    br(0), END, END,
+    END,
+  ].flat()
+  return [...vec([[...uleb(4 + words), I32], [...uleb(words + 1), V128]]), ...code]
+}
 
-const code = [...vec([[...uleb(8), I32], [...uleb(5), V128]]), ...kernel]
-/** The module: imports env.memory, exports gammaSums: (i32 × 6) → (). */
-export const gammaSumsModuleBytes = new Uint8Array([
-  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-  ...section(1, vec([[0x60, ...vec(new Array(6).fill([I32])), 0]])),
-  ...section(2, vec([[...name('env'), ...name('memory'), 0x02, 0x00, 0x01]])),
-  ...section(3, vec([[0]])),
-  ...section(7, vec([[...name('gammaSums'), 0x00, 0]])),
-  ...section(10, vec([[...uleb(code.length), ...code]])),
-])
+/** The module for `words` words per step: imports env.memory, exports gammaSums: (i32 × 6) → (). */
+export const gammaSumsModuleBytes = (words: number): Uint8Array => {
+  const body = functionBody(words)
+  return new Uint8Array([
+    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+    ...section(1, vec([[0x60, ...vec(new Array(6).fill([I32])), 0]])),
+    ...section(2, vec([[...name('env'), ...name('memory'), 0x02, 0x00, 0x01]])),
+    ...section(3, vec([[0]])),
+    ...section(7, vec([[...name('gammaSums'), 0x00, 0]])),
+    ...section(10, vec([[...uleb(body.length), ...body]])),
+  ])
+}
+
+/** Words per step of the compiled kernel. */
+export const KERNEL_WORDS = 4
 
 /** The part of the WebAssembly JS API used here (lib "ES2022" does not declare it). */
 interface WasmApi {
@@ -209,7 +228,8 @@ interface WasmApi {
   readonly validate: (bytes: Uint8Array) => boolean
 }
 const wasm = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly
-const compiled = wasm !== undefined && wasm.validate(gammaSumsModuleBytes) ? new wasm.Module(gammaSumsModuleBytes) : undefined
+const compile = (bytes: Uint8Array): object | undefined => (wasm !== undefined && wasm.validate(bytes) ? new wasm.Module(bytes) : undefined)
+const compiled = compile(gammaSumsModuleBytes(KERNEL_WORDS))
 
 /** Whether this runtime validated and compiled the SIMD kernel. */
 export const wasmSimdAvailable: boolean = compiled !== undefined
@@ -221,9 +241,10 @@ export interface WasmGammaSums {
 }
 
 /** A kernel instance with at least `bytes` of zeroed memory, or undefined without WebAssembly SIMD. */
-export const wasmGammaSums = (bytes: number): WasmGammaSums | undefined => {
-  if (wasm === undefined || compiled === undefined) return undefined
+export const wasmGammaSums = (bytes: number, words: number = KERNEL_WORDS): WasmGammaSums | undefined => {
+  const mod = words === KERNEL_WORDS ? compiled : compile(gammaSumsModuleBytes(words))
+  if (wasm === undefined || mod === undefined) return undefined
   const memory = new wasm.Memory({ initial: Math.max(1, Math.ceil(bytes / 65536)) })
-  const run = new wasm.Instance(compiled, { env: { memory } }).exports['gammaSums'] as WasmGammaSums['run']
+  const run = new wasm.Instance(mod, { env: { memory } }).exports['gammaSums'] as WasmGammaSums['run']
   return { buffer: memory.buffer, run }
 }
