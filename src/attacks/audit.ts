@@ -3,7 +3,7 @@
  * above; an audit bounds it from below, with a stated confidence, by what an attacker can
  * actually distinguish between neighbouring inputs.
  *
- * Procedure (design/AUDITING.md §3.1–3.2):
+ * Procedure (the Clopper–Pearson audit of Jagielski, Ullman & Oprea 2020 and Nasr et al. 2021):
  * 1. Selection. For every candidate pair, run the mechanism on both inputs; fit each applicable
  *    attack family on the first half of those trials and choose the event {σ·score ≥ t} on the
  *    second half. Keep the best (pair, family, event).
@@ -182,7 +182,7 @@ export interface AuditResult {
 /**
  * A Gaussian-DP test (Dong, Roth & Su 2022; Nasr et al. 2023 audit DP-SGD this way): μ-GDP means
  * every test between neighbours has FNR ≥ Φ(Φ⁻¹(1 − FPR) − μ), so each threshold of the estimation
- * grid gives μ ≥ Φ⁻¹(1 − FPR_hi) − Φ⁻¹(FNR_hi) (design/AUDITING.md §3.5), with Clopper–Pearson
+ * grid gives μ ≥ Φ⁻¹(1 − FPR_hi) − Φ⁻¹(FNR_hi) (the inverse of that trade-off curve), with Clopper–Pearson
  * bounds at α/(2G) for G thresholds (Bonferroni): `muLowerBound` holds at the audit's confidence
  * with no assumption. `epsilonIfGaussian` is the ε at the claimed δ of a mechanism whose trade-off
  * curve is *exactly* G_μ at μ_LB — a modelling assumption (true for Gaussian noise on a query, not

@@ -1,5 +1,6 @@
 /**
- * Statistics that turn attack outcomes into ε lower bounds (design/AUDITING.md §3.1–3.2).
+ * Statistics that turn attack outcomes into ε lower bounds: the hypothesis-testing bound of Kairouz, Oh &
+ * Viswanath 2015 at Clopper–Pearson rates, as in Jagielski, Ullman & Oprea 2020 and Nasr et al. 2021.
  * The auditing engine (issue 5) builds on these; they are exact and small, so they live here.
  *
  * @module

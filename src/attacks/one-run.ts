@@ -3,8 +3,8 @@
  * NeurIPS 2023): for mechanisms too costly to run millions of times. m canaries are each included
  * independently with probability ½; the mechanism runs once; the attacker guesses "in" or "out" for
  * r of the canaries (abstaining on the rest) and gets v right. For an (ε, δ)-DP mechanism the number
- * of correct guesses is stochastically dominated as in their Theorem 5.2, which gives the p-value of
- * design/AUDITING.md §3.4 (ml_privacy_meter's `p_value_DP_audit`):
+ * of correct guesses is stochastically dominated as in their Theorem 5.2, which gives this p-value
+ * (as ml_privacy_meter's `p_value_DP_audit` computes it):
  *
  *   q = e^ε/(1 + e^ε),  β(ε) = P[Binomial(r, q) ≥ v],
  *   α(ε) = max_{i=1..v} (1/i)·P[v > Binomial(r, q) ≥ v − i],

@@ -16,7 +16,8 @@
  * StatDP's "NoisyHist2"; floating-point Laplace is Mironov (CCS 2012); the classical Gaussian
  * σ = √(2 ln(1.25/δ))Δ/ε is only a theorem for ε < 1 (Dwork & Roth 2014, Thm A.1; Balle & Wang 2018
  * show how wrong it is at large ε); the replace-one and per-bit randomized response bugs are the ones
- * design/AUDITING.md finds in published topic-model trainers.
+ * docs/claims.md finds in published topic-model trainers (the SUB-LDA paper's Gaussian, and Zhao et
+ * al.'s CDP-LDA baselines and LP-LDA).
  *
  * Floating point. Every entry but the `*-float` ones adds noise snapped to the grid 2⁻²⁰ (noise.ts
  * `snapped`), or integer noise, so outputs carry nothing in their low bits and the true ε is the
