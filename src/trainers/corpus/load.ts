@@ -1,7 +1,8 @@
 /**
  * Resolves a corpus argument (`brown`, `spam`, or a path) to a train/test dataset:
- * - `brown` / `spam`: the built-in corpora, V = 5,000 / 10,000 by default (LDA-EVAL.md);
- * - a directory in LDA-EVAL.md's layout (vocab.txt, docword.train.txt, docword.test.obs.txt,
+ * - `brown` / `spam`: the built-in corpora, V = 5,000 / 10,000 by default (as the reference figures,
+ *   docs/trainers.md § The reference protocol and figures);
+ * - a directory in the reference protocol's layout (vocab.txt, docword.train.txt, docword.test.obs.txt,
  *   docword.test.ho.txt): used as is;
  * - a directory with docword.txt (+ vocab.txt) or a docword file: read, then split;
  * - a `.jsonl` file (one `{"text": …, "label"?: …, "name"?: …}` per line) or a directory of
@@ -66,7 +67,7 @@ const readTextFolder = (dir: string): RawDocument[] => {
     .map((name) => ({ name, label: '', tokens: tokenizeInto(readFileSync(join(dir, name), 'utf8'), stop, [], 'unicode') }))
 }
 
-/** A dataset from a directory in LDA-EVAL.md's file layout (already split). */
+/** A dataset from a directory in the reference protocol's file layout (already split). */
 const readEvalLayout = (dir: string): E.Either<DpError, Dataset> => {
   const vocabFile = join(dir, 'vocab.txt')
   const train = readUci(join(dir, 'docword.train.txt'), { vocabFile })

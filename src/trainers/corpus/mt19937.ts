@@ -2,8 +2,9 @@
  * numpy's legacy `RandomState(seed).permutation(n)`, bit for bit: MT19937 seeded with
  * `init_genrand(seed)` (numpy's `_legacy_seeding` for an integer seed), and the Fisher–Yates
  * shuffle of `np.arange(n)` drawing j ∈ [0, i] by masked rejection on 32-bit outputs
- * (numpy `random_interval`). LDA-EVAL.md §2 step 3 splits the corpora with it, so dpaudit's
- * Brown and SpamAssassin test sets are the reference ones.
+ * (numpy `random_interval`). The reference protocol (docs/trainers.md § The reference protocol and
+ * figures, step 3) splits the corpora with it, so dpaudit's Brown and SpamAssassin test sets are the
+ * reference ones.
  *
  * @module
  */

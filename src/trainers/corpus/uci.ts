@@ -2,7 +2,7 @@
  * The UCI bag-of-words format (archive.ics.uci.edu "Bag of Words"): docword.txt holds three
  * header lines D, W, NNZ, then NNZ lines `docID wordID count` (1-based); vocab.txt holds word i
  * on line i. Reading streams the file; every parse error names the file and line. Writing
- * sorts by document then word (as LDA-EVAL.md's files) and is atomic (temp file + rename).
+ * sorts by document then word (as the reference protocol's files) and is atomic (temp file + rename).
  * Tokens are expanded in file order, so within a document they are grouped by word.
  *
  * @module

@@ -1,8 +1,8 @@
 /**
- * Held-out per-word perplexity by document completion, the one protocol for every trainer
- * (LDA-EVAL.md §3): with φ fixed, fold θ in on the observed half of each test document by the
- * deterministic Jacobi fixed-point iteration (α_eval = 0.1, 100 iterations, θ₀ = 1/K), then
- * score the held-out half: perplexity = exp(−Σ_d Σ_w ho_dw ln Σ_k θ_dk φ_kw / Σ_d N_ho,d).
+ * Held-out per-word perplexity by document completion (Wallach et al. 2009), the one protocol for
+ * every trainer (docs/trainers.md § Held-out perplexity): with φ fixed, fold θ in on the observed
+ * half of each test document by the deterministic Jacobi fixed-point iteration (α_eval = 0.1,
+ * 100 iterations, θ₀ = 1/K), then score the held-out half: perplexity = exp(−Σ_d Σ_w ho_dw ln Σ_k θ_dk φ_kw / Σ_d N_ho,d).
  *
  * @module
  */

@@ -1,7 +1,8 @@
 /**
  * Topic recovery error: the optimal one-to-one matching of estimated to true topics under the
  * L1 distance (Hungarian algorithm, Kuhn 1955 / Munkres 1957, O(K³) potentials form), and the
- * mean L1 distance of the matched pairs (0–2; LDA-EVAL.md §4 synthetic corpora).
+ * mean L1 distance of the matched pairs (0–2; the reference figures' measure on the synthetic
+ * corpora, docs/trainers.md § The reference protocol and figures).
  *
  * @module
  */
