@@ -1,6 +1,7 @@
 /**
- * Propose-test-release as events of the algebra (Dwork & Lei 2009; paper 004 Procedure 1 and Lemma 8),
- * for any release whose sensitivity is a data-dependent quantity that can itself be released.
+ * Propose-test-release as events of the algebra (Dwork & Lei 2009; the spectral-LDA paper's Procedure 1
+ * and Lemma 8), for any release whose sensitivity is a data-dependent quantity that can itself be
+ * released.
  *
  * The mechanism. Each test j releases a statistic s_j(D) of global sensitivity Δ_j with Laplace
  * noise of scale b_j, and turns it into a one-sided confidence bound that fails with probability

@@ -1,5 +1,6 @@
 /**
- * The baselines of paper 001 §VII:
+ * The baselines of Zhao et al., "Latent Dirichlet Allocation Model Training with Differential
+ * Privacy" (arXiv:2010.04391), §VII:
  * - CDP-LDA [40]: Laplace Lap(1/ε) on the topic-word counts N_tk and the document-topic counts
  *   N_km in the first iteration only; the noise stays in the counts the sampler uses afterwards.
  * - CDP-LDA+: fresh Lap(1/ε) on both tables in every iteration.
@@ -8,7 +9,7 @@
  * up), so each release of scale 1/ε costs 2ε, not ε. The counts are integers: the noise is the
  * exact discrete Laplace (same ε as the continuous one). Neither baseline clips the counts, so the
  * topic draws — which read the words themselves — have no data-independent bound on their inherent
- * privacy loss (paper 001 Theorem 1, eq. 5, grows with the word counts; Laplace noise is
+ * privacy loss (Zhao et al. Theorem 1, eq. 5, grows with the word counts; Laplace noise is
  * unbounded): each sweep is declared NonPrivate and the accounted ε is ∞. In CDP-LDA the later
  * iterations re-use the first iteration's noise on the new true counts: those releases are
  * NonPrivate too. The plan still lists the Laplace releases so their cost is visible.

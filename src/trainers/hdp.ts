@@ -1,8 +1,8 @@
 /**
- * HDP-LDA (paper 001, Algorithm 1, Theorem 3): every iteration, Laplace noise on every topic-word
- * count n_tk (line 9), clipping of the released counts at C for sampling (line 12), and the topic
- * draws, whose inherent privacy is ε_I = 2 ln(C/β + 1) per iteration (eq. 7) — an exponential
- * mechanism with utility ln p_k of sensitivity ln(C/β + 1).
+ * HDP-LDA (Zhao et al., arXiv:2010.04391, Algorithm 1, Theorem 3): every iteration, Laplace noise on
+ * every topic-word count n_tk (line 9), clipping of the released counts at C for sampling (line 12),
+ * and the topic draws, whose inherent privacy is ε_I = 2 ln(C/β + 1) per iteration (eq. 7) — an
+ * exponential mechanism with utility ln p_k of sensitivity ln(C/β + 1).
  *
  * Sensitivity (derived, Theorem 3 proof eq. 29): replacing one word moves one count down (n_tk − 1)
  * and one up (n_t′k + 1): two cells by 1. The counts are integers, so the noise is the exact
@@ -52,7 +52,7 @@ export type HdpConfig = t.TypeOf<typeof HdpConfig>
 const WORD = replaceOne('word')
 
 /**
- * The utility sensitivity of the topic draws as the sampler runs them: ln(C/β + 1) (paper 001 eq. 7)
+ * The utility sensitivity of the topic draws as the sampler runs them: ln(C/β + 1) (Zhao et al. eq. 7)
  * plus the slack of double precision, rounded up.
  *
  * The sampler (lda/snapshot.ts) draws topic k with probability exactly T_k / Σ_j T_j, where
@@ -74,12 +74,12 @@ const WORD = replaceOne('word')
 const drawSensitivity = (clip: number, beta: number): number => Math.log1p(clip / beta) * (1 + 2 ** -48) + 2 ** -48
 
 /**
- * ε_I = 2 ln(C/β + 1), paper 001 eq. (7), for the draws as they run: twice `drawSensitivity`, so
+ * ε_I = 2 ln(C/β + 1), Zhao et al. eq. (7), for the draws as they run: twice `drawSensitivity`, so
  * larger than the paper's value by a relative 2^-48 and 2^-47 absolute (about 1e-13 at C/β = 10^4).
  */
 export const inherentEpsilon = (clip: number, beta: number): number => 2 * drawSensitivity(clip, beta)
 
-/** ε_I = 2 ln(C/β + 1) exactly as paper 001 eq. (7) states it: the claim's value, never used to account. */
+/** ε_I = 2 ln(C/β + 1) exactly as Zhao et al. eq. (7) states it: the claim's value, never used to account. */
 export const paperInherentEpsilon = (clip: number, beta: number): number => 2 * Math.log1p(clip / beta)
 
 /** The topic draws of one iteration as an exponential mechanism (utility sensitivity ln(C/β + 1), rounded up as above). */

@@ -1,6 +1,6 @@
 /**
- * The SUB-LDA paper's own privacy and efficiency formulas (paper 000), reproduced so that its
- * claims can be stated and compared — never used as the accounted ε (the RDP accountant is):
+ * The SUB-LDA paper's own privacy and efficiency formulas (Findings of EMNLP 2021), reproduced so that
+ * its claims can be stated and compared — never used as the accounted ε (the RDP accountant is):
  * - eq. (3) (Zhu & Wang 2019, Thm 6 upper bound for Poisson subsampling, stated for add/remove
  *   neighbours): ε_sub(α) = 1/(α−1)·ln{(1−γ)^{α−1}(αγ−γ+1) + Σ_{ℓ=2}^{α} C(α,ℓ)(1−γ)^{α−ℓ}γ^ℓ e^{(ℓ−1)ε(ℓ)}}
  *   for integer α ≥ 2, with the Gaussian's ε(ℓ) = ℓ/(2σ²) and σ² = α/(2ε(α)) (§4.1);
@@ -12,7 +12,7 @@
  */
 import binomcoefln from '@stdlib/math-base-special-binomcoefln'
 
-/** σ of SUB-LDA's Gaussian: σ² = α/(2ε(α)) (paper 000 §4.1). */
+/** σ of SUB-LDA's Gaussian: σ² = α/(2ε(α)) (SUB-LDA paper, §4.1). */
 export const subLdaSigma = (order: number, rdpEpsilon: number): number => Math.sqrt(order / (2 * rdpEpsilon))
 
 const logAdd = (a: number, b: number): number => (a === -Infinity ? b : b === -Infinity ? a : Math.max(a, b) + Math.log1p(Math.exp(-Math.abs(a - b))))

@@ -1,8 +1,8 @@
 /**
- * SUB-LDA (paper 000, Algorithm 1): every iteration each token is kept independently with
- * probability γ (Poisson subsampling, Def. 3.3); the topic-word counts of the kept tokens are
- * released with Gaussian noise, σ² = α/(2ε(α)) (§4.1); the kept tokens are resampled from the
- * released counts (scaled by 1/γ), clipped at C.
+ * SUB-LDA (the SUB-LDA paper, Findings of EMNLP 2021, Algorithm 1): every iteration each token is kept
+ * independently with probability γ (Poisson subsampling, Def. 3.3); the topic-word counts of the kept
+ * tokens are released with Gaussian noise, σ² = α/(2ε(α)) (§4.1); the kept tokens are resampled from
+ * the released counts (scaled by 1/γ), clipped at C.
  *
  * Reading of Algorithm 1: its "add noise to each n_tk" sits inside the token loop; adding V·K fresh
  * Gaussians per token is neither computable nor what §4.1 analyses (one ε_sub per iteration), so
@@ -17,7 +17,7 @@
  *   not even bounded: an added token that is not sampled still has a topic, which enters its
  *   document's counts n_dk and so every sampled draw of that document (and the documents' lengths
  *   fix θ). dpaudit therefore accounts under the paper's own relation, replace-one word.
- * - Under word replacement the topic assignments are what the composition conditions on (paper 001
+ * - Under word replacement the topic assignments are what the composition conditions on (Zhao et al.'s
  *   Thm 3 treats the draws as released), and one sample S serves both the noisy counts and the
  *   draws. A replaced token that is sampled is redrawn, one that is not keeps its topic: the two
  *   branches of the subsampling mixture differ by a point mass against a draw, an unbounded ratio,

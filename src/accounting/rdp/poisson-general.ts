@@ -17,7 +17,7 @@
  *   braces − 1 = C(α,2)q²(1−q)^{α−2}(e^{ε(2)} − 1) + Σ_{l≥3} C(α,l)(1−q)^{α−l}q^l(3e^{(l−1)ε(l)} − 1),
  * a sum of non-negative terms, which is what we compute (in log space).
  *
- * SUB-LDA's printed Theorem 3.1 (paper 000, eq. 3) drops the factor 3 and sums from l = 2: that is
+ * The SUB-LDA paper's printed Theorem 3.1 (eq. 3) drops the factor 3 and sums from l = 2: that is
  * Zhu & Wang's *tight* formula, which they prove only for mechanisms meeting an extra condition
  * (e.g. the Gaussian and Laplace mechanisms), not for general M. We use the general Theorem 6; the
  * exact sampled Gaussian (./subsampled-gaussian.ts) covers the Gaussian case tightly.

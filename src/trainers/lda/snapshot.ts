@@ -1,13 +1,13 @@
 /**
  * Gibbs sweeps against released (noisy, clipped) topic-word counts, the sampler of the private
- * trainers. Each iteration the trainer releases n̂ (paper 001 Alg. 1 line 9; paper 000 Alg. 1)
- * and the topic of every visited token is drawn from
+ * trainers. Each iteration the trainer releases n̂ (Zhao et al., HDP-LDA Alg. 1 line 9; SUB-LDA paper,
+ * Alg. 1) and the topic of every visited token is drawn from
  *
  *   p(z_i = k | ·) ∝ q_wk · (n_dk^{¬i} + α),   q_wk = (min(max(n̂_wk, 0), C) + β) / (max(n̂_k, 0) + Vβ)
  *
- * (paper 001 Alg. 1 lines 12–13; negative noisy counts are clipped at 0 so p is a distribution).
+ * (Zhao et al. Alg. 1 lines 12–13; negative noisy counts are clipped at 0 so p is a distribution).
  * The word factor q is a function of the release only and is fixed for the sweep: this is the
- * reading under which the proof of paper 001 Theorem 3 (eq. 30) holds — the related words'
+ * reading under which the proof of Zhao et al.'s Theorem 3 (eq. 30) holds — the related words'
  * sampling probabilities are identical under D and D′ because they see only privatised counts.
  * The document factor is exact and live. The true counts (for the next release) are recounted
  * from z after each sweep.
@@ -56,7 +56,7 @@ export interface SnapshotSampler {
 export const makeSnapshotSampler = (state: GibbsState, alpha: number, beta: number, clip: number): SnapshotSampler => {
   const { K, V, D, tokens, docStart, z, ndk, nwk, nk } = state
   // q stays in double precision: single precision measured ~5 % faster, but its rounding would
-  // loosen the ratio bound behind ε_I (paper 001 eq. 7) by ~1e-7, which the plan does not declare.
+  // loosen the ratio bound behind ε_I (Zhao et al. eq. 7) by ~1e-7, which the plan does not declare.
   const q = new Float64Array(V * K)
   const qsum = new Float64Array(V) // Σ_k q_wk, the dense bucket's mass / α
   const scores = new Float64Array(K)

@@ -1,17 +1,18 @@
 /**
  * The collapsed Gibbs state shared by every sampler: topic assignments z (one per token) and
  * the count tables n_dk (document-topic, D×K), n_wk (word-topic, V×K, word-major) and n_k, all
- * typed arrays. Initialisation draws every z uniformly (paper 001 Alg. 1 line 3, paper 000
- * Alg. 1: k ~ Mult(1/K·1_K)), which does not look at the words.
+ * typed arrays. Initialisation draws every z uniformly (Zhao et al., Alg. 1 line 3; the SUB-LDA
+ * paper, Alg. 1: k ~ Mult(1/K·1_K)), which does not look at the words.
  *
  * Sweep order (`SweepOrder`):
  * - `reading` — every document's tokens in the order they were read. The private trainers use it:
- *   the order is fixed by the token positions, as HDP-LDA's Theorem 3 argument assumes (paper 001),
+ *   the order is fixed by the token positions, as HDP-LDA's Theorem 3 argument assumes (Zhao et al.),
  *   so replacing one word changes that token and nothing about when the others are visited.
- * - `by-word` — inside each document grouped by word (ascending id), the order in which LDA-EVAL.md's
- *   reference samplers expanded the UCI file; it keeps a word's count row in cache across its
- *   repeats. Only the non-private CGS uses it: the order depends on the words, so replacing one word
- *   moves its token in the scan (a data-dependent order, outside the private trainers' analysis).
+ * - `by-word` — inside each document grouped by word (ascending id), the order in which the
+ *   reference figures' samplers expanded the UCI file (docs/trainers.md § Reference figures); it keeps
+ *   a word's count row in cache across its repeats. Only the non-private CGS uses it: the order depends
+ *   on the words, so replacing one word moves its token in the scan (a data-dependent order, outside
+ *   the private trainers' analysis).
  *
  * @module
  */
@@ -61,7 +62,7 @@ export const initState = (corpus: Corpus, K: number, uniform: () => number, orde
   return { K, V, D, tokens, docStart, z, ndk, nwk, nk }
 }
 
-/** φ_kw = (n_wk + β)/(n_k + Vβ) from the counts (LDA-EVAL.md §3), K×V row-major. */
+/** φ_kw = (n_wk + β)/(n_k + Vβ) from the counts (as docs/trainers.md § Held-out perplexity), K×V row-major. */
 export const phiFromCounts = (nwk: ArrayLike<number>, K: number, V: number, beta: number): Float64Array => {
   const phi = new Float64Array(K * V)
   const tot = new Float64Array(K)

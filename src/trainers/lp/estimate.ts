@@ -1,6 +1,6 @@
 /**
- * LP-LDA, the server side (paper 001 §V-B, Steps 1–5): everything here takes the users'
- * `LocalReports` (./perturb.ts) and nothing else about the data, so it is post-processing of the
+ * LP-LDA, the server side (Zhao et al., arXiv:2010.04391, §V-B, Steps 1–5): everything here takes the
+ * users' `LocalReports` (./perturb.ts) and nothing else about the data, so it is post-processing of the
  * one release.
  *
  * - Step 1, `onesPerWord`: n_t, the number of reports with bit t set.

@@ -1,13 +1,13 @@
 /**
- * LP-LDA (paper 001 §V, Theorems 4–5): local differential privacy by randomized response on
- * word-presence bits. Each user perturbs their own document once (./perturb.ts: keep a bit with
- * probability 1 − f, else a fair coin), the server estimates the presence counts
+ * LP-LDA (Zhao et al., arXiv:2010.04391, §V, Theorems 4–5): local differential privacy by randomized
+ * response on word-presence bits. Each user perturbs their own document once (./perturb.ts: keep a
+ * bit with probability 1 − f, else a fair coin), the server estimates the presence counts
  * N̂_t = (2n_t − fM)/(2(1 − f)) (eq. 8), reconstructs the vectors to match them (Step 4) and runs
  * collapsed Gibbs sampling on the reconstruction (./estimate.ts).
  *
  * Privacy, with the unit explicit. A bit is flipped with probability f/2, so one differing bit
  * costs ε_b = ln((1 − f/2)/(f/2)) — Theorem 4's "ε for each word" is this per-bit figure.
- * - Replace one word (the relation of paper 001, and the one the plan is accounted under): the
+ * - Replace one word (the relation of Zhao et al., and the one the plan is accounted under): the
  *   replaced token's word may vanish from its document (bit t: 1 → 0) and the new word may appear
  *   (bit t′: 0 → 1), so one report differs in at most 2 bits: BitwiseRandomizedResponse(f/2, 2),
  *   2ε_b. Theorem 4's claim ε_b is below it.

@@ -1,9 +1,9 @@
 /**
- * LP-LDA, the user side (paper 001 §V-A, Steps 1–3): each user encodes their own document as a
- * word-presence bit vector over the public vocabulary (Step 1), keeps every bit with probability
- * 1 − f and otherwise replaces it by a fair coin — 1 with probability f/2, 0 with f/2 (Step 2) —
- * and sends the noisy vector (Step 3). Nothing else leaves the user: `LocalReports` holds only the
- * perturbed bits, and the server side (./estimate.ts) takes nothing else.
+ * LP-LDA, the user side (Zhao et al., arXiv:2010.04391, §V-A, Steps 1–3): each user encodes their own
+ * document as a word-presence bit vector over the public vocabulary (Step 1), keeps every bit with
+ * probability 1 − f and otherwise replaces it by a fair coin — 1 with probability f/2, 0 with f/2
+ * (Step 2) — and sends the noisy vector (Step 3). Nothing else leaves the user: `LocalReports` holds
+ * only the perturbed bits, and the server side (./estimate.ts) takes nothing else.
  *
  * The rule is bitwise randomized response: a bit is flipped exactly when the coin is drawn and
  * disagrees with it, so independently with probability f/2 (`flipProbability(f)`). The output is

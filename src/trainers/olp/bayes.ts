@@ -1,8 +1,8 @@
 /**
- * OLP-LDA's Bayesian denoising (paper 001 §VI-C, eq. 14–21, Theorems 6–7): the server's estimate of
- * the presence counts N_t of a mini-batch from its noisy counts n_t and a prior μ_t carried over
- * from the public prior corpus D0 and the earlier mini-batches. All of it reads released reports
- * and public data only (post-processing).
+ * OLP-LDA's Bayesian denoising (Zhao et al., arXiv:2010.04391, §VI-C, eq. 14–21, Theorems 6–7): the
+ * server's estimate of the presence counts N_t of a mini-batch from its noisy counts n_t and a prior
+ * μ_t carried over from the public prior corpus D0 and the earlier mini-batches. All of it reads
+ * released reports and public data only (post-processing).
  *
  * - Theorem 6 (`theoremSixOmega`, `bayesEstimate`): prior N_t ~ N(μ_t, σ²); the likelihood of n_t
  *   approximated by N(fM/2 + (1 − f)N_t, σ_p²) with σ_p² = M(f/2)(1 − f/2) (eq. 16–17: X1, X2 are

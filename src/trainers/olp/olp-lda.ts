@@ -1,7 +1,7 @@
 /**
- * OLP-LDA (paper 001 §VI, Algorithm 2): LP-LDA's randomized response by the users, then online
- * training at the server, mini-batch by mini-batch, from an initial model on a public prior corpus
- * D0 (./online.ts: O-LDA, eq. 10–13), each batch reconstructed toward the Bayesian estimate
+ * OLP-LDA (Zhao et al., arXiv:2010.04391, §VI, Algorithm 2): LP-LDA's randomized response by the users,
+ * then online training at the server, mini-batch by mini-batch, from an initial model on a public prior
+ * corpus D0 (./online.ts: O-LDA, eq. 10–13), each batch reconstructed toward the Bayesian estimate
  * B(n_t) = ω·μ_t + (1 − ω)·N̂_t (./bayes.ts: eq. 19–21, Theorems 6–7) by LP-LDA's Step 4
  * (../lp/estimate.ts `reconstructToward`).
  *

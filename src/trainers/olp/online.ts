@@ -1,7 +1,7 @@
 /**
- * O-LDA (paper 001 §VI-B, eq. 10–13): LDA trained mini-batch by mini-batch, each batch's topic-word
- * prior carrying the previous batches' counts: β^l = β^{l−1} + λ·N^{l−1} (eq. 10), so
- * β^l = β·1_{K×V} + λ·Σ_{i<l} N^i (eq. 11, with the prior corpus D0 as batch 0 when there is one:
+ * O-LDA (Zhao et al., arXiv:2010.04391, §VI-B, eq. 10–13): LDA trained mini-batch by mini-batch, each
+ * batch's topic-word prior carrying the previous batches' counts: β^l = β^{l−1} + λ·N^{l−1} (eq. 10),
+ * so β^l = β·1_{K×V} + λ·Σ_{i<l} N^i (eq. 11, with the prior corpus D0 as batch 0 when there is one:
  * Algorithm 2 line 10 adds N⁰ before the first batch). Batch l is sampled by collapsed Gibbs with
  * p(z = k) ∝ (n_kt + β^l_kt)/Σ_t(n_kt + β^l_kt) · (n_km + α) (eq. 12; the document factor's
  * normaliser does not depend on k) and φ^l = (n^l_kt + β^l_kt)/Σ_t(n^l_kt + β^l_kt) (eq. 13).

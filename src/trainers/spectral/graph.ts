@@ -1,8 +1,8 @@
 /**
- * The mechanism graph of the private spectral algorithm (paper 004, Figure 1) as a value: nodes,
- * edges e0–e9 with the operation each performs and the sensitivity of the quantity noise on it
- * releases (./sensitivity.ts), noise configurations as typed sets of edges, the cut check, and the
- * text that goes into the privacy statement.
+ * The mechanism graph of the private spectral algorithm (the spectral-LDA paper, arXiv:1805.10341,
+ * Figure 1) as a value: nodes, edges e0–e9 with the operation each performs and the sensitivity of the
+ * quantity noise on it releases (./sensitivity.ts), noise configurations as typed sets of edges, the
+ * cut check, and the text that goes into the privacy statement.
  *
  * Figure 1 itself did not survive the text extraction; the graph is rebuilt from §4 steps (1)–(6)
  * and §6, and is the one reading consistent with everything the paper says about it: (e3, e4, e8),

@@ -1,7 +1,8 @@
 /**
- * The LDA moment estimators of paper 004, Lemma 21 (eq. 5–9), computed from the documents without
- * forming a V×V or V×V×V array: M̂2 as a block operator X ↦ M̂2·X (one pass over the non-zeros per
- * product) and the whitened tensor T̂ = M̂3(W, W, W) accumulated document by document in k³.
+ * The LDA moment estimators of the spectral-LDA paper (arXiv:1805.10341), Lemma 21 (eq. 5–9), computed
+ * from the documents without forming a V×V or V×V×V array: M̂2 as a block operator X ↦ M̂2·X (one pass
+ * over the non-zeros per product) and the whitened tensor T̂ = M̂3(W, W, W) accumulated document by
+ * document in k³.
  *
  * Per document n with count vector c, length l (paper App. D, eq. 2–4):
  *   M̃1 = c/l,  M̃2 = (c⊗c − diag c)/(l(l−1)),

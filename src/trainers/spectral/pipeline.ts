@@ -1,7 +1,8 @@
 /**
- * The non-private spectral algorithm for LDA (paper 004 §4, steps 1–6; Anandkumar, Foster, Hsu,
- * Kakade & Liu 2012), stage by stage, so that the private configurations (./private.ts) can replace
- * the value carried by any edge of the graph (./graph.ts) with a released one:
+ * The non-private spectral algorithm for LDA (the spectral-LDA paper, arXiv:1805.10341, §4, steps 1–6;
+ * Anandkumar, Foster, Hsu, Kakade & Liu 2012), stage by stage, so that the private configurations
+ * (./private.ts) can replace the value carried by any edge of the graph (./graph.ts) with a released
+ * one:
  *   e0  data → M̂2 (operator X ↦ M̂2·X)            e1  data → M̂3 (only ever whitened: ./moments.ts)
  *   e2  M̂2 → W = U_k Λ_k^{−1/2}                   e5  M̂2 → W† = U_k Λ_k^{1/2} (the un-whitening, (Wᵀ)†)
  *   e3, e4  (M̂3, W) → T̂ = M̂3(W, W, W)              e6  T̂ → (λ_i, v_i) by the tensor power method
@@ -10,7 +11,8 @@
  * (Lemma 3), T = Σ λ_i v_i^⊗3 with λ_i = (2/(α0+2))·√(α0(α0+1)/α_i) and v_i = √w_i·Wᵀμ_i, so
  *   μ_i = ((α0+2)/2)·λ_i·(Wᵀ)†v_i,   α_i = 4α0(α0+1)/((α0+2)²λ_i²)
  * (paper App. I: μ_i = (1/√α_i^r)(Wᵀ)†μ̄_i with 1/√α_i^r = (α0+2)/(2√((α0+1)α0))·ᾱ_i, ᾱ_i = λ_i here).
- * The released φ clips μ_i at 0 and renormalises (LDA-EVAL §3, "spectral").
+ * The released φ clips μ_i at 0 and renormalises (as the reference protocol evaluates spectral topics,
+ * docs/trainers.md § Held-out perplexity).
  *
  * @module
  */
@@ -94,9 +96,9 @@ export const unwhitenTopics = (dec: TensorDecomposition, unwhiten: Float64Array,
 }
 
 /**
- * Probability every word keeps in every topic before renormalising: clipping at 0 (LDA-EVAL §3)
- * leaves words with probability 0 in every topic, and one such held-out word makes the perplexity
- * infinite. 10⁻⁸ moves a row by at most 2·V·10⁻⁸ in L1 (10⁻⁵ at V = 500).
+ * Probability every word keeps in every topic before renormalising: clipping at 0 (the reference
+ * protocol) leaves words with probability 0 in every topic, and one such held-out word makes the
+ * perplexity infinite. 10⁻⁸ moves a row by at most 2·V·10⁻⁸ in L1 (10⁻⁵ at V = 500).
  */
 export const PHI_FLOOR = 1e-8
 

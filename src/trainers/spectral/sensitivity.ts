@@ -1,8 +1,9 @@
 /**
- * Sensitivities of the quantities on paper 004's graph, under replace-one document with N public,
- * each as a function of the data-dependent quantities it needs, and each with its status: 'proved'
- * (derived here, in the comment next to it) or 'paper' (the paper's local-sensitivity theorem,
- * implemented as stated and NOT verified — the privacy statement says which edges rest on one).
+ * Sensitivities of the quantities on the spectral-LDA paper's graph (arXiv:1805.10341, Figure 1), under
+ * replace-one document with N public, each as a function of the data-dependent quantities it needs, and
+ * each with its status: 'proved' (derived here, in the comment next to it) or 'paper' (the paper's
+ * local-sensitivity theorem, implemented as stated and NOT verified — the privacy statement says which
+ * edges rest on one).
  *
  * Proved (L2, which is what the Gaussian mechanism needs; the paper bounds L1, which also bounds
  * L2 but is looser):

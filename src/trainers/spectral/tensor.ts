@@ -3,9 +3,9 @@
  * "Tensor decompositions for learning latent variable models", Algorithm 1) on a symmetric k×k×k
  * tensor T ≈ Σ λ_i v_i^⊗3 with orthonormal v_i: for each component, L random starts, N power
  * updates θ ← T(I, θ, θ)/‖T(I, θ, θ)‖ each, keep the start with the largest T(θ, θ, θ), N more
- * updates, λ = T(θ, θ, θ), deflate T ← T − λ θ^⊗3. Paper 004 §4 step 4 names the simultaneous
- * power method of [23]; either recovers the orthogonal components, and the one with deflation is
- * the better-studied under perturbation (AGHKT Thm 5.1).
+ * updates, λ = T(θ, θ, θ), deflate T ← T − λ θ^⊗3. The spectral-LDA paper's §4 step 4 names the
+ * simultaneous power method of [23]; either recovers the orthogonal components, and the one with
+ * deflation is the better-studied under perturbation (AGHKT Thm 5.1).
  *
  * @module
  */

@@ -1,9 +1,9 @@
 /**
- * The private spectral trainer (paper 004): the spectral algorithm of ./pipeline.ts with Gaussian
- * noise on the edges of a noise configuration (./graph.ts), the composite (ε, δ) met by calibrating
- * one noise scale against the accountant (./budget.ts), propose-test-release for the edges whose
- * sensitivity depends on the data (../../mechanisms/ptr.ts), every release through the gate
- * (./private.ts).
+ * The private spectral trainer (the spectral-LDA paper, arXiv:1805.10341): the spectral algorithm of
+ * ./pipeline.ts with Gaussian noise on the edges of a noise configuration (./graph.ts), the composite
+ * (ε, δ) met by calibrating one noise scale against the accountant (./budget.ts), propose-test-release
+ * for the edges whose sensitivity depends on the data (../../mechanisms/ptr.ts), every release through
+ * the gate (./private.ts).
  *
  * Which runs are private releases. Configuration 1 (e3, e4, e8) — and any cut of edges e2, e3, e4,
  * e5, e8 — uses only the global sensitivities of M̂2 and M̂3, re-derived and tested here
@@ -70,7 +70,7 @@ export const SPECTRAL_DEFAULTS = {
   restarts: 20,
 } as const
 
-/** Replacing one document, N public (paper 004 §3: D ∼ D′ by replacing one document). */
+/** Replacing one document, N public (spectral-LDA paper §3: D ∼ D′ by replacing one document). */
 export const SPECTRAL_RELATION = replaceOne('document')
 
 const integerAtLeast = (field: string, x: number, min: number, what: string): E.Either<DpError, number> =>
