@@ -61,6 +61,7 @@ export {
 export { buildGame, canaryDocument, corpusJson, decodeTrainerConfig, syntheticCorpus, type AttackedToken, type CorpusJson, type Neighbour, type SyntheticGameCorpus, type TrainerGame, type TrainerGameSpec, type View } from './trainers/game.js'
 export { computeFeatures, featuresFor, topicPosteriorRatio, type FeatureName, type FeatureOptions, type SeedReplay } from './trainers/features.js'
 export { fitLira, gaussianFit, liraScore, type GaussianFit, type LiraModel } from './trainers/lira.js'
+export { chooseTestAndBound, type ThresholdTestInput, type ThresholdTestResult } from './trainers/threshold-test.js'
 export { observe, observedGibbsFit, type Observation } from './trainers/observe.js'
 export { chunkId, runTrainerChunk, type TrainerChunkResult, type TrainerChunkTask } from './trainers/chunk.js'
 export { decodeTrainerAuditFile, type TrainerAuditFile } from './trainers/file.js'

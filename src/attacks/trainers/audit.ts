@@ -12,6 +12,8 @@
  *    upper bounds at α/2 each (`epsilonLowerBound`), valid with probability ≥ 1 − α for every
  *    (ε, δ)-DP trainer under the game's neighbouring step; the ceiling (perfect separation) is
  *    printed beside it.
+ * Steps 1 (the choice) and 3 are `chooseTestAndBound` (./threshold-test.ts), shared with the
+ * classifier-membership audit; this module runs the training and gathers the statistics.
  *
  * Chunks of runs go to an executor: in this thread (default) or a BullMQ queue (../queue). Results
  * are stored by run index, so the answer is the same for any chunking and any number of machines,
@@ -23,18 +25,17 @@
  * @module
  */
 import { createHash } from 'node:crypto'
-import normalQuantile from '@stdlib/stats-base-dists-normal-quantile'
 import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, invalidParameter } from '../../core/error.js'
 import type { LdaConfigBase, LdaTrainer } from '../../trainers/trainer.js'
-import { certifiableCeiling, clopperPearson, epsilonFromRates, epsilonLowerBound } from '../bounds.js'
+import { certifiableCeiling } from '../bounds.js'
 import { type Claim, validateClaim } from '../claim.js'
-import { sweep } from '../select.js'
 import { hashSeed } from '../stream.js'
 import { chunkId, runTrainerChunk, type TrainerChunkResult, type TrainerChunkTask } from './chunk.js'
 import { type FeatureName, type FeatureOptions, featuresFor } from './features.js'
 import { buildGame, type TrainerGame, type TrainerGameSpec } from './game.js'
-import { fitLira, type LiraModel, liraScore } from './lira.js'
+import type { LiraModel } from './lira.js'
+import { type CandidateReport, chooseTestAndBound, type TrainerVerdict } from './threshold-test.js'
 
 /** What an executor needs to run this audit's chunks anywhere. */
 export interface TrainerAuditContext {
@@ -73,13 +74,7 @@ export interface TrainerAuditSpec {
   readonly onProgress?: (p: { readonly phase: 'select' | 'estimate'; readonly done: number; readonly total: number }) => void
 }
 
-export type TrainerVerdict = 'violation' | 'consistent' | 'inconclusive'
-
-export interface CandidateReport {
-  readonly test: string
-  readonly tuneEpsilon: number
-  readonly advantage: number
-}
+export type { CandidateReport, TrainerVerdict } from './threshold-test.js'
 
 export interface TrainerAuditResult {
   readonly schemaVersion: 1
@@ -176,20 +171,6 @@ const collect = async (
   return { features: [features[0].subarray(0, n[0] * F), features[1].subarray(0, n[1] * F)], n, failure }
 }
 
-const column = (m: Float64Array, F: number, j: number, from: number, to: number): Float64Array => {
-  const out = new Float64Array(Math.max(0, to - from))
-  for (let i = from; i < to; i++) out[i - from] = m[i * F + j] as number
-  return out
-}
-
-interface Candidate {
-  readonly name: string
-  readonly feature: number
-  readonly lira?: LiraModel
-}
-
-const scoreOf = (c: Candidate, x: number): number => (c.lira === undefined ? x : liraScore(c.lira, x))
-
 const num = (x: number): string => (x === Infinity ? '∞' : x.toFixed(3))
 
 const validate = (spec: TrainerAuditSpec): E.Either<DpError, { claim: Claim; confidence: number; fraction: number; chunk: number }> => {
@@ -259,47 +240,17 @@ export const auditTrainer = async (spec: TrainerAuditSpec): Promise<E.Either<DpE
     // ---------------------------------------------------------------- selection
     const sel = await collect(executor, tasksFor('select', selPerSide, chunk), F, selPerSide, (done) => spec.onProgress?.({ phase: 'select', done, total: 2 * selPerSide }))
     if (sel.failure !== null) return E.right(failed(sel.failure, sel.n[0] + sel.n[1]))
-    const half = Math.floor(selPerSide / 2)
-    const z = normalQuantile(1 - alpha / 2, 0, 1) // Wilson bounds at α/2 per rate while choosing
-    const candidates: Candidate[] = []
-    for (let j = 0; j < F; j++) {
-      candidates.push({ name: names[j] as string, feature: j })
-      candidates.push({ name: `lira:${names[j] as string}`, feature: j, lira: fitLira(column(sel.features[0], F, j, 0, half), column(sel.features[1], F, j, 0, half)) })
-    }
-    const reports: CandidateReport[] = []
-    let best: { c: Candidate; orientation: 1 | -1; threshold: number; objective: number; advantage: number } | null = null
-    for (const c of candidates) {
-      const s0 = column(sel.features[0], F, c.feature, half, selPerSide).map((x) => scoreOf(c, x))
-      const s1 = column(sel.features[1], F, c.feature, half, selPerSide).map((x) => scoreOf(c, x))
-      const r = sweep(s0, s1, delta, z)
-      reports.push({ test: c.name, tuneEpsilon: r.objective, advantage: r.advantage })
-      if (best === null || r.objective > best.objective + 1e-12 || (Math.abs(r.objective - best.objective) <= 1e-12 && r.advantage > best.advantage + 1e-12))
-        best = { c, orientation: r.orientation, threshold: r.threshold, objective: r.objective, advantage: r.advantage }
-    }
-    if (best === null) return E.right(failed('no statistic applies to this game', 2 * selPerSide))
     // ---------------------------------------------------------------- estimation
     const est = await collect(executor, tasksFor('estimate', estPerSide, chunk), F, estPerSide, (done) => spec.onProgress?.({ phase: 'estimate', done, total: 2 * estPerSide }))
     if (est.failure !== null) return E.right(failed(est.failure, 2 * selPerSide + est.n[0] + est.n[1]))
-    const chosen = best
-    const inEvent = (x: number): boolean => chosen.orientation * scoreOf(chosen.c, x) >= chosen.threshold
-    let tp = 0
-    let fp = 0
-    for (let i = 0; i < est.n[0]; i++) if (inEvent(est.features[0][i * F + chosen.c.feature] as number)) tp++
-    for (let i = 0; i < est.n[1]; i++) if (inEvent(est.features[1][i * F + chosen.c.feature] as number)) fp++
-    const fn = est.n[0] - tp
-    const lb = epsilonLowerBound(fp, est.n[1], fn, est.n[0], delta, alpha)
-    const rates = {
-      fpr: fp / est.n[1],
-      fnr: fn / est.n[0],
-      fprUpper: clopperPearson(fp, est.n[1], alpha / 2).hi,
-      fnrUpper: clopperPearson(fn, est.n[0], alpha / 2).hi,
-    }
-    const point = epsilonFromRates(rates.fpr, rates.fnr, delta)
-    const verdict: TrainerVerdict = lb > claim.epsilon ? 'violation' : ceiling > claim.epsilon ? 'consistent' : 'inconclusive'
+    // ---------------------------------------------------------------- choice of test and bound
+    const t = chooseTestAndBound({ statistics: names, selection: sel.features, estimation: est.features, claim, confidence })
+    if (E.isLeft(t)) return E.right(failed(t.left.message, 2 * selPerSide + est.n[0] + est.n[1]))
+    const { test, verdict, epsilonLowerBound: lb } = t.right
     const c = `${+(confidence * 100).toPrecision(6)}%`
     const interpretation =
       verdict === 'violation'
-        ? `Violation: with ${c} confidence ${game.trainer.name}'s ε under this game is at least ${num(lb)}, above the claimed ${claim.epsilon} (test ${chosen.c.name}; ceiling ${num(ceiling)}).`
+        ? `Violation: with ${c} confidence ${game.trainer.name}'s ε under this game is at least ${num(lb)}, above the claimed ${claim.epsilon} (test ${test.name}; ceiling ${num(ceiling)}).`
         : verdict === 'consistent'
           ? `Consistent: the best test reached ε_LB = ${num(lb)} ≤ ${claim.epsilon}; this run could have certified up to ${num(ceiling)}. An audit refutes claims; it cannot prove them.`
           : `Inconclusive: ${estPerSide} estimation runs per side certify at most ε = ${num(ceiling)}, not more than the claimed ${claim.epsilon} (ε_LB = ${num(lb)}).`
@@ -308,17 +259,11 @@ export const auditTrainer = async (spec: TrainerAuditSpec): Promise<E.Either<DpE
       verdict,
       status: 'complete',
       epsilonLowerBound: lb,
-      pointEstimate: point,
-      test: {
-        name: chosen.c.name,
-        orientation: chosen.orientation,
-        threshold: chosen.threshold,
-        selectionEpsilon: chosen.objective,
-        ...(chosen.c.lira === undefined ? {} : { lira: chosen.c.lira }),
-      },
-      candidates: reports,
-      counts: { falsePositives: fp, negatives: est.n[1], falseNegatives: fn, positives: est.n[0] },
-      rates,
+      pointEstimate: t.right.pointEstimate,
+      test,
+      candidates: t.right.candidates,
+      counts: t.right.counts,
+      rates: t.right.rates,
       runs: { requested: spec.runs, selectionPerSide: selPerSide, estimationPerSide: estPerSide, spent: 2 * selPerSide + est.n[0] + est.n[1] },
       issues,
       interpretation,

@@ -12,8 +12,8 @@
  * - statistic: the classifier's log-probability of the target's true label, ln p(y | θ_target) — the
  *   negative cross-entropy loss, the statistic of loss-based membership inference (Yeom et al. 2018);
  * - calibration: LiRA (Carlini et al. 2022, ./lira.ts) Gaussians fitted on shadow runs IN (D) and
- *   OUT (D′); threshold and orientation chosen on a separate split (`sweep`); rates on fresh runs,
- *   Clopper–Pearson upper bounds, ε_LB (`epsilonLowerBound`), as `auditTrainer` does.
+ *   OUT (D′); threshold and orientation chosen on a separate split, rates on fresh runs,
+ *   Clopper–Pearson upper bounds, ε_LB: `chooseTestAndBound` (./threshold-test.ts), as `auditTrainer` does.
  *
  * Our reading of Fig. 7: the paper reports attack accuracy over many documents (a shadow-model
  * attack in the style of Shokri et al. 2017) without a calibrated bound; here one target document is
@@ -21,17 +21,15 @@
  *
  * @module
  */
-import normalQuantile from '@stdlib/stats-base-dists-normal-quantile'
 import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, invalidParameter } from '../../core/error.js'
 import { seeded } from '../../core/rng.js'
 import type { Corpus } from '../../trainers/corpus/corpus.js'
 import type { LdaConfigBase, LdaTrainer, TrainerName } from '../../trainers/trainer.js'
-import { certifiableCeiling, epsilonFromRates, epsilonLowerBound } from '../bounds.js'
 import { type Claim, validateClaim } from '../claim.js'
-import { sweep } from '../select.js'
 import { buildGame, type CorpusJson } from './game.js'
-import { fitLira, type LiraModel, liraScore } from './lira.js'
+import type { LiraModel } from './lira.js'
+import { chooseTestAndBound } from './threshold-test.js'
 
 /**
  * θ of one document from a trained φ (K×V row-major) by fold-in EM with φ fixed: responsibilities
@@ -223,49 +221,38 @@ export const auditClassifierMembership = (spec: ClassifierMembershipSpec): E.Eit
     return E.right({ stats, accuracy: acc / n })
   }
 
-  const alphaLevel = 1 - confidence
-  const delta = claim.right.delta
   const selPerSide = Math.max(10, Math.floor((spec.runs * fraction) / 2))
   const estPerSide = Math.max(10, Math.floor((spec.runs - 2 * selPerSide) / 2))
   const sel0 = many('select', 0, selPerSide)
   if (E.isLeft(sel0)) return sel0
   const sel1 = many('select', 1, selPerSide)
   if (E.isLeft(sel1)) return sel1
-  // selection: shadow models (first half) fit LiRA; the second half chooses raw loss or LiRA, orientation, threshold
-  const half = Math.floor(selPerSide / 2)
-  const lira = fitLira(sel0.right.stats.subarray(0, half), sel1.right.stats.subarray(0, half))
-  const z = normalQuantile(1 - alphaLevel / 2, 0, 1)
-  const score = (name: 'loss' | 'lira:loss', x: number): number => (name === 'loss' ? x : liraScore(lira, x))
-  let best: { name: 'loss' | 'lira:loss'; orientation: 1 | -1; threshold: number; objective: number; advantage: number } | null = null
-  for (const name of ['loss', 'lira:loss'] as const) {
-    const r = sweep(sel0.right.stats.slice(half).map((x) => score(name, x)), sel1.right.stats.slice(half).map((x) => score(name, x)), delta, z)
-    if (best === null || r.objective > best.objective + 1e-12 || (Math.abs(r.objective - best.objective) <= 1e-12 && r.advantage > best.advantage + 1e-12)) best = { name, ...r }
-  }
-  const chosen = best as NonNullable<typeof best>
-  // estimation on fresh runs
   const est0 = many('estimate', 0, estPerSide)
   if (E.isLeft(est0)) return est0
   const est1 = many('estimate', 1, estPerSide)
   if (E.isLeft(est1)) return est1
-  const inEvent = (x: number): boolean => chosen.orientation * score(chosen.name, x) >= chosen.threshold
-  const tp = est0.right.stats.reduce((a, x) => a + (inEvent(x) ? 1 : 0), 0)
-  const fp = est1.right.stats.reduce((a, x) => a + (inEvent(x) ? 1 : 0), 0)
-  const fn = estPerSide - tp
-  const lb = epsilonLowerBound(fp, estPerSide, fn, estPerSide, delta, alphaLevel)
-  const ceiling = certifiableCeiling(estPerSide, delta, alphaLevel)
-  const point = epsilonFromRates(fp / estPerSide, fn / estPerSide, delta)
+  // one statistic, the loss: raw or LiRA-calibrated, chosen on the selection runs, bounded on fresh ones
+  const t = chooseTestAndBound({
+    statistics: ['loss'],
+    selection: [sel0.right.stats, sel1.right.stats],
+    estimation: [est0.right.stats, est1.right.stats],
+    claim: claim.right,
+    confidence,
+  })
+  if (E.isLeft(t)) return t
+  const { test, liras } = t.right
   const mean = (xs: Float64Array): number => xs.reduce((a, x) => a + x, 0) / xs.length
   return E.right({
     trainer: game.trainer.name,
     game: `membership of one ${spec.target.label} document (${spec.target.words.length} tokens) in the LDA-based classifier's training set: ${game.description}`,
     claim: claim.right,
     confidence,
-    verdict: lb > claim.right.epsilon ? 'violation' : ceiling > claim.right.epsilon ? 'consistent' : 'inconclusive',
-    epsilonLowerBound: lb,
-    ceiling,
-    pointEstimate: point,
-    test: { name: chosen.name, orientation: chosen.orientation, threshold: chosen.threshold, selectionEpsilon: chosen.objective, lira },
-    counts: { falsePositives: fp, negatives: estPerSide, falseNegatives: fn, positives: estPerSide },
+    verdict: t.right.verdict,
+    epsilonLowerBound: t.right.epsilonLowerBound,
+    ceiling: t.right.ceiling,
+    pointEstimate: t.right.pointEstimate,
+    test: { name: test.name as 'loss' | 'lira:loss', orientation: test.orientation, threshold: test.threshold, selectionEpsilon: test.selectionEpsilon, lira: liras[0] as LiraModel },
+    counts: t.right.counts,
     meanStatistic: { member: mean(est0.right.stats), nonMember: mean(est1.right.stats) },
     trainingAccuracy: est0.right.accuracy,
     runs: { selectionPerSide: selPerSide, estimationPerSide: estPerSide },
