@@ -160,3 +160,40 @@ describe('dpaudit verify names papers by title', () => {
     expect(notFromAllowListed(out)).toEqual([])
   })
 })
+
+/**
+ * To be fixed: files under src/ that other engineers were editing while src/'s doc comments and
+ * printed strings were cleaned up (issue 11). They still cite "paper 00N", the extraction files or
+ * the internal design notes; the coordinator fixes them and removes them from this list.
+ */
+const SRC_ALLOWED_TO_FIX: ReadonlyArray<string> = [
+  'src/attacks/trainers/audit.ts',
+  'src/attacks/trainers/classifier-membership.ts',
+  'src/attacks/trainers/features.ts',
+  'src/attacks/trainers/game.ts',
+  'src/attacks/trainers/observe.ts',
+  'src/attacks/trainers/one-run.ts',
+  'src/attacks/trainers/threshold-test.ts',
+  'src/report/claims/privacy-checks.ts',
+  'src/report/claims/spectral-utility-checks.ts',
+  'src/report/paper-claims.ts',
+  'src/trainers/corpus/dataset.ts',
+  'src/trainers/svi/chain.ts',
+  'src/trainers/svi/ovb.ts',
+  'src/trainers/svi/random.ts',
+  'src/trainers/svi/statistic.ts',
+  'src/trainers/svi/trainer.ts',
+]
+
+describe('src/ cites what a user can find (its doc comments are the API site, its strings the CLI output)', () => {
+  it('the src allow-list names files that exist', () => {
+    for (const a of SRC_ALLOWED_TO_FIX) expect(existsSync(join(ROOT, a)), a).toBe(true)
+  })
+
+  it('no other source file names a paper by file number, an extraction file or an internal note', () => {
+    const hits = filesUnder('src', (n) => n.endsWith('.ts'))
+      .filter((f) => !SRC_ALLOWED_TO_FIX.includes(f))
+      .flatMap((f) => internalCitations(readFileSync(join(ROOT, f), 'utf8')).map((c) => `${f} ${c}`))
+    expect(hits).toEqual([])
+  })
+})
