@@ -7,9 +7,10 @@
  *
  * It replaced a hand-written recurrence + asymptotic series (kept in bench/svi.bench.mjs for the
  * comparison). Measured there on Brown (`node bench/svi.bench.mjs`, part 1): the two agree to
- * 2·10⁻¹⁵ relative on x ∈ [0.01, 10⁴], and batch VB with stdlib's ψ ran in 0.98–1.02× the time of
- * the hand-written one (the E-step calls ψ K + 1 times per γ iteration against 2·m·K multiply–adds
- * for m distinct words, so ψ is a few per cent of it either way).
+ * 1.8·10⁻¹⁵ relative on x ∈ [0.01, 10⁴]; per call stdlib's takes 1.2–1.6× the time on log-uniform
+ * x (its ln is JavaScript, above x = 10), but batch VB with it ran in 0.83–0.99× the time of the
+ * hand-written one in six runs: most E-step arguments are γ_k near α, where stdlib needs one
+ * recurrence step and a rational function and the hand-written one up to ten recurrence steps.
  *
  * @module
  */
