@@ -15,7 +15,7 @@
  *
  * The module is assembled here byte by byte (WebAssembly Core Specification 2.0, §5 "Binary
  * Format"; SIMD opcodes §5.4.8), 0.8 kB, compiled once at load. Where WebAssembly or its SIMD
- * proposal is unavailable, `wasmGammaSums` is undefined and ./ovb.ts uses `gammaSumsJs`.
+ * proposal is unavailable, `wasmGammaSums` returns undefined and ./ovb.ts uses `gammaSumsJs`.
  *
  * @module
  */
@@ -107,7 +107,11 @@ const sleb = (n: number): number[] => {
 const name = (s: string): number[] => [...uleb(s.length), ...Array.from(s, (c) => c.charCodeAt(0))]
 const vec = (items: ReadonlyArray<ReadonlyArray<number>>): number[] => [...uleb(items.length), ...items.flat()]
 const section = (id: number, body: ReadonlyArray<number>): number[] => [id, ...uleb(body.length), ...body]
-const f64Bytes = (x: number): number[] => Array.from(new Uint8Array(new Float64Array([x]).buffer))
+const f64Bytes = (x: number): number[] => {
+  const view = new DataView(new ArrayBuffer(8))
+  view.setFloat64(0, x, true) // the binary format is little-endian whatever the platform
+  return Array.from(new Uint8Array(view.buffer))
+}
 
 const I32 = 0x7f
 const V128 = 0x7b
