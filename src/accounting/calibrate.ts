@@ -288,7 +288,3 @@ const epsilonOf = (
   return E.right(best.eps)
 }
 
-/** One line describing a calibration result. */
-export const showCalibration = (c: Calibration): string =>
-  `${c.direction} ${c.parameter} = ${c.value} gives ε = ${c.epsilon} ≤ ${c.targetEpsilon} at δ = ${c.delta} (${c.accountant}: ${c.method}; ${c.probes} probes)`
-

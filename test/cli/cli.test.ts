@@ -133,6 +133,19 @@ describe('dpaudit calibrate', () => {
     expect(c.value).toBeLessThan(1.3)
   })
 
+  it('prints the answer rounded to the safe side: σ up, ε up, an integer as found', () => {
+    const r = runSafely(['calibrate', 'examples/calibrate-dp-sgd.json', '--epsilon', '3', '--delta', '1e-5', '--accountant', 'rdp'])
+    expect(r.code).toBe(0)
+    const exact = JSON.parse(runSafely(['calibrate', 'examples/calibrate-dp-sgd.json', '--epsilon', '3', '--delta', '1e-5', '--accountant', 'rdp', '--json']).stdout ?? '') as { value: number }
+    const m = /^smallest sigma ≈ (\d+\.\d{4}) \(rounded up, to the safe side\) gives ε ≤ (\d+\.\d{4}) \(target 3\) at δ = 1e-5; rdp: /.exec(r.stdout ?? '')
+    expect(m).not.toBeNull()
+    expect(Number(m?.[1])).toBeGreaterThanOrEqual(exact.value)
+    expect(Number(m?.[1]) - exact.value).toBeLessThan(1e-4)
+    expect(Number(m?.[2])).toBeLessThanOrEqual(3)
+    const p = file('steps-text.json', { schemaVersion: 1, event: { _tag: 'SelfCompose', count: '$param', event: { _tag: 'Gaussian', sigma: 10, sensitivity: 1, relation: rel } } })
+    expect(runSafely(['calibrate', p, '--epsilon', '1', '--delta', '1e-5']).stdout).toMatch(/^largest count ≈ \d+ gives ε ≤ /)
+  })
+
   it('finds the largest number of steps within budget', () => {
     const p = file('steps.json', { schemaVersion: 1, event: { _tag: 'SelfCompose', count: '$param', event: { _tag: 'Gaussian', sigma: 10, sensitivity: 1, relation: rel } } })
     const r = runSafely(['calibrate', p, '--epsilon', '1', '--delta', '1e-5', '--json'])

@@ -64,16 +64,15 @@ describe('--json schemas', () => {
     for (const heading of ['1. A DP-SGD', 'Inverse:', '2. SUB-LDA', '3. The γ = 0.5', '4. A real trainer', '5. A short audit', 'Next:'])
       expect(lines.some((l) => l.startsWith(heading)), heading).toBe(true)
     // significant digits of every decimal number. More than 6 only where the accounting error printed
-    // beside the number (PLD's "(−1.9e-5)") warrants its decimals; and zCDP's note quoting the input
-    // rate q = 256/60000 as JavaScript prints it (src/accounting/zcdp/accountant.ts, an input echo)
+    // beside the number (PLD's "(−1.9e-5)") warrants its decimals
     const text = r.stdout ?? ''
     const warranted = new Set(
       [...text.matchAll(/(\d+\.(\d+)) \(−(\d\.\de-\d+)\)/g)].filter((m) => (m[2] ?? '').length <= Math.ceil(-Math.log10(Number(m[3])))).map((m) => m[1]),
     )
     expect(warranted.size).toBeGreaterThan(0)
     // (identifiers such as arXiv:2010.04391 are not numbers: a match may not follow a letter, digit, ':' or '.')
-    const long = [...text.matchAll(/(?<![\w:.])(q = )?(\d+\.\d+)/g)].filter(
-      (m) => m[1] === undefined && !warranted.has(m[2]) && (m[2] ?? '').replace('.', '').replace(/^0+/, '').length > 6,
+    const long = [...text.matchAll(/(?<![\w:.])(\d+\.\d+)/g)].filter(
+      (m) => !warranted.has(m[1]) && (m[1] ?? '').replace('.', '').replace(/^0+/, '').length > 6,
     )
     expect(long.map((m) => m[0])).toEqual([])
     // the calibration: σ rounded up (safe side), ε rounded up as the account table rounds it

@@ -124,7 +124,7 @@ const foldRho = (e: PrivacyEvent, relation: NeighbouringRelation, path: string):
       if (E.isLeft(ok)) return ok
       const r = foldRho(e.event, relation, childPath(path, e))
       if (E.isLeft(r)) return r
-      const what = e._tag === 'PoissonSample' ? `Poisson subsampling (q = ${e.q})` : `sampling ${e.m} of ${e.n} without replacement`
+      const what = e._tag === 'PoissonSample' ? `Poisson subsampling (q = ${Number(e.q.toPrecision(6))})` : `sampling ${e.m} of ${e.n} without replacement`
       return E.right({ ...r.right, notes: addNotes(r.right.notes, [samplingNote(path, what)]) })
     }
     case 'Labeled':

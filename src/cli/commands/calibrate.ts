@@ -7,10 +7,11 @@
  * @module
  */
 import * as E from 'fp-ts/lib/Either.js'
-import { calibrate, decodeTemplate, expectedProbes, showCalibration } from '../../accounting/calibrate.js'
+import { type Calibration, calibrate, decodeTemplate, expectedProbes } from '../../accounting/calibrate.js'
 import { ACCOUNTANT_NAMES, isAccountantName } from '../../accounting/registry.js'
 import { formatError } from '../../core/error.js'
 import { stringifyJson } from '../../core/json.js'
+import { roundEpsilon, showDelta } from '../../report/format.js'
 import { parseNumber, readJsonFile } from '../io.js'
 import { type Progress, progressLine } from '../progress.js'
 import type { CommandResult } from './result.js'
@@ -27,6 +28,21 @@ export interface CalibrateArgs {
   readonly quiet?: boolean
   /** Where the progress line goes (tests); default stderr when it is a terminal. */
   readonly progress?: Progress
+}
+
+/**
+ * The calibration for a reader: the parameter rounded to 5 significant digits towards the safe side
+ * (up for a smallest σ, down for a largest rate: the rounded value meets the target too, the
+ * accountant being monotone in it; integers as found), ε rounded up as the account table rounds it
+ * (roundEpsilon). `--json` keeps the exact values.
+ */
+export const showCalibration = (c: Calibration): string => {
+  const value = Number.isInteger(c.value) ? String(c.value) : c.direction === 'smallest' ? roundEpsilon(c.value) : roundEpsilon(-c.value).replace(/^-/, '')
+  const rounded = Number.isInteger(c.value) ? '' : ` (rounded ${c.direction === 'smallest' ? 'up' : 'down'}, to the safe side)`
+  return (
+    `${c.direction} ${c.parameter} ≈ ${value}${rounded} gives ε ≤ ${roundEpsilon(c.epsilon)} ` +
+    `(target ${c.targetEpsilon}) at δ = ${showDelta(c.delta)}; ${c.accountant}: ${c.method}; ${c.probes} probes`
+  )
 }
 
 export const runCalibrate = (args: CalibrateArgs): CommandResult => {

@@ -9,7 +9,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { account, type AccountReport } from '../../accounting/account.js'
-import { type Calibration, calibrate } from '../../accounting/calibrate.js'
+import { calibrate } from '../../accounting/calibrate.js'
 import { rdpCurveAtOrders, zhuWangPoissonRdp, gaussianRdp } from '../../accounting/rdp/index.js'
 import { formatError } from '../../core/error.js'
 import { stringifyJson } from '../../core/json.js'
@@ -21,6 +21,7 @@ import { SUB_LDA_TABLE3 } from '../../report/paper-claims.js'
 import { TRAINERS } from '../../trainers/registry.js'
 import { privacyStatement } from '../../trainers/statement.js'
 import type { CommandResult } from './result.js'
+import { showCalibration } from './calibrate.js'
 import { trainDemo } from './train.js'
 import { type AuditDemoRow, auditDemoRows, renderAuditDemo } from './audit.js'
 
@@ -125,25 +126,12 @@ export const fitWidth = (text: string, width = REPORT_WIDTH): string =>
     })
     .join('\n')
 
-/**
- * The calibration for a reader: the parameter rounded to 5 significant digits towards the safe side
- * (up for a smallest σ, down for a largest rate: the rounded value meets the target too, the
- * accountant being monotone in it), ε rounded up as the account table rounds it (roundEpsilon).
- */
-export const showDemoCalibration = (c: Calibration): string => {
-  const value = c.direction === 'smallest' ? roundEpsilon(c.value) : roundEpsilon(-c.value).replace(/^-/, '')
-  return (
-    `${c.direction} ${c.parameter} ≈ ${value} (rounded ${c.direction === 'smallest' ? 'up' : 'down'}, to the safe side) gives ε ≤ ${roundEpsilon(c.epsilon)} ` +
-    `(target ${c.targetEpsilon}) at δ = ${showDelta(c.delta)}; ${c.accountant}: ${c.method}; ${c.probes} probes`
-  )
-}
-
 const build = (): E.Either<string, DemoData> => {
   const spec = decodeSpec(dpSgd(1.1))
   const sgd = E.isLeft(spec) ? spec : account(spec.right, { deltas: DELTAS })
   if (E.isLeft(sgd)) return E.left(formatError(sgd.left))
   const cal = calibrate(dpSgd('$param'), { epsilon: 2, delta: 1e-5, accountant: 'rdp' })
-  const calibration = E.isLeft(cal) ? formatError(cal.left) : showDemoCalibration(cal.right)
+  const calibration = E.isLeft(cal) ? formatError(cal.left) : showCalibration(cal.right)
   const { alpha, sigma } = SUB_LDA_TABLE3
   const table3 = []
   for (const row of SUB_LDA_TABLE3.rows) {
