@@ -177,7 +177,6 @@ const SRC_ALLOWED_TO_FIX: ReadonlyArray<string> = [
   'src/report/claims/privacy-checks.ts',
   'src/report/claims/spectral-utility-checks.ts',
   'src/report/paper-claims.ts',
-  'src/trainers/corpus/dataset.ts',
   'src/trainers/svi/chain.ts',
   'src/trainers/svi/ovb.ts',
   'src/trainers/svi/random.ts',

@@ -1,10 +1,10 @@
 /**
- * A train/test dataset for LDA evaluation (LDA-EVAL.md §2 steps 3–6): the split is made on the
+ * A train/test dataset for LDA evaluation (docs/trainers.md § The reference protocol and figures, steps 3–6): the split is made on the
  * raw document list with numpy's `RandomState(seed).permutation` (reproduced bit for bit, so
  * seed 20240601 gives the reference test sets), the first round(0.1·D) permuted indices being
  * test; the vocabulary is the V most frequent words of the TRAINING documents (the test documents
  * never shape what the trainer sees), or of all documents with `vocabularyFrom: 'all-documents'`
- * (LDA-EVAL.md §2 step 4, the protocol of its reference counts and figures), or a public word
+ * (docs/trainers.md § The reference protocol and figures, step 4: the protocol of the reference counts and figures), or a public word
  * list given by the user; documents with fewer than 2 in-vocabulary tokens are dropped
  * (with a user's word list, a document left with no token at all is an error, naming it); each test document is split in reading order into an
  * observed first ⌊n/2⌋ tokens and a held-out remaining ⌈n/2⌉ (document completion).
@@ -42,7 +42,7 @@ export interface Dataset {
   readonly tokenizer?: Tokenizer | 'none'
 }
 
-/** The split seed of LDA-EVAL.md. */
+/** The split seed of the reference protocol (docs/trainers.md § The reference protocol and figures). */
 export const SPLIT_SEED = 20240601
 
 export interface SplitOptions {
@@ -54,7 +54,7 @@ export interface SplitOptions {
   readonly minTokens?: number
   /**
    * Whose words choose the top-V vocabulary: the training documents (default) or all documents,
-   * test included (LDA-EVAL.md's reference protocol, for comparisons with its figures).
+   * test included (the reference protocol of docs/trainers.md, for comparisons with its figures).
    */
   readonly vocabularyFrom?: 'training' | 'all-documents'
   /** A public word list to use as the vocabulary (instead of the top-V words of the training documents). */
@@ -63,7 +63,7 @@ export interface SplitOptions {
   readonly split?: boolean
 }
 
-/** Python 3 `round` (half to even), as LDA-EVAL.md's round(0.1·D). */
+/** Python 3 `round` (half to even), as the reference protocol's round(0.1·D). */
 export const pythonRound = (x: number): number => {
   const f = Math.floor(x)
   const r = x - f
@@ -131,7 +131,7 @@ const documentsNeeded = (name: string, documents: number, options: SplitOptions)
   return documents < 2 ? E.left(invalidParameter(name, documents, 'at least two documents are needed for a train/test split')) : undefined
 }
 
-/** Raw tokenized documents → dataset with a V-word vocabulary (LDA-EVAL.md §2 steps 3–6). */
+/** Raw tokenized documents → dataset with a V-word vocabulary (docs/trainers.md § The reference protocol and figures, steps 3–6). */
 export const datasetFromRaw = (
   name: string,
   raw: ReadonlyArray<RawDocument>,
