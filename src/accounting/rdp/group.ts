@@ -29,7 +29,10 @@ import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, invalidParameter } from '../../core/error.js'
 import type { PrivacyEvent } from '../../mechanisms/event.js'
 import { type NeighbouringRelation, showRelation } from '../../mechanisms/neighbouring.js'
-import { rdpCurveDetailed } from './curve.js'
+import { rdpEpsilonAtOrder } from '../conversions.js'
+import { refineOrder } from './continuous.js'
+import { rdpToEpsilon } from './convert.js'
+import { rdpCurveDetailed, rdpEvaluator } from './curve.js'
 import { DEFAULT_ORDERS, MAX_ORDER, validateOrders } from './orders.js'
 
 /** (α − ½)/(α − 1), the weight of D_{2α} in the weak triangle inequality with p = q = 2. */
@@ -92,4 +95,62 @@ export const replaceOneCurve = (
   const pure = inner.right.pureEpsilon
   if (pure < Infinity) for (let i = 0; i < curve.length; i++) curve[i] = Math.min(curve[i] as number, 2 * pure)
   return E.right({ orders: os.right, curve, addRemovePureEpsilon: pure, notes: inner.right.notes })
+}
+
+/**
+ * The same bound at any real order α (1 < α, 2α ≤ MAX_ORDER), for a continuous search over orders
+ * (./continuous.ts): the add/remove curve of `event` is evaluated at 2α and 2α − 1 by the
+ * accountant's own evaluator (./curve.ts `rdpEvaluator`), so it is exactly as valid off the grid as
+ * the add/remove accountant's continuous search: closed forms exact, the sampled Gaussian by
+ * quadrature with its error bound added, bounds stated only at integer orders (the general
+ * subsampling theorems) extended between integers by the chord of the convex cumulant, an upper
+ * bound (./integer-orders.ts). Capped by `2·addRemovePureEpsilon` as the grid curve is. undefined
+ * where the evaluator fails (the search then skips that order).
+ */
+export const replaceOneEvaluator = (
+  event: PrivacyEvent,
+  relation: NeighbouringRelation,
+  addRemovePureEpsilon: number,
+  path = '$',
+): E.Either<DpError, (alpha: number) => number | undefined> => {
+  if (relation.kind !== 'add-remove')
+    return E.left(invalidParameter('relation', showRelation(relation), 'the weak-triangle replace-one bound starts from an add/remove curve'))
+  const ev = rdpEvaluator(event, relation, path)
+  if (E.isLeft(ev)) return ev
+  const cap = 2 * addRemovePureEpsilon
+  return E.right((alpha) => {
+    if (!(alpha > 1 && 2 * alpha <= MAX_ORDER)) return undefined
+    const hi = ev.right(2 * alpha)
+    const lo = ev.right(2 * alpha - 1)
+    if (E.isLeft(hi) || E.isLeft(lo)) return undefined
+    return Math.min(weakTriangleWeight(alpha) * hi.right + lo.right, cap)
+  })
+}
+
+/** ε at δ from the replace-one curve: the grid's best order, then the real orders around it. */
+export interface ReplaceOneEpsilon {
+  readonly epsilon: number
+  /** The order used (a real order when the search improved on the grid). */
+  readonly order: number
+  /** The grid's best ε and its order (the answer before the continuous search). */
+  readonly gridEpsilon: number
+  readonly gridOrder: number
+}
+
+/**
+ * Canonne–Kamath–Steinke 2020 (Prop. 12) at the best grid order of `c`, then, when `at` is given,
+ * a search of the real orders between that order's grid neighbours (./continuous.ts
+ * `refineOrder`). Every candidate is a valid bound, so the answer is never above the grid's.
+ */
+export const replaceOneToEpsilon = (
+  c: ReplaceOneCurve,
+  delta: number,
+  at?: (alpha: number) => number | undefined,
+): E.Either<DpError, ReplaceOneEpsilon> => {
+  const g = rdpToEpsilon(c.orders, c.curve, delta)
+  if (E.isLeft(g)) return g
+  const grid = { epsilon: g.right.epsilon, order: g.right.order, gridEpsilon: g.right.epsilon, gridOrder: g.right.order }
+  if (at === undefined) return E.right(grid)
+  const r = refineOrder(c.orders, g.right.order, g.right.epsilon, (a, rdp) => rdpEpsilonAtOrder(a, rdp, delta), at)
+  return E.right({ ...grid, epsilon: r.value, order: r.order })
 }

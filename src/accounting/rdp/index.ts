@@ -64,10 +64,13 @@ export { rdpToDelta, rdpToEpsilon } from './convert.js'
 export {
   REPLACE_ONE_ORDERS,
   replaceOneCurve,
+  replaceOneEvaluator,
   replaceOneFromAddRemove,
   replaceOneInnerOrders,
+  replaceOneToEpsilon,
   weakTriangleWeight,
   type ReplaceOneCurve,
+  type ReplaceOneEpsilon,
 } from './group.js'
 export {
   MAX_TERMS,
