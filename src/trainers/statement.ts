@@ -3,23 +3,30 @@
  * only source of a printed ε), next to the paper's claim (opaque, never used in the computation).
  *
  * When a plan is accounted under add/remove but the trainer protects replace-one neighbours
- * (SUB-LDA), a replace-one neighbour is a removal followed by an addition, and the guarantee is
- * derived by group privacy for groups of 2 along two sound routes; per δ the smaller is reported,
- * and its method names the route:
- * - (ε, δ) group privacy (Dwork & Roth 2014, Thm 2.2 with δ): (ε, δ′)-DP under add/remove implies
- *   (2ε, (1 + e^ε)δ′)-DP under replace-one. For a target δ the accountants are queried on a grid of
- *   δ′ and the smallest 2ε(δ′) with (1 + e^{ε(δ′)})δ′ ≤ δ is taken. Useless once ε(δ′) > ln(δ/δ′):
- *   no δ′ is feasible and the route gives ∞.
+ * (SUB-LDA as its paper analyses it, private SVI asked for document replacement), the guarantee is
+ * derived along three sound routes; per δ the smallest is reported, and its method names the route:
+ * - (ε, δ) group privacy (Dwork & Roth 2014, Thm 2.2 with δ): a replace-one neighbour is a removal
+ *   followed by an addition, so (ε, δ′)-DP under add/remove implies (2ε, (1 + e^ε)δ′)-DP under
+ *   replace-one. For a target δ the accountants are queried on a grid of δ′ and the smallest
+ *   2ε(δ′) with (1 + e^{ε(δ′)})δ′ ≤ δ is taken. Useless once ε(δ′) > ln(δ/δ′): no δ′ is feasible
+ *   and the route gives ∞.
  * - RDP group privacy (Mironov 2017, Prop. 11, weak triangle inequality; ../accounting/rdp/group.ts):
  *   ε_RO(α) ≤ (α − ½)/(α − 1)·ε_AR(2α) + ε_AR(2α − 1) on the composed add/remove RDP curve, then
- *   (ε, δ) by Canonne–Kamath–Steinke 2020 at the best order. Finite whenever the curve is.
+ *   (ε, δ) by Canonne–Kamath–Steinke 2020 at the best grid order and the real orders between its
+ *   grid neighbours (../accounting/rdp/continuous.ts), as the RDP accountant does. Finite whenever
+ *   the curve is.
+ * - Direct: the plan accounted under the replace-one relation itself. Unsampled add/remove leaves
+ *   are read at twice their sensitivity, and Poisson-subsampled Gaussians and pure-ε leaves by their
+ *   replace-one dominating pairs (../accounting/pld/pairs.ts, fold.ts: the substitution pair, not
+ *   group privacy); the PLD accountant answers with the smaller of that and its own group route.
+ *   Plans the direct accountants refuse (an approximate-DP leaf, a sampled composition of mixed
+ *   leaves) give ∞ on this route, with the reason in the method.
  *
  * @module
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { account } from '../accounting/account.js'
-import { rdpToEpsilon } from '../accounting/rdp/convert.js'
-import { replaceOneCurve } from '../accounting/rdp/group.js'
+import { replaceOneCurve, replaceOneEvaluator, replaceOneToEpsilon } from '../accounting/rdp/group.js'
 import { type DpError, formatError } from '../core/error.js'
 import type { PrivacyEvent } from '../mechanisms/event.js'
 import { type NeighbouringRelation, sameRelation, showRelation } from '../mechanisms/neighbouring.js'
@@ -51,7 +58,7 @@ export interface PrivacyStatement {
   readonly claim: { readonly source: string; readonly statement: string; readonly relation: string; readonly atDelta: ReadonlyArray<ClaimedEpsilon> }
   /** The accountant's tightest ε per δ, under `accountedUnder`. */
   readonly accounted: ReadonlyArray<AccountedEpsilon>
-  /** ε per δ under the protected relation (= accounted, or the smaller of the group-privacy routes from it). */
+  /** ε per δ under the protected relation (= accounted, or the smallest of the replace-one routes from it). */
   readonly guarantee: ReadonlyArray<AccountedEpsilon>
   /** What the guarantee assumes (relation, public inputs, sampling model, readings of the paper). */
   readonly assumptions: ReadonlyArray<string>
@@ -104,24 +111,55 @@ export const replaceOneByApproxGroup = (event: PrivacyEvent, relation: Neighbour
 /**
  * Replace-one ε at each δ by RDP group privacy: the weak triangle inequality (Mironov 2017, Prop. 11,
  * p = q = 2) on the plan's composed add/remove RDP curve, converted by Canonne–Kamath–Steinke 2020
- * at the best order of the grid (../accounting/rdp/group.ts). A plan the RDP accountant cannot fold
- * (e.g. an approximate-DP leaf) gives ∞ with the reason in the method, not an error.
+ * at the best order of the grid, then at the best real order between that order's grid neighbours
+ * (../accounting/rdp/group.ts `replaceOneToEpsilon`, the RDP accountant's search of ./continuous.ts):
+ * never above the grid answer, each order evaluated being itself a valid bound. `continuous: false`
+ * answers at the grid order (the method before continuous orders). A plan the RDP accountant cannot
+ * fold (e.g. an approximate-DP leaf) gives ∞ with the reason in the method, not an error.
  */
-export const replaceOneByRdpGroup = (event: PrivacyEvent, relation: NeighbouringRelation, deltas: ReadonlyArray<number>): E.Either<DpError, AccountedEpsilon[]> => {
+export const replaceOneByRdpGroup = (
+  event: PrivacyEvent,
+  relation: NeighbouringRelation,
+  deltas: ReadonlyArray<number>,
+  options: { readonly continuous?: boolean } = {},
+): E.Either<DpError, AccountedEpsilon[]> => {
   const c = replaceOneCurve(event, relation)
   if (E.isLeft(c))
     return E.right(deltas.map((delta) => ({ delta, epsilon: Number.POSITIVE_INFINITY, accountant: 'none', method: `RDP group privacy: no add/remove RDP curve (${formatError(c.left)})` })))
+  // The evaluator at real orders reads the same add/remove curve the grid does; if it cannot be
+  // built the answer stays on the grid (sound, possibly less tight).
+  const at = options.continuous === false ? undefined : replaceOneEvaluator(event, relation, c.right.addRemovePureEpsilon)
+  const atOrder = at !== undefined && E.isRight(at) ? at.right : undefined
+  const n = c.right.orders.length
   const out: AccountedEpsilon[] = []
   for (const delta of deltas) {
-    const r = rdpToEpsilon(c.right.orders, c.right.curve, delta)
+    const r = replaceOneToEpsilon(c.right, delta, atOrder)
     if (E.isLeft(r)) return r
-    const { epsilon, order } = r.right
+    const { epsilon, order, gridOrder } = r.right
+    const where =
+      order === gridOrder
+        ? `at α = ${fmtOrder(order)} of ${n}`
+        : `at the real order α = ${fmtOrder(order)} (continuous search from the grid's best α = ${fmtOrder(gridOrder)} of ${n})`
     const method = !Number.isFinite(epsilon)
       ? 'RDP group privacy: the add/remove curve is infinite at every order'
-      : `RDP group privacy (Mironov 2017 Prop. 11, weak triangle) on ${showRelation(relation)} RDP: (α − ½)/(α − 1)·ε(2α) + ε(2α − 1) at α = ${Number(order.toPrecision(6))} of ${c.right.orders.length} → (ε,δ) by Canonne–Kamath–Steinke 2020`
+      : `RDP group privacy (Mironov 2017 Prop. 11, weak triangle) on ${showRelation(relation)} RDP: (α − ½)/(α − 1)·ε(2α) + ε(2α − 1) ${where} → (ε,δ) by Canonne–Kamath–Steinke 2020`
     out.push({ delta, epsilon, accountant: 'rdp', method })
   }
   return E.right(out)
+}
+
+const fmtOrder = (x: number): string => String(Number(x.toPrecision(6)))
+
+/**
+ * Replace-one ε at each δ with the plan accounted directly under the replace-one relation `target`
+ * (add/remove leaves at twice their sensitivity; Poisson samples of Gaussian and pure-ε leaves by
+ * the PLD accountant's replace-one dominating pairs, not group privacy). An accountant that cannot
+ * answer gives ∞ with its reason; the method says the route.
+ */
+export const replaceOneDirect = (event: PrivacyEvent, target: NeighbouringRelation, deltas: ReadonlyArray<number>): E.Either<DpError, AccountedEpsilon[]> => {
+  const r = tightest(event, target, deltas)
+  if (E.isLeft(r)) return r
+  return E.right(r.right.map((a) => ({ ...a, method: `accounted directly under ${showRelation(target)}: ${a.method}` })))
 }
 
 const show = (x: number): string => (Number.isFinite(x) ? String(Number(x.toPrecision(4))) : '∞')
@@ -141,10 +179,12 @@ export const privacyStatement = <C extends LdaConfigBase>(
   let guarantee: AccountedEpsilon[] = accounted.right
   if (!sameRelation(trainer.accountingRelation, trainer.relation)) {
     const ar = trainer.accountingRelation
-    // The weak triangle needs an add/remove curve and a replace-one target of the same unit.
-    const rdpApplies = ar.kind === 'add-remove' && trainer.relation.kind === 'replace-one' && ar.unit === trainer.relation.unit
-    const viaRdp = rdpApplies ? replaceOneByRdpGroup(plan.right, ar, deltas) : E.right([])
+    // The weak triangle and the direct route need an add/remove plan and a replace-one target of the same unit.
+    const fromAddRemove = ar.kind === 'add-remove' && trainer.relation.kind === 'replace-one' && ar.unit === trainer.relation.unit
+    const viaRdp = fromAddRemove ? replaceOneByRdpGroup(plan.right, ar, deltas) : E.right([])
     if (E.isLeft(viaRdp)) return viaRdp
+    const direct = fromAddRemove ? replaceOneDirect(plan.right, trainer.relation, deltas) : E.right([])
+    if (E.isLeft(direct)) return direct
     guarantee = []
     const compared: string[] = []
     for (let i = 0; i < deltas.length; i++) {
@@ -152,14 +192,18 @@ export const privacyStatement = <C extends LdaConfigBase>(
       const g = replaceOneByApproxGroup(plan.right, ar, d)
       if (E.isLeft(g)) return g
       const r = viaRdp.right[i]
-      guarantee.push(r !== undefined && r.epsilon < g.right.epsilon ? r : g.right)
-      if (r !== undefined) compared.push(`δ = ${d.toExponential(0)}: RDP route ε = ${show(r.epsilon)}, (ε, δ) route ε = ${show(g.right.epsilon)}`)
+      const x = direct.right[i]
+      let best = g.right
+      for (const c of [r, x]) if (c !== undefined && c.epsilon < best.epsilon) best = c
+      guarantee.push(best)
+      if (r !== undefined && x !== undefined)
+        compared.push(`δ = ${d.toExponential(0)}: direct ε = ${show(x.epsilon)}, RDP route ε = ${show(r.epsilon)}, (ε, δ) route ε = ${show(g.right.epsilon)}`)
     }
     notes.push(
-      `the plan is accounted under ${showRelation(ar)} (Poisson subsampling is amplified only there); a ${showRelation(trainer.relation)} neighbour is a removal and an addition, so the guarantee follows by group privacy for groups of 2` +
-        (rdpApplies
-          ? ': the smaller of (ε, δ) group privacy, (2ε, (1 + e^ε)δ′), and RDP group privacy by the weak triangle inequality on the composed add/remove curve (Mironov 2017 Prop. 11); both sound, neither tight'
-          : ' in (ε, δ) form, (2ε, (1 + e^ε)δ′)'),
+      `the plan is accounted under ${showRelation(ar)} (Poisson subsampling is amplified there); the ${showRelation(trainer.relation)} guarantee is the smallest of sound routes` +
+        (fromAddRemove
+          ? ': the plan accounted directly under replace-one (add/remove leaves at twice their sensitivity, Poisson-subsampled Gaussian and pure-ε leaves by their replace-one dominating pairs), and group privacy for groups of 2 — a neighbour is a removal and an addition — in (ε, δ) form, (2ε, (1 + e^ε)δ′), and by RDP, the weak triangle inequality on the composed add/remove curve at the best real order (Mironov 2017 Prop. 11)'
+          : ': group privacy for groups of 2 (a neighbour is a removal and an addition) in (ε, δ) form, (2ε, (1 + e^ε)δ′)'),
     )
     if (compared.length > 0) notes.push(`replace-one routes: ${compared.join('; ')}`)
   }
