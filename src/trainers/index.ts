@@ -39,7 +39,7 @@ export {
   adaptiveSubsamplingClaim,
   type EfficiencyPrivacyMaximum,
 } from './sub-analysis.js'
-export { privacyStatement, replaceOneByApproxGroup, replaceOneByRdpGroup, type PrivacyStatement, type AccountedEpsilon, type ClaimedEpsilon } from './statement.js'
+export { privacyStatement, replaceOneByApproxGroup, replaceOneByRdpGroup, replaceOneDirect, type PrivacyStatement, type AccountedEpsilon, type ClaimedEpsilon } from './statement.js'
 export { modelFile, writeModelFile, readModelFile, decodeModelFile, ModelFileCodec, MODEL_KIND, reindexPhi, type ModelFile, type LoadedModel } from './model-file.js'
 export { writeFileAtomic } from './io.js'
 export {
