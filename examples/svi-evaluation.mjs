@@ -247,6 +247,8 @@ if (SECTIONS.includes('streamed')) {
   const merged = new Map(prev.map((r) => [key(r), r]))
   // rows at other ε of the same configuration are kept
   const old = merged.get(key(run))
+  // rows measured by several invocations of one configuration: every command is kept
+  if (old !== undefined) run.commands = [...(old.commands ?? [old.command]), command]
   if (old !== undefined) run.rows = [...old.rows.filter((r) => !rows.some((n) => (n.epsilon ?? Infinity) === (r.epsilon ?? Infinity))), ...rows].sort((a, b) => (b.epsilon ?? Infinity) - (a.epsilon ?? Infinity))
   merged.set(key(run), run)
   // the paper's configuration (S = 400, J = 160,000/S, N = 500, no projection, calibrated noise, negatives to 0) is also
