@@ -41,7 +41,7 @@ const perplexity = (phi: Float64Array, K: number, test: Corpus): number => {
 
 const config = (over: Partial<SviConfig> = {}): SviConfig => ({ ...SVI_DEFAULTS, topics: 5, iterations: 20, sampling: 'poisson', ...over }) as SviConfig
 
-describe('digamma (own implementation: @stdlib/math-base-special-digamma is not installed)', () => {
+describe('digamma (@stdlib/math-base-special-digamma, NaN for x ≤ 0)', () => {
   it('matches known values to 1e-13', () => {
     const euler = 0.5772156649015329
     const cases: Array<[number, number]> = [

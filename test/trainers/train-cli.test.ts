@@ -27,6 +27,27 @@ describe('dpaudit train', () => {
     expect(Number.isFinite(doc.privacy.guarantee[0]?.epsilon)).toBe(true)
     expect(JSON.parse(readFileSync(out, 'utf8')).theta).toBeUndefined()
   })
+  it('--clip-norm projects each document: the plan declares sensitivity min(C, N)/S, and a bad C is one line', () => {
+    const run = (extra: string[]) => {
+      const r = runTrainCli(['svi-lda', '--corpus', corpusDir, '--topics', '2', '--iterations', '3', '--batch-size', '4', '--truncation', '20', '--noise', 'multiplier', '--multiplier', '2', '--seed', '1', '--out', join(dir, 'clip.json'), '--json', ...extra])
+      expect(r.code, r.stderr).toBe(0)
+      const sensitivities = [...(r.stdout ?? '').matchAll(/"sensitivity": ([\d.e-]+)/g)].map((m) => Number(m[1]))
+      return { ...(JSON.parse(r.stdout ?? '') as { config: { clipNorm?: number }; privacy: { guarantee: Array<{ epsilon: number }> } }), sensitivities }
+    }
+    const plain = run([])
+    const clipped = run(['--clip-norm', '5'])
+    expect(plain.config.clipNorm).toBeUndefined()
+    expect(clipped.config.clipNorm).toBe(5)
+    // the Gaussian leaves of the plan: N/S = 20/4 without the projection, min(C, N)/S = 5/4 with it
+    expect(new Set(plain.sensitivities)).toEqual(new Set([5]))
+    expect(new Set(clipped.sensitivities)).toEqual(new Set([1.25]))
+    // the same multiplier on a 4× smaller sensitivity is the same noise-to-sensitivity ratio: the same ε
+    expect(clipped.privacy.guarantee[0]?.epsilon).toBeCloseTo(plain.privacy.guarantee[0]?.epsilon ?? NaN, 10)
+    const bad = runTrainCli(['svi-lda', '--corpus', corpusDir, '--topics', '2', '--iterations', '2', '--clip-norm', '0', '--out', join(dir, 'bad.json')])
+    expect(bad.code).toBe(1)
+    expect(bad.stderr).toMatch(/clipNorm/)
+    expect(bad.stderr.split('\n').filter((l) => l.length > 0)).toHaveLength(1)
+  })
   it('refuses another trainer’s flag for svi-lda, naming it', () => {
     const r = runTrainCli(['svi-lda', '--corpus', corpusDir, '--topics', '2', '--iterations', '2', '--epsilon-l', '1', '--out', join(dir, 'x.json')])
     expect(r.code).toBe(1)

@@ -81,6 +81,7 @@ const SVI_FLAGS: ReadonlyArray<TrainerFlag> = [
   numeric('delta-iteration', 'deltaIteration', 'D'),
   { flag: 'noise', meta: 'chain|as-written|multiplier', shown: fieldDefault('noise') },
   numeric('multiplier', 'multiplier', 'Z'),
+  { flag: 'clip-norm', field: 'clipNorm', meta: 'C', shown: () => 'off' },
 ]
 
 /** The flags each trainer takes beyond COMMON_FLAGS. */
@@ -130,6 +131,7 @@ const FLAG_NOTES: Readonly<Record<string, string>> = {
   'prior-sd': 'instead of --omega: prior σ, ω per batch by Theorem 6',
   'batch-size': 'documents per mini-batch (Poisson rate S/D for svi-lda)',
   truncation: 'words kept per document',
+  'clip-norm': 'project each document’s statistic to L2 norm ≤ C (the authors’ code; sensitivity min(C, N)/S)',
   'delta-reading': 'how the paper’s δ′ is read',
   noise: 'hdp-lda: line 9 reading; svi-lda: σ from the paper’s chain, as written, or --multiplier × sensitivity',
   'adaptive-q': 'with --adaptive-eta',
