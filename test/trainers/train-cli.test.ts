@@ -46,7 +46,7 @@ describe('dpaudit train', () => {
     const bad = runTrainCli(['svi-lda', '--corpus', corpusDir, '--topics', '2', '--iterations', '2', '--clip-norm', '0', '--out', join(dir, 'bad.json')])
     expect(bad.code).toBe(1)
     expect(bad.stderr).toMatch(/clipNorm/)
-    expect(bad.stderr.split('\n').filter((l) => l.length > 0)).toHaveLength(1)
+    expect((bad.stderr ?? '').split('\n').filter((l) => l.length > 0)).toHaveLength(1)
   })
   it('refuses another trainer’s flag for svi-lda, naming it', () => {
     const r = runTrainCli(['svi-lda', '--corpus', corpusDir, '--topics', '2', '--iterations', '2', '--epsilon-l', '1', '--out', join(dir, 'x.json')])
