@@ -72,6 +72,12 @@ export const range = (xs: ReadonlyArray<number>, digits = 3): string => {
   return lo === hi ? lo : `${lo}–${hi}`
 }
 
+/** Three significant digits, with an exponent for very large and very small values (2.06e8, 2.83e-5). */
+export const sci = (x: number): string => (Number.isFinite(x) && (Math.abs(x) >= 1e5 || (x !== 0 && Math.abs(x) < 1e-3)) ? x.toExponential(2).replace('e+', 'e') : sig(x, 3))
+
+/** Words joined for a sentence: "a", "a and b", "a, b and c". */
+export const list = (xs: ReadonlyArray<string>): string => (xs.length <= 1 ? (xs[0] ?? '') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`)
+
 /** Decodes a value (a claim's parameters, a data file) with one message naming the path on failure. */
 export const decodeAt = <A>(codec: t.Decoder<unknown, A>, u: unknown, root: string): E.Either<DpError, A> => {
   const d = codec.decode(u)

@@ -14,7 +14,7 @@ import * as t from 'io-ts'
 import type { DpError } from '../../core/error.js'
 import { showDelta } from '../format.js'
 import type { PaperClaim } from './codec.js'
-import { cell as round, claimHead, sig } from './evidence.js'
+import { cell as round, claimHead, list, sci, sig } from './evidence.js'
 import { loadMeasuredPair } from './utility-checks.js'
 import type { Cell, Verdict } from './verdict.js'
 
@@ -76,15 +76,12 @@ const grid = (rows: ReadonlyArray<SpectralRun>) => {
 /** The wall time of a figure's fits, from the rows' ms (data generation and evaluation not included). */
 const fitSeconds = (d: SpectralFigures): number => d.synthetic.figure2.reduce((a, r) => a + r.ms, 0) / 1000
 const roundOrDash = (x: number | null | undefined): Cell => (typeof x === 'number' ? round(x, 6) : '—')
-const list = (xs: ReadonlyArray<string>): string => (xs.length <= 1 ? (xs[0] ?? '') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`)
 const SUPERSCRIPT = '⁰¹²³⁴⁵⁶⁷⁸⁹'
 /** 10000 as 10⁴ (a power of ten from 10⁴ up), other ε as they are. */
 const epsText = (e: number): string => {
   const k = Math.log10(e)
   return e >= 1e4 && Number.isInteger(k) ? `10${[...String(k)].map((d) => SUPERSCRIPT[Number(d)]).join('')}` : String(e)
 }
-/** Three significant digits, with an exponent for very large and very small values. */
-const sci = (x: number): string => (Math.abs(x) >= 1e5 || (x !== 0 && Math.abs(x) < 1e-3) ? x.toExponential(2).replace('e+', 'e') : sig(x, 3))
 
 // ---------------------------------------------------------------------------------------------
 

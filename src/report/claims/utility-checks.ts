@@ -14,7 +14,7 @@ import * as t from 'io-ts'
 import { type DpError, decodeFailure } from '../../core/error.js'
 import { parseJson } from '../../core/json.js'
 import type { PaperClaim } from './codec.js'
-import { claimHead, decodeAt, sig } from './evidence.js'
+import { cell, claimHead, decodeAt, range, sci, sig } from './evidence.js'
 import type { Verdict } from './verdict.js'
 
 /** The parameters every utility claim carries: the measured data file, the script that wrote it, the paper's numbers and scale. */
@@ -173,9 +173,18 @@ export const checkLpFigure6 = (claim: PaperClaim, paper: string, root: string): 
 
 const SviRow = t.type({ epsilon: Num, z: t.number, perplexity: t.number })
 const StreamedRun = t.type({
-  settings: t.intersection([t.type({ D: t.number, S: t.number, J: t.number, delta: t.number }), t.partial({ N: t.number, noise: t.string, clipNorm: t.union([t.number, t.null]) })]),
-  rows: t.array(t.intersection([SviRow, t.type({ recoveryL1: t.number })])),
+  settings: t.intersection([t.type({ D: t.number, S: t.number, J: t.number, delta: t.number }), t.partial({ N: t.number, noise: t.string, clipNorm: t.union([t.number, t.null]), postProcessing: t.string })]),
+  rows: t.array(t.intersection([SviRow, t.type({ recoveryL1: t.number }), t.partial({ accountedEpsilon: Num })])),
 })
+type StreamedConfiguration = t.TypeOf<typeof StreamedRun> & { readonly command: string }
+
+/** Every streamed configuration's ε = 1 run beside its no-noise run, the part of its command that names it. */
+const configurationsAtOne = (runs: ReadonlyArray<StreamedConfiguration>) =>
+  runs.flatMap((r) => {
+    const one = r.rows.find((x) => x.epsilon === 1)
+    const none = r.rows.find((x) => x.epsilon === null)
+    return one === undefined ? [] : [{ run: r, flags: r.command.replace(/^node examples\/svi-evaluation\.mjs\s*/, '') || '(defaults)', one, none }]
+  })
 const SviData = t.type({
   tool: t.string,
   brown: t.type({
@@ -227,6 +236,32 @@ export const checkSviFigure1 = (claim: PaperClaim, paper: string, root: string):
   const privateRows = b.rows.filter((r) => r.epsilon !== null)
   const worseThanUnigram = privateRows.filter((r) => r.perplexity > b.unigramPerplexity)
   const s = paperRegime(data.streamed)
+  const others = 'runs' in data.streamed ? configurationsAtOne(data.streamed.runs) : []
+  // private at ε = 1: the accountant's ε on the run's plan within the target (the as-written noise is not)
+  const privateAtOne = others.filter((c) => c.one.accountedEpsilon !== undefined && c.one.accountedEpsilon !== null && c.one.accountedEpsilon <= 1 + 1e-9)
+  const notPrivate = others.filter((c) => !privateAtOne.includes(c))
+  const projected = privateAtOne.filter((c) => c.run.settings.clipNorm !== undefined && c.run.settings.clipNorm !== null)
+  const plain = privateAtOne.filter((c) => !projected.includes(c))
+  /** Perplexity and L1 ranges at ε = 1 of a group of configurations, and of their no-noise runs. */
+  const spanOf = (xs: typeof others): string => {
+    const none = xs.flatMap((c) => (c.none === undefined ? [] : [c.none]))
+    return (
+      `perplexity ${range(xs.map((c) => c.one.perplexity), 5)} (topic recovery L1 ${range(xs.map((c) => c.one.recoveryL1), 3)})` +
+      (none.length === 0 ? '' : ` against ${range(none.map((x) => x.perplexity), 5)} (${range(none.map((x) => x.recoveryL1), 3)}) without noise`)
+    )
+  }
+  const othersText =
+    others.length <= 1
+      ? ''
+      : `Across the ${others.length} streamed configurations and seeds measured at ε = 1 (table below; every number one seeded run): ` +
+        [
+          ...(projected.length === 0
+            ? []
+            : [`the ${projected.length} private ones with a per-document projection (C = ${[...new Set(projected.map((c) => c.run.settings.clipNorm))].join(', ')}; the authors' code's clippingProportion, not in paper 002) reach ${spanOf(projected)}`]),
+          ...(plain.length === 0 ? [] : [`the ${plain.length} without it reach ${spanOf(plain)}`]),
+          ...notPrivate.map((c) => `${c.flags} is accounted at ε = ${sci(c.one.accountedEpsilon ?? Number.NaN)} for its "ε = 1" noise, so it is not private at ε = 1`),
+        ].join('; ') +
+        '. '
   const sNon = s.rows.find((r) => r.epsilon === null)
   const s1 = s.rows.find((r) => r.epsilon === 1)
   const usable = at1 !== undefined && at1.perplexity < b.unigramPerplexity
@@ -247,6 +282,7 @@ export const checkSviFigure1 = (claim: PaperClaim, paper: string, root: string):
     `${worseThanUnigram.length} of ${privateRows.length} private runs (ε = ${range2(privateRows.map((r) => num(r.epsilon)))}) are worse than the unigram. In the paper's regime (D = ${s.settings.D} generated documents, S = ${s.settings.S}, J = ${s.settings.J}) ` +
     `ε = 1 gives perplexity ${s1 === undefined ? '—' : sig(s1.perplexity, 5)} and topic-recovery L1 ${s1 === undefined ? '—' : sig(s1.recoveryL1, 3)} against ${sNon === undefined ? '—' : sig(sNon.perplexity, 5)} and ${sNon === undefined ? '—' : sig(sNon.recoveryL1, 3)} without noise. ` +
     trendText +
+    othersText +
     `Why: with the sensitivity of the statistic Algorithm 1 actually noises (N/S, claim svi.eq5-6) the noise per step swamps the batch statistic at this scale; the paper prints no values for Fig. 1.`
   return E.right({
     claim: head(claim, paper),
@@ -274,6 +310,27 @@ export const checkSviFigure1 = (claim: PaperClaim, paper: string, root: string):
         columns: ['ε', 'z = σ/Δ', 'perplexity', 'topic recovery L1'],
         rows: s.rows.map((r) => [r.epsilon === null ? 'no noise' : r.epsilon, r.z, r.perplexity, r.recoveryL1]),
       },
+      ...(others.length <= 1
+        ? []
+        : [
+            {
+              title: `every streamed configuration measured at ε = 1 (D = ${s.settings.D}, δ = ${s.settings.delta}; the flags of examples/svi-evaluation.mjs that name it)`,
+              columns: ['flags', 'S', 'J', 'N', 'projection C', 'noise', 'accounted ε', 'perplexity', 'topic recovery L1', 'no noise: perplexity', 'no noise: L1'],
+              rows: others.map((c) => [
+                c.flags,
+                c.run.settings.S,
+                c.run.settings.J,
+                c.run.settings.N ?? '—',
+                c.run.settings.clipNorm ?? 'none',
+                c.run.settings.noise ?? 'calibrated',
+                c.one.accountedEpsilon === undefined || c.one.accountedEpsilon === null ? '—' : cell(c.one.accountedEpsilon, 4),
+                c.one.perplexity,
+                c.one.recoveryL1,
+                c.none?.perplexity ?? '—',
+                c.none?.recoveryL1 ?? '—',
+              ]),
+            },
+          ]),
     ],
     notes: [
       `measured by ${p.script} → ${p.data} (${data.totalSeconds} s); ε = ∞ rows are stored as null`,
