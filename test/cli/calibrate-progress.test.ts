@@ -16,7 +16,7 @@ describe('calibrate progress', () => {
     const progress = progressLine({ label: 'calibrate', unit: 'probes', stream: t.stream, everyMs: 0, now: () => (clock += 10) })
     const r = runCalibrate({ file: 'examples/calibrate-dp-sgd.json', epsilon: '3', delta: '1e-5', accountant: 'rdp', tolerance: undefined, json: false, progress })
     expect(r.code, r.stderr).toBe(0)
-    const probes = Number(/(\d+) probes\)/.exec(r.stdout ?? '')?.[1])
+    const probes = Number(/(\d+) probes$/m.exec(r.stdout ?? '')?.[1])
     expect(probes).toBeGreaterThan(5)
     const lines = t.writes.filter((w) => w.includes('calibrate:'))
     expect(lines.length).toBe(probes)
@@ -25,7 +25,7 @@ describe('calibrate progress', () => {
   })
   it('the expected probe count covers a default calibration', () => {
     const r = runCalibrate({ file: 'examples/calibrate-dp-sgd.json', epsilon: '3', delta: '1e-5', accountant: 'rdp', tolerance: undefined, json: false, quiet: true })
-    const probes = Number(/(\d+) probes\)/.exec(r.stdout ?? '')?.[1])
+    const probes = Number(/(\d+) probes$/m.exec(r.stdout ?? '')?.[1])
     expect(probes).toBeLessThanOrEqual(expectedProbes())
   })
   it('is silent when stderr is not a terminal, with --json, and with --quiet', () => {
