@@ -257,7 +257,7 @@ export const checkSviFigure1 = (claim: PaperClaim, paper: string, root: string):
         [
           ...(projected.length === 0
             ? []
-            : [`the ${projected.length} private ones with a per-document projection (C = ${[...new Set(projected.map((c) => c.run.settings.clipNorm))].join(', ')}; the authors' code's clippingProportion, not in paper 002) reach ${spanOf(projected)}`]),
+            : [`the ${projected.length} private ones with a per-document projection (C = ${[...new Set(projected.map((c) => c.run.settings.clipNorm))].join(', ')}; the authors' code's clippingProportion, not in the private-SVI paper) reach ${spanOf(projected)}`]),
           ...(plain.length === 0 ? [] : [`the ${plain.length} without it reach ${spanOf(plain)}`]),
           ...notPrivate.map((c) => `${c.flags} is accounted at ε = ${sci(c.one.accountedEpsilon ?? Number.NaN)} for its "ε = 1" noise, so it is not private at ε = 1`),
         ].join('; ') +
