@@ -18,7 +18,7 @@ export interface SubLdaTable3Row {
 }
 
 /**
- * SUB-LDA (papers/000_c7ff50be72e16d19.txt), Table 3 "Privacy Guarantee Difference under
+ * SUB-LDA paper, Table 3 "Privacy Guarantee Difference under
  * Convergence (NIPS)", text lines 634–645; settings α = 14, ε(α) = 2 (§5.1, l. 649–651), so the
  * Gaussian has σ² = α/(2ε(α)) = 3.5 for L2 sensitivity 1 (§4.1, l. 497–499). Two printed totals
  * disagree with Iter × ε_sub (γ = 0.3: 83 × 0.73 = 60.59, printed 59.86; γ = 0.7: 97.68 printed
@@ -29,7 +29,7 @@ export const SUB_LDA_TABLE3 = {
   epsAlpha: 2,
   sigma: Math.sqrt(3.5),
   sensitivity: 1,
-  source: 'papers/000_c7ff50be72e16d19.txt, Table 3 (l. 634–645)',
+  source: 'the SUB-LDA paper, Table 3',
   rows: [
     { gamma: 0.1, iterations: 92, epsSub: 0.05, total: 4.6 },
     { gamma: 0.3, iterations: 83, epsSub: 0.73, total: 59.86 },

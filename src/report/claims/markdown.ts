@@ -7,6 +7,7 @@
  * @module
  */
 import { showNumber } from '../format.js'
+import { PAPER_NAMES } from '../../trainers/papers.js'
 import type { ClaimsFile, PaperClaim } from './codec.js'
 import { type Cell, type EvidenceTable, type Verdict, VERDICT_WORDS } from './verdict.js'
 
@@ -42,11 +43,13 @@ export const verdictMarkdown = (claim: PaperClaim, file: string, v: Verdict): st
   ].join('\n')
 
 /** docs/claims/<paper>.md: every claim of one paper with its verdict. */
-export const paperMarkdown = (file: ClaimsFile, verdicts: ReadonlyArray<Verdict>): string =>
-  [
-    `# Paper ${file.paper.id}: ${file.paper.short} — claims and verdicts`,
+export const paperMarkdown = (file: ClaimsFile, verdicts: ReadonlyArray<Verdict>): string => {
+  // the published title and short name (src/trainers/papers.ts); the claims file's own as a fallback
+  const name = PAPER_NAMES.find((p) => p.file === file.paper.id) ?? { title: file.paper.title, short: file.paper.short }
+  return [
+    `# ${name.short}: claims and verdicts`,
     '',
-    `*${file.paper.title}* (\`${file.paper.file}\` in the papers folder; references are to the lines of that plain-text extraction, which has no page numbers).`,
+    `*${name.title}*. Each claim names its section, table or equation; the line numbers beside them (l. N–M) are those of the plain-text reading of the paper the claims were taken from, which has no page numbers.`,
     '',
     `Generated from \`claims/${file.paper.id}-*.json\` by \`node examples/paper-claims.mjs\` (or \`dpaudit verify --all --write docs/claims\`); every number is computed by dpaudit's accountants or read from the measured example outputs. Do not edit by hand: \`test/report/claims-docs.test.ts\` checks that this page is current.`,
     '',
@@ -56,9 +59,10 @@ export const paperMarkdown = (file: ClaimsFile, verdicts: ReadonlyArray<Verdict>
     '',
     ...file.claims.flatMap((c, i) => {
       const v = verdicts[i]
-      return v === undefined ? [] : [verdictMarkdown(c, file.paper.file, v), '']
+      return v === undefined ? [] : [verdictMarkdown(c, name.short, v), '']
     }),
   ].join('\n')
+}
 
 /** The file name of a paper's page in docs/claims/. */
 export const paperPageName = (file: ClaimsFile): string => `${file.paper.id}-${file.paper.short.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}.md`

@@ -37,7 +37,7 @@ const WORD_AR = addRemove('word')
 const WORD_RO = replaceOne('word')
 
 // ---------------------------------------------------------------------------------------------
-// Paper 000, SUB-LDA
+// The SUB-LDA paper
 // ---------------------------------------------------------------------------------------------
 
 const Table3Params = t.type({
@@ -170,7 +170,7 @@ export const checkSubLdaAlgorithm1 = (claim: PaperClaim, paper: string): E.Eithe
     kind: 'not-derivable',
     statement,
     assumptions: {
-      relation: 'replace one word (paper 001’s relation for HDP-LDA, which SUB-LDA extends); add/remove one word shown for the paper’s own model',
+      relation: 'replace one word (Zhao et al.’s relation for HDP-LDA, which SUB-LDA extends); add/remove one word shown for the paper’s own model',
       sampling: 'Poisson sampling of words at rate γ — it selects which words are re-drawn, not which enter the noised counts',
       reading: 'one Gaussian release of the count matrix per iteration (§4.1’s reading); Algorithm 1 places the noise inside the per-word loop, which adds releases and can only be worse',
       other: ['the topic draws’ inherent privacy (HDP-LDA’s ε_I) and the un-noised document–topic counts behind the released Θ are not charged here; both only add to the loss'],
@@ -197,7 +197,7 @@ export const checkSubLdaAlgorithm1 = (claim: PaperClaim, paper: string): E.Eithe
 }
 
 // ---------------------------------------------------------------------------------------------
-// Paper 001: HDP-LDA Theorem 3, the CDP baselines, LP-LDA Theorem 4
+// Zhao et al.: HDP-LDA Theorem 3, the CDP baselines, LP-LDA Theorem 4
 // ---------------------------------------------------------------------------------------------
 
 const Corpus = t.type({ name: t.string, documents: t.number, vocabulary: t.number, tokens: t.number, maxDocumentLength: t.number })
@@ -244,7 +244,7 @@ export const checkHdpTheorem3 = (claim: PaperClaim, paper: string): E.Either<DpE
     kind: 'holds-under-reading',
     statement,
     assumptions: {
-      relation: 'replace one word (paper 001’s relation; the number of documents, their lengths and the token positions are public)',
+      relation: 'replace one word (Zhao et al.’s relation; the number of documents, their lengths and the token positions are public)',
       sampling: 'none',
       reading: 'fresh noise on the true counts every iteration, and topic draws that read only that iteration’s noised, clipped release (the proof’s A1(D) = counts + η)',
       other: [`public corpus sizes: ${corpus.name}, ${corpus.documents} documents, ${corpus.tokens} tokens, V = ${corpus.vocabulary}`],
@@ -318,7 +318,7 @@ export const checkCdpLabels = (claim: PaperClaim, paper: string): E.Either<DpErr
     kind: 'holds-under-reading',
     statement,
     assumptions: {
-      relation: 'replace one word (paper 001’s relation); add/remove one token for the label reading',
+      relation: 'replace one word (Zhao et al.’s relation); add/remove one token for the label reading',
       sampling: 'none',
       reading: 'the ε in "Lap(1/ε)" labels one table’s noise; for CDP-LDA+ end to end, the sampler clamps the released counts to [0, N] with N the public number of tokens, so the draws are HDP-LDA’s exponential mechanism with C = N',
       other: [`public corpus sizes: ${corpus.name}, ${corpus.documents} documents, ${N} tokens`],
@@ -356,7 +356,7 @@ export const checkLpTheorem4 = (claim: PaperClaim, paper: string): E.Either<DpEr
   const [b, w, d] = [bit, word, doc].map((x) => (x as E.Right<number>).right) as [number, number, number]
   const statement =
     `The per-word figure ε_b = ln((1 − f/2)/(f/2)) = ${sig(eb)} (f = ${flip}) holds when neighbouring reports differ in one presence bit, the reading of Theorem 4's proof. ` +
-    `Replacing one word — paper 001's relation for its central trainers — can clear one bit and set another, so one report differs in two bits and the loss is ${sig(w)} = 2ε_b: read that way, the per-word claim is understated by ε_b (a factor 2). ` +
+    `Replacing one word — Zhao et al.'s relation for their central trainers — can clear one bit and set another, so one report differs in two bits and the loss is ${sig(w)} = 2ε_b: read that way, the per-word claim is understated by ε_b (a factor 2). ` +
     `The per-document figure V·ε_b = ${sig(d, 6)} (V = ${V}) holds (pure, sound and nearly vacuous).`
   return E.right({
     claim: head(claim, paper),
@@ -384,7 +384,7 @@ export const checkLpTheorem4 = (claim: PaperClaim, paper: string): E.Either<DpEr
 }
 
 // ---------------------------------------------------------------------------------------------
-// Paper 002: private SVI, eq. (5)–(6)
+// The private-SVI paper, eq. (5)–(6)
 // ---------------------------------------------------------------------------------------------
 
 const SviParams = t.type({
@@ -485,7 +485,7 @@ export const notYetChecked = (claim: PaperClaim, paper: string): E.Either<DpErro
   })
 
 // ---------------------------------------------------------------------------------------------
-// Paper 004: the spectral configurations
+// The spectral-LDA paper: its configurations
 // ---------------------------------------------------------------------------------------------
 
 const SPECTRAL_DOC = replaceOne('document')
@@ -543,7 +543,7 @@ export const checkSpectralConfiguration = (claim: PaperClaim, paper: string): E.
     kind: proved && (ownNoise?.epsilon ?? Infinity) <= config.epsilon ? 'holds' : 'not-derivable',
     statement,
     assumptions: {
-      relation: 'replace one document; N, V, K and α0 public (paper 004 §3)',
+      relation: 'replace one document; N, V, K and α0 public (the spectral-LDA paper, §3)',
       sampling: 'none',
       reading: `the paper's noise: ε and δ split evenly over the noised edges, σ = Δ·√(2 ln(1.25/δ_i))/ε_i with Theorem 4's Δ = 2/N (§6.1, Prop. 18); beside it dpaudit's trainer, one noise scale calibrated to the composite (budget weights 1); propose-test-release (Procedure 1, Lemma 8) for data-dependent sensitivities, its failure probability charged to δ`,
       other: [`public sizes: ${corpus.name}`, 'Gaussian and Laplace noise in double precision (idealised floats)'],

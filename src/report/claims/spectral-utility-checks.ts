@@ -1,5 +1,5 @@
 /**
- * The checks of the private spectral method's utility claims (paper 004, §7): Fig. 2's ordering of
+ * The checks of the private spectral method's utility claims (the spectral-LDA paper, §7): Fig. 2's ordering of
  * the four noise configurations by topic-recovery error against the composite ε on synthetic data
  * (l. 966–967), and "our method outperforms private VI under the same privacy level" (Fig. 2 and
  * Fig. 4, l. 960–964 and 1002–1004). The paper prints no numbers for either figure (the extraction
@@ -167,7 +167,7 @@ export const checkSpectralFigure2 = (claim: PaperClaim, paper: string, root: str
     kind,
     statement: ordering + threeFour + substance + a10Text + budgetText + ' The paper prints no values for Fig. 2.',
     assumptions: {
-      relation: 'replace one document; N, V, K and α0 public (paper 004 §3); ε is the accountant’s composite on each plan',
+      relation: 'replace one document; N, V, K and α0 public (the spectral-LDA paper, §3); ε is the accountant’s composite on each plan',
       sampling: 'none',
       reading:
         '"performs better" read as a lower recovery error (the matched L1 distance of the topics, topicRecoveryError), whatever its size; "Config. 3 and 4 perform universally worse than the other Configs" read as worse than the better of configurations 1 and 2 (the strict reading, worse than each, is reported); a run that releases no model (a failed PTR test, or a released M̂2 that cannot be whitened) counts as worse',
@@ -299,7 +299,7 @@ export const checkSpectralFigure4 = (claim: PaperClaim, paper: string, root: str
       relation: 'replace one document, one unit for every trainer (HDP-LDA by group privacy over L_max word replacements, document lengths public)',
       sampling: 'private SVI: mini-batches without replacement (svi-lda-wor); the others none',
       reading:
-        '"private VI" (the paper\'s [17]; the extraction has no reference list, but "perturbing sufficient statistics, as described in [17]" (Appendix J) is paper 002\'s method) read as private SVI with its noise calibrated by dpaudit to the same composite (ε, δ) at J ∈ {' +
+        '"private VI" (the paper\'s [17]; the extraction has no reference list, but "perturbing sufficient statistics, as described in [17]" (Appendix J) is the private-SVI paper\'s method) read as private SVI with its noise calibrated by dpaudit to the same composite (ε, δ) at J ∈ {' +
         sviJ.join(', ') +
         '}; "outperforms" as a lower median held-out perplexity than SVI at every J; Brown in place of Wikipedia',
       other: [`paper's numbers: ${p.paperNumbers}`, `paper's scale: ${p.paperScale}`, 'seeded runs: not private releases'],
