@@ -46,10 +46,11 @@ export const verdictMarkdown = (claim: PaperClaim, file: string, v: Verdict): st
 export const paperMarkdown = (file: ClaimsFile, verdicts: ReadonlyArray<Verdict>): string => {
   // the published title and short name (src/trainers/papers.ts); the claims file's own as a fallback
   const name = PAPER_NAMES.find((p) => p.file === file.paper.id) ?? { title: file.paper.title, short: file.paper.short }
+  const capital = (x: string): string => x.charAt(0).toUpperCase() + x.slice(1)
   return [
-    `# ${name.short}: claims and verdicts`,
+    `# ${capital(name.short)}: claims and verdicts`,
     '',
-    `*${name.title}*. Each claim names its section, table or equation; the line numbers beside them (l. N–M) are those of the plain-text reading of the paper the claims were taken from, which has no page numbers.`,
+    `${capital(name.title)}. Each claim names its section, table or equation; the line numbers beside them (l. N–M) are those of the plain-text reading of the paper the claims were taken from, which has no page numbers.`,
     '',
     `Generated from \`claims/${file.paper.id}-*.json\` by \`node examples/paper-claims.mjs\` (or \`dpaudit verify --all --write docs/claims\`); every number is computed by dpaudit's accountants or read from the measured example outputs. Do not edit by hand: \`test/report/claims-docs.test.ts\` checks that this page is current.`,
     '',
