@@ -15,6 +15,7 @@ import { sameComposition } from '../../src/trainers/trainer.js'
 import { bagOf, emptyBag, OnlineLda } from '../../src/trainers/svi/ovb.js'
 import { BatchStatistic } from '../../src/trainers/svi/statistic.js'
 import { documentNormBound, noiseSigma, SVI_DEFAULTS, type SviConfig, sviTrainerFor, statisticSensitivity } from '../../src/trainers/svi/trainer.js'
+import { multisets } from './multisets.js'
 
 const config = (over: Partial<SviConfig> = {}): SviConfig => ({ ...SVI_DEFAULTS, topics: 2, iterations: 3, sampling: 'poisson', ...over }) as SviConfig
 const norm = (a: ArrayLike<number>, b?: ArrayLike<number>): number => {
@@ -23,17 +24,7 @@ const norm = (a: ArrayLike<number>, b?: ArrayLike<number>): number => {
   return Math.sqrt(s)
 }
 
-/** All multisets of 1..N words over V, as word lists. */
-const documents = (V: number, N: number): number[][] => {
-  const out: number[][] = []
-  const rec = (prefix: number[], from: number): void => {
-    if (prefix.length > 0) out.push(prefix)
-    if (prefix.length === N) return
-    for (let v = from; v < V; v++) rec([...prefix, v], v)
-  }
-  rec([], 0)
-  return out
-}
+const documents = multisets
 
 /** One document's term through BatchStatistic (S = 1, so the statistic is the term itself). */
 const term = (ovb: OnlineLda, clipNorm: number | undefined, doc: ReadonlyArray<number>): Float64Array => {

@@ -21,6 +21,7 @@ import { bernoulli, fillNormal, fixedSubset, openUniform, truncate } from '../..
 import { SVI_DEFAULTS, type SviConfig, sviLda, sviLdaWithoutReplacement, sviTrainerFor, statisticSensitivity, noiseSigma } from '../../src/trainers/svi/trainer.js'
 import { accountedEpsilon, calibrateMultiplier } from '../../src/trainers/svi/accounting.js'
 import { zcdpChain } from '../../src/trainers/svi/chain.js'
+import { multisets } from './multisets.js'
 
 const words = (seed: number): WordStream => new WordStream(seededWords(seed))
 
@@ -138,17 +139,7 @@ describe('online variational Bayes', () => {
 })
 
 describe('the noised statistic: declared sensitivity ≥ the brute-force maximum', () => {
-  /** All multisets of 1..N words over V, as word lists. */
-  const documents = (V: number, N: number): number[][] => {
-    const out: number[][] = []
-    const rec = (prefix: number[], from: number): void => {
-      if (prefix.length > 0) out.push(prefix)
-      if (prefix.length === N) return
-      for (let v = from; v < V; v++) rec([...prefix, v], v)
-    }
-    rec([], 0)
-    return out
-  }
+  const documents = multisets
   const contribution = (ovb: OnlineLda, doc: ReadonlyArray<number>, V: number): Float64Array => {
     const s = new Float64Array(V * ovb.K)
     ovb.documentStatistic(bagOf(doc, 0, doc.length, emptyBag(doc.length), new Int32Array(V)), s)
