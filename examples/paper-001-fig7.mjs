@@ -1,4 +1,4 @@
-// Paper 001 Fig. 7 (membership inference on an LDA-based classifier) as calibrated ε lower bounds,
+// Zhao et al.'s Fig. 7 (membership inference on an LDA-based classifier) as calibrated ε lower bounds,
 // at a reduced scale: Brown genres and SpamAssassin ham/spam.
 //
 // Setup (stated, reduced from the paper's): per corpus, the first 8 documents of each of 3 Brown
@@ -125,10 +125,10 @@ for (const { name, labels } of corpora) {
 const out = {
   paper: '001 Fig. 7(a): membership inference accuracy on the LDA-based classifier',
   paperClaim:
-    'the inference accuracy of the private trainers (LP-LDA, CDP-LDA) lies below that of non-private CGS, and rises with ε (paper 001 §VII-C.2); the paper reports accuracy, not a calibrated bound',
+    'the inference accuracy of the private trainers (LP-LDA, CDP-LDA) lies below that of non-private CGS, and rises with ε (Zhao et al., §VII-C.2); the paper reports accuracy, not a calibrated bound',
   scale: `${PER_LABEL} documents per label, first ${LENGTH} tokens, V = 300, K = ${K}, ${RUNS} runs per trainer, 95 % confidence, add/remove one document (the first of the subset)`,
   paperSetting:
-    'paper 001 §VII-A/§VII-C.2: MIA of Shokri et al. 2017 on an LDA-based classifier trained on FVENA (Victorian-era authorship; 1,350 training and 450 test documents, 1,000-word vocabulary), K = 50, α = 1, β = 0.01, CGS 300 iterations; LP-LDA and CDP-LDA over a range of ε. Fig. 7 is an image: the paper\'s text states no value of its curves, so no paper number can be set beside ours; Brown and SpamAssassin stand in for FVENA (not in this repository).',
+    'Zhao et al., §VII-A/§VII-C.2: MIA of Shokri et al. 2017 on an LDA-based classifier trained on FVENA (Victorian-era authorship; 1,350 training and 450 test documents, 1,000-word vocabulary), K = 50, α = 1, β = 0.01, CGS 300 iterations; LP-LDA and CDP-LDA over a range of ε. Fig. 7 is an image: the paper\'s text states no value of its curves, so no paper number can be set beside ours; Brown and SpamAssassin stand in for FVENA (not in this repository).',
   note: 'HDP-LDA, LP-LDA and CDP-LDA are claimed per replaced word (claimEpsilon; CDP-LDA\'s is the paper\'s label, its accountedEpsilon is null = no finite ε); an added document of N tokens is a wider step (group privacy ≈ N × the pure-DP parts), so a bound at or below the per-word ε is also below the document-level one, and a verdict "violation" against a per-word ε (CDP-LDA on SpamAssassin) does not refute that per-word label: it measures a document-level leak the label does not speak to, and that the accountant already gives no finite bound for. Seeded runs are not private releases.',
   rows,
   sweepNote: 'LP-LDA and CDP-LDA at more per-word ε (LP-LDA with flip f = 2/(1 + e^{ε/2}), its accounted ε printed; CDP-LDA at that ε as label, accountant: no finite ε); the ε = 0.811 points are the rows above',

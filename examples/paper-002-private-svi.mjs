@@ -1,10 +1,10 @@
-// Paper 002 (private SVI) utility, Fig. 1 at a reduced but stated scale: held-out perplexity at
+// The private-SVI paper utility, Fig. 1 at a reduced but stated scale: held-out perplexity at
 // ε_tot = 1, δ_tot = 1e-4 against the mini-batch size S, for the noise the paper's three budget chains
 // prescribe (zCDP eq. 5–6, advanced, linear composition) and for the noise dpaudit's calibration finds
 // for the same target. The paper states two trends (l. 476–480): smaller S gives lower perplexity, and
 // the zCDP chain beats advanced and linear at every S; it prints no values.
 //
-// Reduced scale: Brown (LDA-EVAL.md, D = 450 training documents, V = 5,000) instead of D = 400,000
+// Reduced scale: Brown (the reference protocol of docs/trainers.md, D = 450 training documents, V = 5,000) instead of D = 400,000
 // Wikipedia documents; K = 20; the same number of documents seen at every S (J·S = 4,500, ten passes,
 // as the paper fixes 160,000 seen); Poisson sampling at S/D under add/remove one document; N = 500.
 // The noise multiplier z = σ/Δ multiplies the sensitivity of the statistic Algorithm 1 noises (N/S).

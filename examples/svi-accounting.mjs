@@ -1,4 +1,4 @@
-// Private SVI (paper 002) accounted three ways at the paper's settings (D = 400,000, J = 160,000/S,
+// Private SVI (the private-SVI paper) accounted three ways at the paper's settings (D = 400,000, J = 160,000/S,
 // δ_tot = 1e-4): the noise multiplier z = σ/Δ the paper's zCDP chain, linear and advanced composition
 // prescribe under each reading of δ′; dpaudit's tightest ε for that noise under Poisson sampling
 // (add/remove document) and fixed-size batches without replacement (replace-one document, Δ = √2·N/S);

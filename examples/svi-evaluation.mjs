@@ -1,9 +1,9 @@
-// Private SVI (paper 002) evaluated: held-out perplexity (LDA-EVAL.md §3, φ = normalised λ) against ε
+// Private SVI (the private-SVI paper) evaluated: held-out perplexity (the reference protocol of docs/trainers.md, φ = normalised λ) against ε
 //   1. brown: Brown (D = 450), Poisson sampling, noise calibrated by dpaudit to (ε, δ = 1e-5) per document
 //      under add/remove; beside HDP-LDA at the same number ε (from examples/lp-lda-figures.json, which
 //      accounts it per word under replace-one: the units differ, see docs/svi.md);
 //   2. spam: the same on SpamAssassin (V = 10,000, D = 5,434), S = ⌊D/5⌋ (J = 50 is 10 passes, as Brown),
-//      beside HDP-LDA run here at the same number ε (paper 001's relation: replace one word);
+//      beside HDP-LDA run here at the same number ε (Zhao et al.'s relation: replace one word);
 //   3. streamed: the paper's regime on a semi-synthetic corpus: D documents drawn by the LDA generative
 //      process from K topics learned (non-private online VB) on SpamAssassin, streamed: document d is
 //      generated on demand from its own seeded stream (seed·D + d), so the corpus is fixed but never held;
@@ -252,7 +252,7 @@ if (SECTIONS.includes('streamed')) {
   if (old !== undefined) run.rows = [...old.rows.filter((r) => !rows.some((n) => (n.epsilon ?? Infinity) === (r.epsilon ?? Infinity))), ...rows].sort((a, b) => (b.epsilon ?? Infinity) - (a.epsilon ?? Infinity))
   merged.set(key(run), run)
   // the paper's configuration (S = 400, J = 160,000/S, N = 500, no projection, calibrated noise, negatives to 0) is also
-  // `settings`/`rows` (what src/report/claims/utility-checks.ts reads for paper 002's Fig. 1 claim)
+  // `settings`/`rows` (what src/report/claims/utility-checks.ts reads for the private-SVI paper's Fig. 1 claim)
   const isMain = (r) => r.settings.D === 400_000 && r.settings.S === 400 && r.settings.J === 400 && r.settings.N === 500 && (r.settings.clipNorm ?? null) === null && (r.settings.noise ?? 'calibrated') === 'calibrated' && (r.settings.postProcessing ?? 'zero-negatives') === 'zero-negatives' && (r.settings.seed ?? 1) === 1
   const main = [...merged.values()].find(isMain)
   out.streamed = {

@@ -20,30 +20,14 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const INTERNAL = /\b[Pp]apers? 00\d|\b00\d_[0-9a-f]{16}\.txt|LDA-EVAL|AUDITING\.md|\.\.\/shared\/|\bdesign\/[A-Z]/g
 
 /**
- * To be fixed: files other helpers were editing while these citations were cleaned up (issue 11).
- * They still cite internal names; the coordinator fixes them and removes them from this list.
- * An entry ending in `/` covers everything under that folder.
+ * The one exception: the claims data keeps, as provenance, the name of the plain-text extraction each
+ * line reference points into (test/report/claims.test.ts checks the references against it); what a
+ * user reads (docs/claims/, `dpaudit verify`) names the paper by its title. An entry ending in `/`
+ * covers everything under that folder.
  */
-const ALLOWED_TO_FIX: ReadonlyArray<string> = [
-  'docs/svi.md',
-  'docs/trainer-audits.md',
-  // not to be fixed: the claims data keeps, as provenance, the name of the plain-text extraction each
-  // line reference points into (test/report/claims.test.ts checks the references against it); what a
-  // user reads (docs/claims/, `dpaudit verify`) names the paper by its title
-  'claims/',
-  'examples/svi-accounting.json',
-  'examples/svi-accounting.mjs',
-  'examples/svi-evaluation.json',
-  'examples/svi-evaluation.mjs',
-  'examples/paper-001-fig7.json',
-  'examples/paper-001-fig7.mjs',
-  'examples/paper-002-private-svi.json',
-  'examples/paper-002-private-svi.mjs',
-  'examples/private-svi.json', // spec fixtures read by test/claims/*: descriptions cite "paper 002" / "paper 000"
-  'examples/sub-lda-table3.json',
-]
+const PROVENANCE: ReadonlyArray<string> = ['claims/']
 
-const allowed = (path: string): boolean => ALLOWED_TO_FIX.some((a) => (a.endsWith('/') ? path.startsWith(a) : path === a))
+const allowed = (path: string): boolean => PROVENANCE.some((a) => (a.endsWith('/') ? path.startsWith(a) : path === a))
 
 const filesUnder = (dir: string, keep: (name: string) => boolean): string[] =>
   readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) =>
@@ -58,7 +42,7 @@ const userFacing = ['README.md', ...filesUnder('docs', (n) => n.endsWith('.md'))
 
 describe('docs, README and examples cite what a user can find', () => {
   it('the allow-list names files that exist', () => {
-    for (const a of ALLOWED_TO_FIX) expect(existsSync(join(ROOT, a)), a).toBe(true)
+    for (const a of PROVENANCE) expect(existsSync(join(ROOT, a)), a).toBe(true)
   })
 
   it.each(userFacing.filter((f) => !allowed(f)))('%s names no paper by file number and no internal note', (file) => {
@@ -159,37 +143,9 @@ describe('dpaudit verify names papers by title', () => {
   })
 })
 
-/**
- * To be fixed: files under src/ that other engineers were editing while src/'s doc comments and
- * printed strings were cleaned up (issue 11). They still cite "paper 00N", the extraction files or
- * the internal design notes; the coordinator fixes them and removes them from this list.
- */
-const SRC_ALLOWED_TO_FIX: ReadonlyArray<string> = [
-  'src/attacks/trainers/audit.ts',
-  'src/attacks/trainers/classifier-membership.ts',
-  'src/attacks/trainers/features.ts',
-  'src/attacks/trainers/game.ts',
-  'src/attacks/trainers/observe.ts',
-  'src/attacks/trainers/one-run.ts',
-  'src/attacks/trainers/threshold-test.ts',
-  'src/report/claims/privacy-checks.ts',
-  'src/report/claims/spectral-utility-checks.ts',
-  'src/report/paper-claims.ts',
-  'src/trainers/svi/chain.ts',
-  'src/trainers/svi/ovb.ts',
-  'src/trainers/svi/random.ts',
-  'src/trainers/svi/statistic.ts',
-  'src/trainers/svi/trainer.ts',
-]
-
 describe('src/ cites what a user can find (its doc comments are the API site, its strings the CLI output)', () => {
-  it('the src allow-list names files that exist', () => {
-    for (const a of SRC_ALLOWED_TO_FIX) expect(existsSync(join(ROOT, a)), a).toBe(true)
-  })
-
   it('no other source file names a paper by file number, an extraction file or an internal note', () => {
     const hits = filesUnder('src', (n) => n.endsWith('.ts'))
-      .filter((f) => !SRC_ALLOWED_TO_FIX.includes(f))
       .flatMap((f) => internalCitations(readFileSync(join(ROOT, f), 'utf8')).map((c) => `${f} ${c}`))
     expect(hits).toEqual([])
   })

@@ -1,6 +1,6 @@
 /**
  * `auditTrainer`: an ε lower bound for a trainer from a distinguishing game (./game.ts), by the
- * auditor's procedure (design/AUDITING.md §3.1–3.2, as ../audit.ts does for mechanisms):
+ * auditor's procedure (Kairouz, Oh & Viswanath 2015; Jagielski, Ullman & Oprea 2020, as ../audit.ts does for mechanisms):
  *
  * 1. Selection. n_sel seeded runs per side (streams of phase "select"). Their first half are the
  *    shadow models: LiRA's IN/OUT Gaussians are fitted there (./lira.ts). On the second half every

@@ -1,5 +1,5 @@
 /**
- * Membership inference on an LDA-based classifier (paper 001, §VI-C.2 and Fig. 7): a topic model
+ * Membership inference on an LDA-based classifier (Zhao et al., §VI-C.2 and Fig. 7): a topic model
  * is trained on labelled documents, each document is represented by its topic proportions θ, and a
  * classifier on θ predicts the label (Brown genre, ham/spam). The attacker asks whether one target
  * document was in the training set from the classifier's confidence on it.

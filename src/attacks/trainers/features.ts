@@ -16,7 +16,7 @@
  *   randomized response is linear in these bits). Under add-document D′ has no such report: its
  *   value is −1, below every D value (the number of reports reveals the document; a replace-one
  *   accounting takes it as public).
- * - `topic-posterior` (white-box, HDP-LDA / CDP-LDA+, replace-word): paper 001 eq. (24),
+ * - `topic-posterior` (white-box, HDP-LDA / CDP-LDA+, replace-word): Zhao et al. eq. (24),
  *   P(w_mn = t | k_1..k_T) ∝ Π_i n̂^t_{k_i}(i) / Σ_{t″} n̂^{t″}_{k_i}(i), as the log-posterior ratio
  *   of t (D's word) against t′ (D′'s): Σ_i ln(n̂^t_{k_i}(i)⁺ + β) − ln(n̂^{t′}_{k_i}(i)⁺ + β). The
  *   normaliser Σ_{t″} cancels in the ratio; the released counts are clipped at 0 and smoothed by β,
@@ -94,7 +94,7 @@ const reportBits = (reports: ReadonlyArray<{ M: number; stride: number; bits: Ui
   return s
 }
 
-/** Paper 001 eq. (24) as a log-posterior ratio of t against t′ (see the module comment). */
+/** Zhao et al. eq. (24) as a log-posterior ratio of t against t′ (see the module comment). */
 export const topicPosteriorRatio = (tables: ReadonlyArray<Float64Array>, topics: Int32Array, K: number, t: number, other: number, beta: number): number => {
   let s = 0
   const T = Math.min(tables.length, topics.length)

@@ -6,7 +6,7 @@
  *
  * Neighbouring steps (the trainer's own relation, or a wider one, named in the result):
  * - `replace-word` — the token at (document, position) is word t in D and t′ in D′ (replace-one
- *   word, the relation paper 001's trainers claim). The attacked token of the topic-based attack.
+ *   word, the relation Zhao et al.'s trainers claim). The attacked token of the topic-based attack.
  * - `replace-document` — document d is one list of words in D and another in D′ (replace-one
  *   document: LP-LDA's per-document unit).
  * - `add-document` — D is D′ plus one document (add/remove one document), e.g. a canary document
@@ -40,7 +40,7 @@ export type Neighbour =
  * What the adversary sees of one run: `black-box` the final model (φ and whatever else the model
  * object carries); `white-box` also every value the release gate let out, iteration by iteration,
  * and — for the Gibbs trainers whose plan accounts the topic draws as released (HDP-LDA, CDP-LDA+)
- * — the topic drawn for the attacked token at each iteration (paper 001 Algorithm 3).
+ * — the topic drawn for the attacked token at each iteration (Zhao et al., Algorithm 3).
  */
 export type View = 'white-box' | 'black-box'
 

@@ -6,7 +6,7 @@
  * - White-box: also every value that left the release gate (`FitOptions.onRelease`): the noisy
  *   topic-word tables of each iteration (HDP-LDA, CDP-LDA(+), SUB-LDA) and LP-LDA's reports.
  * - White-box on HDP-LDA (fresh noise) and CDP-LDA+ in a replace-word game: also the topic drawn
- *   for the attacked token at every iteration, which paper 001's Algorithm 3 records (line 8) and
+ *   for the attacked token at every iteration, which Zhao et al.'s Algorithm 3 records (line 8) and
  *   which both plans account as released (the topic draws are an exponential mechanism). On
  *   non-private CGS (Fig. 4's baseline) the white-box view is the true counts each sweep reads and
  *   the token's topics (`observedCgsFit`). The
@@ -86,7 +86,7 @@ export const observesTokenTopics = (game: TrainerGame): boolean =>
   (game.trainer !== (hdpLda as unknown) || (game.config as unknown as { noise: string }).noise === 'fresh')
 
 /**
- * Non-private CGS as `cgs.fit` runs it (by-word order, SparseLDA sampler), observed as paper 001's
+ * Non-private CGS as `cgs.fit` runs it (by-word order, SparseLDA sampler), observed as Zhao et al.'s
  * Fig. 4 "Non-Private" adversary: the true counts n(i) that sweep i reads and the topic drawn in it
  * for a token of word `word` in document `document`. The sweep visits each document's tokens grouped
  * by word, so the observed token is the first of that word in its document: the attacked token when

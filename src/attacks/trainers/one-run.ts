@@ -5,7 +5,7 @@
  * canary, guesses "included" for the r/2 highest scores and "excluded" for the r/2 lowest
  * (abstaining on the rest), and counts v correct guesses. If the trainer is (ε, δ)-DP with respect
  * to adding or removing one canary, v is stochastically dominated as in their main theorem
- * (design/AUDITING.md §3.4):
+ * (Steinke, Nasr & Jagielski 2023, Theorem 5.2):
  *
  *   q = e^ε/(1 + e^ε),  β(ε) = P[Binomial(r, q) ≥ v],
  *   α(ε) = max_{i=1..v} (1/i)·P[v > Binomial(r, q) ≥ v − i],
@@ -14,7 +14,7 @@
  * and ε_LB = sup{ε : p(ε, δ) < 1 − confidence}, computed by ../one-run.ts (`oneRunEpsilonLowerBound`,
  * the mechanism-level one-run audit's bound: one copy of the formula). The bound is valid at
  * the stated confidence for any (ε, δ)-DP trainer, but it saturates: r = 100 guesses all right
- * certify 3.49 at 95 % and δ = 0, r = 1 000 certify 5.81 (AUDITING.md §3.4), so one run is tight
+ * certify 3.49 at 95 % and δ = 0, r = 1 000 certify 5.81 (test/attacks/one-run.test.ts), so one run is tight
  * only for small ε.
  *
  * Canaries: canary i is `canaryLength` tokens of its own word, a word added to the vocabulary and
@@ -132,7 +132,7 @@ export const auditTrainerOneRun = (spec: TrainerOneRunSpec): E.Either<DpError, T
     epsilonLowerBound: lb,
     ceiling,
     verdict: lb > claim.right.epsilon ? 'violation' : ceiling > claim.right.epsilon ? 'consistent' : 'inconclusive',
-    method: 'one training run, canaries included with probability ½, top/bottom-score guesses; Steinke, Nasr & Jagielski 2023 (p(ε, δ) = β(ε) + α(ε)·δ·2m, design/AUDITING.md §3.4)',
+    method: 'one training run, canaries included with probability ½, top/bottom-score guesses; Steinke, Nasr & Jagielski 2023 (p(ε, δ) = β(ε) + α(ε)·δ·2m, their Theorem 5.2)',
     release: 'the run is seeded from the audit seed: not a private release',
   })
 }

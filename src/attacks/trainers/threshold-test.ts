@@ -1,6 +1,6 @@
 /**
  * `chooseTestAndBound`: the auditor's calibrated threshold test on per-run statistics of a trainer
- * game (design/AUDITING.md §3.1–3.2), shared by `auditTrainer` (./audit.ts) and
+ * game (Kairouz, Oh & Viswanath 2015; Jagielski, Ullman & Oprea 2020), shared by `auditTrainer` (./audit.ts) and
  * `auditClassifierMembership` (./classifier-membership.ts). Side 0 is D (the target in, "positive"),
  * side 1 is D′.
  *

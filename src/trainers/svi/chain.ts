@@ -1,5 +1,5 @@
 /**
- * Paper 002's budget chain (eq. 3, 5, 6) and its linear and advanced baselines, as the paper
+ * The private-SVI paper's budget chain (eq. 3, 5, 6) and its linear and advanced baselines, as the paper
  * computes the per-iteration noise: given (ε_tot, δ_tot), J iterations and the sampling ratio ν,
  * each returns the per-step (ε′, δ′), the per-iteration (ε_iter, δ_iter) and the noise multiplier
  * z = σ/Δ of the classical calibration σ² = 2 ln(1.25/δ_iter)Δ²/ε_iter² (eq. 3).

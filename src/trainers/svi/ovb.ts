@@ -1,5 +1,5 @@
 /**
- * Online variational Bayes for LDA (Hoffman, Blei & Bach 2010; paper 002's Algorithm 1 without the
+ * Online variational Bayes for LDA (Hoffman, Blei & Bach 2010; the private-SVI paper's Algorithm 1 without the
  * noise) on typed arrays. Per document the E-step alternates
  *   φ_wk ∝ exp(E[ln θ_k] + E[ln β_kw]),  γ_k = α + Σ_w c_w φ_wk
  * until the mean |Δγ_k| is below `tolerance` (0.001, as Hoffman's onlineldavb.py) or `maxIterations`,

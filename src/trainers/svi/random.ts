@@ -94,7 +94,7 @@ export const fixedSubset = (words: WordStream, perm: Int32Array, m: number): voi
 
 /**
  * The document tokens[from..to) truncated to at most N tokens: all of them if it is that short,
- * else N positions chosen uniformly without replacement (paper 002 §3: "randomly selecting N words").
+ * else N positions chosen uniformly without replacement (the private-SVI paper, §3: "randomly selecting N words").
  * Writes the kept word ids to `out` and returns how many; `scratch` holds at least to − from slots.
  */
 export const truncate = (words: WordStream, tokens: Int32Array, from: number, to: number, N: number, out: Int32Array, scratch: Int32Array): number => {

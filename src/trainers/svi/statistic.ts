@@ -1,5 +1,5 @@
 /**
- * The mini-batch expected sufficient statistic that private SVI releases (paper 002, Algorithm 1):
+ * The mini-batch expected sufficient statistic that private SVI releases (the private-SVI paper, Algorithm 1):
  * s̄ = (1/S)·Σ_{d ∈ batch} t_d with t_d = (c_dw φ_dwk)_{w,k}, one document's V×K term.
  *
  * Optional projection (`clipNorm` C). The authors' code (mijungi/vips_code, PPVI_LDA/onlineldavb.py,

@@ -1,5 +1,5 @@
 /**
- * Private SVI for LDA (paper 002, Algorithm 1): online variational Bayes (./ovb.ts) whose
+ * Private SVI for LDA (the private-SVI paper, Algorithm 1): online variational Bayes (./ovb.ts) whose
  * mini-batch expected sufficient statistic is released with Gaussian noise on every coordinate
  * (eq. 3), negatives mapped to 0, then λ ← (1 − ρ_t)λ + ρ_t(η + D·s̃), ρ_t = (τ0 + t)^−κ.
  *
