@@ -7,12 +7,19 @@
  */
 import { randomBytes } from 'node:crypto'
 import seedrandom from 'seedrandom'
+import type { RandomWords } from './words.js'
 
 export interface Rng {
   /** Uniform in [0, 1). */
   readonly next: () => number
   /** 'seeded:<seed>' or 'secure': recorded in reports so a run can be reproduced or not. */
   readonly kind: string
+  /**
+   * The 32-bit word source that noise is drawn from, when the Rng brings its own (a test's stub of
+   * the secure source, `stubbedSecureRng` in dpaudit/testing). Absent: derived from `kind`
+   * (node:crypto for 'secure', a seeded stream otherwise).
+   */
+  readonly words?: () => RandomWords
 }
 
 export const seeded = (seed: string | number): Rng => {

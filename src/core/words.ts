@@ -78,9 +78,11 @@ export const seededWords = (seed: string | number): RandomWords => streamFrom(se
 /**
  * The words matching an injected Rng: node:crypto for a `secure` Rng, otherwise a xoshiro128**
  * stream seeded from four draws of it. A `seeded:<seed>` Rng keeps its kind (the stream is
- * `seededWords(<seed>)`'s); any other kind k is reported as `seeded:k`.
+ * `seededWords(<seed>)`'s); any other kind k is reported as `seeded:k`. An Rng that brings its own
+ * `words` (a test's stub of the secure source) is taken at its word.
  */
 export const wordsFromRng = (rng: Rng): RandomWords => {
+  if (rng.words !== undefined) return rng.words()
   if (rng.kind === 'secure') return secureWords()
   return streamFrom(rng, rng.kind.startsWith('seeded:') ? rng.kind : `seeded:${rng.kind}`)
 }

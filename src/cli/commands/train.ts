@@ -25,7 +25,8 @@ import * as E from 'fp-ts/lib/Either.js'
 import { firstDecodeError } from '../../core/decode.js'
 import { type DpError, formatError } from '../../core/error.js'
 import { stringifyJson } from '../../core/json.js'
-import { secure, seeded } from '../../core/rng.js'
+import { type Rng, secure, seeded } from '../../core/rng.js'
+import type { ReleaseRecord } from '../../trainers/release/gate.js'
 import { type Corpus, type CorpusStats, corpusStats, documentCount, fromDocuments } from '../../trainers/corpus/corpus.js'
 import { type LoadOptions, loadDataset, readVocabularyFile } from '../../trainers/corpus/load.js'
 import { heldOutPerplexity } from '../../trainers/eval/perplexity.js'
@@ -199,6 +200,13 @@ export interface TrainArgs {
   readonly values: Readonly<Record<string, string | boolean | ReadonlyArray<string> | undefined>>
   /** Where progress lines go (default: stderr when it is a terminal and --json is off). */
   readonly progress?: (line: string) => void
+  /**
+   * The secret source of a run without --seed (default `secure()`, node:crypto). Tests stub it
+   * (`stubbedSecureRng` in dpaudit/testing) to run two neighbouring corpora on the same noise.
+   */
+  readonly secureRng?: () => Rng
+  /** Sees every value that leaves a release gate (neighbour-differential tests, white-box audits). */
+  readonly onRelease?: (r: ReleaseRecord) => void
 }
 
 const fail = (message: string): CommandResult => ({ code: EXIT.input, stderr: message })
@@ -404,8 +412,12 @@ export const runTrain = (args: TrainArgs): CommandResult => {
     progress?.(`iter ${String(l.iteration).padStart(4)}  ${ll ?? 'log-likelihood —'}  elapsed ${(l.elapsedMs / 1000).toFixed(2)} s  ${(l.tokensPerSecond / 1e6).toFixed(2)} M tokens/s`)
     bar?.update(l.iteration, cfg.iterations, ll)
   }
-  const rng = seed === undefined ? secure() : seeded(seed)
-  const fitOptions = { diagnostics, ...(progress === undefined && bar?.active !== true ? {} : { onIteration }) }
+  const rng = seed === undefined ? (args.secureRng ?? secure)() : seeded(seed)
+  const fitOptions = {
+    diagnostics,
+    ...(progress === undefined && bar?.active !== true ? {} : { onIteration }),
+    ...(args.onRelease === undefined ? {} : { onRelease: args.onRelease }),
+  }
   const fit = priorCorpus === undefined ? trainer.fit(data.train, cfg, rng, fitOptions) : fitOnline(priorCorpus, data.train, cfg as unknown as OlpConfig, rng, fitOptions)
   bar?.done()
   if (E.isLeft(fit)) return fail(`${args.trainer}: ${formatError(fit.left)}`)

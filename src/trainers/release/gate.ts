@@ -47,6 +47,9 @@ export class ReleaseGate {
     this.words = new WordStream(source)
     this.randomness = source.secret ? 'secure (node:crypto)' : 'seeded'
     if (!source.secret) this.reasons.push('the randomness is seeded for reproducibility: whoever knows the seed can regenerate the noise and subtract it')
+    // asking for diagnostics is enough: a trace of the run (its timing, its per-iteration values) is
+    // written beside the release, whether or not a diagnostic was computed
+    if (options.diagnostics === true) this.reasons.push('diagnostics were asked for: the per-iteration trace is computed on the private data and written with the model')
   }
 
   /** Runs `m` on `input`, drawing from the gate's words, and records `m.event` (under `context`, e.g. the iteration). */
