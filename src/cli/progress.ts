@@ -27,6 +27,8 @@ export interface ProgressOptions {
   readonly now?: () => number
   /** Minimum ms between redraws (default 200). */
   readonly everyMs?: number
+  /** Show the rate and the time left (default true); false for a private run, whose speed depends on its data. */
+  readonly timing?: boolean
 }
 
 export interface Progress {
@@ -59,6 +61,10 @@ export const progressText = (label: string, unit: string, done: number, total: n
   return `${label}: ${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} ${unit}${pct}, ${rateText(rate, unit)}${left}${note === undefined ? '' : `; ${note}`}`
 }
 
+/** A progress line without timing: units done of the total, and the note. */
+export const countText = (label: string, unit: string, done: number, total: number, note?: string): string =>
+  `${label}: ${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} ${unit}${note === undefined ? '' : `; ${note}`}`
+
 /** A progress line on a terminal, or a no-op (not a TTY, or quiet). */
 export const progressLine = (o: ProgressOptions): Progress => {
   const stream = o.stream ?? process.stderr
@@ -76,7 +82,8 @@ export const progressLine = (o: ProgressOptions): Progress => {
       if (t - last < every && done < total) return
       last = t
       drawn = true
-      stream.write(`\r${progressText(o.label, o.unit, done, total, t - t0, note)}\x1b[K`)
+      const text = o.timing === false ? countText(o.label, o.unit, done, total, note) : progressText(o.label, o.unit, done, total, t - t0, note)
+      stream.write(`\r${text}\x1b[K`)
     },
     done() {
       if (drawn) stream.write('\r\x1b[K')

@@ -86,18 +86,23 @@ export const EvaluateOutput = t.type({
 export type EvaluateOutput = t.TypeOf<typeof EvaluateOutput>
 
 /** `dpaudit train --json`: the trained model's run, its evaluation and privacy statement (the model itself is in `out`). */
-export const TrainOutput = t.type({
-  ...header('dpaudit train'),
-  trainer: t.string,
-  config: t.UnknownRecord,
-  /** The gate's verdict: private or not, and why (a `--seed` run says it is not a private release). */
-  release: t.UnknownRecord,
-  corpus: t.UnknownRecord,
-  out: t.string,
-  evaluation: t.UnknownRecord,
-  privacy: t.UnknownRecord,
-  tokensPerSecond: Num,
-})
+export const TrainOutput = t.intersection([
+  t.type({
+    ...header('dpaudit train'),
+    trainer: t.string,
+    config: t.UnknownRecord,
+    /** The gate's verdict: private or not, and why (a `--seed` run says it is not a private release). */
+    release: t.UnknownRecord,
+    /** Name and the sizes that are public under the trainer's relation (or declared). */
+    corpus: t.UnknownRecord,
+    out: t.string,
+    /** null for a private release without --eval-corpus: it is scored on a public corpus or not at all. */
+    evaluation: t.union([t.UnknownRecord, t.null]),
+    privacy: t.UnknownRecord,
+  }),
+  /** Timing: only for a run that is not a private release (a private run's speed depends on its data). */
+  t.partial({ tokensPerSecond: Num, seconds: Num }),
+])
 export type TrainOutput = t.TypeOf<typeof TrainOutput>
 
 const Verdict = t.union([t.literal('consistent'), t.literal('violation'), t.literal('inconclusive')])

@@ -18,7 +18,7 @@ export const vocabularyAssumption = (v: VocabularySource): string => {
     case 'public-file':
       return `the vocabulary is public: read from ${v.file}, a word list given by the user`
     case 'training-data':
-      return `the vocabulary is treated as public, but here it is the ${v.size} most frequent words of the training documents — a choice made from the data that ε does not cover; pass --vocabulary FILE with a public word list to make the assumption true`
+      return `the vocabulary is NOT public: it is the ${v.size} most frequent words of the training documents, a choice made from the data without noise that ε does not cover (the run is not a private release); pass --vocabulary FILE with a public word list, or --vocabulary dp for a differentially private selection`
     case 'all-documents':
       return `the vocabulary is treated as public, but here it is the ${v.size} most frequent words of all documents, training and test (the reference evaluation protocol for LDA perplexity, docs/trainers.md) — a choice made from the data that ε does not cover`
     case 'corpus-files':
@@ -28,7 +28,7 @@ export const vocabularyAssumption = (v: VocabularySource): string => {
 
 /** What every private LDA trainer assumes, beyond its own assumptions. */
 export const LDA_ASSUMPTIONS: ReadonlyArray<string> = [
-  'neighbouring corpora differ in the word of one token (replace one word); the number of documents, their lengths and the token positions are the same, so they are public',
-  'the held-out perplexity is computed on test documents, which the guarantee does not cover',
+  'neighbouring corpora differ in the word of one token (replace one word), both words in the public vocabulary: the relation is on the corpus as the trainer reads it (words outside the vocabulary deleted, documents with fewer than 2 of its words dropped), so the number of documents, their lengths and the token positions are the same, and public',
+  'a held-out perplexity belongs to a private release only when computed on a public corpus (--eval-corpus; φ is released, so that is post-processing); a score on the private corpus’s own test split is never written into a private release',
 ]
 

@@ -36,7 +36,12 @@ export interface ModelFile {
   readonly config: unknown
   /** Whether the file is a private release; for a seeded or diagnostic run, in plain words why not. */
   readonly release?: { readonly private: boolean; readonly randomness: string; readonly notice: string; readonly notPrivateBecause: ReadonlyArray<string> }
-  readonly corpus: { readonly name: string; readonly documents: number; readonly vocabulary: number; readonly tokens: number }
+  /**
+   * The corpus's name and sizes. A private release holds only sizes that are public: V, and D and N
+   * where the protected relation leaves them unchanged (replace one word) or the user declared them
+   * (--documents, --tokens); under a document-level relation the exact ones are left out.
+   */
+  readonly corpus: { readonly name: string; readonly documents?: number; readonly vocabulary: number; readonly tokens?: number; readonly sizes?: string }
   readonly vocab: ReadonlyArray<string>
   readonly topics: number
   /** K rows of V probabilities. */
@@ -123,7 +128,7 @@ export const ModelFileCodec = t.intersection(
       kind: t.literal(MODEL_KIND),
       trainer: t.string,
       config: t.unknown,
-      corpus: t.type({ name: t.string, documents: N, vocabulary: N, tokens: N }, 'CorpusDescription'),
+      corpus: t.intersection([t.type({ name: t.string, vocabulary: N }), t.partial({ documents: N, tokens: N, sizes: t.string })], 'CorpusDescription'),
       vocab: t.readonlyArray(t.string, 'a list of words'),
       topics: N,
       phi: Matrix,

@@ -169,17 +169,21 @@ describe('trainer audits: expected verdicts', () => {
     }
   })
 
-  it('OLP-LDA: consistent for a stream document; a document in the default prior split D0 (treated as public) is not protected', async () => {
+  it('OLP-LDA: consistent for a stream document; a prior split off the private documents is not protected, and the accountant now says ε = ∞', async () => {
     const config = { topics: 3, iterations: 2, flip: 0.8 }
+    const split = { ...config, prior: 0.2 }
     const names = splitPrior(right(buildGame({ trainer: 'olp-lda', config, corpus, neighbour: { kind: 'replace-word', document: 0, position: 0, word: CANARY }, view: 'black-box' })).corpora[0], 0.2).prior.names
     const inPrior = Number(names[0]) - 1 // document names are 1-based ids
     const inStream = [...Array(corpus.documents.length).keys()].find((d) => !names.includes(String(d + 1))) as number
-    const game = (document: number): TrainerGameSpec => ({ trainer: 'olp-lda', config, corpus, neighbour: { kind: 'replace-word', document, position: 0, word: CANARY }, view: 'black-box' })
+    const game = (document: number, c: Record<string, unknown> = config): TrainerGameSpec => ({ trainer: 'olp-lda', config: c, corpus, neighbour: { kind: 'replace-word', document, position: 0, word: CANARY }, view: 'black-box' })
+    // no prior (the default): every document is a stream document, and the audit agrees with the accountant
     const claim = accounted(game(inStream))
     const stream = await audit({ game: game(inStream), claim: { epsilon: claim, delta: 1e-5 }, runs: 300, seed: 'olp' })
     expect(stream.verdict).toBe('consistent')
-    // the trainer says so in its assumptions (ε covers only the stream's documents); the audit shows it
-    const prior = await audit({ game: game(inPrior), claim: { epsilon: claim, delta: 1e-5 }, runs: 300, seed: 'olp' })
+    // a 20 % prior split: the accountant says ∞ (the split is a NonPrivate step), so ε_LB ≤ accounted holds;
+    // against the stream-only ε the audit certifies the leak the old no-cost step hid
+    expect(accounted(game(inPrior, split))).toBe(Number.POSITIVE_INFINITY)
+    const prior = await audit({ game: game(inPrior, split), claim: { epsilon: claim, delta: 1e-5 }, runs: 300, seed: 'olp' })
     expect(prior.verdict).toBe('violation')
   })
 })

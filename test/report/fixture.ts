@@ -20,7 +20,7 @@ export const writeReportFixture = (dir: string): ReportFixture => {
   const corpus = writeTinyUci(dir)
   const models = [0.5, 2].map((epsilonL) => {
     const out = join(dir, `hdp-${epsilonL}.json`)
-    const r = runTrainCli(['hdp-lda', '--corpus', corpus, '--topics', '2', '--iterations', '4', '--epsilon-l', String(epsilonL), '--clip', '2', '--beta', '1', '--out', out, '--quiet'])
+    const r = runTrainCli(['hdp-lda', '--corpus', corpus, '--topics', '2', '--iterations', '4', '--epsilon-l', String(epsilonL), '--clip', '2', '--beta', '1', '--eval-corpus', corpus, '--out', out, '--quiet'])
     if (r.code !== 0) throw new Error(`train: ${r.stderr ?? ''}`)
     return out
   })

@@ -260,7 +260,10 @@ describe('bad input', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
   const jsonl = join(dir, 'c.jsonl')
   writeFileSync(jsonl, Array.from({ length: 30 }, (_, i) => JSON.stringify({ text: `alpha beta gamma delta ${i % 2 === 0 ? 'epsilon' : 'zeta'} alpha beta` })).join('\n'))
-  const base = ['lp-lda', '--corpus', jsonl, '--topics', '2', '--iterations', '2']
+  const vocabulary = join(dir, 'vocabulary.txt')
+  writeFileSync(vocabulary, 'alpha\nbeta\ndelta\nepsilon\ngamma\nzeta\n')
+  // a public word list: a vocabulary chosen from the corpus would make the run not private
+  const base = ['lp-lda', '--corpus', jsonl, '--topics', '2', '--iterations', '2', '--vocabulary', vocabulary]
   it.each([
     [['--flip', '1'], /^lp-lda: flip: .*must be in \(0, 1\).*\(got 1\)$/],
     [['--flip', '0'], /^lp-lda: flip: .*\(got 0\)$/],

@@ -181,16 +181,32 @@ describe('privacy: one release for the stream, D0 public', () => {
           const plan = olpLda.plan(c, stats)
           const fit = olpLda.fit(corpus, c, seeded(seed))
           if (E.isLeft(plan) || E.isLeft(fit)) return false
+          // one randomized-response atom, plus a NonPrivate one when the prior is split off the private documents
           const atoms = compositionAtoms(fit.right.ledger)
-          return sameComposition(plan.right, fit.right.ledger) && atoms.size === 1 && [...atoms.values()][0] === 1
+          const split = prior > 0
+          const rr = [...atoms.entries()].filter(([k]) => !k.includes('NonPrivate'))
+          return sameComposition(plan.right, fit.right.ledger) && rr.length === 1 && rr[0]?.[1] === 1 && atoms.size === (split ? 2 : 1)
         },
       ),
       { numRuns: 15 },
     )
   })
-  it('the gate releases the prior step (public), the users’ reports once, then post-processing per batch', () => {
+  it('a prior split off the private documents is released without protection (NonPrivate): the run is not private, ε = ∞', () => {
     const released: ReleaseRecord[] = []
     const fit = olpLda.fit(corpus, config(), seeded(3), { onRelease: (r) => released.push(r) })
+    if (E.isLeft(fit)) throw new Error('fit')
+    expect(released[0]?.label).toMatch(/^public prior: prior corpus D0 split off the private training documents/)
+    expect(released[0]?.event._tag).toBe('NonPrivate')
+    expect(fit.right.release.notPrivateBecause.join(' ')).toMatch(/prior corpus D0 split off .* without protection/)
+    const plan = olpLda.plan(config(), stats)
+    const s = privacyStatement(olpLda, config(), stats, [1e-5])
+    if (E.isLeft(plan) || E.isLeft(s)) throw new Error('plan')
+    expect(s.right.guarantee[0]?.epsilon).toBe(Number.POSITIVE_INFINITY)
+  })
+  it('the gate releases the prior step (public), the users’ reports once, then post-processing per batch', () => {
+    const released: ReleaseRecord[] = []
+    const prior = splitPrior(corpus, 0.25)
+    const fit = fitOnline(prior.prior, prior.stream, config(), seeded(3), { onRelease: (r) => released.push(r) })
     if (E.isLeft(fit)) throw new Error('fit')
     expect(released[0]?.label).toMatch(/^public prior: public prior corpus D0/)
     expect(released[1]?.label).toMatch(/^users: randomized response/)
@@ -198,17 +214,17 @@ describe('privacy: one release for the stream, D0 public', () => {
     const batches = Math.ceil((60 - 15) / 12)
     expect(released.filter((r) => /^batch \d+: server/.test(r.label))).toHaveLength(batches)
     expect(released.filter((r) => r.label.startsWith('users')).length).toBe(1)
-    expect(released.filter((r) => r !== released[1]).every((r) => r.event._tag === 'NoOp')).toBe(true)
+    expect(released.filter((r) => r !== released[1]).every((r) => r.event._tag === 'NoOp')).toBe(true) // a public prior corpus: no event
     expect(fit.right.release.private).toBe(false) // seeded
     expect(fit.right.model.theta).toBeUndefined()
   })
   it('the statement says what the parallel composition and the public D0 rest on; ε per document is 2ε_b', () => {
-    const s = privacyStatement(olpLda, config(), stats, [1e-5])
+    const s = privacyStatement(olpLda, config({ prior: 'public-prior.jsonl' }), stats, [1e-5])
     if (E.isLeft(s)) throw new Error('statement')
     const a = s.right.assumptions.join('\n')
     expect(a).toMatch(/one document per user/)
     expect(a).toMatch(/users in different mini-batches are disjoint/)
-    expect(a).toMatch(/prior corpus D0 is public data, asserted by the user/)
+    expect(a).toMatch(/prior corpus D0 \(public-prior\.jsonl\) is public data, asserted by the user/)
     expect(s.right.guarantee[0]?.epsilon).toBeLessThanOrEqual(2 * Math.log(3) + 1e-9)
     expect(s.right.guarantee[0]?.epsilon).toBeGreaterThan(2 * Math.log(3) - 1e-3)
   })
@@ -267,12 +283,21 @@ describe('bad input: a clear error naming the field, nothing written', () => {
   })
   it('good runs: a split of the training documents, and a separate prior corpus on the same public vocabulary', () => {
     const out = join(dir, 'ok.json')
-    const r = runTrainCli([...base, '--prior', '0.25', '--batch', '8', '--lambda', '0.5', '--flip', '0.5', '--out', out])
+    const r = runTrainCli([...base, '--vocabulary', vocabFile, '--prior', '0.25', '--batch', '8', '--lambda', '0.5', '--flip', '0.5', '--out', out])
     expect(r.code, r.stderr).toBe(0)
-    expect(r.stdout).toMatch(/assumes: the prior corpus D0 is public data, asserted by the user: here the first ⌊0\.25·D⌋ documents/)
-    expect(r.stdout).toMatch(/note: per document, replace-one word \(the accounted plan\): 2 bits/)
+    expect(r.stdout).toMatch(/assumes: the prior corpus D0 is the first ⌊0\.25·D⌋ documents .* of the private training documents, trained on without noise: NOT protected/)
+    expect(r.stdout).toMatch(/NOT A PRIVATE RELEASE: .*prior corpus D0 split off the private training documents/)
     const f = JSON.parse(readFileSync(out, 'utf8')) as { release: { private: boolean }; config: OlpConfig }
-    expect(f.release.private).toBe(true)
+    expect(f.release.private).toBe(false)
+    // and --private refuses it before any work
+    const refused = runTrainCli([...base, '--vocabulary', vocabFile, '--prior', '0.25', '--private', '--out', join(dir, 'refused.json')])
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toMatch(/--private: the plan has no finite ε/)
+    expect(existsSync(join(dir, 'refused.json'))).toBe(false)
+    // no prior (the default): a private release
+    const none = runTrainCli([...base, '--vocabulary', vocabFile, '--private', '--out', join(dir, 'none.json')])
+    expect(none.code, none.stderr).toBe(0)
+    expect(none.stdout).toMatch(/note: per document, replace-one word \(the accounted plan\): 2 bits/)
     expect(f.config).toMatchObject({ prior: 0.25, batch: 8, lambda: 0.5, denoise: { omega: 0.4 } })
     const out2 = join(dir, 'ok2.json')
     const p = runTrainCli([...base, '--vocabulary', vocabFile, '--prior', priorJsonl, '--prior-sd', '4', '--out', out2])

@@ -189,12 +189,18 @@ describe('vocabulary', () => {
     expect(mask.right.train.vocab.includes('onlyhere')).toBe(!inTest)
     expect(mask.right.vocabularySource).toEqual({ kind: 'training-data', size: mask.right.train.vocab.length })
   })
-  it('a public word list is used as given, and a document it leaves empty is an error naming it', () => {
+  it('a public word list is used as given; a document it leaves (nearly) empty is dropped as any other, and nothing names it', () => {
     const ok = datasetFromRaw('t', raw, 50, { vocabulary: { words: ['common', 'other'], file: 'v.txt' } })
     if (E.isLeft(ok)) throw new Error('dataset')
     expect(ok.right.train.vocab).toEqual(['common', 'other'])
-    const bad = datasetFromRaw('t', [...raw, { name: 'stranger', label: '', tokens: ['nothing', 'known'] }], 50, { vocabulary: { words: ['common'], file: 'v.txt' } })
-    expect(E.isLeft(bad) && bad.left._tag === 'InvalidParameter' && /document "stranger"/.test(bad.left.message)).toBe(true)
+    const withStranger = datasetFromRaw('t', [...raw, { name: 'stranger', label: '', tokens: ['nothing', 'known'] }], 50, { vocabulary: { words: ['common', 'other'], file: 'v.txt' } })
+    if (E.isLeft(withStranger)) throw new Error(withStranger.left.message)
+    expect([...withStranger.right.train.names, ...withStranger.right.test.names]).not.toContain('stranger')
+  })
+  it('a vocabulary chosen from the data is written in code-unit order, not by frequency', () => {
+    const ds = datasetFromRaw('t', raw, 50)
+    if (E.isLeft(ds)) throw new Error('dataset')
+    expect(ds.right.train.vocab).toEqual([...ds.right.train.vocab].sort())
   })
 })
 
@@ -215,9 +221,12 @@ describe('dpaudit train: bad input is refused before any work, nothing written',
     [['--diagnostics', '--private'], /--diagnostics .* cannot be a private release/],
     [['--vocabulary', join(dir, 'missing.txt')], /^--vocabulary: cannot read the vocabulary file \(ENOENT\) \(got ".*missing\.txt"\)$/],
     [['--vocabulary', empty], /^--vocabulary: the vocabulary file holds no word \(got ".*empty\.txt"\)$/],
-    [['--vocabulary', narrow], /^--vocabulary: leaves document "1" of .* with no word .* \(got ".*narrow\.txt"\)$/],
+    // a list that leaves no document with 2 of its words: the operator is told, no document named
+    [['--vocabulary', narrow], /^--corpus: .*no training document has at least 2 words of the vocabulary/],
+    // the most frequent words of the private documents: not a private release
+    [['--private'], /^--private: the vocabulary is the 6 most frequent words of the private documents/],
     [['--vocabulary', vocab, '--vocabulary-size', '10'], /go separately/],
-    [['--private', 'cdp'], /cdp-lda: --private: the plan has no finite ε .* cannot be a private release/],
+    [['--private', '--vocabulary', vocab, 'cdp'], /cdp-lda: --private: the plan has no finite ε .* cannot be a private release/],
   ])('%j', (extra, re) => {
     const out = join(dir, 'm.json')
     const args = extra.includes('cdp') ? ['cdp-lda', ...base.slice(1, 7), '--epsilon', '1', ...extra.filter((x) => x !== 'cdp')] : [...base, ...extra]
@@ -254,6 +263,8 @@ describe('what a private model file holds: φ, corpus D and N, and nothing else 
     writeFileSync(f, Array.from({ length: 30 }, (_, i) => JSON.stringify({ text: text(i, replaced) })).join('\n'))
     return f
   }
+  const vocabFile = join(dir, 'public-vocabulary.txt')
+  writeFileSync(vocabFile, 'alpha\nbeta\ndelta\nepsilon\ngamma\nzeta\n')
   const original = write('d.jsonl', false)
   const neighbour = write('d2.jsonl', true) // one word replaced: document 5's last gamma → delta
   const KEYS = ['config', 'corpus', 'evaluation', 'kind', 'phi', 'privacy', 'release', 'schemaVersion', 'topics', 'trainer', 'vocab']
@@ -271,21 +282,21 @@ describe('what a private model file holds: φ, corpus D and N, and nothing else 
     ['sub-lda', ['--gamma', '0.5']],
   ])('%s --private: the file holds φ (K × V), D and N of the training documents, no θ, no per-document counts, no trace, no seed; a replaced word moves neither D nor N', (trainer, flags) => {
     const run = (corpusFile: string, out: string) => {
-      const r = runTrainCli([trainer, '--corpus', corpusFile, '--topics', '2', '--iterations', '2', ...flags, '--private', '--out', out])
+      const r = runTrainCli([trainer, '--corpus', corpusFile, '--topics', '2', '--iterations', '2', ...flags, '--vocabulary', vocabFile, '--private', '--out', out])
       expect(r.code, r.stderr).toBe(0)
       const raw = readFileSync(out, 'utf8')
       return { raw, file: JSON.parse(raw) as Record<string, unknown> }
     }
     const { raw, file } = run(original, join(dir, `${trainer}.json`))
-    const data = loadDataset(original)
+    // a private run trains on every document (no test split: it may not be evaluated on one)
+    const data = loadDataset(original, { split: false })
     if (E.isLeft(data)) throw new Error('dataset')
     const stats = corpusStats(data.right.train)
     const V = data.right.train.vocab.length
-    expect([stats.documents, V]).toEqual([27, 6]) // 3 of 30 documents held out for evaluation
-    expect(data.right.train.names).toContain('5') // the replaced word is in a training document
-    expect(Object.keys(file).sort()).toEqual(KEYS)
+    expect([stats.documents, V]).toEqual([30, 6])
+    expect(Object.keys(file).sort()).toEqual(KEYS.filter((k) => k !== 'evaluation'))
     expect(file['release']).toMatchObject({ private: true, randomness: 'secure (node:crypto)' })
-    expect(file['corpus']).toEqual({ name: original, documents: stats.documents, vocabulary: V, tokens: stats.tokens })
+    expect(file['corpus']).toMatchObject({ name: original, documents: stats.documents, vocabulary: V, tokens: stats.tokens })
     const phi = file['phi'] as number[][]
     expect(phi).toHaveLength(2)
     for (const row of phi) {

@@ -19,10 +19,20 @@ describe('dpaudit train', () => {
   })
   it.each(['svi-lda', 'svi-lda-wor'])('trains %s end to end, a private release accounted under its sampling model', (name) => {
     const out = join(dir, `${name}.json`)
-    const r = runTrainCli([name, '--corpus', corpusDir, '--topics', '2', '--iterations', '5', '--batch-size', '4', '--truncation', '20', '--out', out, '--json'])
+    // svi-lda (add/remove one document) needs the public D declared: the exact one differs between neighbours
+    const declared = name === 'svi-lda' ? ['--documents', '20'] : []
+    const r = runTrainCli([name, '--corpus', corpusDir, '--topics', '2', '--iterations', '5', '--batch-size', '4', '--truncation', '20', ...declared, '--out', out, '--json'])
     expect(r.code, r.stderr).toBe(0)
-    const doc = JSON.parse(r.stdout ?? '') as { release: { private: boolean }; privacy: { protects: string; guarantee: Array<{ epsilon: number }> } }
+    const doc = JSON.parse(r.stdout ?? '') as { release: { private: boolean }; corpus: { documents?: number; tokens?: number }; privacy: { protects: string; guarantee: Array<{ epsilon: number }> } }
     expect(doc.release.private).toBe(true)
+    // sizes: the declared D (add/remove) or the exact D (replace one document); N is never the exact one
+    expect(doc.corpus.documents).toEqual(name === 'svi-lda' ? 20 : expect.any(Number))
+    expect(doc.corpus.tokens).toBeUndefined()
+    if (name === 'svi-lda') {
+      const undeclared = runTrainCli([name, '--corpus', corpusDir, '--topics', '2', '--iterations', '2', '--batch-size', '4', '--private', '--out', join(dir, 'undeclared.json')])
+      expect(undeclared.code).toBe(1)
+      expect(undeclared.stderr).toMatch(/^--private: svi-lda protects add\/remove one document, and without --documents D/)
+    }
     expect(doc.privacy.protects).toBe(name === 'svi-lda' ? 'add-remove one document' : 'replace-one one document')
     expect(Number.isFinite(doc.privacy.guarantee[0]?.epsilon)).toBe(true)
     expect(JSON.parse(readFileSync(out, 'utf8')).theta).toBeUndefined()

@@ -23,14 +23,16 @@
 import { parseArgs } from 'node:util'
 import * as E from 'fp-ts/lib/Either.js'
 import { firstDecodeError } from '../../core/decode.js'
-import { type DpError, formatError } from '../../core/error.js'
+import { type DpError, formatError, invalidParameter } from '../../core/error.js'
 import { stringifyJson } from '../../core/json.js'
 import { type Rng, secure, seeded } from '../../core/rng.js'
-import type { ReleaseRecord } from '../../trainers/release/gate.js'
+import { DIAGNOSTICS_ASKED, type ReleaseRecord } from '../../trainers/release/gate.js'
 import { type Corpus, type CorpusStats, corpusStats, documentCount, fromDocuments } from '../../trainers/corpus/corpus.js'
+import { completionHalves } from '../../trainers/corpus/dataset.js'
+import { type DeclaredSizes, exactSizes, publicSizes, vocabularyNotPrivate } from '../../trainers/release/public-output.js'
 import { type LoadOptions, loadDataset, readVocabularyFile } from '../../trainers/corpus/load.js'
 import { heldOutPerplexity } from '../../trainers/eval/perplexity.js'
-import { modelFile, writeModelFile } from '../../trainers/model-file.js'
+import { type ModelFile, modelFile, writeModelFile } from '../../trainers/model-file.js'
 import { BASE_DEFAULTS } from '../../trainers/config.js'
 import { isTrainerName, TRAINER_NAMES, TRAINERS } from '../../trainers/registry.js'
 import { type PrivacyStatement, privacyStatement, releaseNotice } from '../../trainers/statement.js'
@@ -51,7 +53,7 @@ const COMMON_NUMERIC: ReadonlyArray<readonly [flag: string, field: string]> = [
 ]
 
 /** Flags every trainer takes. */
-const COMMON_FLAGS: ReadonlySet<string> = new Set(['corpus', 'out', 'seed', 'private', 'diagnostics', 'vocabulary', 'vocabulary-size', 'delta', 'json', 'quiet', ...COMMON_NUMERIC.map(([f]) => f)])
+const COMMON_FLAGS: ReadonlySet<string> = new Set(['corpus', 'out', 'seed', 'private', 'diagnostics', 'vocabulary', 'vocabulary-size', 'eval-corpus', 'documents', 'tokens', 'delta', 'json', 'quiet', ...COMMON_NUMERIC.map(([f]) => f)])
 
 /** A trainer-specific flag: the config field a numeric flag sets, and how its default reads in the usage line. */
 interface TrainerFlag {
@@ -158,6 +160,8 @@ const NUMERIC: ReadonlyArray<readonly [flag: string, field: string]> = [
 export const TRAIN_USAGE = `usage: dpaudit train <${TRAINER_NAMES.join('|')}> --corpus brown|spam|<path> --topics K --iterations T --out model.json
   (spectral: --iterations counts power-method iterations and defaults to 30)
   [--alpha A (default ${BASE_DEFAULTS.alpha})] [--beta B (default ${BASE_DEFAULTS.beta})] [--vocabulary FILE | --vocabulary-size V] [--delta D ...] [--json] [--quiet]
+  [--eval-corpus FILE] (public corpus to score φ on; a private release is scored on nothing else)
+  [--documents D] [--tokens N] (declared public sizes; under a document-level relation the exact ones are never printed)
   [--private] (refuse anything that would make the release not private)
   [--seed S] (reproducible: NOT a private release) [--diagnostics] (true-count log-likelihood: NOT a private release)
 ${TRAINER_NAMES.filter((n) => TRAINER_FLAGS[n].length > 0)
@@ -173,6 +177,9 @@ export const TRAIN_OPTIONS = {
   diagnostics: { type: 'boolean', default: false },
   vocabulary: { type: 'string' },
   'vocabulary-size': { type: 'string' },
+  'eval-corpus': { type: 'string' },
+  documents: { type: 'string' },
+  tokens: { type: 'string' },
   noise: { type: 'string' },
   'adaptive-q': { type: 'string' },
   'adaptive-eta': { type: 'string' },
@@ -384,11 +391,42 @@ export const runTrain = (args: TrainArgs): CommandResult => {
   if (typeof vocabFile === 'string' && vs.right !== undefined) return fail('--vocabulary FILE and --vocabulary-size go separately: the file fixes the vocabulary')
   const vocabulary = typeof vocabFile === 'string' ? readVocabularyFile(vocabFile) : E.right(undefined)
   if (E.isLeft(vocabulary)) return fail(formatError(vocabulary.left))
-  const loadOptions = { ...(vs.right === undefined ? {} : { vocabularySize: vs.right }), ...(vocabulary.right === undefined ? {} : { vocabulary: vocabulary.right }) }
+  const declared = declaredSizes(v)
+  if (E.isLeft(declared)) return fail(declared.left)
+  // private SVI uses the declared D for ν = S/D, σ and the M-step, never the exact one
+  const sviDeclared = declared.right.documents !== undefined && trainer.name === 'svi-lda'
+  const cfgRun = (sviDeclared ? { ...cfg, documents: declared.right.documents } : cfg) as typeof cfg
+  if (sviDeclared) {
+    const ok = trainer.validate(cfgRun)
+    if (E.isLeft(ok)) return fail(`${args.trainer}: ${formatError(ok.left)}`)
+  }
+  // A run meant as a private release trains on every document: the train/test split is a permutation
+  // of all D documents, so under add/remove one document it would reshuffle which documents are
+  // trained on, and the test split may not be evaluated anyway (only --eval-corpus, a public corpus).
+  const intendsPrivate = seed === undefined && !diagnostics && trainer.name !== 'cgs'
+  const loadOptions: LoadOptions = {
+    ...(vs.right === undefined ? {} : { vocabularySize: vs.right }),
+    ...(vocabulary.right === undefined ? {} : { vocabulary: vocabulary.right }),
+    ...(intendsPrivate ? { split: false } : {}),
+  }
   const ds = loadDataset(corpusArg, loadOptions)
-  if (E.isLeft(ds)) return fail(ds.left._tag === 'InvalidParameter' && ds.left.path === '--vocabulary' ? formatError(ds.left) : `--corpus: ${formatError(ds.left)}`)
+  if (E.isLeft(ds)) return fail(ds.left._tag === 'InvalidParameter' && (ds.left.path === '--vocabulary' || ds.left.path === '--vocabulary-size') ? formatError(ds.left) : `--corpus: ${formatError(ds.left)}`)
   const data = ds.right
   const stats = corpusStats(data.train)
+  // a vocabulary chosen from the private documents without a gate: the run is not a private release
+  const vocabularyLeak = vocabularyNotPrivate(data.vocabularySource)
+  if (v['private'] === true && vocabularyLeak !== undefined) return fail(`--private: ${vocabularyLeak}`)
+  // svi-lda (add/remove one document) without a declared D computes ν = S/D, σ and the M-step from the
+  // exact D, which differs between neighbours: not post-processing of a release
+  const exactD = trainer.name === 'svi-lda' && declared.right.documents === undefined ? SVI_EXACT_D : undefined
+  if (v['private'] === true && exactD !== undefined) return fail(`--private: ${exactD}`)
+  // what makes this run not a private release beyond what its gate records (every trainer alike)
+  const runReasons = [
+    ...(vocabularyLeak === undefined ? [] : [vocabularyLeak]),
+    ...(exactD === undefined ? [] : [exactD]),
+    ...(diagnostics ? [DIAGNOSTICS_ASKED] : []),
+  ]
+  const evalCorpusArg = v['eval-corpus']
   // olp-lda --prior PATH: a public corpus loaded as the main one is, with the same vocabulary
   const priorArg = (cfg as { prior?: unknown }).prior
   let priorCorpus: Corpus | undefined
@@ -397,17 +435,25 @@ export const runTrain = (args: TrainArgs): CommandResult => {
     if (E.isLeft(p)) return fail(`${args.trainer}: ${formatError(p.left)}`)
     priorCorpus = p.right
   }
+  const evalCorpus = typeof evalCorpusArg === 'string' ? loadEvalCorpus(evalCorpusArg, data.train.vocab) : E.right(undefined)
+  if (E.isLeft(evalCorpus)) return fail(`--eval-corpus: ${formatError(evalCorpus.left)}`)
   // Account before training: a plan no accountant can answer is reported before any work.
-  const statement = withUnits(trainer, cfg, stats, deltas, privacyStatement(trainer, cfg, stats, deltas, data.vocabularySource))
+  const statement = withUnits(trainer, cfgRun, stats, deltas, privacyStatement(trainer, cfgRun, stats, deltas, data.vocabularySource))
   // a parameter the corpus rules out (spectral's k > V) is bad input (exit 1); no accountant answering is exit 2
   if (E.isLeft(statement))
     return { code: statement.left._tag === 'InvalidParameter' ? EXIT.input : EXIT.accounting, stderr: `${args.trainer}: ${formatError(statement.left)}` }
   if (v['private'] === true && statement.right.guarantee.some((g) => !Number.isFinite(g.epsilon)))
     return fail(`${trainer.name}: --private: the plan has no finite ε (${statement.right.guarantee.find((g) => !Number.isFinite(g.epsilon))?.method ?? ''}), so the run cannot be a private release`)
   const progress = args.progress
-  // on a terminal: one progress line with the rate and the time left (quiet with --json or --quiet)
-  const bar = progress === undefined ? progressLine({ label: `train ${trainer.name}`, unit: 'iterations', quiet: json || v['quiet'] === true }) : undefined
+  // on a terminal: one progress line. A private run shows only the iterations done of T (public): no
+  // rate, no time left, no log-likelihood (its timing depends on the data)
+  const bar = progress === undefined ? progressLine({ label: `train ${trainer.name}`, unit: 'iterations', quiet: json || v['quiet'] === true, timing: !intendsPrivate || runReasons.length > 0 }) : undefined
   const onIteration = (l: IterationLog): void => {
+    if (intendsPrivate && runReasons.length === 0) {
+      progress?.(`iter ${String(l.iteration).padStart(4)} of ${cfg.iterations}`)
+      bar?.update(l.iteration, cfg.iterations)
+      return
+    }
     const ll = Number.isNaN(l.logLikelihood) ? undefined : `log-likelihood ${l.logLikelihood.toFixed(1)}`
     progress?.(`iter ${String(l.iteration).padStart(4)}  ${ll ?? 'log-likelihood —'}  elapsed ${(l.elapsedMs / 1000).toFixed(2)} s  ${(l.tokensPerSecond / 1e6).toFixed(2)} M tokens/s`)
     bar?.update(l.iteration, cfg.iterations, ll)
@@ -418,54 +464,122 @@ export const runTrain = (args: TrainArgs): CommandResult => {
     ...(progress === undefined && bar?.active !== true ? {} : { onIteration }),
     ...(args.onRelease === undefined ? {} : { onRelease: args.onRelease }),
   }
-  const fit = priorCorpus === undefined ? trainer.fit(data.train, cfg, rng, fitOptions) : fitOnline(priorCorpus, data.train, cfg as unknown as OlpConfig, rng, fitOptions)
+  const fit = priorCorpus === undefined ? trainer.fit(data.train, cfgRun, rng, fitOptions) : fitOnline(priorCorpus, data.train, cfgRun as unknown as OlpConfig, rng, fitOptions)
   bar?.done()
   if (E.isLeft(fit)) return fail(`${args.trainer}: ${formatError(fit.left)}`)
-  const verdict = fit.right.release
+  const reasons = [...new Set([...fit.right.release.notPrivateBecause, ...runReasons])]
+  const verdict = { ...fit.right.release, private: reasons.length === 0, notPrivateBecause: reasons }
   if (v['private'] === true && !verdict.private) return { code: EXIT.internal, stderr: `--private: the run turned out not to be a private release (${verdict.notPrivateBecause.join('; ')}); nothing written` }
   const release = { private: verdict.private, randomness: verdict.randomness, notice: releaseNotice(verdict), notPrivateBecause: verdict.notPrivateBecause }
   // the statement was made from the plan before the run; what the run did to it is said first
   const privacy: PrivacyStatement = verdict.private ? statement.right : { ...statement.right, notes: [release.notice, ...statement.right.notes] }
-  const ppl = heldOutPerplexity(fit.right.model.phi, cfg.topics, data.testObserved, data.testHeldOut)
-  if (E.isLeft(ppl)) return { code: EXIT.internal, stderr: `evaluation failed: ${formatError(ppl.left)}` }
-  const evaluation = { perplexity: ppl.right.perplexity, heldOutTokens: ppl.right.heldOutTokens, protocol: 'document completion: θ folded in on the first half of each test document (α_eval = 0.1, 100 fixed-point iterations), the second half scored' }
+  // Evaluation. A private release is evaluated only on a public corpus (--eval-corpus): φ is a release,
+  // so that is post-processing. A run that is not a private release may also be scored on its test split.
+  const scored = scoreRun(fit.right.model.phi, cfg.topics, evalCorpus.right, verdict.private ? undefined : data)
+  if (E.isLeft(scored)) return { code: EXIT.internal, stderr: `evaluation failed: ${formatError(scored.left)}` }
+  const evaluation = scored.right
+  const sizes = verdict.private ? publicSizes(trainer.accountingRelation, trainer.relation, stats, declared.right) : { ...exactSizes(stats), sizes: 'exact (not a private release)' }
   const file = modelFile({
     trainer: trainer.name,
-    config: cfg,
+    config: cfgRun,
     release,
-    corpus: { name: data.name, documents: stats.documents, vocabulary: stats.vocabulary, tokens: stats.tokens },
+    corpus: { name: data.name, ...sizes },
     vocab: data.train.vocab,
     model: fit.right.model,
-    evaluation,
+    ...(evaluation === undefined ? {} : { evaluation }),
     privacy,
     // the per-iteration trace (cumulative wall time) only for a run that is not a private release:
     // the time a private run took depends on its data and would leak through the file (a side channel)
-    ...(trainer.name === 'cgs' || diagnostics || !verdict.private ? { trace: fit.right.trace } : {}),
+    ...(verdict.private ? {} : { trace: fit.right.trace }),
   })
   const w = writeModelFile(out, file)
   if (E.isLeft(w)) return fail(formatError(w.left))
   const last = fit.right.trace[fit.right.trace.length - 1]
   const totalMs = last?.elapsedMs ?? 0
+  // timing only for a run that is not a private release (a private run's speed depends on its data)
+  const timing = verdict.private ? {} : { tokensPerSecond: (fit.right.tokensSampled / totalMs) * 1000, seconds: totalMs / 1000 }
   if (json)
     return {
       code: EXIT.ok,
-      stdout: stringifyJson(
-        { schemaVersion: 1, tool: 'dpaudit train', trainer: trainer.name, config: cfg, release, corpus: file.corpus, out, evaluation, privacy, tokensPerSecond: (fit.right.tokensSampled / totalMs) * 1000 },
-        2,
-      ),
+      stdout: stringifyJson({ schemaVersion: 1, tool: 'dpaudit train', trainer: trainer.name, config: cfgRun, release, corpus: file.corpus, out, evaluation: evaluation ?? null, privacy, ...timing }, 2),
     }
   return {
     code: EXIT.ok,
     stdout: [
-      `${trainer.name} on ${data.name}: D = ${stats.documents}, V = ${stats.vocabulary}, N = ${stats.tokens}; K = ${cfg.topics}, T = ${cfg.iterations}; randomness ${verdict.randomness}`,
+      `${trainer.name} on ${data.name}: ${sizeText(file.corpus)}; K = ${cfg.topics}, T = ${cfg.iterations}; randomness ${verdict.randomness}`,
       release.notice,
-      `trained in ${(totalMs / 1000).toFixed(2)} s (${((fit.right.tokensSampled / totalMs) / 1000).toFixed(2)} M tokens/s)`,
-      `held-out perplexity: ${ppl.right.perplexity.toFixed(1)} (${ppl.right.heldOutTokens} held-out tokens; ${evaluation.protocol})`,
+      ...(verdict.private ? [] : [`trained in ${(totalMs / 1000).toFixed(2)} s (${((fit.right.tokensSampled / totalMs) / 1000).toFixed(2)} M tokens/s)`]),
+      evaluation === undefined
+        ? `held-out perplexity: not computed (a private release is evaluated only on a public corpus: --eval-corpus FILE)`
+        : `held-out perplexity${evaluation.corpus === undefined ? '' : ` on ${evaluation.corpus}`}: ${evaluation.perplexity.toFixed(1)} (${evaluation.heldOutTokens} held-out tokens; ${evaluation.protocol})`,
       renderStatement(privacy),
       `model written to ${out}`,
     ].join('\n'),
   }
 }
+
+const SVI_EXACT_D =
+  'svi-lda protects add/remove one document, and without --documents D the exact number of documents sets ν = S/D, σ and the M-step, though it differs between neighbours (declare the public D with --documents)'
+
+
+const PROTOCOL = 'document completion: θ folded in on the first half of each test document (α_eval = 0.1, 100 fixed-point iterations), the second half scored'
+
+/**
+ * Held-out perplexity of φ: on the public evaluation corpus when one is given, else on the run's own
+ * test split when `split` is given (a run that is not a private release), else none.
+ */
+const scoreRun = (
+  phi: Float64Array,
+  K: number,
+  evalCorpus: Corpus | undefined,
+  split: { readonly testObserved: Corpus; readonly testHeldOut: Corpus } | undefined,
+): E.Either<DpError, (ModelFileEvaluation & { readonly corpus?: string }) | undefined> => {
+  if (evalCorpus !== undefined) {
+    const { observed, heldOut } = completionHalves(evalCorpus)
+    return E.map((p: { perplexity: number; heldOutTokens: number }) => ({ perplexity: p.perplexity, heldOutTokens: p.heldOutTokens, protocol: `${PROTOCOL}; on the public corpus given by --eval-corpus`, corpus: 'the --eval-corpus corpus' }))(
+      heldOutPerplexity(phi, K, observed, heldOut),
+    )
+  }
+  if (split === undefined || documentCount(split.testObserved) === 0) return E.right(undefined)
+  return E.map((p: { perplexity: number; heldOutTokens: number }) => ({ perplexity: p.perplexity, heldOutTokens: p.heldOutTokens, protocol: `${PROTOCOL}; on the run's own test split (not a private release)` }))(
+    heldOutPerplexity(phi, K, split.testObserved, split.testHeldOut),
+  )
+}
+
+type ModelFileEvaluation = NonNullable<ModelFile['evaluation']>
+
+/** The public evaluation corpus: every document is a test document, read with the model's vocabulary. */
+const loadEvalCorpus = (path: string, vocab: ReadonlyArray<string>): E.Either<DpError, Corpus> => {
+  const withVocab = loadDataset(path, { vocabulary: { words: vocab, file: 'the model’s vocabulary' }, split: false, minTokens: 2 })
+  if (E.isRight(withVocab)) return E.right(withVocab.right.train)
+  // a bag-of-words corpus carries its own vocab.txt: it must be the model's, word for word
+  const own = loadDataset(path, { split: false, minTokens: 2 })
+  if (E.isLeft(own)) return own
+  const a = own.right.train.vocab
+  return a.length === vocab.length && a.every((w, i) => w === vocab[i])
+    ? E.right(own.right.train)
+    : E.left(invalidParameter('--eval-corpus', path, 'its vocab.txt is not the model’s vocabulary, word for word'))
+}
+
+/** Public sizes declared by the user (--documents, --tokens). */
+const declaredSizes = (v: TrainArgs['values']): E.Either<string, DeclaredSizes> => {
+  const out: { documents?: number; tokens?: number } = {}
+  for (const [flag, field] of [['documents', 'documents'], ['tokens', 'tokens']] as const) {
+    const x = num(flag, v[flag])
+    if (E.isLeft(x)) return x
+    if (x.right === undefined) continue
+    if (!(Number.isInteger(x.right) && x.right >= 1)) return E.left(`--${flag}: the declared ${field === 'documents' ? 'number of documents D' : 'number of tokens N'} must be an integer ≥ 1 (got ${String(v[flag])})`)
+    out[field] = x.right
+  }
+  return E.right(out)
+}
+
+const sizeText = (c: ModelFile['corpus']): string =>
+  [
+    c.documents === undefined ? 'D not public' : `D = ${c.documents}`,
+    `V = ${c.vocabulary}`,
+    c.tokens === undefined ? 'N not public' : `N = ${c.tokens}`,
+  ].join(', ') + (c.sizes === undefined ? '' : ` (${c.sizes})`)
 
 /** argv (after "train") → result, for the dispatcher. */
 export const runTrainCli = (argv: ReadonlyArray<string>): CommandResult => {
@@ -498,7 +612,8 @@ export const trainDemo = (): string => {
     const p = heldOutPerplexity(fit.right.model.phi, 20, data.testObserved, data.testHeldOut)
     const st = privacyStatement(trainer, cfg.right, stats, [1e-5], data.vocabularySource)
     if (E.isLeft(p) || E.isLeft(st)) return 'demo: evaluation or accounting failed'
-    lines.push('', `${name}: ${trainer.description}; ${JSON.stringify(raw)}`, `  held-out perplexity ${p.right.perplexity.toFixed(1)}`, `  ${releaseNotice(fit.right.release)}`, renderStatement(st.right))
+    // the demo is the operator's view: its score on Brown's own test split is not part of a release
+    lines.push('', `${name}: ${trainer.description}; ${JSON.stringify(raw)}`, `  held-out perplexity ${p.right.perplexity.toFixed(1)} (the operator's evaluation on Brown's test split; a private release would be scored only on a public corpus)`, `  ${releaseNotice(fit.right.release)}`, renderStatement(st.right))
   }
   return lines.join('\n')
 }

@@ -12,6 +12,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import * as E from 'fp-ts/lib/Either.js'
+import { fileURLToPath } from 'node:url'
 import { type DpError, invalidParameter } from '../../core/error.js'
 import { stopWords, tokenizeInto } from './text.js'
 import type { RawDocument } from './dataset.js'
@@ -77,4 +78,26 @@ export const loadSpamRaw = (): E.Either<DpError, RawDocument[]> => {
       return { name, label: name.startsWith('spam') ? 'spam' : 'ham', tokens: tokenizeInto(body, stop, []) }
     }),
   )
+}
+
+/**
+ * The public vocabulary shipped with dpaudit for a built-in corpus (data/vocabulary/): the reference
+ * protocol's step 4 run once over the whole public package corpus (Brown's 5,000 and SpamAssassin's
+ * 10,000 most frequent words, ties alphabetical, in that order), and frozen. It is a fixed file,
+ * the same whatever a run trains on, so a private run on a built-in corpus (or on a neighbour of it)
+ * reads a public list and not a ranking of its own data; the reference protocol's `vocab.txt` is its
+ * first V lines. `size` takes a prefix (a public cut of a public list).
+ */
+export const shippedVocabulary = (corpus: 'brown' | 'spam', size?: number): E.Either<DpError, { readonly words: ReadonlyArray<string>; readonly file: string }> => {
+  const name = corpus === 'brown' ? 'brown-5000.txt' : 'spam-10000.txt'
+  const path = fileURLToPath(new URL(`../../../data/vocabulary/${name}`, import.meta.url))
+  let words: string[]
+  try {
+    words = readFileSync(path, 'utf8').split('\n').filter((w) => w.length > 0)
+  } catch (e) {
+    return E.left(invalidParameter('--corpus', corpus, `the shipped vocabulary data/vocabulary/${name} cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)}); reinstall dpaudit`))
+  }
+  if (size !== undefined && !(Number.isInteger(size) && size >= 1 && size <= words.length))
+    return E.left(invalidParameter('--vocabulary-size', size, `${corpus}'s shipped public vocabulary has ${words.length} words: V must be an integer in [1, ${words.length}]`))
+  return E.right({ words: size === undefined ? words : words.slice(0, size), file: `data/vocabulary/${name}${size === undefined ? '' : ` (first ${size} words)`} (shipped with dpaudit)` })
 }

@@ -156,14 +156,19 @@ export const datasetFromRaw = (
     }
     return { name: d.name, label: d.label, ids: Int32Array.from(ids), test: mask.right[i] === 1 }
   })
-  if (given !== undefined) {
-    const empty = docs.find((d) => d.ids.length === 0)
-    if (empty !== undefined)
-      return E.left(invalidParameter('--vocabulary', given.file, `leaves document "${empty.name}" of ${name} with no word (${docs.filter((d) => d.ids.length === 0).length} such documents); every document needs at least one word of the vocabulary`))
-  }
+  // A document left with too few words of the vocabulary is dropped, whatever the vocabulary's source, and
+  // nothing says which: an error naming it would publish a fact about one document (issue 22, item 7).
   const source: VocabularySource =
     given !== undefined ? { kind: 'public-file', file: given.file } : { kind: all ? 'all-documents' : 'training-data', size: vocab.length }
-  return assemble(name, vocab, docs, options.minTokens ?? 2, source, options.split !== false)
+  // a vocabulary chosen from the data is written in a data-independent order (code-unit order), so the
+  // list does not rank the words by their private frequencies; a public list keeps its own order
+  const written = given !== undefined ? vocab : [...vocab].sort()
+  if (written !== vocab) {
+    const remap = new Map(written.map((w, i) => [w, i]))
+    const perm = Int32Array.from(vocab, (w) => remap.get(w) as number)
+    for (const d of docs) for (let i = 0; i < d.ids.length; i++) d.ids[i] = perm[d.ids[i] as number] as number
+  }
+  return assemble(name, written, docs, options.minTokens ?? 2, source, options.split !== false)
 }
 
 /** A bag-of-words corpus (e.g. read from UCI files) → dataset, split as `datasetFromRaw`. */

@@ -1,7 +1,7 @@
 /**
  * Resolves a corpus argument (`brown`, `spam`, or a path) to a train/test dataset:
- * - `brown` / `spam`: the built-in corpora, V = 5,000 / 10,000 by default (as the reference figures,
- *   docs/trainers.md § The reference protocol and figures);
+ * - `brown` / `spam`: the built-in corpora with their shipped public vocabulary (data/vocabulary/:
+ *   V = 5,000 / 10,000, the reference protocol's, docs/trainers.md § The reference protocol and figures);
  * - a directory in the reference protocol's layout (vocab.txt, docword.train.txt, docword.test.obs.txt,
  *   docword.test.ho.txt): used as is;
  * - a directory with docword.txt (+ vocab.txt) or a docword file: read, then split;
@@ -14,7 +14,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, decodeFailure, invalidParameter } from '../../core/error.js'
-import { loadBrownRaw, loadSpamRaw } from './builtin.js'
+import { loadBrownRaw, loadSpamRaw, shippedVocabulary } from './builtin.js'
 import { documentCount, fromDocuments, validateCorpus } from './corpus.js'
 import { type Dataset, datasetFromCorpus, datasetFromRaw, type RawDocument, type SplitOptions } from './dataset.js'
 import { forEachLine } from './lines.js'
@@ -122,6 +122,13 @@ const loadUntagged = (source: string, options: LoadOptions): E.Either<DpError, D
   if (source === 'brown' || source === 'spam') {
     const raw = source === 'brown' ? loadBrownRaw() : loadSpamRaw()
     if (E.isLeft(raw)) return raw
+    // default: the shipped public list (a fixed file, the reference protocol's vocabulary); a vocabulary
+    // chosen from these documents only when asked for (`vocabularyFrom`)
+    if (options.vocabulary === undefined && options.vocabularyFrom === undefined) {
+      const shipped = shippedVocabulary(source, options.vocabularySize)
+      if (E.isLeft(shipped)) return shipped
+      return datasetFromRaw(source, raw.right, shipped.right.words.length, { ...options, vocabulary: shipped.right })
+    }
     return datasetFromRaw(source, raw.right, options.vocabularySize ?? DEFAULT_VOCABULARY[source], options)
   }
   if (!existsSync(source)) return E.left(invalidParameter('--corpus', source, 'expected brown, spam, or an existing file or directory'))

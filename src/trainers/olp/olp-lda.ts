@@ -29,7 +29,7 @@ import * as t from 'io-ts'
 import { type DpError, invalidParameter } from '../../core/error.js'
 import type { Rng } from '../../core/rng.js'
 import { wordsFromRng, type WordStream } from '../../core/words.js'
-import { compose, labeled, noOp, type PrivacyEvent, selfCompose } from '../../mechanisms/event.js'
+import { compose, labeled, nonPrivate, noOp, type PrivacyEvent, selfCompose } from '../../mechanisms/event.js'
 import { replaceOne } from '../../mechanisms/neighbouring.js'
 import { LDA_ASSUMPTIONS } from '../assumptions.js'
 import { BASE_DEFAULTS, BaseConfig, checkBase } from '../config.js'
@@ -73,6 +73,14 @@ const WORD = replaceOne('word')
 export const PRIOR_SPLIT_SEED = 20241113
 
 const PRIOR = 'public prior corpus D0: LDA on its word-presence documents (public data, no event)'
+/**
+ * A prior split off the private training documents is private data trained on without noise: the
+ * step is recorded as NonPrivate (ε = ∞), so such a run is never a private release (issue 22, item 2).
+ */
+const PRIOR_SPLIT = 'prior corpus D0 split off the private training documents: LDA on them without noise (not protected)'
+
+/** Whether the prior is a fraction of the private training documents (and not empty). */
+const priorIsSplit = (c: Pick<OlpConfig, 'prior'>): boolean => typeof c.prior === 'number' && c.prior > 0
 const DENOISE = 'server: n_t, prior μ_t (eq. 21), Bayesian estimate B(n_t) (eq. 19), reconstruction — post-processing of the reports'
 const SWEEP = 'O-LDA sweep (eq. 12) on the reconstructed batch — post-processing of the reports'
 
@@ -123,7 +131,7 @@ const validate = (c: OlpConfig, stats?: CorpusStats): E.Either<DpError, OlpConfi
 const olpPlan = (c: OlpConfig, stats: CorpusStats): PrivacyEvent => {
   const L = batchCount(streamSize(c, stats.documents), c.batch)
   const batch = compose([labeled(DENOISE, noOp), selfCompose(labeled(SWEEP, noOp), c.iterations)])
-  return compose([labeled(PRIOR, noOp), labeled(perturbation({ ...c, shuffler: false }).label, presenceEvent(c.flip, WORD_BITS, WORD)), ...Array.from({ length: L }, (_, l) => labeled(`batch ${l + 1}`, batch))])
+  return compose([priorIsSplit(c) ? labeled(PRIOR_SPLIT, nonPrivate) : labeled(PRIOR, noOp), labeled(perturbation({ ...c, shuffler: false }).label, presenceEvent(c.flip, WORD_BITS, WORD)), ...Array.from({ length: L }, (_, l) => labeled(`batch ${l + 1}`, batch))])
 }
 
 /** The reports of users [from, to): a view, no copy. */
@@ -153,7 +161,7 @@ interface Denoised {
  * OLP-LDA on a public prior corpus (undefined: none) and a private stream. The prior's vocabulary
  * must equal the stream's.
  */
-export const fitOnline = (prior: Corpus | undefined, stream: Corpus, c: OlpConfig, rng: Rng, options: FitOptions = {}): E.Either<DpError, FitResult> => {
+export const fitOnline = (prior: Corpus | undefined, stream: Corpus, c: OlpConfig, rng: Rng, options: FitOptions = {}, priorFromPrivateData = false): E.Either<DpError, FitResult> => {
   if (documentCount(stream) === 0) return E.left(invalidParameter('batch', 0, 'mini-batch 1 holds no documents: the stream is empty'))
   const ok = validateCorpus(stream)
   if (E.isLeft(ok)) return ok
@@ -177,7 +185,7 @@ export const fitOnline = (prior: Corpus | undefined, stream: Corpus, c: OlpConfi
   // the public prior: LDA(D0) on its presence documents; μ⁰ = η⁰ = Σ_k N⁰_{k,t} (Algorithm 2 lines 1–3)
   let beta = flatPrior(K, V, c.beta)
   const d0 = gate.release(
-    randomizedStep(PRIOR, noOp, (data: Corpus | undefined, words: WordStream) => {
+    randomizedStep(priorFromPrivateData ? PRIOR_SPLIT : PRIOR, priorFromPrivateData ? nonPrivate : noOp, (data: Corpus | undefined, words: WordStream) => {
       if (data === undefined) return undefined
       const s = init(presenceDocuments(data), words)
       const u = new FastUniform(gateRng(words))
@@ -229,7 +237,8 @@ export const olpLda: LdaTrainer<OlpConfig> = {
   name: 'olp-lda',
   description: `OLP-LDA (${LDA_DP_PAPER}, §VI): randomized response by each user; online LDA (O-LDA) over mini-batches from a public prior corpus, Bayesian denoising`,
   config: OlpConfig,
-  defaults: { ...BASE_DEFAULTS, flip: 0.5, prior: 0.2, batch: 50, lambda: 0.5, denoise: { omega: 0.4 } },
+  // no prior by default: a prior split off the training documents is not public (issue 22)
+  defaults: { ...BASE_DEFAULTS, flip: 0.5, prior: 0, batch: 50, lambda: 0.5, denoise: { omega: 0.4 } },
   validate,
   relation: WORD,
   accountingRelation: WORD,
@@ -247,7 +256,9 @@ export const olpLda: LdaTrainer<OlpConfig> = {
     ...LDA_ASSUMPTIONS.slice(0, 1),
     'one document per user, perturbed once; users in different mini-batches are disjoint, so the stream is one release (parallel composition over disjoint users), not one per mini-batch composed',
     typeof c.prior === 'number'
-      ? `the prior corpus D0 is public data, asserted by the user: here the first ⌊${c.prior}·D⌋ documents of a fixed public permutation (seed ${PRIOR_SPLIT_SEED}) of the training documents — ε covers only the stream's documents, and none of D0's`
+      ? c.prior > 0
+        ? `the prior corpus D0 is the first ⌊${c.prior}·D⌋ documents of a fixed public permutation (seed ${PRIOR_SPLIT_SEED}) of the private training documents, trained on without noise: NOT protected (ε = ∞); pass --prior PATH with a corpus that is public, or no prior`
+        : 'no prior corpus: the online training starts from the flat prior β'
       : `the prior corpus D0 (${c.prior}) is public data, asserted by the user: training on it carries no event`,
     `a replaced word changes at most ${WORD_BITS} presence bits of its document's report: BitwiseRandomizedResponse(f/2, ${WORD_BITS}) under replace-one word, f/2 = ${flipProbability(c.flip)}`,
     'the vocabulary, the mini-batch size and order, λ and ω (or σ) are public and fixed before any user reports; μ, B(n_t), the reconstruction and the sweeps read only the reports and D0 (post-processing, no cost)',
@@ -260,6 +271,6 @@ export const olpLda: LdaTrainer<OlpConfig> = {
     const v = validate(c, corpusStats(corpus))
     if (E.isLeft(v)) return v
     const { prior, stream } = splitPrior(corpus, c.prior)
-    return fitOnline(documentCount(prior) > 0 ? prior : undefined, stream, c, rng, options)
+    return fitOnline(documentCount(prior) > 0 ? prior : undefined, stream, c, rng, options, priorIsSplit(c))
   },
 }

@@ -34,6 +34,9 @@ export interface GateOptions {
   readonly onRelease?: (r: ReleaseRecord) => void
 }
 
+/** Why a run that asked for diagnostics is not a private release. */
+export const DIAGNOSTICS_ASKED = 'diagnostics were asked for: the per-iteration trace is computed on the private data and written with the model'
+
 export class ReleaseGate {
   private readonly words: WordStream
   private readonly events: PrivacyEvent[] = []
@@ -49,7 +52,7 @@ export class ReleaseGate {
     if (!source.secret) this.reasons.push('the randomness is seeded for reproducibility: whoever knows the seed can regenerate the noise and subtract it')
     // asking for diagnostics is enough: a trace of the run (its timing, its per-iteration values) is
     // written beside the release, whether or not a diagnostic was computed
-    if (options.diagnostics === true) this.reasons.push('diagnostics were asked for: the per-iteration trace is computed on the private data and written with the model')
+    if (options.diagnostics === true) this.reasons.push(DIAGNOSTICS_ASKED)
   }
 
   /** Runs `m` on `input`, drawing from the gate's words, and records `m.event` (under `context`, e.g. the iteration). */

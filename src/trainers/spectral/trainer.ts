@@ -20,6 +20,7 @@
  *
  * @module
  */
+import { LDA_ASSUMPTIONS } from '../assumptions.js'
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
 import { type DpError, invalidParameter } from '../../core/error.js'
@@ -180,7 +181,7 @@ const assumptionsSpectral = (c: SpectralConfig): ReadonlyArray<string> => {
     }
     out.push(renderGraph(conf.right))
   }
-  out.push('held-out perplexity is computed on test documents, which the guarantee does not cover')
+  out.push(LDA_ASSUMPTIONS[1] as string)
   return out
 }
 

@@ -49,13 +49,15 @@ export const miniBatchRelease = (
   documents: number,
   noise: Measurement<ArrayLike<number>, Float64Array>,
   statistic: (batch: Int32Array, size: number, words: WordStream) => ArrayLike<number>,
+  /** The public D the Poisson rate S/D is set from (the declared one; default `documents`). */
+  rateDocuments: number = documents,
 ): Measurement<undefined, Float64Array> => {
   const batch = new Int32Array(sampling === 'poisson' ? documents : batchSize)
   const perm = sampling === 'poisson' ? new Int32Array(0) : Int32Array.from({ length: documents }, (_, i) => i)
-  const q = batchSize / documents
+  const q = batchSize / rateDocuments
   return {
     label,
-    event: samplingEvent(sampling, batchSize, documents, noise.event),
+    event: samplingEvent(sampling, batchSize, rateDocuments, noise.event),
     run: (_, words) => {
       let size: number
       if (sampling === 'poisson') size = poissonSubset(words, documents, q, batch)

@@ -68,7 +68,10 @@ export const SviConfig = t.intersection([
     eStepTolerance: t.number,
   }),
   // C: project each document's term to L2 norm ≤ C (the authors' code, ./statistic.ts); absent: no projection
-  t.partial({ clipNorm: t.number }),
+  // D: the number of documents declared public (--documents). Under add/remove one document the exact D
+  // differs between neighbours, so ν = S/D, σ and the M-step's scale use this one; absent: the corpus's
+  // D, which the caller then treats as public (the CLI labels such a svi-lda run not private)
+  t.partial({ clipNorm: t.number, documents: t.number }),
 ])
 export type SviConfig = t.TypeOf<typeof SviConfig>
 
@@ -128,9 +131,10 @@ export const validateSvi = (c: SviConfig, stats?: CorpusStats): E.Either<DpError
   const checks: Array<() => E.Either<DpError, unknown>> = [
     () => checkBase(c),
     () => integerAtLeast('batchSize', c.batchSize, 1, 'the mini-batch size S'),
+    () => (c.documents === undefined ? E.right(c) : integerAtLeast('documents', c.documents, 1, 'the declared number of documents D')),
     () =>
-      stats !== undefined && c.batchSize > stats.documents
-        ? E.left(invalidParameter('batchSize', c.batchSize, `the mini-batch size S exceeds the number of documents D = ${stats.documents}`))
+      stats !== undefined && c.batchSize > publicDocuments(c, stats)
+        ? E.left(invalidParameter('batchSize', c.batchSize, `the mini-batch size S exceeds the number of documents D = ${publicDocuments(c, stats)}`))
         : E.right(c),
     () => integerAtLeast('truncation', c.truncation, 1, 'the truncation length N'),
     () => (c.clipNorm === undefined ? E.right(c) : positive('clipNorm', c.clipNorm, 'the per-document projection radius C (L2 norm of a document\'s term)')),
@@ -145,7 +149,7 @@ export const validateSvi = (c: SviConfig, stats?: CorpusStats): E.Either<DpError
     () => positive('multiplier', c.multiplier, 'the noise multiplier z = σ/Δ'),
     () => integerAtLeast('eStepIterations', c.eStepIterations, 1, 'the E-step iteration cap'),
     () => positive('eStepTolerance', c.eStepTolerance, 'the E-step tolerance'),
-    () => (stats === undefined ? E.right(c) : noiseSigma(c, stats.documents)),
+    () => (stats === undefined ? E.right(c) : noiseSigma(c, publicDocuments(c, stats))),
   ]
   for (const check of checks) {
     const r = check()
@@ -154,6 +158,12 @@ export const validateSvi = (c: SviConfig, stats?: CorpusStats): E.Either<DpError
   return E.right(c)
 }
 
+/** The D private SVI computes with: the declared one, else the corpus's (then taken as public). */
+export const publicDocuments = (c: Pick<SviConfig, 'documents' | 'sampling'>, stats: Pick<CorpusStats, 'documents'>): number =>
+  // without replacement (replace one document) the exact D is unchanged between neighbours, and the
+  // uniform S-subsets are drawn from it, so it is the one to use
+  c.sampling === 'poisson' ? (c.documents ?? stats.documents) : stats.documents
+
 /** One iteration's event: the sampling wrapper around Gaussian(σ, Δ) under the sampling's relation. */
 export const iterationEvent = (c: SviConfig, documents: number, sigma: number): PrivacyEvent =>
   labeled(SVI_LABEL, miniBatchRelease(SVI_LABEL, c.sampling, c.batchSize, documents, gaussianVector(SVI_LABEL, sigma, statisticSensitivity(c), samplingRelation(c.sampling)), () => []).event)
@@ -161,20 +171,20 @@ export const iterationEvent = (c: SviConfig, documents: number, sigma: number): 
 const planSvi = (c: SviConfig, stats: CorpusStats): E.Either<DpError, PrivacyEvent> => {
   const v = validateSvi(c, stats)
   if (E.isLeft(v)) return v
-  const sigma = noiseSigma(c, stats.documents)
+  const sigma = noiseSigma(c, publicDocuments(c, stats))
   if (E.isLeft(sigma)) return sigma
-  return E.right(selfCompose(iterationEvent(c, stats.documents, sigma.right), c.iterations))
+  return E.right(selfCompose(iterationEvent(c, publicDocuments(c, stats), sigma.right), c.iterations))
 }
 
 const claimSvi = (c: SviConfig, stats: CorpusStats): Claim => {
-  const chain = zcdpChain(chainInput(c, stats.documents))
+  const chain = zcdpChain(chainInput(c, publicDocuments(c, stats)))
   const detail = E.isRight(chain)
     ? `ε′ = ${chain.right.epsPrime.toPrecision(4)}, δ′ = ${chain.right.deltaPrime.toPrecision(3)} per step; ε_iter = ${chain.right.epsIter.toPrecision(4)}, δ_iter = ${chain.right.deltaIter.toPrecision(3)}; σ/Δ = ${chain.right.z.toPrecision(5)}`
     : 'the chain has no solution for these settings'
   const rel = addRemove('document')
   return {
     source: `${PRIVATE_SVI_PAPER}, eq. (3)–(6) and Algorithm 1 (zCDP composition of the amplified per-iteration (ε′, δ′))`,
-    statement: `(ε_tot, δ_tot) = (${c.epsilonTotal}, ${c.deltaTotal}) after J = ${c.iterations} iterations at ν = S/D = ${c.batchSize}/${stats.documents}, δ′ read as ${c.deltaReading === 'total-over-J' ? 'δ_tot/J' : `ν·δ_iter with δ_iter = ${c.deltaIteration}`}: ${detail}`,
+    statement: `(ε_tot, δ_tot) = (${c.epsilonTotal}, ${c.deltaTotal}) after J = ${c.iterations} iterations at ν = S/D = ${c.batchSize}/${publicDocuments(c, stats)}, δ′ read as ${c.deltaReading === 'total-over-J' ? 'δ_tot/J' : `ν·δ_iter with δ_iter = ${c.deltaIteration}`}: ${detail}`,
     relation: rel,
     event: () => approxDP(c.epsilonTotal, c.deltaTotal, rel),
   }
@@ -198,7 +208,6 @@ const assumptionsSvi = (c: SviConfig): ReadonlyArray<string> => [
         `each document's term c·φ is projected to L2 norm ≤ C = ${c.clipNorm} before the sum (the authors' code's clippingProportion; not in the paper), so Δ uses min(C, N) = ${documentNormBound(c)} in place of N`,
       ]),
   'the noise is the continuous Gaussian computed in double precision (Box–Muller on full-exponent uniforms): the declared event is the exact Gaussian\'s; floating-point effects (Mironov 2012; Jin et al. 2022) are not covered',
-  'the held-out perplexity is computed on test documents, which the guarantee does not cover',
 ]
 
 const fitSvi = (corpus: Corpus, c: SviConfig, rng: Rng, options: FitOptions = {}): E.Either<DpError, FitResult> => {
@@ -207,7 +216,10 @@ const fitSvi = (corpus: Corpus, c: SviConfig, rng: Rng, options: FitOptions = {}
   const stats = corpusStats(corpus)
   const v = validateSvi(c, stats)
   if (E.isLeft(v)) return v
-  const sigma = noiseSigma(c, stats.documents)
+  // D_pub: the declared D (or the corpus's, then taken as public) for ν, σ and the M-step; the exact
+  // D only indexes the documents the coins are drawn for
+  const D_pub = publicDocuments(c, stats)
+  const sigma = noiseSigma(c, D_pub)
   if (E.isLeft(sigma)) return sigma
   const { documents: D, vocabulary: V } = stats
   const K = c.topics
@@ -238,16 +250,16 @@ const fitSvi = (corpus: Corpus, c: SviConfig, rng: Rng, options: FitOptions = {}
     }
     return batchStatistic.finish(c.batchSize)
   }
-  const release = miniBatchRelease(SVI_LABEL, c.sampling, c.batchSize, D, gaussianVector(SVI_LABEL, sigma.right, statisticSensitivity(c), samplingRelation(c.sampling)), statistic)
+  const release = miniBatchRelease(SVI_LABEL, c.sampling, c.batchSize, D, gaussianVector(SVI_LABEL, sigma.right, statisticSensitivity(c), samplingRelation(c.sampling)), statistic, c.sampling === 'poisson' ? D_pub : D)
   const run = runIterations(
     c.iterations,
     options,
     (it) => {
       visited = 0
       const noisy = gate.release(release, undefined, `iteration ${it}`)
-      // post-processing: negatives to 0 (eq. 3), then the M-step with λ's scale D
+      // post-processing: negatives to 0 (eq. 3), then the M-step with λ's scale D (the public one)
       for (let i = 0; i < noisy.length; i++) if ((noisy[i] as number) < 0) noisy[i] = 0
-      ovb.update(noisy, learningRate(c.tau0, c.kappa, it), D)
+      ovb.update(noisy, learningRate(c.tau0, c.kappa, it), D_pub)
       return visited
     },
     () => undefined,
