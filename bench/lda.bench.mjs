@@ -7,7 +7,9 @@ import { secureWords, seededWords, WordStream } from '../dist/core/words.js'
 import {
   loadDataset, initState, makeSparseSampler, makeSnapshotSampler, phiFromCounts, heldOutPerplexity, FastUniform, NoiseSource, fillLaplace, hdpLda,
   perturbDocuments, onesPerWord, reconstruct, presenceCorpus, olpLda,
+  loadSpamRaw, testMask, topVocabulary, calibrateVocabulary, dpVocabulary, vocabularyCounts,
 } from '../dist/trainers/index.js'
+import { addRemove, replaceOne } from '../dist/mechanisms/neighbouring.js'
 
 const quick = process.argv.includes('--quick')
 const SWEEPS = quick ? 30 : 200
@@ -34,6 +36,34 @@ const denseSweep = (s, u, alpha, beta) => {
 
 let peak = 0
 const sampleRss = () => { peak = Math.max(peak, process.memoryUsage().rss) }
+
+// DP vocabulary selection (issue 22): thresholded discrete-Laplace counts on SpamAssassin's training documents
+// (the reference split), V = 10,000, noise from node:crypto, best of 5, beside the plain top-V count of the same
+// documents (topVocabulary, the non-private default) timed in the same run. Target: < 1 s.
+// `node bench/lda.bench.mjs --vocabulary` runs this section only.
+{
+  const raw = loadSpamRaw().right
+  const mask = testMask(raw.length).right
+  const docs = raw.filter((_, i) => mask[i] === 0).map((d) => d.tokens)
+  const best = (f) => { let ms = Infinity, out; for (let r = 0; r < 5; r++) { const t0 = performance.now(); out = f(); ms = Math.min(ms, performance.now() - t0) } return { ms, out } }
+  const tokens = docs.reduce((n, d) => n + d.length, 0)
+  const base = best(() => topVocabulary(docs, 10000))
+  const counted = best(() => vocabularyCounts(docs))
+  console.log(`\nDP vocabulary selection, spam training documents: D = ${docs.length}, N = ${tokens}, ${counted.out.words.length} distinct words, V = 10000 (best of 5)`)
+  console.log(`${'topVocabulary (baseline)'.padEnd(44)} ${base.ms.toFixed(1).padStart(7)} ms`)
+  console.log(`${'counting alone (vocabularyCounts)'.padEnd(44)} ${counted.ms.toFixed(1).padStart(7)} ms`)
+  for (const [label, relation, m] of [['replace-one word', replaceOne('word'), undefined], ['add/remove document, m = 100', addRemove('document'), 100]]) {
+    const params = calibrateVocabulary({ epsilon: 1, delta: 1e-6, size: 10000, relation, ...(m === undefined ? {} : { wordsPerDocument: m }) }).right
+    const sel = dpVocabulary(params).right
+    const w = new WordStream(secureWords())
+    const r = best(() => sel.run(docs, w))
+    console.log(
+      `${`dpVocabulary, ${label}`.padEnd(44)} ${r.ms.toFixed(1).padStart(7)} ms (×${(r.ms / base.ms).toFixed(2)} of the baseline; target < 1000 ms: ${r.ms < 1000 ? 'met' : 'missed'})` +
+        `  ε = 1, δ = 1e-6: t = ${params.scale}, τ = ${params.threshold}, ${r.out.length} words released`,
+    )
+  }
+  if (process.argv.includes('--vocabulary')) process.exit(0)
+}
 const timer = setInterval(sampleRss, 50)
 
 // Times `sweep` SWEEPS times; a sweep may return the milliseconds to count (when it does untimed

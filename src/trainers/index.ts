@@ -54,6 +54,21 @@ export {
 } from './corpus/corpus.js'
 export { readUci, readVocab, writeUci, docwordText, type ReadUciOptions } from './corpus/uci.js'
 export { tokenize, stopWords, topVocabulary } from './corpus/text.js'
+export {
+  type TokenDocuments,
+  type VocabularyParams,
+  type VocabularyGuarantee,
+  type VocabularyBudget,
+  type VocabularyCounts,
+  VOCABULARY_LABEL,
+  dpVocabulary,
+  vocabularySelectionEvent,
+  vocabularyGuarantee,
+  calibrateVocabulary,
+  releaseProbability,
+  vocabularyCounts,
+  selectFromCounts,
+} from './corpus/dp-vocabulary.js'
 export { loadBrownRaw, loadSpamRaw, emailBody } from './corpus/builtin.js'
 export {
   type Dataset,
