@@ -987,8 +987,11 @@ const drive = <I>(spec: AuditSpec<I>, cfg: Validated<I>, executor: Executor): E.
 
 /** Options for auditing a zoo entry (defaults: its own claim and pairs, its suggested trials, seed "dpaudit"). */
 export interface ZooAuditOptions extends Omit<AuditSpec<unknown>, 'mechanism' | 'pairs' | 'claim' | 'trials' | 'seed'> {
-  /** The claim the implementation is built for and audited against (default: the entry's). */
+  /** The claim audited against (default: the entry's). */
   readonly claim?: Claim
+  /** The claim the implementation is built for (default: `claim`). Apart from `claim` when a
+   * claim is tested against the mechanism as shipped (`dpaudit audit zoo:NAME --epsilon E`). */
+  readonly builtFor?: Claim
   readonly trials?: number
   readonly seed?: string | number
 }
@@ -997,11 +1000,13 @@ export interface ZooAuditOptions extends Omit<AuditSpec<unknown>, 'mechanism' | 
 export const auditZoo = (name: string, options: ZooAuditOptions = {}): E.Either<DpError, AuditResult> => {
   const entry = zooEntry(name)
   if (entry === undefined) return E.left(invalidParameter('$.mechanism', name, `no zoo mechanism named "${name}" (one of ${ZOO_NAMES.join(', ')})`))
+  const { builtFor: _builtFor, ...rest } = options
   const claim = options.claim ?? entry.defaultClaim
+  const built = options.builtFor ?? claim
   return auditMechanism<unknown>({
-    ...options,
-    mechanism: { _tag: 'ZooRef', name, claim },
-    ...(entry.support === undefined || options.support !== undefined ? {} : { support: entry.support(claim) }),
+    ...rest,
+    mechanism: { _tag: 'ZooRef', name, claim: built },
+    ...(entry.support === undefined || options.support !== undefined ? {} : { support: entry.support(built) }),
     pairs: entry.pairs(),
     claim,
     trials: options.trials ?? entry.suggestedTrials,

@@ -7,6 +7,7 @@
  */
 import type { CommandResult } from './commands/result.js'
 import { EXIT } from './commands/result.js'
+import { argumentError } from './io.js'
 
 /** Resolves to the command's result, or returns undefined to decline (then run.ts handles the argv;
  * e.g. `audit` is asynchronous only with `--queue`). */
@@ -31,8 +32,8 @@ export const runAsyncCommand = (argv: ReadonlyArray<string>): Promise<CommandRes
   if (pending === undefined) return undefined
   return pending.catch((e: unknown) => {
     const err = e as { code?: string; message?: string }
-    if (typeof err.code === 'string' && err.code.startsWith('ERR_PARSE_ARGS'))
-      return { code: EXIT.input, stderr: `${(err.message ?? 'bad arguments').replace(/\s*\n\s*/g, ' ')} (dpaudit help for usage)` } // one line, as every input error
+    const usage = argumentError(err)
+    if (usage !== undefined) return { code: EXIT.input, stderr: usage }
     return { code: EXIT.internal, stderr: `dpaudit: internal error: ${err.message ?? String(e)}` }
   })
 }

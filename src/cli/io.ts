@@ -4,22 +4,33 @@
  *
  * @module
  */
-import { accessSync, constants, readFileSync, statSync } from 'node:fs'
+import { accessSync, constants, statSync } from 'node:fs'
 import { dirname } from 'node:path'
 import * as E from 'fp-ts/lib/Either.js'
 import { parseJson } from '../core/json.js'
 import { resolveWriteTarget } from '../core/atomic-file.js'
+import { readBoundedText } from '../core/read-file.js'
 
+/** Reads a JSON input: a regular file within the bound (core/read-file.ts), strict UTF-8, then parsed. */
 export const readJsonFile = (file: string): E.Either<string, unknown> => {
-  let text: string
-  try {
-    text = readFileSync(file, 'utf8')
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code
-    return E.left(`${file}: cannot read the file (${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (code ?? 'unknown error')})`)
-  }
-  const parsed = parseJson(text)
+  const read = readBoundedText(file)
+  if (E.isLeft(read)) return read
+  const parsed = parseJson(read.right)
   return E.isLeft(parsed) ? E.left(`${file}: not valid JSON (${parsed.left})`) : parsed
+}
+
+/**
+ * The one-line message for an argument error thrown by `parseArgs`, or undefined for any other
+ * error. Node's own text for an unknown option leaves a quote open (`as in '-- "--x"`); ours names
+ * the option and the way to pass such a word as a positional argument.
+ */
+export const argumentError = (err: { code?: string; message?: string }): string | undefined => {
+  if (typeof err.code !== 'string' || !err.code.startsWith('ERR_PARSE_ARGS')) return undefined
+  const msg = err.message ?? 'bad arguments'
+  const unknown = /^Unknown option '([^']*)'/.exec(msg)
+  if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && unknown !== null)
+    return `unknown option ${unknown[1]} (dpaudit help for usage; a positional argument that starts with '-' goes after --, as in -- ${unknown[1]})`
+  return `${msg.replace(/\s*\n\s*/g, ' ')} (dpaudit help for usage)` // one line, as every input error
 }
 
 /** Parses a comma-separated list of numbers, naming the option and the bad item on failure. */

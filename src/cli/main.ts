@@ -9,6 +9,7 @@
  */
 import { runAsyncCommand } from './async-commands.js'
 import type { CommandResult } from './commands/result.js'
+import { writeSync } from 'node:fs'
 import { runSafely } from './run.js'
 
 const quietOnClosedPipe = (stream: NodeJS.WriteStream): void => {
@@ -26,7 +27,24 @@ const finish = (result: CommandResult): void => {
   if (result.stderr !== undefined) process.stderr.write(`${result.stderr}\n`)
 }
 
+/** Output written as a command goes, synchronously so a closed pipe is seen at once (EPIPE): the
+ * command is told the reader is gone and stops its work. */
+const stdoutSink = (chunk: string): boolean => {
+  let buf = Buffer.from(chunk)
+  while (buf.length > 0) {
+    try {
+      buf = buf.subarray(writeSync(1, buf))
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code
+      if (code === 'EAGAIN') continue // a non-blocking pipe that is full: try again
+      if (code === 'EPIPE') return false
+      throw e
+    }
+  }
+  return true
+}
+
 const argv = process.argv.slice(2)
 const pending = runAsyncCommand(argv)
-if (pending === undefined) finish(runSafely(argv))
+if (pending === undefined) finish(runSafely(argv, { stdout: stdoutSink }))
 else void pending.then(finish)

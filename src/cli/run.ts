@@ -11,10 +11,16 @@ import { runDemo } from './commands/demo.js'
 import { runTrainCli } from './commands/train.js'
 import { runEvaluateCli } from './commands/evaluate.js'
 import { runAuditCommand } from './commands/audit.js'
-import { type CommandResult, EXIT } from './commands/result.js'
+import { type CommandResult, EXIT, type OutputSink } from './commands/result.js'
+import { argumentError } from './io.js'
 import { ACCOUNT_USAGE, CALIBRATE_USAGE, COMMAND_USAGE, USAGE, version, wantsHelp } from './help.js'
 
-export const run = (argv: ReadonlyArray<string>): CommandResult => {
+/** What the executable lends a command: a sink for output written as it goes (see OutputSink). */
+export interface CommandIo {
+  readonly stdout?: OutputSink
+}
+
+export const run = (argv: ReadonlyArray<string>, io: CommandIo = {}): CommandResult => {
   const [command, ...rest] = argv
   switch (command) {
     case undefined:
@@ -23,7 +29,8 @@ export const run = (argv: ReadonlyArray<string>): CommandResult => {
     case '-h': {
       // `dpaudit help account` is `dpaudit account --help`
       const topic = command === 'help' ? rest[0] : undefined
-      if (topic !== undefined) {
+      // `dpaudit help --help` asks for the same overview
+      if (topic !== undefined && topic !== '--help' && topic !== '-h') {
         const usage = COMMAND_USAGE[topic]
         return usage === undefined ? { code: EXIT.input, stderr: `unknown command "${topic}" (one of ${Object.keys(COMMAND_USAGE).join(', ')})` } : { code: EXIT.ok, stdout: usage }
       }
@@ -53,7 +60,7 @@ export const run = (argv: ReadonlyArray<string>): CommandResult => {
       })
       const file = positionals[0]
       if (file === undefined || positionals.length > 1) return { code: EXIT.input, stderr: ACCOUNT_USAGE }
-      return runAccount({ file, deltas: values.delta ?? [], accountant: values.accountant ?? [], orders: values.orders, interval: values.interval, json: values.json, quiet: values.quiet })
+      return runAccount({ file, deltas: values.delta ?? [], accountant: values.accountant ?? [], orders: values.orders, interval: values.interval, json: values.json, quiet: values.quiet, ...(io.stdout === undefined ? {} : { emit: io.stdout }) })
     }
     case 'calibrate': {
       const { values, positionals } = parseArgs({
@@ -89,14 +96,14 @@ export const run = (argv: ReadonlyArray<string>): CommandResult => {
 
 
 /** Like `run`, but turns thrown argument errors and unexpected exceptions into results. */
-export const runSafely = (argv: ReadonlyArray<string>): CommandResult => {
+export const runSafely = (argv: ReadonlyArray<string>, io: CommandIo = {}): CommandResult => {
   try {
-    return run(argv)
+    return run(argv, io)
   } catch (e) {
     // parseArgs reports unknown options by throwing; those are usage errors, not crashes.
     const err = e as { code?: string; message?: string }
-    if (typeof err.code === 'string' && err.code.startsWith('ERR_PARSE_ARGS'))
-      return { code: EXIT.input, stderr: `${(err.message ?? 'bad arguments').replace(/\s*\n\s*/g, ' ')} (dpaudit help for usage)` } // one line, as every input error
+    const usage = argumentError(err)
+    if (usage !== undefined) return { code: EXIT.input, stderr: usage }
     return { code: EXIT.internal, stderr: `dpaudit: internal error: ${err.message ?? String(e)}` }
   }
 }

@@ -3,9 +3,47 @@
 // `.ts` files are transpiled by the TypeScript compiler (no type check). Used by the tests that
 // must run dpaudit as a real process (signals, closed pipes): register with
 //   node --import ./test/cli/ts-register.mjs src/cli/main.ts ...
-import { existsSync, readFileSync } from 'node:fs'
+//
+// Transpiled files are cached in the temp folder (the test run's own, see test/setup/tmp.ts), by
+// a hash of the source: each child process would otherwise transpile the whole CLI again, seconds
+// of start-up that a loaded machine stretches toward a test's timeout. A cache that cannot be read
+// or written (a child run as another user) is simply not used.
+import { createHash } from 'node:crypto'
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import ts from 'typescript'
+
+// the compiler is loaded only on a cache miss (loading it is most of a cached start-up)
+let compiler
+const typescript = async () => (compiler ??= (await import('typescript')).default)
+const tsVersion = createRequire(import.meta.url)('typescript/package.json').version
+const cacheDir = join(tmpdir(), `dpaudit-ts-hooks-cache-${tsVersion}`)
+
+const transpile = async (file, source) => {
+  const key = createHash('sha256').update(file).update('\0').update(source).digest('hex')
+  const cached = join(cacheDir, `${key}.js`)
+  try {
+    return readFileSync(cached, 'utf8')
+  } catch {
+    // not cached yet, or not readable: transpile
+  }
+  const ts = await typescript()
+  const out = ts.transpileModule(source, {
+    fileName: file,
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false, isolatedModules: true },
+  })
+  try {
+    mkdirSync(cacheDir, { recursive: true })
+    const tmp = `${cached}.${process.pid}.tmp`
+    writeFileSync(tmp, out.outputText)
+    renameSync(tmp, cached)
+  } catch {
+    // no cache: only slower
+  }
+  return out.outputText
+}
 
 export async function resolve(specifier, context, next) {
   if (specifier.endsWith('.js') && (specifier.startsWith('.') || specifier.startsWith('file:')) && context.parentURL?.startsWith('file:')) {
@@ -17,12 +55,8 @@ export async function resolve(specifier, context, next) {
 
 export async function load(url, context, next) {
   if (url.startsWith('file:') && url.endsWith('.ts')) {
-    const source = readFileSync(fileURLToPath(url), 'utf8')
-    const out = ts.transpileModule(source, {
-      fileName: fileURLToPath(url),
-      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false, isolatedModules: true },
-    })
-    return { format: 'module', source: out.outputText, shortCircuit: true }
+    const file = fileURLToPath(url)
+    return { format: 'module', source: await transpile(file, readFileSync(file, 'utf8')), shortCircuit: true }
   }
   return next(url, context)
 }

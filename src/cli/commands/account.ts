@@ -20,7 +20,7 @@ import { decodeSpecs } from '../../mechanisms/codec.js'
 import { renderAccountReport, showNumber, table } from '../../report/format.js'
 import { parseNumber, parseNumberList, readJsonFile } from '../io.js'
 import { progressLine, slowStepLine } from '../progress.js'
-import type { CommandResult } from './result.js'
+import type { CommandResult, OutputSink } from './result.js'
 import { inferRelation } from '../../accounting/relation.js'
 
 export interface AccountArgs {
@@ -33,6 +33,8 @@ export interface AccountArgs {
   readonly json: boolean
   /** No progress line. */
   readonly quiet?: boolean
+  /** Write each spec's answer here as soon as it is computed (not with --json); the result then has no stdout. */
+  readonly emit?: OutputSink
   /** Where progress goes (tests): default stderr, drawn on only when it is a terminal. */
   readonly progressTo?: {
     readonly stream: { readonly isTTY?: boolean; readonly fd: number; write(s: string): unknown }
@@ -96,6 +98,9 @@ export const runAccount = (args: AccountArgs): CommandResult => {
   })
 
   const reports: Array<{ report: AccountReport; curve?: ReadonlyArray<{ order: number; rdp: number }> | string }> = []
+  // streamed, each answer is written as it is found, and a reader that has gone (`| head`) ends the work
+  const emit = args.json ? undefined : args.emit
+  let gone = false
   for (const [i, spec] of specs.right.entries()) {
     // --orders asks for the curve at those orders; the conversion optimises over them together with
     // the default grid (more orders can only tighten a minimum of valid bounds).
@@ -117,20 +122,29 @@ export const runAccount = (args: AccountArgs): CommandResult => {
         curve: E.isLeft(curve) ? formatError(curve.left) : orders.map((order, k) => ({ order, rdp: curve.right[k] as number })),
       })
     }
+    if (emit !== undefined && !emit(`${i === 0 ? '' : '\n\n'}${renderOne(reports[reports.length - 1] as (typeof reports)[number])}`)) {
+      gone = true
+      break
+    }
   }
   progress.done()
   slow.done()
+  if (gone) return { code: 0 }
   const anyAnswered = reports.every((r) => r.report.results.some((x) => x.ok))
   if (args.json) {
     const doc = { schemaVersion: 1, tool: 'dpaudit account', deltas, reports: reports.map((r) => ({ ...r.report, ...(r.curve === undefined ? {} : { rdpCurve: r.curve }) })) }
     return { code: anyAnswered ? 0 : 2, stdout: stringifyJson(doc, 2) }
   }
-  const out = reports.map(({ report, curve }) => {
-    const parts = [renderAccountReport(report)]
-    if (typeof curve === 'string') parts.push(`RDP curve: cannot compute: ${curve}`)
-    else if (curve !== undefined)
-      parts.push('RDP curve (ε(α) of the whole spec):', table(['α', 'ε(α)'], curve.map((c) => [String(c.order), showNumber(c.rdp, 6)])))
-    return parts.join('\n')
-  })
-  return { code: anyAnswered ? 0 : 2, stdout: out.join('\n\n') }
+  if (emit !== undefined) {
+    emit('\n')
+    return { code: anyAnswered ? 0 : 2 }
+  }
+  return { code: anyAnswered ? 0 : 2, stdout: reports.map(renderOne).join('\n\n') }
+}
+
+const renderOne = ({ report, curve }: { report: AccountReport; curve?: ReadonlyArray<{ order: number; rdp: number }> | string }): string => {
+  const parts = [renderAccountReport(report)]
+  if (typeof curve === 'string') parts.push(`RDP curve: cannot compute: ${curve}`)
+  else if (curve !== undefined) parts.push('RDP curve (ε(α) of the whole spec):', table(['α', 'ε(α)'], curve.map((c) => [String(c.order), showNumber(c.rdp, 6)])))
+  return parts.join('\n')
 }

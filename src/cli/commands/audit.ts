@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { existsSync, rmSync } from 'node:fs'
+import { existsSync, rmSync, statSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { basename, extname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -26,6 +26,7 @@ import { formatError } from '../../core/error.js'
 import { stringifyJson } from '../../core/json.js'
 import { writeFileAtomic } from '../../core/atomic-file.js'
 import { checkOutputPath } from '../io.js'
+import { guardOutputs, refuseOutputOverInput } from '../output-guard.js'
 import { progressLine } from '../progress.js'
 import { type CommandResult, EXIT } from './result.js'
 
@@ -35,7 +36,8 @@ export const AUDIT_EXIT = { consistent: 0, violation: 3, inconclusive: 4 } as co
 export const AUDIT_USAGE = `usage: dpaudit audit <module.js | zoo:NAME> [--trials N] [--seed S] [--confidence C] [--workers W]
                      [--epsilon E] [--delta D] [--out FILE] [--checkpoint FILE] [--chunk-timeout S] [--json] [--quiet]
   the module exports mechanism(input, rng), pairs ([{ input, neighbour, label? }] or a function returning them)
-  and claim ({ epsilon, delta }); --epsilon/--delta override the claim. zoo names: ${ZOO_NAMES.join(', ')}
+  and claim ({ epsilon, delta }); --epsilon/--delta override the claim tested, never the mechanism (a zoo entry
+  is built as shipped, for its own claim). --out and --checkpoint may not be the module or each other. zoo names: ${ZOO_NAMES.join(', ')}
   defaults: --trials 1000000 (zoo entries too), --seed dpaudit, --confidence 0.95, --workers all cores
   (more than the cores available are capped, with a note), --out <name>.audit.json (not with --json).
   --chunk-timeout S (default 600): on worker threads, no chunk finishing for S seconds stops the audit (mechanism-failed,
@@ -96,6 +98,16 @@ export const auditProgressLine = (quiet: boolean): { readonly onProgress: ((p: A
 
 /** Runs `dpaudit audit` on parsed arguments. */
 export const runAudit = (args: AuditArgs): CommandResult => {
+  // the outputs' locks are held for the whole audit and released whatever the outcome
+  const releases: Array<() => void> = []
+  try {
+    return auditHolding(args, (release) => releases.push(release))
+  } finally {
+    for (const release of releases) release()
+  }
+}
+
+const auditHolding = (args: AuditArgs, hold: (release: () => void) => void): CommandResult => {
   const isZoo = args.target.startsWith('zoo:')
   const zooName = isZoo ? args.target.slice(4) : ''
   const entry = isZoo ? zooEntry(zooName) : undefined
@@ -134,6 +146,15 @@ export const runAudit = (args: AuditArgs): CommandResult => {
     const c = checkOutputPath(out, 'out')
     return E.isLeft(c) ? `audit: ${c.left}` : undefined
   }
+  // no output may be the module it reads, or the other output, or a file another dpaudit writes
+  const guard = (name: string, module: string | undefined): string | undefined => {
+    const out = outName(name)
+    const outputs = [...(out === undefined ? [] : [{ what: '--out', path: out }]), ...(args.checkpoint === undefined ? [] : [{ what: '--checkpoint', path: args.checkpoint }])]
+    const g = guardOutputs(outputs, module === undefined ? [] : [{ what: 'the module', path: module }])
+    if (E.isLeft(g)) return `audit: ${g.left}`
+    hold(g.right)
+    return undefined
+  }
   const onProgress = args.progress
   const common = {
     trials: trials.right,
@@ -157,13 +178,27 @@ export const runAudit = (args: AuditArgs): CommandResult => {
     const claim = overrideClaim(entry.defaultClaim)
     if (E.isLeft(claim)) return { code: EXIT.input, stderr: claim.left }
     name = entry.name
-    const bad = checkOut(name)
+    const bad = checkOut(name) ?? guard(name, undefined)
     if (bad !== undefined) return { code: EXIT.input, stderr: bad }
-    const r = auditZoo(entry.name, { ...common, claim: claim.right })
+    // --epsilon/--delta change the claim tested, never the mechanism: it is built as shipped
+    const r = auditZoo(entry.name, { ...common, claim: claim.right, builtFor: entry.defaultClaim })
     result = E.isLeft(r) ? E.left(`audit: ${formatError(r.left)}`) : E.right(r.right)
   } else {
     const file = resolve(args.target)
     if (!existsSync(file)) return { code: EXIT.input, stderr: `audit: ${args.target}: no such file` }
+    // importing a FIFO or a device would wait forever; a JSON file is a trainer audit, run on a queue
+    if (!statSync(file).isFile()) return { code: EXIT.input, stderr: `audit: ${args.target}: not a regular file (a module is a .js or .mjs file)` }
+    if (/\.json$/i.test(file))
+      return {
+        code: EXIT.input,
+        stderr: `audit: ${args.target}: a JSON file is a trainer audit (docs/trainer-audits.md), run with --queue redis://HOST:PORT and \`dpaudit worker\`; a mechanism audit takes a .js or .mjs module or zoo:NAME`,
+      }
+    // an output named outright is checked against the module before anything else is needed
+    const early = refuseOutputOverInput(
+      [...(args.out === undefined ? [] : [{ what: '--out', path: args.out }]), ...(args.checkpoint === undefined ? [] : [{ what: '--checkpoint', path: args.checkpoint }])],
+      [{ what: 'the module', path: file }],
+    )
+    if (E.isLeft(early)) return { code: EXIT.input, stderr: `audit: ${early.left}` }
     if (!canPool)
       return {
         code: EXIT.input,
@@ -180,7 +215,7 @@ export const runAudit = (args: AuditArgs): CommandResult => {
     if (!Array.isArray(d.pairs))
       return { code: EXIT.input, stderr: `audit: ${args.target}: the module must export \`pairs\`: an array of { input, neighbour, label? } (or a function returning one)` }
     name = typeof d.name === 'string' ? d.name : basename(file, extname(file))
-    const bad = checkOut(name)
+    const bad = checkOut(name) ?? guard(name, file)
     if (bad !== undefined) return { code: EXIT.input, stderr: bad }
     const r = auditMechanism<unknown>({ ...common, mechanism: described.right.ref, pairs: d.pairs as ReadonlyArray<NeighbourPair<unknown>>, claim: claim.right, name })
     result = E.isLeft(r) ? E.left(`audit: ${args.target}: ${formatError(r.left)}`) : E.right(r.right)

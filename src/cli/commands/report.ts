@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import * as E from 'fp-ts/lib/Either.js'
 import { formatError } from '../../core/error.js'
@@ -13,6 +14,7 @@ import { stringifyJson } from '../../core/json.js'
 import { buildReport } from '../../report/audit/build.js'
 import { readReportInput } from '../../report/audit/input.js'
 import { parseNumber } from '../io.js'
+import { guardOutputs } from '../output-guard.js'
 import { type CommandResult, EXIT } from './result.js'
 
 export const REPORT_USAGE = `usage: dpaudit report <input.json> --out DIR [--title T] [--claim ID ...] [--delta D ...] [--json]
@@ -49,7 +51,7 @@ export const runReport = async (args: ReadonlyArray<string>): Promise<CommandRes
     deltas.push(d.right)
   }
   // the renderer (vega) is loaded only here, so `dpaudit help` does not pay for it
-  const { checkReportDir, writeReport } = await import('../../report/audit/write.js')
+  const { checkReportDir, reportFileNames, writeReport } = await import('../../report/audit/write.js')
   const { rendererVersions } = await import('../../report/audit/svg.js')
   const dir = checkReportDir(values.out)
   if (E.isLeft(dir)) return { code: EXIT.input, stderr: formatError(dir.left) }
@@ -66,7 +68,20 @@ export const runReport = async (args: ReadonlyArray<string>): Promise<CommandRes
     rendererVersions(),
   )
   if (E.isLeft(report)) return { code: report.left._tag === 'DecodeFailure' || report.left._tag === 'InvalidParameter' ? EXIT.input : EXIT.accounting, stderr: formatError(report.left) }
-  const written = await writeReport(values.out, report.right)
+  // the report's files may not be any file it read (`report DIR/report.json --out DIR`), nor be
+  // written by another dpaudit at the same time
+  const read = [
+    { what: 'the input', path: input },
+    ...inputs.right.models.map((m) => ({ what: 'the model', path: m.path })),
+    ...(inputs.right.audit === undefined ? [] : [{ what: 'the audit', path: inputs.right.audit.path }]),
+    ...(inputs.right.spec === undefined ? [] : [{ what: 'the spec', path: inputs.right.spec.path }]),
+  ]
+  const guard = guardOutputs(
+    reportFileNames(report.right).map((name) => ({ what: '--out', path: join(values.out as string, name) })),
+    read,
+  )
+  if (E.isLeft(guard)) return { code: EXIT.input, stderr: `report: ${guard.left}` }
+  const written = await writeReport(values.out, report.right).finally(guard.right)
   if (E.isLeft(written)) return { code: EXIT.input, stderr: formatError(written.left) }
   const summary = `wrote ${written.right.files.length} files in ${written.right.dir} (${((Date.now() - started) / 1000).toFixed(1)} s): report.html, report.md, report.json, charts/`
   return values.json ? { code: EXIT.ok, stdout: stringifyJson(report.right, 1), stderr: summary } : { code: EXIT.ok, stdout: summary }

@@ -16,13 +16,13 @@
  * @module
  */
 import { createHash } from 'node:crypto'
-import { readFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
 import { firstDecodeError } from '../../core/decode.js'
 import { type DpError, decodeFailure } from '../../core/error.js'
 import { parseJson } from '../../core/json.js'
+import { readBoundedText } from '../../core/read-file.js'
 import { decodeSpec, type Spec } from '../../mechanisms/codec.js'
 import { decodeModelFile, MODEL_KIND, type ModelFile } from '../../trainers/model-file.js'
 import { AuditOutput } from '../schemas.js'
@@ -54,14 +54,14 @@ export interface ReportInputs {
   readonly deltas?: ReadonlyArray<number>
 }
 
+/** Largest report input file: models, audits and specs are far smaller. */
+export const MAX_REPORT_INPUT_BYTES = 256 * 1024 * 1024
+
 const readJson = (path: string): E.Either<DpError, { text: string; value: unknown }> => {
-  let text: string
-  try {
-    text = readFileSync(path, 'utf8')
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code
-    return E.left(decodeFailure(path, '…', `cannot read the file (${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (code ?? 'unknown error')})`))
-  }
+  // a device or FIFO named by a manifest would hang the read: refused, as is a file over the bound
+  const read = readBoundedText(path, MAX_REPORT_INPUT_BYTES)
+  if (E.isLeft(read)) return E.left(decodeFailure(path, '…', read.left.startsWith(`${path}: `) ? read.left.slice(path.length + 2) : read.left))
+  const text = read.right
   const u = parseJson(text)
   return E.isLeft(u) ? E.left(decodeFailure(path, '…', `not valid JSON (${u.left})`)) : E.right({ text, value: u.right })
 }

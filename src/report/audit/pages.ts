@@ -10,22 +10,46 @@ import type { Cell, EvidenceTable } from '../claims/verdict.js'
 import type { ReportJson } from './document.js'
 import type { Block, Section } from './sections.js'
 
+/**
+ * Text made inert in Markdown: titles, mechanism, corpus and file names come from the user, and a
+ * renderer with HTML enabled would run a `<script>` left raw. HTML's special characters become
+ * entities; Markdown's inline punctuation (emphasis, code, links, table bars) is backslash-escaped;
+ * a line break, which would end a table row or start a block, becomes a space. Every string goes
+ * through it, the generated ones too: they render the same, and no caller has to know which is whose.
+ */
+export const markdownText = (s: string, inTable = false): string => {
+  const inline = s
+    .replace(/[\r\n]+/g, ' ')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(inTable ? /[\\`*_[\]~]/g : /[\\`*_[\]~|]/g, (c) => `\\${c}`)
+  // a line starting with # or a list/quote marker would open a block
+  return inline.replace(/^(\s*)([#+-]|\d+[.)])(?=\s|$)/, (_, sp: string, m: string) => `${sp}${m.replace(/([#+\-.)])/, '\\$1')}`)
+}
+
+const mdTable = (t: EvidenceTable): EvidenceTable => ({
+  title: markdownText(t.title, true),
+  columns: t.columns.map((c) => markdownText(c, true)),
+  rows: t.rows.map((r) => r.map((c) => (typeof c === 'string' ? markdownText(c, true) : c))),
+})
+
 const mdBlock = (b: Block): string => {
   switch (b.kind) {
     case 'text':
-      return b.text
+      return markdownText(b.text)
     case 'list':
-      return b.items.map((i) => `- ${i}`).join('\n')
+      return b.items.map((i) => `- ${markdownText(i)}`).join('\n')
     case 'table':
-      return markdownTable(b.table)
+      return markdownTable(mdTable(b.table))
     case 'chart':
-      return `![${b.chart.title}](charts/${b.chart.id}.svg)\n\n*${b.chart.caption}*`
+      return `![${markdownText(b.chart.title)}](charts/${encodeURIComponent(b.chart.id)}.svg)\n\n*${markdownText(b.chart.caption)}*`
   }
 }
 
-/** The report as Markdown; charts are referenced as charts/<id>.svg next to it. */
+/** The report as Markdown, every string escaped (`markdownText`); charts are referenced as charts/<id>.svg next to it. */
 export const reportMarkdown = (r: ReportJson, sections: ReadonlyArray<Section>): string =>
-  [`# ${r.title}`, '', ...sections.flatMap((s) => [`## ${s.title}`, '', ...s.blocks.flatMap((b) => [mdBlock(b), ''])])].join('\n')
+  [`# ${markdownText(r.title)}`, '', ...sections.flatMap((s) => [`## ${markdownText(s.title)}`, '', ...s.blocks.flatMap((b) => [mdBlock(b), ''])])].join('\n')
 
 const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 const cellHtml = (c: Cell): string => esc(typeof c === 'number' ? (Number.isFinite(c) ? String(c) : c > 0 ? '∞' : c < 0 ? '−∞' : 'NaN') : c)

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { mkdirSync, statSync } from 'node:fs'
-import { join } from 'node:path'
+import { accessSync, constants, existsSync, mkdirSync, rmSync, statSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
 import * as E from 'fp-ts/lib/Either.js'
 import { writeFileAtomic } from '../../core/atomic-file.js'
 import { type DpError, invalidParameter } from '../../core/error.js'
@@ -35,35 +35,60 @@ export const renderReport = async (r: ReportJson): Promise<ReadonlyArray<{ reado
   ]
 }
 
-/** Checks that `dir` is a folder or can be made one (before any work is done). */
+/**
+ * Checks that `dir` is a writable folder, or that the nearest folder above it that exists is
+ * writable so it can be made, before any work is done. Nothing is created here: a report that
+ * fails later leaves no empty folder behind.
+ */
 export const checkReportDir = (dir: string): E.Either<DpError, string> => {
-  try {
-    const s = statSync(dir)
-    return s.isDirectory() ? E.right(dir) : E.left(invalidParameter('--out', dir, 'exists and is not a folder'))
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return E.left(invalidParameter('--out', dir, `cannot use the folder: ${(e as Error).message}`))
+  const fail = (why: string) => E.left(invalidParameter('--out', dir, why))
+  let at = resolve(dir)
+  for (;;) {
     try {
-      mkdirSync(dir, { recursive: true })
+      const s = statSync(at)
+      if (!s.isDirectory()) return fail(at === resolve(dir) ? 'exists and is not a folder' : `${at} is not a folder`)
+      accessSync(at, constants.W_OK | constants.X_OK)
       return E.right(dir)
-    } catch (e2) {
-      return E.left(invalidParameter('--out', dir, `cannot create the folder: ${(e2 as Error).message}`))
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code
+      if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return fail(`cannot write in ${at} (${code === 'EROFS' ? 'read-only file system' : 'permission denied'})`)
+      if (code !== 'ENOENT') return fail(`cannot use the folder: ${(e as Error).message}`)
+      const up = dirname(at)
+      if (up === at) return fail('no folder above it exists')
+      at = up
     }
   }
 }
 
-/** Renders and writes the report folder. */
+/** The files a report writes into its folder (for refusing an output that is one of its inputs). */
+export const reportFileNames = (r: ReportJson): ReadonlyArray<string> => ['report.json', 'report.md', 'report.html', ...reportCharts(r).map((c) => join('charts', `${c.id}.svg`))]
+
+/** Renders and writes the report folder; a folder it made is removed again when nothing could be written. */
 export const writeReport = async (dir: string, r: ReportJson): Promise<E.Either<DpError, WrittenReport>> => {
   const d = checkReportDir(dir)
   if (E.isLeft(d)) return d
   const files = await renderReport(r)
+  const existed = existsSync(dir)
+  const undo = (): void => {
+    if (existed) return
+    try {
+      rmSync(dir, { recursive: true })
+    } catch {
+      // best effort: the error reported is the write's
+    }
+  }
   try {
     mkdirSync(join(dir, 'charts'), { recursive: true })
   } catch (e) {
+    undo()
     return E.left(invalidParameter('--out', dir, `cannot create the charts folder: ${(e as Error).message}`))
   }
   for (const f of files) {
     const w = writeFileAtomic(join(dir, f.name), f.content)
-    if (E.isLeft(w)) return w
+    if (E.isLeft(w)) {
+      undo()
+      return w
+    }
   }
   return E.right({ dir, files: files.map((f) => join(dir, f.name)) })
 }

@@ -1,0 +1,206 @@
+/**
+ * Issue 29, the command line under hostile input: no input lost to an output, no read that hangs,
+ * no script left live in report.md, the claim (not the mechanism) overridden, and messages that say
+ * what is wrong once. Each case failed on the code before it.
+ */
+import { execFileSync } from 'node:child_process'
+import { existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { hostname, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import * as E from 'fp-ts/lib/Either.js'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runAccount } from '../../src/cli/commands/account.js'
+import { runAudit } from '../../src/cli/commands/audit.js'
+import { runReport } from '../../src/cli/commands/report.js'
+import { guardOutputs, lockOutputs, lockPathOf, refuseOutputOverInput } from '../../src/cli/output-guard.js'
+import { runSafely } from '../../src/cli/run.js'
+import { decodeUtf8, firstInvalidUtf8, readBoundedBytes, readBoundedText } from '../../src/core/read-file.js'
+import { markdownText } from '../../src/report/audit/pages.js'
+
+const dir = mkdtempSync(join(tmpdir(), 'dpaudit-hostile-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+const at = (name: string): string => join(dir, name)
+
+/** A finished seeded Laplace audit on disk (a few thousand trials: fast, and enough for a report). */
+let auditFile = ''
+beforeAll(() => {
+  auditFile = at('laplace.audit.json')
+  const r = runAudit({ target: 'zoo:laplace', workers: '1', trials: '20000', seed: 'hostile', out: auditFile })
+  expect([0, 4]).toContain(r.code)
+})
+
+describe('no output over an input (item 1)', () => {
+  it('refuses an output that is an input by path, through .., a symbolic link or a hard link, naming both', () => {
+    const input = at('in.txt')
+    writeFileSync(input, 'x')
+    mkdirSync(at('sub'), { recursive: true })
+    symlinkSync(input, at('link.txt'))
+    linkSync(input, at('hard.txt'))
+    for (const out of [input, join(dir, 'sub', '..', 'in.txt'), at('link.txt'), at('hard.txt')]) {
+      const r = refuseOutputOverInput([{ what: '--out', path: out }], [{ what: '--corpus', path: input }])
+      expect(E.isLeft(r) && r.left, out).toBe(`--out ${out}: is the same file as --corpus ${input}; writing it would replace the input (choose another output path)`)
+    }
+    expect(E.isRight(refuseOutputOverInput([{ what: '--out', path: at('new.json') }], [{ what: '--corpus', path: input }]))).toBe(true)
+    // two outputs on one file
+    const two = refuseOutputOverInput([{ what: '--out', path: at('o.json') }, { what: '--checkpoint', path: at('o.json') }], [])
+    expect(E.isLeft(two) && two.left).toMatch(/^--checkpoint .*o\.json: is the same file as --out .*o\.json; give them different paths$/)
+    expect(readFileSync(input, 'utf8')).toBe('x')
+  })
+  it('audit: --out equal to the module is refused, the module kept; --out equal to --checkpoint too', () => {
+    const mech = at('mech.mjs')
+    const source = 'export const mechanism = (x) => x\nexport const pairs = [{ input: 0, neighbour: 1 }]\nexport const claim = { epsilon: 1, delta: 0 }\n'
+    writeFileSync(mech, source)
+    const r = runAudit({ target: mech, out: mech, trials: '1000', workers: '1' })
+    expect(r).toEqual({ code: 1, stderr: `audit: --out ${mech}: is the same file as the module ${mech}; writing it would replace the input (choose another output path)` })
+    expect(readFileSync(mech, 'utf8')).toBe(source)
+    const c = runAudit({ target: 'zoo:laplace', out: at('same.json'), checkpoint: at('same.json'), trials: '1000', workers: '1' })
+    expect(c.code).toBe(1)
+    expect(c.stderr).toMatch(/^audit: --checkpoint .*same\.json: is the same file as --out .*same\.json/)
+  })
+  it('report DIR/report.json --out DIR is refused, the audit it read kept; a failed report leaves no folder (item 7)', async () => {
+    const d = at('rep')
+    mkdirSync(d)
+    const input = join(d, 'report.json')
+    const text = readFileSync(auditFile, 'utf8')
+    writeFileSync(input, text)
+    const r = await runReport([input, '--out', d])
+    expect(r.code).toBe(1)
+    expect(r.stderr).toBe(`report: --out ${join(d, 'report.json')}: is the same file as the input ${input}; writing it would replace the input (choose another output path)`)
+    expect(readFileSync(input, 'utf8')).toBe(text)
+    expect(readdirSync(d)).toEqual(['report.json'])
+    // a report that fails on its input leaves no empty --out folder behind
+    const never = at('never-made')
+    const bad = await runReport([at('missing.json'), '--out', never])
+    expect(bad.code).toBe(1)
+    expect(existsSync(never)).toBe(false)
+  })
+  it('a lock beside the output: a live dpaudit writing it refuses a second writer; a stale lock is taken over; released after', () => {
+    const out = at('model.json')
+    const lock = lockPathOf(out)
+    expect(lock).toBe(at('.model.json.dpaudit-lock'))
+    // another live process holds it: this test's parent (alive, not this process)
+    writeFileSync(lock, `${process.ppid}\n${hostname()}\n`)
+    const r = lockOutputs([{ what: '--out', path: out }])
+    expect(E.isLeft(r) && r.left).toBe(`--out ${out}: another dpaudit process (pid ${process.ppid}) is writing it; wait for it, or remove ${lock} if no such process runs`)
+    const a = runAudit({ target: 'zoo:laplace', out, trials: '1000', workers: '1' })
+    expect(a.code).toBe(1)
+    expect(a.stderr).toContain('another dpaudit process')
+    expect(existsSync(out)).toBe(false)
+    // stale: a pid that has exited
+    const gone = Number(execFileSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }))
+    writeFileSync(lock, `${gone}\n${hostname()}\n`)
+    const g = guardOutputs([{ what: '--out', path: out }], [])
+    expect(E.isRight(g)).toBe(true)
+    expect(readFileSync(lock, 'utf8').split('\n')[0]).toBe(String(process.pid))
+    if (E.isRight(g)) g.right()
+    expect(existsSync(lock)).toBe(false)
+  })
+})
+
+describe('bounded reads (item 3)', () => {
+  it('refuses a device and a FIFO at once, and a file over the bound, each in one line naming the file', () => {
+    expect(readBoundedBytes('/dev/zero')).toEqual(E.left('/dev/zero: cannot read the file (it is a device; dpaudit reads regular files only)'))
+    const fifo = at('pipe')
+    let haveFifo = true
+    try {
+      execFileSync('mkfifo', [fifo])
+    } catch {
+      haveFifo = false
+    }
+    if (haveFifo) expect(readBoundedText(fifo)).toEqual(E.left(`${fifo}: cannot read the file (it is a FIFO; dpaudit reads regular files only)`))
+    const big = at('big.json')
+    writeFileSync(big, 'x'.repeat(2048))
+    expect(readBoundedText(big, 1024)).toEqual(E.left(`${big}: cannot read the file (2,048 bytes, over the limit of 0.001 MiB)`))
+    expect(readBoundedText(big, 4096)).toEqual(E.right('x'.repeat(2048)))
+  })
+  it('a report manifest naming /dev/zero is refused, not read', async () => {
+    const man = at('zero-manifest.json')
+    writeFileSync(man, JSON.stringify({ kind: 'dpaudit-report-input', schemaVersion: 1, audit: '/dev/zero' }))
+    const r = await runReport([man, '--out', at('zero-report')])
+    expect(r.code).toBe(1)
+    expect(r.stderr).toContain('/dev/zero')
+    expect(r.stderr).toContain('it is a device')
+    expect(existsSync(at('zero-report'))).toBe(false)
+  })
+  it('account on /dev/zero is refused at once', () => {
+    const r = runAccount({ file: '/dev/zero', deltas: [], accountant: [], orders: undefined, json: false, quiet: true })
+    expect(r).toEqual({ code: 1, stderr: '/dev/zero: cannot read the file (it is a device; dpaudit reads regular files only)' })
+  })
+})
+
+describe('strict UTF-8 (item 6)', () => {
+  it('finds the first byte that is not UTF-8 and names the file and the offset', () => {
+    const latin1 = Buffer.from('caf\xe9 au lait', 'latin1')
+    expect(firstInvalidUtf8(latin1)).toBe(3)
+    expect(decodeUtf8('c.txt', latin1)).toEqual(E.left('c.txt: not UTF-8 at byte 3 (0xe9); convert it (e.g. iconv -f latin1 -t utf-8) and try again'))
+    expect(decodeUtf8('c.txt', Buffer.from('café ☕ 𝔘', 'utf8'))).toEqual(E.right('café ☕ 𝔘'))
+    // overlong, surrogate, cut short
+    for (const bad of [[0xc0, 0x80], [0xed, 0xa0, 0x80], [0x61, 0xe2, 0x82]]) expect(firstInvalidUtf8(Uint8Array.from(bad))).toBeGreaterThanOrEqual(0)
+  })
+})
+
+describe('report.md escapes what the user wrote (item 4)', () => {
+  it('markdownText leaves no tag, link or emphasis live', () => {
+    expect(markdownText('<script>alert(1)</script> [x](javascript:alert(1)) *b* `c` a|b')).toBe(
+      '&lt;script&gt;alert(1)&lt;/script&gt; \\[x\\](javascript:alert(1)) \\*b\\* \\`c\\` a\\|b',
+    )
+    expect(markdownText('# not a heading\nsecond line')).toBe('\\# not a heading second line')
+  })
+  it('a title with <script> is inert in report.md (and still escaped in report.html)', async () => {
+    const out = at('script-report')
+    const r = await runReport([auditFile, '--out', out, '--title', '<script>alert(1)</script> *x*'])
+    expect(r.code, r.stderr).toBe(0)
+    const md = readFileSync(join(out, 'report.md'), 'utf8')
+    expect(md).not.toMatch(/<script/i)
+    expect(md.split('\n')[0]).toBe('# &lt;script&gt;alert(1)&lt;/script&gt; \\*x\\*')
+    expect(readFileSync(join(out, 'report.html'), 'utf8')).not.toMatch(/<script>alert/)
+  })
+})
+
+describe('audit --epsilon overrides the claim only (item 5)', () => {
+  it('zoo:laplace built for ε = 1 and tested against ε = 0.5 is a violation, not rebuilt at 0.5', () => {
+    const r = runAudit({ target: 'zoo:laplace', epsilon: '0.5', trials: '200000', workers: '1', seed: 'override', json: true })
+    expect(r.code, r.stdout).toBe(3)
+    const doc = JSON.parse(r.stdout ?? '{}') as { result: { claim: { epsilon: number }; epsilonLowerBound: number } }
+    expect(doc.result.claim.epsilon).toBe(0.5)
+    expect(doc.result.epsilonLowerBound).toBeGreaterThan(0.5)
+  })
+})
+
+describe('messages (item 7)', () => {
+  it('help --help is the overview, exit 0', () => {
+    const r = runSafely(['help', '--help'])
+    expect(r.code).toBe(0)
+    expect(r.stdout).toMatch(/^dpaudit — /)
+  })
+  it('an unknown option: one line, quotes balanced', () => {
+    const r = runSafely(['account', 'x.json', '--bogus'])
+    expect(r).toEqual({ code: 1, stderr: "unknown option --bogus (dpaudit help for usage; a positional argument that starts with '-' goes after --, as in -- --bogus)" })
+  })
+  it('audit ta.json without --queue says what the file is and how to run it, not an import error', () => {
+    const ta = at('ta.json')
+    writeFileSync(ta, '{}')
+    const r = runAudit({ target: ta })
+    expect(r.code).toBe(1)
+    expect(r.stderr).toBe(`audit: ${ta}: a JSON file is a trainer audit (docs/trainer-audits.md), run with --queue redis://HOST:PORT and \`dpaudit worker\`; a mechanism audit takes a .js or .mjs module or zoo:NAME`)
+  })
+})
+
+describe('a reader that has gone stops the work (item 8)', () => {
+  it('account streams each answer and stops at the first refused write', () => {
+    const rel = { kind: 'add-remove', unit: 'record' }
+    const specs = Array.from({ length: 50 }, (_, i) => ({ schemaVersion: 1, name: `g${i}`, event: { _tag: 'Gaussian', sigma: 1 + i, sensitivity: 1, relation: rel } }))
+    const file = at('specs.json')
+    writeFileSync(file, JSON.stringify(specs))
+    const chunks: string[] = []
+    const r = runAccount({ file, deltas: [], accountant: ['rdp'], orders: undefined, json: false, quiet: true, emit: (c) => chunks.push(c) < 2 })
+    expect(r).toEqual({ code: 0 })
+    expect(chunks.length).toBe(2)
+    // streamed, the output is what it was all at once
+    const all: string[] = []
+    runAccount({ file, deltas: [], accountant: ['rdp'], orders: undefined, json: false, quiet: true, emit: (c) => all.push(c) > 0 })
+    const once = runAccount({ file, deltas: [], accountant: ['rdp'], orders: undefined, json: false, quiet: true })
+    expect(all.join('')).toBe(`${once.stdout ?? ''}\n`)
+  })
+})
