@@ -11,6 +11,8 @@ export type VocabularySource =
   | { readonly kind: 'public-file'; readonly file: string }
   | { readonly kind: 'training-data' | 'all-documents'; readonly size: number }
   | { readonly kind: 'corpus-files' }
+  /** A differentially private selection from the training documents, charged in the plan (dp-vocabulary.ts). */
+  | { readonly kind: 'dp-selection'; readonly epsilon: number; readonly delta: number; readonly size: number; readonly relation: string; readonly scale: number; readonly threshold: number }
 
 /** The assumption every LDA statement makes about the vocabulary, by how it was chosen. */
 export const vocabularyAssumption = (v: VocabularySource): string => {
@@ -23,6 +25,8 @@ export const vocabularyAssumption = (v: VocabularySource): string => {
       return `the vocabulary is treated as public, but here it is the ${v.size} most frequent words of all documents, training and test (the reference evaluation protocol for LDA perplexity, docs/trainers.md) — a choice made from the data that ε does not cover`
     case 'corpus-files':
       return 'the vocabulary is treated as public: it is the vocab.txt shipped with the corpus files (ε does not cover how it was chosen)'
+    case 'dp-selection':
+      return `the vocabulary is a differentially private selection from the training documents: exact discrete Laplace noise of scale t = ${v.scale} on the word counts under ${v.relation}, kept at ≥ τ = ${v.threshold}, the ${v.size} largest at most, written in code-unit order — (ε, δ) = (${v.epsilon}, ${v.delta}) asked, charged in the plan as its first release`
   }
 }
 

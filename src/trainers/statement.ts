@@ -28,7 +28,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { account } from '../accounting/account.js'
 import { replaceOneCurve, replaceOneEvaluator, replaceOneToEpsilon } from '../accounting/rdp/group.js'
 import { type DpError, formatError } from '../core/error.js'
-import type { PrivacyEvent } from '../mechanisms/event.js'
+import { compose, type PrivacyEvent } from '../mechanisms/event.js'
 import { type NeighbouringRelation, sameRelation, showRelation } from '../mechanisms/neighbouring.js'
 import { type VocabularySource, vocabularyAssumption } from './assumptions.js'
 import type { CorpusStats } from './corpus/corpus.js'
@@ -170,9 +170,12 @@ export const privacyStatement = <C extends LdaConfigBase>(
   stats: CorpusStats,
   deltas: ReadonlyArray<number>,
   vocabulary?: VocabularySource,
+  /** Releases made before training (a differentially private vocabulary selection), charged first. */
+  before?: PrivacyEvent,
 ): E.Either<DpError, PrivacyStatement> => {
-  const plan = trainer.plan(config, stats)
-  if (E.isLeft(plan)) return plan
+  const own = trainer.plan(config, stats)
+  if (E.isLeft(own)) return own
+  const plan = E.right(before === undefined ? own.right : compose([before, own.right])) as E.Right<PrivacyEvent>
   const accounted = tightest(plan.right, trainer.accountingRelation, deltas)
   if (E.isLeft(accounted)) return accounted
   const notes: string[] = []

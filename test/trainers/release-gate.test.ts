@@ -246,6 +246,24 @@ describe('dpaudit train: bad input is refused before any work, nothing written',
     expect(f.theta).toBeUndefined()
     expect(f.trace).toBeUndefined()
   })
+  it('--vocabulary dp: a differentially private selection, charged first in the plan, written in code-unit order', () => {
+    const out = join(dir, 'dp.json')
+    const r = runTrainCli([...base, '--out', out, '--vocabulary', 'dp', '--vocabulary-epsilon', '2', '--vocabulary-delta', '1e-8', '--private'])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stdout).toMatch(/assumes: the vocabulary is a differentially private selection .* \(ε, δ\) = \(2, 1e-8\) asked, charged in the plan/)
+    const f = JSON.parse(readFileSync(out, 'utf8')) as { release: { private: boolean }; vocab: string[]; privacy: { plan: unknown; guarantee: Array<{ epsilon: number }> } }
+    expect(f.release.private).toBe(true)
+    expect(f.vocab).toEqual([...f.vocab].sort())
+    expect(JSON.stringify(f.privacy.plan)).toMatch(/vocabulary selection \(thresholded noisy counts\)/)
+    // the selection's ε adds to the trainer's: the guarantee exceeds the one with a public list
+    const pub = runTrainCli([...base, '--out', join(dir, 'pub.json'), '--vocabulary', vocab, '--private', '--json'])
+    const pubEps = (JSON.parse(pub.stdout ?? '') as { privacy: { guarantee: Array<{ epsilon: number }> } }).privacy.guarantee[0]?.epsilon ?? Number.NaN
+    expect(f.privacy.guarantee[0]?.epsilon).toBeGreaterThan(pubEps)
+    // its own flags only go with it
+    const stray = runTrainCli([...base, '--out', join(dir, 'stray.json'), '--vocabulary-epsilon', '2'])
+    expect(stray.code).toBe(1)
+    expect(stray.stderr).toMatch(/go with --vocabulary dp/)
+  })
   it('diagnostics print the log-likelihood and label the run not private', () => {
     const out = join(dir, 'd.json')
     const r = runTrainCli([...base, '--out', out, '--diagnostics'])

@@ -26,11 +26,14 @@ import { firstDecodeError } from '../../core/decode.js'
 import { type DpError, formatError, invalidParameter } from '../../core/error.js'
 import { stringifyJson } from '../../core/json.js'
 import { type Rng, secure, seeded } from '../../core/rng.js'
-import { DIAGNOSTICS_ASKED, type ReleaseRecord } from '../../trainers/release/gate.js'
+import { DIAGNOSTICS_ASKED, ReleaseGate, type ReleaseRecord } from '../../trainers/release/gate.js'
+import { calibrateVocabulary, dpVocabulary } from '../../trainers/corpus/dp-vocabulary.js'
+import { wordsFromRng } from '../../core/words.js'
+import { type NeighbouringRelation, showRelation } from '../../mechanisms/neighbouring.js'
 import { type Corpus, type CorpusStats, corpusStats, documentCount, fromDocuments } from '../../trainers/corpus/corpus.js'
 import { completionHalves } from '../../trainers/corpus/dataset.js'
 import { type DeclaredSizes, exactSizes, publicSizes, vocabularyNotPrivate } from '../../trainers/release/public-output.js'
-import { type LoadOptions, loadDataset, readVocabularyFile } from '../../trainers/corpus/load.js'
+import { DEFAULT_VOCABULARY, type LoadOptions, loadDataset, readVocabularyFile } from '../../trainers/corpus/load.js'
 import { heldOutPerplexity } from '../../trainers/eval/perplexity.js'
 import { type ModelFile, modelFile, writeModelFile } from '../../trainers/model-file.js'
 import { BASE_DEFAULTS } from '../../trainers/config.js'
@@ -53,7 +56,7 @@ const COMMON_NUMERIC: ReadonlyArray<readonly [flag: string, field: string]> = [
 ]
 
 /** Flags every trainer takes. */
-const COMMON_FLAGS: ReadonlySet<string> = new Set(['corpus', 'out', 'seed', 'private', 'diagnostics', 'vocabulary', 'vocabulary-size', 'eval-corpus', 'documents', 'tokens', 'delta', 'json', 'quiet', ...COMMON_NUMERIC.map(([f]) => f)])
+const COMMON_FLAGS: ReadonlySet<string> = new Set(['corpus', 'out', 'seed', 'private', 'diagnostics', 'vocabulary', 'vocabulary-size', 'vocabulary-epsilon', 'vocabulary-delta', 'vocabulary-words-per-document', 'eval-corpus', 'documents', 'tokens', 'delta', 'json', 'quiet', ...COMMON_NUMERIC.map(([f]) => f)])
 
 /** A trainer-specific flag: the config field a numeric flag sets, and how its default reads in the usage line. */
 interface TrainerFlag {
@@ -160,6 +163,7 @@ const NUMERIC: ReadonlyArray<readonly [flag: string, field: string]> = [
 export const TRAIN_USAGE = `usage: dpaudit train <${TRAINER_NAMES.join('|')}> --corpus brown|spam|<path> --topics K --iterations T --out model.json
   (spectral: --iterations counts power-method iterations and defaults to 30)
   [--alpha A (default ${BASE_DEFAULTS.alpha})] [--beta B (default ${BASE_DEFAULTS.beta})] [--vocabulary FILE | --vocabulary-size V] [--delta D ...] [--json] [--quiet]
+  [--vocabulary dp [--vocabulary-size V] [--vocabulary-epsilon E (default 1)] [--vocabulary-delta D (default 1e-7)] [--vocabulary-words-per-document M (default 50; document relations)]] (a differentially private selection, charged in the plan)
   [--eval-corpus FILE] (public corpus to score φ on; a private release is scored on nothing else)
   [--documents D] [--tokens N] (declared public sizes; under a document-level relation the exact ones are never printed)
   [--private] (refuse anything that would make the release not private)
@@ -178,6 +182,9 @@ export const TRAIN_OPTIONS = {
   vocabulary: { type: 'string' },
   'vocabulary-size': { type: 'string' },
   'eval-corpus': { type: 'string' },
+  'vocabulary-epsilon': { type: 'string' },
+  'vocabulary-delta': { type: 'string' },
+  'vocabulary-words-per-document': { type: 'string' },
   documents: { type: 'string' },
   tokens: { type: 'string' },
   noise: { type: 'string' },
@@ -388,8 +395,11 @@ export const runTrain = (args: TrainArgs): CommandResult => {
   const vs = num('vocabulary-size', v['vocabulary-size'])
   if (E.isLeft(vs)) return fail(vs.left)
   const vocabFile = v['vocabulary']
-  if (typeof vocabFile === 'string' && vs.right !== undefined) return fail('--vocabulary FILE and --vocabulary-size go separately: the file fixes the vocabulary')
-  const vocabulary = typeof vocabFile === 'string' ? readVocabularyFile(vocabFile) : E.right(undefined)
+  if (typeof vocabFile === 'string' && vocabFile !== 'dp' && vs.right !== undefined) return fail('--vocabulary FILE and --vocabulary-size go separately: the file fixes the vocabulary')
+  if (!(vocabFile === 'dp') && ['vocabulary-epsilon', 'vocabulary-delta', 'vocabulary-words-per-document'].some((f) => v[f] !== undefined))
+    return fail('--vocabulary-epsilon, --vocabulary-delta and --vocabulary-words-per-document go with --vocabulary dp')
+  const dpSelection = vocabFile === 'dp'
+  const vocabulary = typeof vocabFile === 'string' && !dpSelection ? readVocabularyFile(vocabFile) : E.right(undefined)
   if (E.isLeft(vocabulary)) return fail(formatError(vocabulary.left))
   const declared = declaredSizes(v)
   if (E.isLeft(declared)) return fail(declared.left)
@@ -404,9 +414,14 @@ export const runTrain = (args: TrainArgs): CommandResult => {
   // of all D documents, so under add/remove one document it would reshuffle which documents are
   // trained on, and the test split may not be evaluated anyway (only --eval-corpus, a public corpus).
   const intendsPrivate = seed === undefined && !diagnostics && trainer.name !== 'cgs'
+  // the randomness of the whole run: a DP vocabulary selection draws from it first, then the trainer
+  const rng = seed === undefined ? (args.secureRng ?? secure)() : seeded(seed)
+  const selection = dpSelection ? vocabularySelection(v, trainer.accountingRelation, rng, args.onRelease) : E.right(undefined)
+  if (E.isLeft(selection)) return fail(selection.left)
   const loadOptions: LoadOptions = {
     ...(vs.right === undefined ? {} : { vocabularySize: vs.right }),
     ...(vocabulary.right === undefined ? {} : { vocabulary: vocabulary.right }),
+    ...(selection.right === undefined ? {} : { select: selection.right.select(vs.right) }),
     ...(intendsPrivate ? { split: false } : {}),
   }
   const ds = loadDataset(corpusArg, loadOptions)
@@ -438,7 +453,7 @@ export const runTrain = (args: TrainArgs): CommandResult => {
   const evalCorpus = typeof evalCorpusArg === 'string' ? loadEvalCorpus(evalCorpusArg, data.train.vocab) : E.right(undefined)
   if (E.isLeft(evalCorpus)) return fail(`--eval-corpus: ${formatError(evalCorpus.left)}`)
   // Account before training: a plan no accountant can answer is reported before any work.
-  const statement = withUnits(trainer, cfgRun, stats, deltas, privacyStatement(trainer, cfgRun, stats, deltas, data.vocabularySource))
+  const statement = withUnits(trainer, cfgRun, stats, deltas, privacyStatement(trainer, cfgRun, stats, deltas, data.vocabularySource, selection.right?.gate.ledger()))
   // a parameter the corpus rules out (spectral's k > V) is bad input (exit 1); no accountant answering is exit 2
   if (E.isLeft(statement))
     return { code: statement.left._tag === 'InvalidParameter' ? EXIT.input : EXIT.accounting, stderr: `${args.trainer}: ${formatError(statement.left)}` }
@@ -458,7 +473,6 @@ export const runTrain = (args: TrainArgs): CommandResult => {
     progress?.(`iter ${String(l.iteration).padStart(4)}  ${ll ?? 'log-likelihood —'}  elapsed ${(l.elapsedMs / 1000).toFixed(2)} s  ${(l.tokensPerSecond / 1e6).toFixed(2)} M tokens/s`)
     bar?.update(l.iteration, cfg.iterations, ll)
   }
-  const rng = seed === undefined ? (args.secureRng ?? secure)() : seeded(seed)
   const fitOptions = {
     diagnostics,
     ...(progress === undefined && bar?.active !== true ? {} : { onIteration }),
@@ -467,7 +481,7 @@ export const runTrain = (args: TrainArgs): CommandResult => {
   const fit = priorCorpus === undefined ? trainer.fit(data.train, cfgRun, rng, fitOptions) : fitOnline(priorCorpus, data.train, cfgRun as unknown as OlpConfig, rng, fitOptions)
   bar?.done()
   if (E.isLeft(fit)) return fail(`${args.trainer}: ${formatError(fit.left)}`)
-  const reasons = [...new Set([...fit.right.release.notPrivateBecause, ...runReasons])]
+  const reasons = [...new Set([...(selection.right?.gate.notPrivateBecause() ?? []), ...fit.right.release.notPrivateBecause, ...runReasons])]
   const verdict = { ...fit.right.release, private: reasons.length === 0, notPrivateBecause: reasons }
   if (v['private'] === true && !verdict.private) return { code: EXIT.internal, stderr: `--private: the run turned out not to be a private release (${verdict.notPrivateBecause.join('; ')}); nothing written` }
   const release = { private: verdict.private, randomness: verdict.randomness, notice: releaseNotice(verdict), notPrivateBecause: verdict.notPrivateBecause }
@@ -517,6 +531,47 @@ export const runTrain = (args: TrainArgs): CommandResult => {
     ].join('\n'),
   }
 }
+
+/**
+ * `--vocabulary dp`: a differentially private selection (trainers/corpus/dp-vocabulary.ts) calibrated
+ * to (--vocabulary-epsilon, --vocabulary-delta) under the trainer's accounted relation, run through its
+ * own release gate on the run's randomness; the gate's ledger is charged first in the plan.
+ */
+const vocabularySelection = (
+  v: TrainArgs['values'],
+  relation: NeighbouringRelation,
+  rng: Rng,
+  onRelease: TrainArgs['onRelease'],
+): E.Either<string, { readonly gate: ReleaseGate; readonly select: (size: number | undefined) => NonNullable<LoadOptions['select']> }> => {
+  const eps = num('vocabulary-epsilon', v['vocabulary-epsilon'])
+  const del = num('vocabulary-delta', v['vocabulary-delta'])
+  const m = num('vocabulary-words-per-document', v['vocabulary-words-per-document'])
+  if (E.isLeft(eps)) return eps
+  if (E.isLeft(del)) return del
+  if (E.isLeft(m)) return m
+  const epsilon = eps.right ?? DP_VOCABULARY.epsilon
+  const delta = del.right ?? DP_VOCABULARY.delta
+  const perDocument = relation.unit === 'document' ? { wordsPerDocument: m.right ?? DP_VOCABULARY.wordsPerDocument } : {}
+  if (relation.unit !== 'document' && m.right !== undefined) return E.left(`--vocabulary-words-per-document applies to a trainer protecting documents; this one protects ${showRelation(relation)}`)
+  const gate = new ReleaseGate(wordsFromRng(rng), onRelease === undefined ? {} : { onRelease })
+  return E.right({
+    gate,
+    select: (size) => (training) => {
+      const params = calibrateVocabulary({ epsilon, delta, size: size ?? DEFAULT_VOCABULARY.text, relation, ...perDocument })
+      if (E.isLeft(params)) return params
+      const measurement = dpVocabulary(params.right)
+      if (E.isLeft(measurement)) return measurement
+      const words = gate.release(measurement.right, training, 'vocabulary')
+      return E.right({
+        words,
+        source: { kind: 'dp-selection', epsilon, delta, size: params.right.size, relation: showRelation(relation), scale: params.right.scale, threshold: params.right.threshold },
+      })
+    },
+  })
+}
+
+/** `--vocabulary dp`'s defaults: (ε, δ) = (1, 1e-7); under a document relation each document contributes its first 50 distinct words. */
+const DP_VOCABULARY = { epsilon: 1, delta: 1e-7, wordsPerDocument: 50 } as const
 
 const SVI_EXACT_D =
   'svi-lda protects add/remove one document, and without --documents D the exact number of documents sets ν = S/D, σ and the M-step, though it differs between neighbours (declare the public D with --documents)'

@@ -61,6 +61,12 @@ export interface SplitOptions {
   readonly vocabulary?: { readonly words: ReadonlyArray<string>; readonly file: string }
   /** False: no test documents, every document is kept for training (a corpus that is only trained on). Default true. */
   readonly split?: boolean
+  /**
+   * Chooses the vocabulary from the training documents' tokens through a release (a differentially
+   * private selection run through a release gate by the caller); the words come back in a
+   * data-independent order, with the source to state.
+   */
+  readonly select?: (training: ReadonlyArray<ReadonlyArray<string>>) => E.Either<DpError, { readonly words: ReadonlyArray<string>; readonly source: VocabularySource }>
 }
 
 /** Python 3 `round` (half to even), as the reference protocol's round(0.1·D). */
@@ -146,7 +152,9 @@ export const datasetFromRaw = (
   if (E.isLeft(mask)) return mask
   const given = options.vocabulary
   const all = options.vocabularyFrom === 'all-documents'
-  const vocab = given?.words ?? topVocabulary(raw.filter((_, i) => all || mask.right[i] === 0).map((d) => d.tokens), vocabularySize)
+  const selected = given === undefined && options.select !== undefined ? options.select(raw.filter((_, i) => mask.right[i] === 0).map((d) => d.tokens)) : undefined
+  if (selected !== undefined && E.isLeft(selected)) return selected
+  const vocab = given?.words ?? selected?.right.words ?? topVocabulary(raw.filter((_, i) => all || mask.right[i] === 0).map((d) => d.tokens), vocabularySize)
   const index = new Map(vocab.map((w, i) => [w, i]))
   const docs = raw.map((d, i) => {
     const ids: number[] = []
@@ -159,7 +167,11 @@ export const datasetFromRaw = (
   // A document left with too few words of the vocabulary is dropped, whatever the vocabulary's source, and
   // nothing says which: an error naming it would publish a fact about one document (issue 22, item 7).
   const source: VocabularySource =
-    given !== undefined ? { kind: 'public-file', file: given.file } : { kind: all ? 'all-documents' : 'training-data', size: vocab.length }
+    given !== undefined
+      ? { kind: 'public-file', file: given.file }
+      : selected !== undefined
+        ? selected.right.source
+        : { kind: all ? 'all-documents' : 'training-data', size: vocab.length }
   // a vocabulary chosen from the data is written in a data-independent order (code-unit order), so the
   // list does not rank the words by their private frequencies; a public list keeps its own order
   const written = given !== undefined ? vocab : [...vocab].sort()

@@ -124,7 +124,7 @@ const loadUntagged = (source: string, options: LoadOptions): E.Either<DpError, D
     if (E.isLeft(raw)) return raw
     // default: the shipped public list (a fixed file, the reference protocol's vocabulary); a vocabulary
     // chosen from these documents only when asked for (`vocabularyFrom`)
-    if (options.vocabulary === undefined && options.vocabularyFrom === undefined) {
+    if (options.vocabulary === undefined && options.vocabularyFrom === undefined && options.select === undefined) {
       const shipped = shippedVocabulary(source, options.vocabularySize)
       if (E.isLeft(shipped)) return shipped
       return datasetFromRaw(source, raw.right, shipped.right.words.length, { ...options, vocabulary: shipped.right })
@@ -135,6 +135,7 @@ const loadUntagged = (source: string, options: LoadOptions): E.Either<DpError, D
   if (statSync(source).isDirectory()) {
     const uci = existsSync(join(source, 'docword.train.txt')) || existsSync(join(source, 'docword.txt'))
     if (uci && options.vocabulary !== undefined) return E.left(invalidParameter('--vocabulary', options.vocabulary.file, UCI_VOCABULARY))
+    if (uci && options.select !== undefined) return E.left(invalidParameter('--vocabulary', 'dp', UCI_VOCABULARY))
     if (existsSync(join(source, 'docword.train.txt')) && existsSync(join(source, 'docword.test.obs.txt'))) return readEvalLayout(source)
     if (existsSync(join(source, 'docword.txt'))) {
       const vocabFile = join(source, 'vocab.txt')
@@ -152,6 +153,7 @@ const loadUntagged = (source: string, options: LoadOptions): E.Either<DpError, D
     return datasetFromRaw(source, raw.right, options.vocabularySize ?? DEFAULT_VOCABULARY.text, options)
   }
   if (options.vocabulary !== undefined) return E.left(invalidParameter('--vocabulary', options.vocabulary.file, UCI_VOCABULARY))
+  if (options.select !== undefined) return E.left(invalidParameter('--vocabulary', 'dp', UCI_VOCABULARY))
   const vocabFile = join(source, '..', 'vocab.txt')
   const c = readUci(source, existsSync(vocabFile) ? { vocabFile } : {})
   return E.isLeft(c) ? c : datasetFromCorpus(source, c.right, options)
