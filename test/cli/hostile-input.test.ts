@@ -11,11 +11,14 @@ import * as E from 'fp-ts/lib/Either.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runAccount } from '../../src/cli/commands/account.js'
 import { runAudit } from '../../src/cli/commands/audit.js'
+import { runEvaluate } from '../../src/cli/commands/evaluate.js'
+import { runTrainCli } from '../../src/cli/commands/train.js'
 import { runReport } from '../../src/cli/commands/report.js'
 import { guardOutputs, lockOutputs, lockPathOf, refuseOutputOverInput } from '../../src/cli/output-guard.js'
 import { runSafely } from '../../src/cli/run.js'
 import { decodeUtf8, firstInvalidUtf8, readBoundedBytes, readBoundedText } from '../../src/core/read-file.js'
 import { markdownText } from '../../src/report/audit/pages.js'
+import { auditIsAbout } from '../../src/report/audit-check.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'dpaudit-hostile-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -98,6 +101,39 @@ describe('no output over an input (item 1)', () => {
   })
 })
 
+describe('a report re-derives what it reads (item 2)', () => {
+  /** The audit file with `edit` applied to its result, written beside it. */
+  const edited = (name: string, edit: (r: Record<string, unknown>) => Record<string, unknown>): string => {
+    const doc = JSON.parse(readFileSync(auditFile, 'utf8')) as { result: Record<string, unknown> }
+    const path = at(name)
+    writeFileSync(path, JSON.stringify({ ...doc, result: edit(doc.result) }))
+    return path
+  }
+  it('refuses an edited verdict, a negative bound, a NaN ceiling and a bound the counts do not give, naming the field', async () => {
+    const cases: Array<[string, (r: Record<string, unknown>) => Record<string, unknown>, RegExp]> = [
+      ['flipped.json', (r) => ({ ...r, verdict: r['verdict'] === 'violation' ? 'consistent' : 'violation' }), /\$\.result\.verdict: contradicts the result's own numbers/],
+      ['negative.json', (r) => ({ ...r, epsilonLowerBound: -5 }), /\$\.result\.epsilonLowerBound: an ε lower bound is a finite number ≥ 0/],
+      ['nan.json', (r) => ({ ...r, ceiling: 'NaN' }), /\$\.result\.ceiling: the ceiling is a finite number ≥ 0/],
+      ['inflated.json', (r) => ({ ...r, epsilonLowerBound: (r['epsilonLowerBound'] as number) + 0.01 }), /\$\.result\.epsilonLowerBound: does not follow from the recorded counts/],
+      // a violation claimed at ε = 0.5 where the bound is below: the "consistent … 1.9 below 0.5" page of the issue, the other way round
+      ['claim.json', (r) => ({ ...r, claim: { epsilon: 0.001, delta: 0 } }), /\$\.result\.(verdict|epsilonLowerBound)/],
+    ]
+    for (const [name, edit, why] of cases) {
+      const path = edited(name, edit)
+      const r = await runReport([path, '--out', at(`rep-${name}`)])
+      expect(r.code, name).toBe(1)
+      expect(r.stderr, name).toMatch(why)
+      expect(r.stderr, name).toContain(path)
+      expect(existsSync(at(`rep-${name}`))).toBe(false)
+    }
+  })
+  it('evidence must be about the claim: a zoo audit is no evidence about a paper claim', () => {
+    expect(auditIsAbout('lp-lda', 'histogram-inverted', 'zoo:histogram-inverted')).toBe(false)
+    expect(auditIsAbout('lp-lda', 'olp-lda flip', 'x.mjs')).toBe(false)
+    expect(auditIsAbout('lp-lda', 'presence bit', 'audits/lp-lda-flip.mjs')).toBe(true)
+  })
+})
+
 describe('bounded reads (item 3)', () => {
   it('refuses a device and a FIFO at once, and a file over the bound, each in one line naming the file', () => {
     expect(readBoundedBytes('/dev/zero')).toEqual(E.left('/dev/zero: cannot read the file (it is a device; dpaudit reads regular files only)'))
@@ -126,6 +162,24 @@ describe('bounded reads (item 3)', () => {
   it('account on /dev/zero is refused at once', () => {
     const r = runAccount({ file: '/dev/zero', deltas: [], accountant: [], orders: undefined, json: false, quiet: true })
     expect(r).toEqual({ code: 1, stderr: '/dev/zero: cannot read the file (it is a device; dpaudit reads regular files only)' })
+  })
+})
+
+describe('evaluate says what is wrong, once (items 6 and 7)', () => {
+  it('a corpus with another vocabulary is a vocabulary mismatch; a missing corpus names --corpus once', () => {
+    const model = at('cgs.json')
+    const t = runTrainCli(['cgs', '--corpus', 'brown', '--topics', '2', '--iterations', '2', '--seed', '1', '--quiet', '--out', model])
+    expect(t.code, t.stderr).toBe(0)
+    const other = at('other-corpus')
+    mkdirSync(other)
+    for (let i = 0; i < 30; i++) writeFileSync(join(other, `d${i}.txt`), `zebra yak quokka wombat alpha${i} beta gamma delta epsilon zeta eta theta\n`)
+    const r = runEvaluate({ model, corpus: other, json: false })
+    expect(r.code).toBe(1)
+    expect(r.stderr).toMatch(new RegExp(`^${model.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} on --corpus .*other-corpus: vocabulary mismatch: the model's 5000 words and the corpus's \\d+ share no word`))
+    const missing = runEvaluate({ model, corpus: at('nothere.txt'), json: false })
+    expect(missing.code).toBe(1)
+    expect(missing.stderr).toMatch(/^--corpus: expected brown/)
+    expect(missing.stderr).not.toMatch(/--corpus: --corpus/)
   })
 })
 

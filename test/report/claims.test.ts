@@ -85,7 +85,7 @@ describe('dpaudit verify', () => {
     expect(runVerify(['nope']).stderr).toMatch(/unknown claim/)
     expect(runVerify([]).code).toBe(1)
     expect(runVerify(['--paper', '999']).stderr).toMatch(/unknown paper "999"/)
-    expect(runVerify(['lp-lda.theorem4', '--audit', '/nonexistent.json']).stderr).toMatch(/--audit: cannot read/)
+    expect(runVerify(['lp-lda.theorem4', '--audit', '/nonexistent.json']).stderr).toMatch(/^--audit: \/nonexistent\.json: cannot read the file \(no such file\)$/)
   })
 
   it('--json decodes with VerifyOutput and states the assumptions; --audit attaches an audit result', () => {
@@ -102,9 +102,17 @@ describe('dpaudit verify', () => {
   })
 
   it('--audit attaches an audit result: its ε lower bound, confidence and verdict against the claim it tested', () => {
-    const out = join(dir, 'rr.audit.json')
-    const a = runAudit({ target: 'zoo:laplace', workers: '1', trials: '20000', seed: 'verify', out })
+    const zoo = join(dir, 'laplace.audit.json')
+    const a = runAudit({ target: 'zoo:laplace', workers: '1', trials: '20000', seed: 'verify', out: zoo })
     expect([0, 4]).toContain(a.code)
+    // an audit of a zoo mechanism is no evidence about LP-LDA: refused, naming both (issue 29)
+    const unrelated = runVerify(['lp-lda.theorem4', '--audit', zoo])
+    expect(unrelated.code).toBe(1)
+    expect(unrelated.stderr).toMatch(/^--audit: .*laplace\.audit\.json audits laplace \(zoo:laplace\), not lp-lda: it is no evidence about lp-lda\.theorem4/)
+    // the same numbers as the audit of a module named after the claim's mechanism are evidence
+    const out = join(dir, 'lp-lda-flip.audit.json')
+    const doc = JSON.parse(readFileSync(zoo, 'utf8')) as { target: string; result: { mechanism: string } }
+    writeFileSync(out, JSON.stringify({ ...doc, target: 'lp-lda-flip.mjs', result: { ...doc.result, mechanism: 'lp-lda-flip' } }))
     const r = runVerify(['lp-lda.theorem4', '--audit', out, '--json'])
     expect(r.code, r.stderr).toBe(0)
     const d = VerifyOutput.decode(JSON.parse(r.stdout ?? ''))

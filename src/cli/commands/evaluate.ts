@@ -34,12 +34,29 @@ export const runEvaluate = (args: EvaluateArgs): CommandResult => {
     if (!(Number.isInteger(V) && V >= 1)) return { code: EXIT.input, stderr: `--vocabulary: expected a positive integer (got ${args.vocabulary})` }
   }
   const ds = loadDataset(args.corpus, V === undefined ? {} : { vocabularySize: V })
-  if (E.isLeft(ds)) return { code: EXIT.input, stderr: `--corpus: ${formatError(ds.left)}` }
+  if (E.isLeft(ds)) {
+    // the loader's errors already name --corpus as their path: said once
+    const msg = formatError(ds.left)
+    return { code: EXIT.input, stderr: msg.startsWith('--corpus') ? msg : `--corpus: ${msg}` }
+  }
   const vocab = ds.right.train.vocab
   const same = vocab.length === m.right.vocab.length && vocab.every((w, i) => w === m.right.vocab[i])
   const phi = same ? m.right.phi : reindexPhi(m.right.phi, m.right.topics, m.right.vocab, vocab)
+  if (!same) {
+    // a topic with no mass on the corpus's words cannot score it: that is a vocabulary mismatch,
+    // said as such, not as a malformed φ
+    const modelWords = new Set(m.right.vocab)
+    const shared = vocab.filter((w) => modelWords.has(w)).length
+    const V = vocab.length
+    const empty = Array.from({ length: m.right.topics }, (_, k) => k).filter((k) => phi.subarray(k * V, (k + 1) * V).every((x) => x === 0))
+    if (shared === 0 || empty.length > 0)
+      return {
+        code: EXIT.input,
+        stderr: `${args.model} on --corpus ${args.corpus}: vocabulary mismatch: the model's ${m.right.vocab.length} words and the corpus's ${V} share ${shared === 0 ? 'no word' : `${shared} words, and topic ${empty[0]} has no weight on any of them`}; evaluate on a corpus read with the model's vocabulary`,
+      }
+  }
   const p = heldOutPerplexity(phi, m.right.topics, ds.right.testObserved, ds.right.testHeldOut)
-  if (E.isLeft(p)) return { code: EXIT.input, stderr: formatError(p.left) }
+  if (E.isLeft(p)) return { code: EXIT.input, stderr: `${args.model} on --corpus ${args.corpus}: ${formatError(p.left)}` }
   const priv = m.right.file.privacy
   if (args.json)
     return {

@@ -5,15 +5,19 @@
  *
  * @module
  */
-import { readFileSync } from 'node:fs'
+import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import * as E from 'fp-ts/lib/Either.js'
 import { writeFileAtomic } from '../../core/atomic-file.js'
 import { formatError } from '../../core/error.js'
 import { parseJson, stringifyJson } from '../../core/json.js'
+import { readBoundedText } from '../../core/read-file.js'
+import { auditIsAbout } from '../../report/audit-check.js'
+import { MAX_REPORT_INPUT_BYTES } from '../../report/audit/input.js'
+import { guardOutputs } from '../output-guard.js'
 import { table, wrap } from '../../report/format.js'
-import { type ClaimsFile, findClaim, loadClaims, type PaperClaim } from '../../report/claims/codec.js'
+import { CLAIMS_DIR, type ClaimsFile, findClaim, loadClaims, type PaperClaim } from '../../report/claims/codec.js'
 import { verdictText } from '../../report/claims/markdown.js'
 import { auditEvidence, claimsPages, verifyOne, withAudit } from '../../report/claims/verify.js'
 import { type Verdict, VERDICT_WORDS } from '../../report/claims/verdict.js'
@@ -34,10 +38,23 @@ export const VERIFY_USAGE = `usage: dpaudit verify <claim-id> [--audit FILE] [--
   the verdict on a published claim (claims/*.json): holds / holds only under a stated reading / understated by X /
   not derivable as stated / not reproduced / unknown, with its assumptions (relation, sampling model, reading) and
   the evidence computed by dpaudit's accountants. --audit attaches an audit result (dpaudit audit --out) as
-  empirical evidence. --paper: every claim of one paper; --all: every claim; --write DIR writes the per-paper
+  empirical evidence: an audit of the claim's own mechanism (its name or module file names the claim's subject,
+  e.g. lp-lda-flip.mjs for lp-lda.*; a zoo audit is refused), whose verdict and bound are re-derived from its numbers. --paper: every claim of one paper; --all: every claim; --write DIR writes the per-paper
   Markdown pages (docs/claims/) instead of printing; --list: the claim ids with their papers. Papers (NAME):
 ${PAPER_NAMES.map((p) => `    ${wrap(`${p.key.padEnd(12)} ${p.title}`, 96, 17)}`).join('\n')}
   (--paper also takes a claim id's prefix, e.g. lp-lda, svi.)`
+
+/** A claim's subject: the prefix of its id (`lp-lda.theorem4` → `lp-lda`), the mechanism evidence must be about. */
+const claimSubject = (id: string): string => id.split('.')[0] ?? id
+
+/** The claims files verify reads (claims/*.json), for refusing a --write over one. */
+const claimsFilePaths = (): ReadonlyArray<string> => {
+  try {
+    return readdirSync(CLAIMS_DIR).filter((n) => n.endsWith('.json')).map((n) => join(CLAIMS_DIR, n))
+  } catch {
+    return []
+  }
+}
 
 const claimsOf = (papers: ReadonlyArray<ClaimsFile>, which: { id?: string; paper?: string; all: boolean }): E.Either<string, Array<{ paper: ClaimsFile['paper']; claim: PaperClaim }>> => {
   if (which.all) return E.right(papers.flatMap((p) => p.claims.map((claim) => ({ paper: p.paper, claim }))))
@@ -83,9 +100,19 @@ export const runVerify = (args: ReadonlyArray<string>): CommandResult => {
   if (values.write !== undefined) {
     const pages = claimsPages(papers.right)
     if (E.isLeft(pages)) return { code: EXIT.accounting, stderr: formatError(pages.left) }
-    for (const p of pages.right) {
-      const w = writeFileAtomic(join(values.write, p.name), p.text)
-      if (E.isLeft(w)) return { code: EXIT.input, stderr: `--write: ${formatError(w.left)}` }
+    // the pages may not overwrite a claims file or the --audit read, nor race another dpaudit
+    const guard = guardOutputs(
+      pages.right.map((p) => ({ what: '--write', path: join(values.write as string, p.name) })),
+      [...(values.audit === undefined ? [] : [{ what: '--audit', path: values.audit }]), ...claimsFilePaths().map((path) => ({ what: 'the claims file', path }))],
+    )
+    if (E.isLeft(guard)) return { code: EXIT.input, stderr: `verify: ${guard.left}` }
+    try {
+      for (const p of pages.right) {
+        const w = writeFileAtomic(join(values.write, p.name), p.text)
+        if (E.isLeft(w)) return { code: EXIT.input, stderr: `--write: ${formatError(w.left)}` }
+      }
+    } finally {
+      guard.right()
     }
     return { code: EXIT.ok, stdout: `wrote ${pages.right.map((p) => join(values.write as string, p.name)).join(', ')}` }
   }
@@ -93,17 +120,22 @@ export const runVerify = (args: ReadonlyArray<string>): CommandResult => {
   if (E.isLeft(which)) return { code: EXIT.input, stderr: which.left }
   let audit
   if (values.audit !== undefined) {
-    let text: string
-    try {
-      text = readFileSync(values.audit, 'utf8')
-    } catch (e) {
-      return { code: EXIT.input, stderr: `--audit: cannot read ${values.audit}: ${(e as Error).message}` }
-    }
+    const read = readBoundedText(values.audit, MAX_REPORT_INPUT_BYTES)
+    if (E.isLeft(read)) return { code: EXIT.input, stderr: `--audit: ${read.left}` }
+    const text = read.right
     const u = parseJson(text)
     if (E.isLeft(u)) return { code: EXIT.input, stderr: `--audit: ${values.audit}: ${u.left}` }
     const a = auditEvidence(values.audit, text, u.right)
     if (E.isLeft(a)) return { code: EXIT.input, stderr: `--audit: ${formatError(a.left)}` }
     audit = a.right
+    // evidence is about the claim's subject, or it is no evidence: refused naming both
+    const target = String((u.right as { target?: unknown }).target ?? '')
+    const off = which.right.find(({ claim }) => !auditIsAbout(claimSubject(claim.id), a.right.mechanism, target))
+    if (off !== undefined)
+      return {
+        code: EXIT.input,
+        stderr: `--audit: ${values.audit} audits ${a.right.mechanism}${target !== '' && target !== a.right.mechanism ? ` (${target})` : ''}, not ${claimSubject(off.claim.id)}: it is no evidence about ${off.claim.id}; attach an audit of the claim's own mechanism (named after it, e.g. ${claimSubject(off.claim.id)}-….mjs)`,
+      }
   }
   const verdicts: Verdict[] = []
   const texts: string[] = []

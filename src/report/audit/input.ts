@@ -25,6 +25,7 @@ import { parseJson } from '../../core/json.js'
 import { readBoundedText } from '../../core/read-file.js'
 import { decodeSpec, type Spec } from '../../mechanisms/codec.js'
 import { decodeModelFile, MODEL_KIND, type ModelFile } from '../../trainers/model-file.js'
+import { checkAuditResult } from '../audit-check.js'
 import { AuditOutput } from '../schemas.js'
 
 export const REPORT_INPUT_KIND = 'dpaudit-report-input'
@@ -94,7 +95,10 @@ const decodeAs = (kind: Exclude<Kind, 'manifest'>, path: string, text: string, u
     }
     case 'audit': {
       const a = AuditOutput.decode(u)
-      return E.isLeft(a) ? E.left(firstDecodeError(a.left, `${path}:$`)) : E.right({ audit: file('audit', path, text, a.right) })
+      if (E.isLeft(a)) return E.left(firstDecodeError(a.left, `${path}:$`))
+      // a verdict or bound that its own numbers contradict is refused, not reported
+      const consistent = checkAuditResult(path, a.right.result)
+      return E.isLeft(consistent) ? consistent : E.right({ audit: file('audit', path, text, a.right) })
     }
     case 'spec': {
       const s = decodeSpec(u, `${path}:$`)

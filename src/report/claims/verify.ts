@@ -20,6 +20,7 @@ import { dirname } from 'node:path'
 import * as E from 'fp-ts/lib/Either.js'
 import type { DpError } from '../../core/error.js'
 import { decodeFailure } from '../../core/error.js'
+import { checkAuditResult } from '../audit-check.js'
 import { AuditOutput } from '../schemas.js'
 import { firstDecodeError } from '../../core/decode.js'
 import { type CheckName, CLAIMS_DIR, type ClaimsFile, findClaim, type PaperClaim } from './codec.js'
@@ -81,6 +82,8 @@ export const auditEvidence = (file: string, text: string, u: unknown): E.Either<
   const mechanism = typeof (r as Record<string, unknown>)['mechanism'] === 'string' ? ((r as Record<string, unknown>)['mechanism'] as string) : d.right.target
   const interpretation = typeof (r as Record<string, unknown>)['interpretation'] === 'string' ? ((r as Record<string, unknown>)['interpretation'] as string) : ''
   if (!Number.isFinite(r.claim.epsilon) && r.claim.epsilon !== Infinity) return E.left(decodeFailure(`${file}:$.result.claim.epsilon`, r.claim.epsilon, 'expected a number'))
+  const consistent = checkAuditResult(file, r)
+  if (E.isLeft(consistent)) return consistent
   return E.right({
     file,
     sha256: createHash('sha256').update(text).digest('hex'),
