@@ -16,6 +16,8 @@ import { runTrainCli } from '../../src/cli/commands/train.js'
 import { runReport } from '../../src/cli/commands/report.js'
 import { guardOutputs, lockOutputs, lockPathOf, refuseOutputOverInput } from '../../src/cli/output-guard.js'
 import { runSafely } from '../../src/cli/run.js'
+import { decodeTrainerAuditFile } from '../../src/attacks/trainers/file.js'
+import { formatError } from '../../src/core/error.js'
 import { decodeUtf8, firstInvalidUtf8, readBoundedBytes, readBoundedText } from '../../src/core/read-file.js'
 import { markdownText } from '../../src/report/audit/pages.js'
 import { auditIsAbout } from '../../src/report/audit-check.js'
@@ -256,5 +258,16 @@ describe('a reader that has gone stops the work (item 8)', () => {
     runAccount({ file, deltas: [], accountant: ['rdp'], orders: undefined, json: false, quiet: true, emit: (c) => all.push(c) > 0 })
     const once = runAccount({ file, deltas: [], accountant: ['rdp'], orders: undefined, json: false, quiet: true })
     expect(all.join('')).toBe(`${once.stdout ?? ''}\n`)
+  })
+})
+
+describe('a synthetic game corpus is capped (item 3)', () => {
+  it('a trainer-audit file asking for 1e9 documents is refused at once, naming the field', () => {
+    const r = decodeTrainerAuditFile({
+      game: { trainer: 'hdp-lda', config: {}, corpus: { synthetic: { documents: 1e9, vocabulary: 30, topics: 3, meanDocumentLength: 20, seed: 'c' } }, neighbour: { kind: 'add-document', canary: 3 }, view: 'black-box' },
+      claim: { epsilon: 1, delta: 1e-5 },
+      runs: 10,
+    })
+    expect(E.isLeft(r) && formatError(r.left)).toBe('$.game.corpus.synthetic.documents: at most 100,000 (a synthetic game corpus is small; give a real corpus as { vocab, documents }) (got 1000000000)')
   })
 })

@@ -229,7 +229,21 @@ export interface SyntheticGameCorpus {
  * An LDA-generated corpus (trainers/corpus/synthetic.ts, α = 0.2, β = 0.1: documents dominated by
  * one or two topics) with `unused` extra words appended to the vocabulary as canary slots.
  */
+/**
+ * The largest synthetic corpus a game file may ask for: a trainer audit trains on it once per run,
+ * thousands of times, so anything larger is a mistake (or a file meant to hang the worker), refused
+ * before any memory is taken.
+ */
+export const SYNTHETIC_LIMITS = { documents: 100_000, vocabulary: 1_000_000, topics: 10_000, meanDocumentLength: 100_000, unused: 1_000_000, tokens: 10_000_000 } as const
+
 export const syntheticCorpus = (s: SyntheticGameCorpus): E.Either<DpError, CorpusJson> => {
+  for (const k of ['documents', 'vocabulary', 'topics', 'meanDocumentLength', 'unused'] as const) {
+    const x = s[k]
+    if (x !== undefined && typeof x === 'number' && x > SYNTHETIC_LIMITS[k])
+      return E.left(invalidParameter(`$.corpus.synthetic.${k}`, x, `at most ${SYNTHETIC_LIMITS[k].toLocaleString('en-US')} (a synthetic game corpus is small; give a real corpus as { vocab, documents })`))
+  }
+  if (typeof s.documents === 'number' && typeof s.meanDocumentLength === 'number' && s.documents * s.meanDocumentLength > SYNTHETIC_LIMITS.tokens)
+    return E.left(invalidParameter('$.corpus.synthetic', s, `documents × meanDocumentLength is at most ${SYNTHETIC_LIMITS.tokens.toLocaleString('en-US')} tokens`))
   const unused = s.unused ?? 0
   if (!(Number.isInteger(unused) && unused >= 0)) return E.left(invalidParameter('$.corpus.synthetic.unused', s.unused, 'a non-negative integer'))
   if (typeof s.seed !== 'string') return E.left(invalidParameter('$.corpus.synthetic.seed', s.seed, 'a string'))
