@@ -27,7 +27,7 @@ export {
   strideOf,
 } from './lp/perturb.js'
 export { onesPerWord, estimateCounts, estimateVariance, reconstruct, reconstructToward, presenceCorpus, type PresenceColumns } from './lp/estimate.js'
-export { olpLda, OlpConfig, Denoise, fitOnline, splitPrior, checkSameVocabulary, streamSize, batchCount, PRIOR_SPLIT_SEED } from './olp/olp-lda.js'
+export { olpLda, OlpConfig, Denoise, fitOnline, type PriorCorpus, splitPrior, checkSameVocabulary, streamSize, batchCount, PRIOR_SPLIT_SEED } from './olp/olp-lda.js'
 export { theoremSixOmega, bayesEstimate, bayesVariance, nextPrior } from './olp/bayes.js'
 export { type TopicWordPrior, flatPrior, updatePrior, sweepWithPrior, phiWithPrior, wordTotals, presenceDocuments, onlineLda } from './olp/online.js'
 export {
@@ -45,6 +45,8 @@ export { writeFileAtomic } from './io.js'
 export {
   type Corpus,
   type CorpusStats,
+  type PublicCorpus,
+  declarePublic,
   corpusStats,
   validateCorpus,
   fromDocuments,

@@ -16,6 +16,7 @@ import {
   compositionAtoms,
   corpusStats,
   estimateVariance,
+  declarePublic,
   fitOnline,
   flatPrior,
   fromDocuments,
@@ -206,7 +207,7 @@ describe('privacy: one release for the stream, D0 public', () => {
   it('the gate releases the prior step (public), the users’ reports once, then post-processing per batch', () => {
     const released: ReleaseRecord[] = []
     const prior = splitPrior(corpus, 0.25)
-    const fit = fitOnline(prior.prior, prior.stream, config(), seeded(3), { onRelease: (r) => released.push(r) })
+    const fit = fitOnline(declarePublic(prior.prior), prior.stream, config(), seeded(3), { onRelease: (r) => released.push(r) })
     if (E.isLeft(fit)) throw new Error('fit')
     expect(released[0]?.label).toMatch(/^public prior: public prior corpus D0/)
     expect(released[1]?.label).toMatch(/^users: randomized response/)
@@ -248,7 +249,7 @@ describe('bad input: a clear error naming the field, nothing written', () => {
     const r = fitOnline(undefined, empty, config(), seeded(1))
     expect(E.isLeft(r) && r.left._tag === 'InvalidParameter' && r.left.path === 'batch').toBe(true)
     const other = fromDocuments([...corpus.vocab.slice(0, 39), 'zzz'], [[0, 1]])
-    const p = fitOnline(other, corpus, config(), seeded(1))
+    const p = fitOnline(declarePublic(other), corpus, config(), seeded(1))
     expect(E.isLeft(p) && p.left._tag === 'InvalidParameter' && p.left.path === 'prior' && /another vocabulary.*word 40 is "zzz"/.test(p.left.message)).toBe(true)
   })
 

@@ -30,7 +30,7 @@ import { DIAGNOSTICS_ASKED, ReleaseGate, type ReleaseRecord } from '../../traine
 import { calibrateVocabulary, dpVocabulary } from '../../trainers/corpus/dp-vocabulary.js'
 import { wordsFromRng } from '../../core/words.js'
 import { type NeighbouringRelation, showRelation } from '../../mechanisms/neighbouring.js'
-import { type Corpus, type CorpusStats, corpusStats, documentCount, fromDocuments } from '../../trainers/corpus/corpus.js'
+import { type Corpus, type CorpusStats, corpusStats, declarePublic, documentCount, fromDocuments, type PublicCorpus } from '../../trainers/corpus/corpus.js'
 import { completionHalves } from '../../trainers/corpus/dataset.js'
 import { type DeclaredSizes, exactSizes, publicSizes, vocabularyNotPrivate } from '../../trainers/release/public-output.js'
 import { DEFAULT_VOCABULARY, type LoadOptions, loadDataset, readVocabularyFile } from '../../trainers/corpus/load.js'
@@ -320,13 +320,14 @@ const spectralFlags = (v: TrainArgs['values'], config: Record<string, unknown>):
  * no train/test split (D0 is only trained on, so one document is enough; an already split layout
  * contributes its test documents too); its vocabulary must be the corpus's.
  */
-const loadPriorCorpus = (path: string, options: LoadOptions, stream: Corpus): E.Either<DpError, Corpus> => {
+const loadPriorCorpus = (path: string, options: LoadOptions, stream: Corpus): E.Either<DpError, PublicCorpus> => {
   const ds = loadDataset(path, { ...options, split: false })
   if (E.isLeft(ds)) return E.left(ds.left._tag === 'InvalidParameter' && ds.left.path === '--corpus' ? { ...ds.left, path: 'prior' } : ds.left)
   const { train, test } = ds.right
   const docs = (c: Corpus): Int32Array[] => Array.from({ length: documentCount(c) }, (_, d) => c.tokens.subarray(c.docStart[d] as number, c.docStart[d + 1] as number))
   const all = fromDocuments(train.vocab, [...docs(train), ...docs(test)], [...train.names, ...test.names], [...train.labels, ...test.labels])
-  return E.map(() => all)(checkSameVocabulary(all, stream))
+  // --prior PATH is the user's declaration that this corpus is public
+  return E.map(() => declarePublic(all))(checkSameVocabulary(all, stream))
 }
 
 export const runTrain = (args: TrainArgs): CommandResult => {
@@ -444,7 +445,7 @@ export const runTrain = (args: TrainArgs): CommandResult => {
   const evalCorpusArg = v['eval-corpus']
   // olp-lda --prior PATH: a public corpus loaded as the main one is, with the same vocabulary
   const priorArg = (cfg as { prior?: unknown }).prior
-  let priorCorpus: Corpus | undefined
+  let priorCorpus: PublicCorpus | undefined
   if (trainer.name === 'olp-lda' && typeof priorArg === 'string') {
     const p = loadPriorCorpus(priorArg, loadOptions, data.train)
     if (E.isLeft(p)) return fail(`${args.trainer}: ${formatError(p.left)}`)

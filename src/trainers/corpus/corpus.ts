@@ -8,6 +8,19 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, invalidParameter } from '../../core/error.js'
 
+declare const declaredPublic: unique symbol
+
+/**
+ * A corpus the user declared public (OLP-LDA's `--prior PATH`, an evaluation corpus): the only corpus
+ * a no-cost measurement (`postProcessing` in ../release/measurement.ts) may take as its input. The
+ * brand exists only in the types; `declarePublic` is the one place that grants it, so a private
+ * corpus reaching a no-cost step is a compile error, not a review finding (issue 22, item 7).
+ */
+export type PublicCorpus = Corpus & { readonly [declaredPublic]: 'declared public by the user' }
+
+/** Marks a corpus as public: call it only on data the user declared public (a flag naming a public file). */
+export const declarePublic = (c: Corpus): PublicCorpus => c as PublicCorpus
+
 export interface Corpus {
   /** Word i of the vocabulary. */
   readonly vocab: ReadonlyArray<string>

@@ -49,7 +49,7 @@ import { FastUniform } from '../lda/random.js'
 import { makeSparseSampler } from '../lda/sparse.js'
 import { initState, phiFromCounts } from '../lda/state.js'
 import { ReleaseGate } from '../release/gate.js'
-import { type Measurement, randomizedStep } from '../release/measurement.js'
+import { type Measurement, postProcessing } from '../release/measurement.js'
 import { type LdaTrainer, pureClaim } from '../trainer.js'
 import { type PresenceColumns, presenceCorpus, reconstruct } from './estimate.js'
 import { checkFlip, flipProbability, type LocalReports, perturbDocuments, type UserDocuments } from './perturb.js'
@@ -81,7 +81,7 @@ export const perturbation = (c: LpConfig): Measurement<UserDocuments, LocalRepor
   run: (docs, words) => perturbDocuments(docs, c.flip, words, c.shuffler),
 })
 
-const reconstruction = (f: number): Measurement<LocalReports, PresenceColumns> => randomizedStep(RECON, noOp, (r, words) => reconstruct(r, f, words))
+const reconstruction = (f: number): Measurement<LocalReports, PresenceColumns> => postProcessing(RECON, (r: LocalReports, words) => reconstruct(r, f, words))
 
 /** An Rng over the gate's words, to seed the Gibbs sampler's stream from them. */
 const gateRng = (words: WordStream): Rng => ({ kind: 'release gate', next: () => words.nextDouble() })
@@ -149,7 +149,7 @@ export const lpLda: LdaTrainer<LpConfig> = {
       return initState(data, c.topics, () => u.next(), 'by-word')
     })
     const sampler = makeSparseSampler(state, c.alpha, c.beta)
-    const sweep = randomizedStep(SWEEP, noOp, (_: undefined, words: WordStream) => sampler.sweep(new FastUniform(gateRng(words))))
+    const sweep = postProcessing(SWEEP, (_: undefined, words: WordStream) => sampler.sweep(new FastUniform(gateRng(words))))
     const run = runIterations(
       c.iterations,
       options,

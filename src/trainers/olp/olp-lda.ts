@@ -33,13 +33,13 @@ import { compose, labeled, nonPrivate, noOp, type PrivacyEvent, selfCompose } fr
 import { replaceOne } from '../../mechanisms/neighbouring.js'
 import { LDA_ASSUMPTIONS } from '../assumptions.js'
 import { BASE_DEFAULTS, BaseConfig, checkBase } from '../config.js'
-import { type Corpus, type CorpusStats, corpusStats, documentCount, selectDocuments, validateCorpus } from '../corpus/corpus.js'
+import { type Corpus, type CorpusStats, corpusStats, documentCount, type PublicCorpus, selectDocuments, validateCorpus } from '../corpus/corpus.js'
 import { numpyPermutation } from '../corpus/mt19937.js'
 import { privateFitResult, runIterations } from '../lda/loop.js'
 import { FastUniform } from '../lda/random.js'
 import type { GibbsState } from '../lda/state.js'
 import { ReleaseGate } from '../release/gate.js'
-import { randomizedStep } from '../release/measurement.js'
+import { postProcessing, randomizedStep } from '../release/measurement.js'
 import { type FitOptions, type FitResult, type LdaTrainer, pureClaim } from '../trainer.js'
 import { onesPerWord, presenceCorpus, reconstructToward } from '../lp/estimate.js'
 import { bitEpsilon, perturbation, presenceEvent, WORD_BITS } from '../lp/lp-lda.js'
@@ -140,6 +140,12 @@ const slice = (r: LocalReports, from: number, to: number): LocalReports => ({ V:
 /** An Rng over the gate's words, to seed a sampler's stream from them. */
 const gateRng = (words: WordStream): Rng => ({ kind: 'release gate', next: () => words.nextDouble() })
 
+/**
+ * OLP-LDA's prior corpus D0: a corpus the user declared public, or documents split off the private
+ * training documents (`{ split }`), which the gate releases without protection.
+ */
+export type PriorCorpus = PublicCorpus | { readonly split: Corpus }
+
 /** The prior's vocabulary must be the stream's, word for word (the bit positions are public and shared). */
 export const checkSameVocabulary = (prior: Corpus, stream: Corpus): E.Either<DpError, Corpus> => {
   const a = prior.vocab
@@ -161,15 +167,19 @@ interface Denoised {
  * OLP-LDA on a public prior corpus (undefined: none) and a private stream. The prior's vocabulary
  * must equal the stream's.
  */
-export const fitOnline = (prior: Corpus | undefined, stream: Corpus, c: OlpConfig, rng: Rng, options: FitOptions = {}, priorFromPrivateData = false): E.Either<DpError, FitResult> => {
+export const fitOnline = (prior: PriorCorpus | undefined, stream: Corpus, c: OlpConfig, rng: Rng, options: FitOptions = {}): E.Either<DpError, FitResult> => {
   if (documentCount(stream) === 0) return E.left(invalidParameter('batch', 0, 'mini-batch 1 holds no documents: the stream is empty'))
   const ok = validateCorpus(stream)
   if (E.isLeft(ok)) return ok
   if (prior !== undefined) {
-    const same = checkSameVocabulary(prior, stream)
-    if (E.isLeft(same)) return same
-    const p = validateCorpus(prior, 'prior')
-    if (E.isLeft(p)) return p
+    const d0 = 'split' in prior ? prior.split : prior
+    // an empty split (⌊f·D⌋ = 0) trains on nothing, but is still recorded: the plan charges the split
+    if (documentCount(d0) > 0) {
+      const same = checkSameVocabulary(d0, stream)
+      if (E.isLeft(same)) return same
+      const p = validateCorpus(d0, 'prior')
+      if (E.isLeft(p)) return p
+    }
   }
   const stats = corpusStats(stream)
   const v = validate({ ...c, prior: typeof c.prior === 'string' ? c.prior : 0 }, stats)
@@ -181,20 +191,21 @@ export const fitOnline = (prior: Corpus | undefined, stream: Corpus, c: OlpConfi
     const u = new FastUniform(gateRng(words))
     return batchState(data, K, () => u.next())
   }
-  const sweep = (s: GibbsState, beta: TopicWordPrior) => randomizedStep(SWEEP, noOp, (_: undefined, words: WordStream) => sweepWithPrior(s, beta, alpha, new FastUniform(gateRng(words))))
-  // the public prior: LDA(D0) on its presence documents; μ⁰ = η⁰ = Σ_k N⁰_{k,t} (Algorithm 2 lines 1–3)
+  const sweep = (s: GibbsState, beta: TopicWordPrior) => postProcessing(SWEEP, (_: undefined, words: WordStream) => sweepWithPrior(s, beta, alpha, new FastUniform(gateRng(words))))
+  // the prior: LDA(D0) on its presence documents; μ⁰ = η⁰ = Σ_k N⁰_{k,t} (Algorithm 2 lines 1–3). A public
+  // D0 is a no-cost step; a D0 split off the private documents is released without protection (NonPrivate)
   let beta = flatPrior(K, V, c.beta)
-  const d0 = gate.release(
-    randomizedStep(priorFromPrivateData ? PRIOR_SPLIT : PRIOR, priorFromPrivateData ? nonPrivate : noOp, (data: Corpus | undefined, words: WordStream) => {
-      if (data === undefined) return undefined
-      const s = init(presenceDocuments(data), words)
-      const u = new FastUniform(gateRng(words))
-      for (let it = 0; it < c.iterations; it++) sweepWithPrior(s, beta, alpha, u)
-      return { counts: s.nwk, mu: wordTotals(s.nwk, K, V), M: documentCount(data) }
-    }),
-    prior,
-    'public prior',
-  )
+  const trainPrior = (data: Corpus | undefined, words: WordStream) => {
+    if (data === undefined || documentCount(data) === 0) return undefined
+    const s = init(presenceDocuments(data), words)
+    const u = new FastUniform(gateRng(words))
+    for (let it = 0; it < c.iterations; it++) sweepWithPrior(s, beta, alpha, u)
+    return { counts: s.nwk, mu: wordTotals(s.nwk, K, V), M: documentCount(data) }
+  }
+  const d0 =
+    'split' in (prior ?? {})
+      ? gate.release(randomizedStep(PRIOR_SPLIT, nonPrivate, trainPrior), (prior as { readonly split: Corpus }).split, 'public prior')
+      : gate.release(postProcessing(PRIOR, (data: PublicCorpus | undefined, words: WordStream) => trainPrior(data, words)), prior as PublicCorpus | undefined, 'public prior')
   let counts = d0?.counts
   let mu = d0?.mu
   let eta = d0?.mu
@@ -202,7 +213,7 @@ export const fitOnline = (prior: Corpus | undefined, stream: Corpus, c: OlpConfi
   // the user side: every stream user perturbs their document once (one release)
   const reports = gate.release(perturbation({ ...c, shuffler: false }), { V, docStart: stream.docStart, tokens: stream.tokens }, 'users')
   // the server side, batch by batch, on the reports and public data only
-  const denoise = randomizedStep(DENOISE, noOp, (r: LocalReports, words: WordStream): Denoised => {
+  const denoise = postProcessing(DENOISE, (r: LocalReports, words: WordStream): Denoised => {
     const n = onesPerWord(r)
     const muL = mu === undefined || eta === undefined ? undefined : nextPrior(mu, eta, r.M, previousM)
     const omega = 'omega' in c.denoise ? c.denoise.omega : theoremSixOmega(r.M, f, c.denoise.priorSd)
@@ -271,6 +282,6 @@ export const olpLda: LdaTrainer<OlpConfig> = {
     const v = validate(c, corpusStats(corpus))
     if (E.isLeft(v)) return v
     const { prior, stream } = splitPrior(corpus, c.prior)
-    return fitOnline(documentCount(prior) > 0 ? prior : undefined, stream, c, rng, options, priorIsSplit(c))
+    return fitOnline(priorIsSplit(c) ? { split: prior } : undefined, stream, c, rng, options)
   },
 }
