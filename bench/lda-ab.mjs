@@ -29,7 +29,7 @@ const B = await load(distB)
 const K = Number(kArg ?? 50)
 const S = Number(sArg ?? 80)
 const WARM = kind.startsWith('trainer') ? 2 : 20 // a trainer step is five iterations
-const data = B.M.loadDataset('brown', { vocabularyFrom: 'all-documents' }).right
+const data = B.M.loadDataset('brown').right
 const N = data.train.tokens.length
 
 // One uniform source both sampler APIs accept: FastUniform's next/nextUint32 (older builds) and a

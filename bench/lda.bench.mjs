@@ -102,7 +102,7 @@ const show = (r, base, corpus, kind) => {
 }
 
 for (const [corpus, Ks] of [['brown', quick ? [50] : [20, 50, 100]], ['spam', quick ? [] : [100]]]) {
-  const data = loadDataset(corpus, { vocabularyFrom: 'all-documents' }).right // LDA-EVAL's reference vocabulary, comparable with its figures
+  const data = loadDataset(corpus).right // the shipped public vocabulary: LDA-EVAL's reference list in its order, comparable with its figures
   console.log(`\n${corpus}: D_train = ${data.train.docStart.length - 1}, V = ${data.train.vocab.length}, N_train = ${data.train.tokens.length}, ${SWEEPS} sweeps, α = ${ALPHA}, β = ${BETA}, CGS tokens grouped by word in each document, private trainers in reading order`)
   for (const K of Ks) {
     let base
@@ -168,7 +168,7 @@ for (const [corpus, Ks] of [['brown', quick ? [50] : [20, 50, 100]], ['spam', qu
 // should be linear in the set bits — timed apart (best of 3). Target: SpamAssassin over V = 10,000 in < 1 s.
 console.log('\nLP-LDA user and server sides (words from node:crypto; best of 3)')
 for (const corpus of ['brown', 'spam']) {
-  const data = loadDataset(corpus, { vocabularyFrom: 'all-documents' }).right
+  const data = loadDataset(corpus).right
   const docs = { V: data.train.vocab.length, docStart: data.train.docStart, tokens: data.train.tokens }
   const M = docs.docStart.length - 1
   for (const f of [0.1, 0.5, 0.9]) {
@@ -197,7 +197,7 @@ for (const corpus of ['brown', 'spam']) {
 // per-batch figure (timed from the first batch's start to the last batch's end by the trace).
 console.log('\nOLP-LDA per mini-batch (Brown, K = 20, 30 sweeps a batch, f = 0.5, prior 20 %, words from node:crypto)')
 {
-  const data = loadDataset('brown', { vocabularyFrom: 'all-documents' }).right
+  const data = loadDataset('brown').right
   for (const batch of [20, 50, 200]) {
     const cfg = { topics: 20, iterations: 30, alpha: ALPHA, beta: BETA, flip: 0.5, prior: 0.2, batch, lambda: 0.5, denoise: { omega: 0.4 } }
     const t0 = performance.now()

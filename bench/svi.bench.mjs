@@ -150,7 +150,7 @@ const newStraightforward = (K, V, lambdaOf) => {
   return sf
 }
 
-const data = loadDataset('brown', { vocabularyFrom: 'all-documents' }).right
+const data = loadDataset('brown').right
 const { train } = data
 const V = train.vocab.length
 const D = train.docStart.length - 1
