@@ -13,9 +13,9 @@
  *
  * @module
  */
-import { closeSync, existsSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs'
+import { closeSync, existsSync, openSync, readFileSync, realpathSync, rmSync, statSync, writeSync } from 'node:fs'
 import { hostname } from 'node:os'
-import { basename, dirname, join, resolve } from 'node:path'
+import { basename, dirname, join, resolve, sep } from 'node:path'
 import * as E from 'fp-ts/lib/Either.js'
 import { resolveWriteTarget } from '../core/atomic-file.js'
 
@@ -36,19 +36,40 @@ const identity = (path: string): string => {
   }
 }
 
+/** The real path of a folder (links resolved), or undefined when `path` is not a folder. */
+const realFolder = (path: string): string | undefined => {
+  try {
+    return statSync(path).isDirectory() ? realpathSync(path) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The inputs among a command's path-valued flags that name something on disk (`--corpus brown` or
+ * `--vocabulary dp` name no file unless one by that name exists): what `refuseOutputOverInput` compares.
+ */
+export const existingInputs = (flags: Readonly<Record<string, unknown>>): ReadonlyArray<NamedPath> =>
+  Object.entries(flags).flatMap(([what, path]) => (typeof path === 'string' && path !== '' && existsSync(path) ? [{ what, path }] : []))
+
 /**
  * Left (one line naming both) when an output resolves to one of the inputs or to another output.
  * Inputs that are not files (`brown`, `zoo:laplace`) may be listed: they match nothing on disk
  * unless a file by that name exists, and then that file is what the command reads.
  */
 export const refuseOutputOverInput = (outputs: ReadonlyArray<NamedPath>, inputs: ReadonlyArray<NamedPath>): E.Either<string, void> => {
-  const ins = inputs.map((i) => ({ ...i, id: identity(i.path) }))
+  const ins = inputs.map((i) => ({ ...i, id: identity(i.path), folder: realFolder(i.path) }))
   const seen: Array<NamedPath & { id: string }> = []
   for (const o of outputs) {
     const id = identity(o.path)
     const hit = ins.find((i) => i.id === id)
     if (hit !== undefined)
       return E.left(`${o.what} ${o.path}: is the same file as ${hit.what} ${hit.path}; writing it would replace the input (choose another output path)`)
+    // a folder input (a corpus of files) is read whole: an output inside it would replace or join its documents
+    const t = resolveWriteTarget(o.path)
+    const where = realFolder(dirname(E.isRight(t) ? t.right.path : resolve(o.path)))
+    const inside = where === undefined ? undefined : ins.find((i) => i.folder !== undefined && (where === i.folder || where.startsWith(`${i.folder}${sep}`)))
+    if (inside !== undefined) return E.left(`${o.what} ${o.path}: is inside the folder ${inside.what} ${inside.path}, which is read as input (choose a path outside it)`)
     const twice = seen.find((s) => s.id === id)
     if (twice !== undefined) return E.left(`${o.what} ${o.path}: is the same file as ${twice.what} ${twice.path}; give them different paths`)
     seen.push({ ...o, id })

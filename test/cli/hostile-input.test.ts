@@ -14,7 +14,7 @@ import { runAudit } from '../../src/cli/commands/audit.js'
 import { runEvaluate } from '../../src/cli/commands/evaluate.js'
 import { runTrainCli } from '../../src/cli/commands/train.js'
 import { runReport } from '../../src/cli/commands/report.js'
-import { guardOutputs, lockOutputs, lockPathOf, refuseOutputOverInput } from '../../src/cli/output-guard.js'
+import { existingInputs, guardOutputs, lockOutputs, lockPathOf, refuseOutputOverInput } from '../../src/cli/output-guard.js'
 import { runSafely } from '../../src/cli/run.js'
 import { decodeTrainerAuditFile } from '../../src/attacks/trainers/file.js'
 import { formatError } from '../../src/core/error.js'
@@ -51,6 +51,18 @@ describe('no output over an input (item 1)', () => {
     const two = refuseOutputOverInput([{ what: '--out', path: at('o.json') }, { what: '--checkpoint', path: at('o.json') }], [])
     expect(E.isLeft(two) && two.left).toMatch(/^--checkpoint .*o\.json: is the same file as --out .*o\.json; give them different paths$/)
     expect(readFileSync(input, 'utf8')).toBe('x')
+  })
+  it('an output inside a folder read as input (a corpus of files) is refused; flags naming no file are not inputs', () => {
+    const corpus = at('corpus-folder')
+    mkdirSync(join(corpus, 'deep'), { recursive: true })
+    writeFileSync(join(corpus, 'a.txt'), 'one two three')
+    const inputs = existingInputs({ '--corpus': corpus, '--vocabulary': 'dp', '--eval-corpus': undefined })
+    expect(inputs).toEqual([{ what: '--corpus', path: corpus }])
+    for (const out of [join(corpus, 'model.json'), join(corpus, 'deep', 'model.json'), join(corpus, 'a.txt')]) {
+      const r = refuseOutputOverInput([{ what: '--out', path: out }], inputs)
+      expect(E.isLeft(r) && r.left, out).toBe(`--out ${out}: is inside the folder --corpus ${corpus}, which is read as input (choose a path outside it)`)
+    }
+    expect(E.isRight(refuseOutputOverInput([{ what: '--out', path: at('model-beside.json') }], inputs))).toBe(true)
   })
   it('audit: --out equal to the module is refused, the module kept; --out equal to --checkpoint too', () => {
     const mech = at('mech.mjs')
