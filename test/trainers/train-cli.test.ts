@@ -1,6 +1,6 @@
 // dpaudit train: the output path checked before any work; private SVI (both sampling models) from
 // the command line, with its own flags only.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -62,5 +62,40 @@ describe('dpaudit train', () => {
     const r = runTrainCli(['svi-lda', '--corpus', corpusDir, '--topics', '2', '--iterations', '2', '--epsilon-l', '1', '--out', join(dir, 'x.json')])
     expect(r.code).toBe(1)
     expect(r.stderr).toMatch(/--epsilon-l does not apply to svi-lda/)
+  })
+})
+
+describe('dpaudit train under hostile input (issue 29, items 1, 3 and 6)', () => {
+  const hostile = mkdtempSync(join(tmpdir(), 'dpaudit-train-hostile-'))
+  afterAll(() => rmSync(hostile, { recursive: true, force: true }))
+  const jsonl = join(hostile, 'c.jsonl')
+  writeFileSync(jsonl, Array.from({ length: 20 }, (_, i) => JSON.stringify({ text: `alpha bravo charlie delta ${i % 2 === 0 ? 'echo' : 'foxtrot'}` })).join('\n'))
+  const vocab = join(hostile, 'v.txt')
+  writeFileSync(vocab, 'alpha\nbravo\ncharlie\ndelta\necho\nfoxtrot\n')
+  const base = ['hdp-lda', '--topics', '2', '--iterations', '2', '--epsilon-l', '1', '--clip', '5']
+  it('an --out that is an input is refused, and the input is left as it was', () => {
+    const before = readFileSync(jsonl, 'utf8')
+    const same = runTrainCli([...base, '--corpus', jsonl, '--vocabulary', vocab, '--out', jsonl])
+    expect(same.code).toBe(1)
+    expect(same.stderr).toMatch(/--out/)
+    expect(readFileSync(jsonl, 'utf8')).toBe(before)
+    const overVocab = runTrainCli([...base, '--corpus', jsonl, '--vocabulary', vocab, '--out', vocab])
+    expect(overVocab.code).toBe(1)
+    expect(readFileSync(vocab, 'utf8')).toBe('alpha\nbravo\ncharlie\ndelta\necho\nfoxtrot\n')
+  })
+  it('a device is never read (no hang), and T has a documented maximum', () => {
+    const dev = runTrainCli([...base, '--corpus', '/dev/zero', '--out', join(hostile, 'm.json')])
+    expect(dev.code).toBe(1)
+    expect(dev.stderr).toMatch(/not a regular file or a directory/)
+    const huge = runTrainCli(['hdp-lda', '--topics', '2', '--iterations', '1e12', '--corpus', jsonl, '--out', join(hostile, 'm.json')])
+    expect(huge.code).toBe(1)
+    expect(huge.stderr).toMatch(/^--iterations: T must be at most 1,000,000/)
+  })
+  it('bytes that are not UTF-8 are an error naming the file and the byte offset, not words cut silently', () => {
+    const latin = join(hostile, 'latin.jsonl')
+    writeFileSync(latin, Buffer.concat([Buffer.from('{"text": "caf'), Buffer.from([0xe9]), Buffer.from(' alpha bravo"}\n{"text": "alpha bravo"}\n')]))
+    const r = runTrainCli([...base, '--corpus', latin, '--out', join(hostile, 'l.json')])
+    expect(r.code).toBe(1)
+    expect(r.stderr).toMatch(/latin\.jsonl: not UTF-8 at byte 13 \(0xe9\)/)
   })
 })

@@ -44,8 +44,12 @@ import { checkSameVocabulary, fitOnline, type OlpConfig, olpLda } from '../../tr
 import { configurationOf, unverifiedReasons } from '../../trainers/spectral/trainer.js'
 import type { IterationLog, LdaTrainer, TrainerName } from '../../trainers/trainer.js'
 import { checkOutputPath } from '../io.js'
+import { existingInputs, guardOutputs } from '../output-guard.js'
 import { progressLine } from '../progress.js'
 import { type CommandResult, EXIT } from './result.js'
+
+/** The largest T accepted: a run is bounded in time by its flags (issue 29). */
+export const MAX_ITERATIONS = 1_000_000
 
 /** Numeric flags every trainer takes, and the config field each sets. */
 const COMMON_NUMERIC: ReadonlyArray<readonly [flag: string, field: string]> = [
@@ -171,7 +175,7 @@ export const TRAIN_USAGE = `usage: dpaudit train <${TRAINER_NAMES.join('|')}> --
 ${TRAINER_NAMES.filter((n) => TRAINER_FLAGS[n].length > 0)
   .map((n) => `  ${`${n}:`.padEnd(10)}${usageOf(n)}`)
   .join('\n')}
-  (a flag that does not apply to the chosen trainer is refused)`
+  (a flag that does not apply to the chosen trainer is refused; T ≤ ${MAX_ITERATIONS.toLocaleString('en-US')}; --out may not be an input, a file inside a corpus folder, or a file another dpaudit is writing)`
 
 export const TRAIN_OPTIONS = {
   corpus: { type: 'string' },
@@ -331,6 +335,16 @@ const loadPriorCorpus = (path: string, options: LoadOptions, stream: Corpus): E.
 }
 
 export const runTrain = (args: TrainArgs): CommandResult => {
+  // the --out lock is held for the whole run and released whatever the outcome
+  const releases: Array<() => void> = []
+  try {
+    return trainHolding(args, (release) => releases.push(release))
+  } finally {
+    for (const release of releases) release()
+  }
+}
+
+const trainHolding = (args: TrainArgs, hold: (release: () => void) => void): CommandResult => {
   const v = args.values
   const json = v['json'] === true
   if (args.trainer === undefined) return fail(TRAIN_USAGE)
@@ -348,6 +362,10 @@ export const runTrain = (args: TrainArgs): CommandResult => {
   // a directory, a device or an unwritable folder is refused before any work
   const outOk = checkOutputPath(out, 'out')
   if (E.isLeft(outOk)) return fail(outOk.left)
+  // no output over an input (--corpus same.jsonl --out same.jsonl, --vocabulary vocab.txt --out vocab.txt), nor over another dpaudit's output
+  const guard = guardOutputs([{ what: '--out', path: out }], existingInputs({ '--corpus': corpusArg, '--vocabulary': v['vocabulary'], '--eval-corpus': v['eval-corpus'], '--prior': v['prior'] }))
+  if (E.isLeft(guard)) return fail(guard.left)
+  hold(guard.right)
   const seed = typeof v['seed'] === 'string' ? v['seed'] : undefined
   const diagnostics = v['diagnostics'] === true
   if (v['private'] === true) {
@@ -363,6 +381,7 @@ export const runTrain = (args: TrainArgs): CommandResult => {
   }
   if (v['topics'] === undefined) return fail('--topics is required')
   if (v['iterations'] === undefined && trainer.name !== 'spectral') return fail('--iterations is required')
+  if (typeof config['iterations'] === 'number' && config['iterations'] > MAX_ITERATIONS) return fail(`--iterations: T must be at most ${MAX_ITERATIONS.toLocaleString('en-US')} (got ${String(v['iterations'])})`)
   if (trainer.name === 'spectral') {
     const sp = spectralFlags(v, config)
     if (sp !== undefined) return fail(sp)

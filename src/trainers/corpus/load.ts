@@ -10,14 +10,14 @@
  *
  * @module
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, decodeFailure, invalidParameter } from '../../core/error.js'
 import { loadBrownRaw, loadSpamRaw, shippedVocabulary } from './builtin.js'
 import { documentCount, fromDocuments, validateCorpus } from './corpus.js'
 import { type Dataset, datasetFromCorpus, datasetFromRaw, type RawDocument, type SplitOptions } from './dataset.js'
-import { forEachLine } from './lines.js'
+import { readBoundedText } from '../../core/read-file.js'
 import { stopWords, tokenizeInto } from './text.js'
 import { readUci } from './uci.js'
 
@@ -34,8 +34,11 @@ export const readJsonLines = (file: string): E.Either<DpError, RawDocument[]> =>
   const stop = stopWords()
   const docs: RawDocument[] = []
   let err: DpError | undefined
+  // bounded, regular, strict UTF-8 (issue 29: /dev/zero hung; Latin-1 bytes were cut silently)
+  const text = readBoundedText(file)
+  if (E.isLeft(text)) return E.left(invalidParameter('--corpus', file, text.left))
   try {
-    err = forEachLine(file, (line, no) => {
+    err = eachLine(text.right, (line, no) => {
       if (line.trim().length === 0) return undefined
       let u: unknown
       try {
@@ -59,12 +62,28 @@ export const readJsonLines = (file: string): E.Either<DpError, RawDocument[]> =>
   return err !== undefined ? E.left(err) : E.right(docs)
 }
 
-const readTextFolder = (dir: string): RawDocument[] => {
+const readTextFolder = (dir: string): E.Either<DpError, RawDocument[]> => {
   const stop = stopWords()
-  return readdirSync(dir)
+  const docs: RawDocument[] = []
+  for (const name of readdirSync(dir)
     .filter((f) => !f.startsWith('.') && statSync(join(dir, f)).isFile())
-    .sort()
-    .map((name) => ({ name, label: '', tokens: tokenizeInto(readFileSync(join(dir, name), 'utf8'), stop, [], 'unicode') }))
+    .sort()) {
+    const text = readBoundedText(join(dir, name))
+    if (E.isLeft(text)) return E.left(invalidParameter('--corpus', join(dir, name), text.left))
+    docs.push({ name, label: '', tokens: tokenizeInto(text.right, stop, [], 'unicode') })
+  }
+  return E.right(docs)
+}
+
+/** The lines of a text with their 1-based numbers; stops at the first non-undefined result. */
+const eachLine = <R>(text: string, onLine: (line: string, no: number) => R | undefined): R | undefined => {
+  const lines = text.split('\n')
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i] as string
+    const r = onLine(l.endsWith('\r') ? l.slice(0, -1) : l, i + 1)
+    if (r !== undefined) return r
+  }
+  return undefined
 }
 
 /** A dataset from a directory in the reference protocol's file layout (already split). */
@@ -96,12 +115,10 @@ const readEvalLayout = (dir: string): E.Either<DpError, Dataset> => {
  * duplicates kept once). A missing, unreadable or empty file is an error naming it.
  */
 export const readVocabularyFile = (file: string): E.Either<DpError, { readonly words: ReadonlyArray<string>; readonly file: string }> => {
-  let text: string
-  try {
-    text = readFileSync(file, 'utf8')
-  } catch (e) {
-    return E.left(invalidParameter('--vocabulary', file, `cannot read the vocabulary file (${(e as NodeJS.ErrnoException).code ?? String(e)})`))
-  }
+  if (!existsSync(file)) return E.left(invalidParameter('--vocabulary', file, 'cannot read the vocabulary file (ENOENT)'))
+  const read = readBoundedText(file)
+  if (E.isLeft(read)) return E.left(invalidParameter('--vocabulary', file, `cannot read the vocabulary file: ${read.left}`))
+  const text = read.right
   const words = [...new Set(text.split(/\r?\n/).map((w) => w.trim()).filter((w) => w.length > 0))]
   if (words.length === 0) return E.left(invalidParameter('--vocabulary', file, 'the vocabulary file holds no word'))
   return E.right({ words, file })
@@ -132,6 +149,8 @@ const loadUntagged = (source: string, options: LoadOptions): E.Either<DpError, D
     return datasetFromRaw(source, raw.right, options.vocabularySize ?? DEFAULT_VOCABULARY[source], options)
   }
   if (!existsSync(source)) return E.left(invalidParameter('--corpus', source, 'expected brown, spam, or an existing file or directory'))
+  const kind = statSync(source)
+  if (!kind.isDirectory() && !kind.isFile()) return E.left(invalidParameter('--corpus', source, 'not a regular file or a directory (a device, FIFO or socket is never read)'))
   if (statSync(source).isDirectory()) {
     const uci = existsSync(join(source, 'docword.train.txt')) || existsSync(join(source, 'docword.txt'))
     if (uci && options.vocabulary !== undefined) return E.left(invalidParameter('--vocabulary', options.vocabulary.file, UCI_VOCABULARY))
@@ -142,7 +161,9 @@ const loadUntagged = (source: string, options: LoadOptions): E.Either<DpError, D
       const c = readUci(join(source, 'docword.txt'), existsSync(vocabFile) ? { vocabFile } : {})
       return E.isLeft(c) ? c : datasetFromCorpus(source, c.right, options)
     }
-    const raw = readTextFolder(source)
+    const folder = readTextFolder(source)
+    if (E.isLeft(folder)) return folder
+    const raw = folder.right
     if (raw.length === 0) return E.left(invalidParameter('--corpus', source, 'the directory holds no documents'))
     return datasetFromRaw(source, raw, options.vocabularySize ?? DEFAULT_VOCABULARY.text, options)
   }
