@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import * as E from 'fp-ts/lib/Either.js'
 import fc from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
-import { runTrainCli, TRAIN_USAGE, TRAINER_FLAGS } from '../../src/cli/commands/train.js'
+import { runTrain, runTrainCli, TRAIN_USAGE, TRAINER_FLAGS } from '../../src/cli/commands/train.js'
 import { seeded } from '../../src/core/rng.js'
 import { seededWords, WordStream } from '../../src/core/words.js'
 import {
@@ -305,6 +305,19 @@ describe('bad input: a clear error naming the field, nothing written', () => {
     expect(p.code, p.stderr).toBe(0)
     expect(p.stdout).toMatch(new RegExp(`prior corpus D0 \\(${priorJsonl.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\) is public data`))
     expect((JSON.parse(readFileSync(out2, 'utf8')) as { config: OlpConfig }).config.denoise).toEqual({ priorSd: 4 })
+  })
+  it('--vocabulary dp with --prior PATH: the vocabulary is selected once (one charged release), and the prior is read with it', () => {
+    const released: string[] = []
+    // the selection's threshold needs counts: a bigger corpus of the same words
+    const big = join(dir, 'big.jsonl')
+    writeFileSync(big, Array.from({ length: 400 }, (_, i) => JSON.stringify({ text: `alpha beta gamma delta ${i % 2 === 0 ? 'epsilon' : 'zeta'} alpha beta` })).join('\n'))
+    const r = runTrain({
+      trainer: 'olp-lda',
+      values: { corpus: big, topics: '2', iterations: '1', vocabulary: 'dp', prior: priorJsonl, out: join(dir, 'dp-prior.json'), private: true },
+      onRelease: (x) => released.push(x.label),
+    })
+    expect(r.code, r.stderr).toBe(0)
+    expect(released.filter((l) => l.startsWith('vocabulary'))).toHaveLength(1)
   })
   it('a prior corpus is only trained on, not split: one document is enough (issue 13), and a prior with no usable document says so', () => {
     const one = join(dir, 'prior-one.jsonl')

@@ -466,7 +466,9 @@ const trainHolding = (args: TrainArgs, hold: (release: () => void) => void): Com
   const priorArg = (cfg as { prior?: unknown }).prior
   let priorCorpus: PublicCorpus | undefined
   if (trainer.name === 'olp-lda' && typeof priorArg === 'string') {
-    const p = loadPriorCorpus(priorArg, loadOptions, data.train)
+    // a selected vocabulary is the corpus's: the prior is read with it, not selected again (one charge)
+    const priorOptions: LoadOptions = selection.right === undefined ? loadOptions : { vocabulary: { words: data.train.vocab, file: 'the selected vocabulary' } }
+    const p = loadPriorCorpus(priorArg, priorOptions, data.train)
     if (E.isLeft(p)) return fail(`${args.trainer}: ${formatError(p.left)}`)
     priorCorpus = p.right
   }
