@@ -206,6 +206,11 @@ const foldUncached = (e: PrivacyEvent, os: OrderSet, path: string, ctx: Context)
               ctx,
               `${path}: sampled Gaussian at some fractional orders bounded by interpolating the cumulant between integer orders (upper bound)`,
             )
+          if (sg.unsampled)
+            note(
+              ctx,
+              `${path}: sampled Gaussian at some orders failed its numerical floor check and was bounded by the unsampled Gaussian α/(2σ²) (upper bound)`,
+            )
           values = sg.curve
           ctx.sampledGaussian.set(key, values)
         }

@@ -64,6 +64,11 @@ const PRUNE_NATS = 60
  * log Σ_{i<n} e^{x_i}, skipping the exp of terms more than 60 nats below the largest: their total
  * is below n·e^{−60} (≈ 1e-22 for n = 10⁴) of the result, far inside the relative margins every
  * caller adds (≥ 1e-12). Saves most exps in the long, steep sums of high orders.
+ *
+ * The test is on the difference x − m, never against m − 60: above |m| ≈ 2⁶⁰ (a sampled Gaussian
+ * at σ ≤ 1e-7 and high orders) m − 60 rounds to m, and `x > m − 60` would skip every term, the
+ * largest too, giving log 0 = −∞ — an RDP value of 0, the understatement of issue 30. The sum is
+ * never below its largest term, so the result is also clamped to ≥ m.
  */
 export const logSumExpPruned = (xs: ArrayLike<number>, n: number = xs.length): number => {
   let m = -Infinity
@@ -73,11 +78,11 @@ export const logSumExpPruned = (xs: ArrayLike<number>, n: number = xs.length): n
     if (x > m) m = x
   }
   if (m === -Infinity || m === Infinity) return m
-  const cut = m - PRUNE_NATS
   let s = 0
   for (let i = 0; i < n; i++) {
-    const x = xs[i] as number
-    if (x > cut) s += Math.exp(x - m)
+    const d = (xs[i] as number) - m
+    if (d > -PRUNE_NATS) s += Math.exp(d)
   }
-  return m + Math.log(s)
+  // s ≥ 1 (the largest term contributes e⁰), so log s ≥ 0: log Σ e^{x_i} ≥ max x_i.
+  return m + Math.max(0, Math.log(s))
 }

@@ -88,8 +88,30 @@ export interface QuadratureResult {
   readonly points: number
 }
 
-/** How a value was obtained. */
-export type SampledGaussianMethod = 'no sampling' | 'binomial' | 'quadrature' | 'interpolated'
+/**
+ * How a value was obtained. 'unsampled' marks a value that failed its floor check (see
+ * `sampledGaussianFloor`) and was replaced by the unsampled α/(2σ²), an upper bound on it.
+ */
+export type SampledGaussianMethod = 'no sampling' | 'binomial' | 'quadrature' | 'interpolated' | 'unsampled'
+
+/**
+ * A lower bound on ε(α), computed apart from the sums it checks. At an integer n ≥ 2 every term of
+ * the binomial expansion (MTZ 2019, §3.3) is non-negative, so A_n − 1 is at least its k = 2 term
+ * C(n,2)(1−q)^{n−2}q²(e^{1/σ²} − 1) and its k = n term qⁿ(e^{n(n−1)/(2σ²)} − 1); for real α ≥ 2,
+ * ε(α) ≥ ε(⌊α⌋) (Rényi divergence is non-decreasing in α, van Erven & Harremoës 2014, Thm 3); below
+ * 2 the floor is 0. A computed ε(α) below it is a numerical failure, never an answer: the sums at
+ * σ ≤ 1e-7 once collapsed to ε(α) = 0 (issue 30), which this floor exposes at once.
+ */
+export const sampledGaussianFloor = (q: number, sigma: number, alpha: number): number => {
+  if (alpha < 2) return 0
+  const n = Math.floor(alpha)
+  const inv2s2 = 1 / (2 * sigma * sigma)
+  const lq = Math.log(q)
+  const pairs = (n * (n - 1)) / 2 // C(n, 2)
+  const first = Math.log(pairs) + (n - 2) * Math.log1p(-q) + 2 * lq + logExpm1(2 * inv2s2)
+  const last = n * lq + logExpm1(n * (n - 1) * inv2s2)
+  return softplus(Math.max(first, last)) / (n - 1)
+}
 
 export interface SampledGaussian {
   /** log(A_α − 1) at an integer α ≥ 2 by the binomial expansion. */
@@ -219,7 +241,21 @@ export const makeSampledGaussian = (q: number, sigma: number): SampledGaussian =
   }
 
   const full = (alpha: number): number => gaussianRdp(sigma, alpha)
-  const rdp = (alpha: number): { readonly rdp: number; readonly method: SampledGaussianMethod } => {
+  /**
+   * The soundness guard on every value: never below the independent floor (a computation that
+   * undercuts it failed: the unsampled α/(2σ²), an upper bound by joint quasi-convexity, replaces
+   * it), and never 0 — with q > 0 and σ < ∞ the two laws differ, so an underflow reports the least
+   * positive double.
+   */
+  const checked = (
+    alpha: number,
+    r: { readonly rdp: number; readonly method: SampledGaussianMethod },
+  ): { readonly rdp: number; readonly method: SampledGaussianMethod } => {
+    const floor = sampledGaussianFloor(q, sigma, alpha)
+    if (!(r.rdp >= floor * (1 - 1e-9))) return { rdp: Math.max(full(alpha), Number.MIN_VALUE), method: 'unsampled' }
+    return r.rdp > 0 ? r : { rdp: Number.MIN_VALUE, method: r.method }
+  }
+  const rdpUnchecked = (alpha: number): { readonly rdp: number; readonly method: SampledGaussianMethod } => {
     const order = Math.max(alpha, MIN_FRACTIONAL_ORDER)
     if (Number.isInteger(order)) {
       const eps = roundUpLoss(softplus(logAMinus1Binomial(order)) / (order - 1), SAMPLED_GAUSSIAN_MARGIN)
@@ -244,6 +280,7 @@ export const makeSampledGaussian = (q: number, sigma: number): SampledGaussian =
     }
   }
 
+  const rdp = (alpha: number): { readonly rdp: number; readonly method: SampledGaussianMethod } => checked(alpha, rdpUnchecked(alpha))
   return { logAMinus1Binomial, quadrature, rdp }
 }
 
@@ -265,24 +302,29 @@ export const subsampledGaussianRdpWithMethod = (
 export const subsampledGaussianRdp = (q: number, sigma: number, alpha: number): number =>
   subsampledGaussianRdpWithMethod(q, sigma, alpha).rdp
 
-/** The curve on a grid; notes whether any order had to fall back to interpolation. */
+/**
+ * The curve on a grid; notes whether any order had to fall back to interpolation, or failed its
+ * floor check and took the unsampled value.
+ */
 export const subsampledGaussianCurve = (
   q: number,
   sigma: number,
   orders: ReadonlyArray<number>,
-): { readonly curve: Float64Array; readonly interpolated: boolean } => {
+): { readonly curve: Float64Array; readonly interpolated: boolean; readonly unsampled: boolean } => {
   const curve = new Float64Array(orders.length)
   let interpolated = false
-  if (!(q > 0) || sigma === Infinity) return { curve, interpolated }
+  let unsampled = false
+  if (!(q > 0) || sigma === Infinity) return { curve, interpolated, unsampled }
   if (q >= 1) {
     for (let i = 0; i < orders.length; i++) curve[i] = gaussianRdp(sigma, orders[i] as number)
-    return { curve, interpolated }
+    return { curve, interpolated, unsampled }
   }
   const sg = makeSampledGaussian(q, sigma)
   for (let i = 0; i < orders.length; i++) {
     const r = sg.rdp(orders[i] as number)
     curve[i] = r.rdp
     if (r.method === 'interpolated') interpolated = true
+    if (r.method === 'unsampled') unsampled = true
   }
-  return { curve, interpolated }
+  return { curve, interpolated, unsampled }
 }
