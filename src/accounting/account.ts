@@ -1,7 +1,8 @@
 /**
  * The single entry point: run every applicable accountant on a spec and report all of them, plus
- * the tightest sound answer at each δ. Every registered accountant returns a sound upper bound,
- * so the minimum over them is sound too; an accountant that cannot handle the spec reports why
+ * the tightest sound answer at each δ. Every registered accountant returns a sound upper bound
+ * (its answers pass the guard of ./guards.ts, or become refusals), so the minimum over them is
+ * sound too; an accountant that cannot handle the spec reports why
  * (with the path of the offending event) and the others still answer.
  *
  * @module
@@ -11,6 +12,7 @@ import { type DpError, formatError, invalidParameter } from '../core/error.js'
 import type { Spec } from '../mechanisms/codec.js'
 import type { NeighbouringRelation } from '../mechanisms/neighbouring.js'
 import type { EpsilonAnswer } from './accountant.js'
+import { checkEpsilonAnswer } from './guards.js'
 import { ACCOUNTANT_NAMES, ACCOUNTANTS, type RegisteredAccountant } from './registry.js'
 import { inferRelation } from './relation.js'
 
@@ -102,8 +104,10 @@ export const account = (spec: Spec, options: AccountOptions): E.Either<DpError, 
     for (const r of results) {
       if (!r.ok) continue
       const a = r.answers[i]
-      if (a !== undefined && (best === undefined || a.epsilon < best.epsilon))
-        best = { delta, epsilon: a.epsilon, accountant: r.accountant, method: a.method }
+      // Only sound answers compete: each passed `checkEpsilonAnswer` on its way out of `erase`,
+      // checked again here so that no NaN (which loses every comparison) or negative ε can win.
+      if (a === undefined || E.isLeft(checkEpsilonAnswer(r.accountant, delta, a))) continue
+      if (best === undefined || a.epsilon < best.epsilon) best = { delta, epsilon: a.epsilon, accountant: r.accountant, method: a.method }
     }
     if (best !== undefined) tightest.push(best)
   })

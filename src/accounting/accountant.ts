@@ -10,6 +10,7 @@ import type * as E from 'fp-ts/lib/Either.js'
 import type { DpError } from '../core/error.js'
 import type { PrivacyEvent } from '../mechanisms/event.js'
 import type { NeighbouringRelation } from '../mechanisms/neighbouring.js'
+import { checkDeltaAnswer, checkEpsilonAnswer } from './guards.js'
 
 /** Names of the accountants in the registry. */
 export type AccountantName = 'basic' | 'advanced' | 'optimal' | 'rdp' | 'zcdp' | 'pld'
@@ -82,7 +83,11 @@ export interface AccountedState {
   readonly notes: Notes
 }
 
-/** Hides an accountant's state type. */
+/**
+ * Hides an accountant's state type. Every answer passes the soundness guard of ./guards.ts on its
+ * way out (a number ≥ 0 or ∞ for the query asked, else a refusal), so nothing behind the registry —
+ * `account`, its `tightest`, `calibrate` — can pass on NaN or a negative ε.
+ */
 export const erase = <S>(a: Accountant<S>): AnyAccountant => ({
   name: a.name,
   description: a.description,
@@ -93,7 +98,17 @@ export const erase = <S>(a: Accountant<S>): AnyAccountant => ({
     const s = r.right
     return {
       _tag: 'Right',
-      right: { epsilon: (d) => a.epsilon(d)(s), delta: (e) => a.delta(e)(s), notes: a.notes(s) },
+      right: {
+        epsilon: (d) => {
+          const x = a.epsilon(d)(s)
+          return x._tag === 'Left' ? x : checkEpsilonAnswer(a.name, d, x.right)
+        },
+        delta: (e) => {
+          const x = a.delta(e)(s)
+          return x._tag === 'Left' ? x : checkDeltaAnswer(a.name, e, x.right)
+        },
+        notes: a.notes(s),
+      },
     }
   },
 })

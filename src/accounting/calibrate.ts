@@ -10,7 +10,7 @@
  * @module
  */
 import * as E from 'fp-ts/lib/Either.js'
-import { type DpError, decodeFailure, infeasible, invalidParameter } from '../core/error.js'
+import { type DpError, decodeFailure, infeasible, invalidParameter, numericFailure } from '../core/error.js'
 import { decodeEvent, RelationCodec } from '../mechanisms/codec.js'
 import { SCHEMA_VERSION, type PrivacyEvent } from '../mechanisms/event.js'
 import type { NeighbouringRelation } from '../mechanisms/neighbouring.js'
@@ -213,6 +213,8 @@ export const calibrate = (template: CalibrationTemplate, options: CalibrateOptio
     const edge = noise ? lowest : highest
     const f = epsAt(edge)
     if (E.isLeft(f)) return f
+    const unmet = unmetAt(first.path, first.field, edge, f.right, target, delta)
+    if (unmet !== undefined) return E.left(unmet)
     return E.right({
       parameter: first.field,
       direction: dirWord,
@@ -243,6 +245,8 @@ export const calibrate = (template: CalibrationTemplate, options: CalibrateOptio
   const value = noise ? hi : lo
   const final = epsAt(value)
   if (E.isLeft(final)) return final
+  const unmet = unmetAt(first.path, first.field, value, final.right, target, delta)
+  if (unmet !== undefined) return E.left(unmet)
   return E.right({
     parameter: first.field,
     direction: dirWord,
@@ -257,6 +261,19 @@ export const calibrate = (template: CalibrationTemplate, options: CalibrateOptio
     tolerance: kind.integer ? 0 : tol,
   })
 }
+
+/**
+ * The bracketing assumes ε is monotone in the parameter; the value returned is probed once more
+ * and must meet the target itself, else the search is refused rather than answered (issue 30: an
+ * accountant that collapsed to ε = 0 at tiny σ once let the bracket run to the edge of the domain).
+ */
+const unmetAt = (path: string, field: string, value: number, epsilon: number, target: number, delta: number): DpError | undefined =>
+  epsilon <= target
+    ? undefined
+    : numericFailure(
+        path,
+        `calibration of ${field} ended at ${value}, where ε = ${epsilon} > ${target} at δ = ${delta}: ε is not monotone in ${field} here; no value returned`,
+      )
 
 /** ε of an event at δ under the chosen accountant, or the minimum over all that answer. */
 const epsilonOf = (

@@ -35,7 +35,8 @@
  * @module
  */
 import * as E from 'fp-ts/lib/Either.js'
-import { type DpError, formatError, invalidParameter, unsupportedEvent } from '../../core/error.js'
+import { type DpError, formatError, invalidParameter, numericFailure, unsupportedEvent } from '../../core/error.js'
+import { nextUp } from '../../core/numeric.js'
 import type { PrivacyEvent } from '../../mechanisms/event.js'
 import type { NeighbouringRelation } from '../../mechanisms/neighbouring.js'
 import { rdpEpsilonAtOrder } from '../conversions.js'
@@ -113,6 +114,33 @@ const fmt = (x: number): string => String(Number(x.toPrecision(6)))
 
 const unpriced = (error: DpError): FilterRefusal => ({ _tag: 'Unpriced', error, message: formatError(error) })
 
+/**
+ * The soundness guard on a price (issue 30): every cost a filter adds is a number ≥ 0 (∞ allowed:
+ * it is simply over any budget); NaN or a negative cost is a refusal, never spent.
+ */
+const unsoundCost = (cost: number | ReadonlyArray<FixedSteps>): string | undefined => {
+  const ok = (x: number): boolean => x >= 0
+  if (typeof cost === 'number') return ok(cost) ? undefined : `the price ${cost} is not a number ≥ 0`
+  for (const x of cost)
+    if (!ok(x.epsilon) || !(x.delta >= 0 && x.delta <= 1)) return `a step priced (ε, δ) = (${x.epsilon}, ${x.delta}) is not a guarantee`
+  return undefined
+}
+
+/**
+ * Spend + cost, where a positive cost always raises the spend: a cost below half an ulp of the
+ * spend would otherwise vanish in the addition, and a run of such admissions could pass the budget
+ * unseen (the absorption of issue 30); it raises the spend by one ulp instead. Other sums round to
+ * nearest, as before (exact at the boundary: three 0.3 steps and a 0.1 step still fit ε = 1).
+ */
+export const addUp = (spent: number, cost: number): number => {
+  if (!(cost > 0)) return spent
+  const sum = spent + cost
+  return sum === spent ? nextUp(spent) : sum
+}
+
+/** ε² of a step, at least the least positive double when ε > 0 (ε² underflows for ε ≲ 1e-162). */
+const square = (epsilon: number): number => (epsilon > 0 ? Math.max(epsilon * epsilon, Number.MIN_VALUE) : 0)
+
 const checkTarget = (t: FilterTarget, deltaMayBeZero: boolean): E.Either<DpError, void> => {
   if (!(t.epsilon > 0 && Number.isFinite(t.epsilon))) return E.left(invalidParameter('epsilon', t.epsilon, 'the budget ε must be a finite number > 0'))
   const okDelta = deltaMayBeZero ? t.delta >= 0 && t.delta < 1 : t.delta > 0 && t.delta < 1
@@ -124,7 +152,7 @@ const checkTarget = (t: FilterTarget, deltaMayBeZero: boolean): E.Either<DpError
  * A filter over an additive spend: `price` turns an event into its cost, `step` adds it, `within`
  * is the budget rule. Shared by the four kinds, which differ only in currency.
  */
-const makeFilter = <C, S extends FilterSpend>(
+const makeFilter = <C extends number | ReadonlyArray<FixedSteps>, S extends FilterSpend>(
   kind: FilterKind,
   relation: NeighbouringRelation,
   guarantee: Guarantee & { readonly method: string },
@@ -144,6 +172,8 @@ const makeFilter = <C, S extends FilterSpend>(
       if (E.isLeft(ok)) return E.left(unpriced(ok.left))
       const cost = price(event, count, path)
       if (E.isLeft(cost)) return E.left(unpriced(cost.left))
+      const bad = unsoundCost(cost.right)
+      if (bad !== undefined) return E.left(unpriced(numericFailure(path, `${kind} filter: ${bad}; not admitted`)))
       const next = step(spent, cost.right)
       if (!within(next))
         return E.left({
@@ -191,7 +221,7 @@ export const rdpFilter = (target: FilterTarget & { readonly order: number }): E.
         const c = rdpCurveDetailed(event, relation, [order], path)
         return E.isLeft(c) ? c : E.right(count === 0 ? 0 : count * (c.right.curve[0] as number))
       },
-      (s, cost) => ({ ...s, rdp: s.rdp + cost }),
+      (s, cost) => ({ ...s, rdp: addUp(s.rdp, cost) }),
       (s) => s.rdp <= budget,
       (s) => `RDP ${fmt(s.rdp)} at α = ${fmt(order)} (budget ${fmt(budget)})`,
     )({ _tag: 'rdp', order, rdp: 0, budget }, 0),
@@ -232,7 +262,7 @@ export const zcdpFilter = (target: FilterTarget): E.Either<DpError, PrivacyFilte
         const s = acct.compose(event, count, path)(acct.empty)
         return E.isLeft(s) ? s : E.right(s.right.nonPrivate ? Infinity : s.right.rho)
       },
-      (s, cost) => ({ ...s, rho: s.rho + cost }),
+      (s, cost) => ({ ...s, rho: addUp(s.rho, cost) }),
       (s) => s.rho <= budget,
       (s) => `ρ = ${fmt(s.rho)} (budget ${fmt(budget)})`,
     )({ _tag: 'zcdp', rho: 0, budget }, 0),
@@ -298,7 +328,7 @@ export const basicFilter = (target: FilterTarget): E.Either<DpError, PrivacyFilt
       priceFixed(target.relation),
       (s, steps) => {
         let { epsilon, delta } = s
-        for (const x of steps) if (x.count > 0) (epsilon += x.count * x.epsilon), (delta += x.count * x.delta)
+        for (const x of steps) if (x.count > 0) (epsilon = addUp(epsilon, x.count * x.epsilon)), (delta = addUp(delta, x.count * x.delta))
         return { ...s, epsilon, delta }
       },
       (s) => s.epsilon <= budget.epsilon && s.delta <= budget.delta,
@@ -331,7 +361,8 @@ export const advancedFilter = (target: FilterTarget & { readonly deltaSlack?: nu
       priceFixed(target.relation),
       (s, steps) => {
         let { sumOfSquares, delta } = s
-        for (const x of steps) if (x.count > 0) (sumOfSquares += x.count * x.epsilon * x.epsilon), (delta += x.count * x.delta)
+        for (const x of steps)
+          if (x.count > 0) (sumOfSquares = addUp(sumOfSquares, x.count * square(x.epsilon))), (delta = addUp(delta, x.count * x.delta))
         return { ...s, sumOfSquares, epsilon: advancedFilterEpsilon(sumOfSquares, deltaSlack), delta }
       },
       (s) => s.epsilon <= budget.epsilon && s.delta <= stepDelta,

@@ -19,12 +19,13 @@
  * @module
  */
 import * as E from 'fp-ts/lib/Either.js'
-import { type DpError, invalidParameter } from '../../core/error.js'
+import { type DpError, invalidParameter, numericFailure } from '../../core/error.js'
 import type { PrivacyEvent } from '../../mechanisms/event.js'
 import type { NeighbouringRelation } from '../../mechanisms/neighbouring.js'
 import { checkCompose } from '../guards.js'
 import { rdpCurveDetailed } from '../rdp/curve.js'
 import { validateOrders } from '../rdp/orders.js'
+import { addUp } from './filter.js'
 
 /** The orders an odometer tracks by default: few, since each costs log|A| in every reading. */
 export const ODOMETER_ORDERS: ReadonlyArray<number> = Object.freeze([1.5, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 128, 256])
@@ -72,7 +73,12 @@ export const rdpOdometer = (options: {
       const c = rdpCurveDetailed(event, relation, orders, path)
       if (E.isLeft(c)) return c
       const next = new Float64Array(orders.length)
-      for (let i = 0; i < orders.length; i++) next[i] = (spent[i] as number) + count * (c.right.curve[i] as number)
+      for (let i = 0; i < orders.length; i++) {
+        const cost = count * (c.right.curve[i] as number)
+        // A cost that is not a number ≥ 0 is refused, never recorded (issue 30's guard).
+        if (!(cost >= 0)) return E.left(numericFailure(path, `RDP odometer: the step's RDP at α = ${orders[i]} is ${cost}, not a number ≥ 0; not recorded`))
+        next[i] = addUp(spent[i] as number, cost)
+      }
       return E.right(build(next, steps + count))
     },
     loss: (delta) => {

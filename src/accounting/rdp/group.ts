@@ -26,7 +26,7 @@
  * @module
  */
 import * as E from 'fp-ts/lib/Either.js'
-import { type DpError, invalidParameter } from '../../core/error.js'
+import { type DpError, invalidParameter, numericFailure } from '../../core/error.js'
 import type { PrivacyEvent } from '../../mechanisms/event.js'
 import { type NeighbouringRelation, showRelation } from '../../mechanisms/neighbouring.js'
 import { rdpEpsilonAtOrder } from '../conversions.js'
@@ -152,5 +152,7 @@ export const replaceOneToEpsilon = (
   const grid = { epsilon: g.right.epsilon, order: g.right.order, gridEpsilon: g.right.epsilon, gridOrder: g.right.order }
   if (at === undefined) return E.right(grid)
   const r = refineOrder(c.orders, g.right.order, g.right.epsilon, (a, rdp) => rdpEpsilonAtOrder(a, rdp, delta), at)
+  // The guard every accountant's answer passes (../guards.ts): a number ≥ 0 or ∞, else a refusal.
+  if (!(r.value >= 0)) return E.left(numericFailure('epsilon', `RDP group privacy: ε = ${r.value} at α = ${r.order} is not a number ≥ 0; refused`))
   return E.right({ ...grid, epsilon: r.value, order: r.order })
 }
