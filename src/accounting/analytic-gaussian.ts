@@ -42,10 +42,14 @@ const logPhi = (x: number): number => normalLogCdf(x, 0, 1)
  * (a < 0, both tails)
  *   δ = ½ e^{−a²/2} [erfcx(−a/√2) − erfcx(−b/√2)],
  * a difference of two O(1)-scaled numbers with no exponential cancellation and no overflow even
- * when δ underflows (ε = 50, m = 100 gives log δ ≈ −1.25·10⁷). The remaining relative error,
- * ~1e-16·εm², costs nothing in ε: there d log δ/dε ≈ −εm², so the ε error stays ~1e-16.
+ * when δ underflows (ε = 50, m = 100 gives log δ ≈ −1.25·10⁷). When the signal 1/m is small the
+ * two erfcx are close (their arguments differ by 1/(m√2)) and their difference lost a relative
+ * ~1e-16·m — at m = 10⁸ an ε understated by 2e-8 relative (issue 30) — so for 1/m < 1 it is the
+ * integral of −erfcx′(t) = 2/√π − 2t·erfcx(t) over [−a/√2, −a/√2 + 1/(m√2)] by Gauss–Legendre, which
+ * keeps full relative precision.
  * For ε ≤ 1/(2m²) (a ≥ 0) δ ≥ δ(1/(2m²)) is not small and exp(log Φ(a)) − exp(ε + log Φ(b)) is
- * computed directly (absolute error ~1e-16).
+ * computed directly (absolute error ~1e-16); for 1/m < 1 that subtraction would cancel to a relative
+ * ~1e-16·m, so δ = ∫_b^a φ − (e^ε − 1)Φ(b) instead, the integral by Gauss–Legendre on [b, a].
  */
 export const analyticGaussianLogDelta = (noiseMultiplier: number, epsilon: number): number => {
   const m = noiseMultiplier
@@ -53,23 +57,92 @@ export const analyticGaussianLogDelta = (noiseMultiplier: number, epsilon: numbe
   if (m === Infinity || epsilon === Infinity) return -Infinity
   const a = 1 / (2 * m) - epsilon * m
   const b = a - 1 / m
+  const smallSignal = 1 / m < 1
   if (a < 0) {
     const u = -a * SQRT1_2
     const v = -b * SQRT1_2
-    const diff = erfcx(u) - erfcx(v)
-    // erfcx is decreasing, so diff > 0; it rounds to 0 only when (v − u)/u < 1e-16, i.e.
-    // εm² > 1e16, where δ < exp(−10¹⁶): reporting 0 changes no representable answer.
+    const diff = smallSignal ? gaussLegendre(erfcxSlope, u, SQRT1_2 / m) : erfcx(u) - erfcx(v)
+    // erfcx is decreasing, so diff > 0; it rounds to 0 only when δ < exp(−10¹⁶) or so: reporting 0
+    // changes no representable answer.
     if (!(diff > 0)) return -Infinity
     return -(a * a) / 2 + LN_HALF + Math.log(diff)
+  }
+  if (smallSignal) {
+    // δ = [Φ(a) − Φ(b)] − (e^ε − 1)Φ(b): the first term ≈ φ(0)/m, the second ≤ ε ≤ 1/(2m²), no cancellation.
+    const logFirst = Math.log(gaussLegendre(normalDensity, b, 1 / m))
+    const logSecond = epsilon === 0 ? -Infinity : Math.log(Math.expm1(epsilon)) + logPhi(b)
+    if (logSecond < logFirst) return logSubExp(logFirst, logSecond)
   }
   // a ≥ 0 > b: δ ≥ δ(1/(2m²)) = ½ − e^{1/(2m²)}Φ(−1/m), about 0.4/m for large m and ½ for small m,
   // so subtract directly, the second term in log space (e^ε alone may overflow when m is small).
   const logFirst = logPhi(a)
   const logSecond = epsilon + logPhi(b)
   if (logSecond < logFirst) return logSubExp(logFirst, logSecond)
-  // Only for m ≳ 1e15, where the difference is lost to rounding: fall back to the upper bound
+  // Should the difference be lost to rounding: fall back to the upper bound
   // δ(ε) ≤ δ(0) = erf(1/(2√2 m)) ≤ 1/(m√(2π)) (erf is concave on [0, ∞)), never an understatement.
   return -Math.log(m) - 0.5 * Math.log(2 * Math.PI)
+}
+
+const INV_SQRT_PI = 1 / Math.sqrt(Math.PI)
+const INV_SQRT_2PI = 1 / Math.sqrt(2 * Math.PI)
+
+/** φ(t), the standard normal density. */
+const normalDensity = (t: number): number => INV_SQRT_2PI * Math.exp(-(t * t) / 2)
+
+/**
+ * −erfcx′(t) = 2/√π − 2t·erfcx(t) > 0 for t ≥ 0 (erfcx′ = 2t·erfcx − 2/√π). The subtraction loses
+ * a relative ~1e-16·2t², so beyond t = 30 the asymptotic series (2/√π)Σ_{n≥1} (−1)^{n+1}(2n−1)!!/(2t²)ⁿ
+ * is used (from erfcx(t) ~ (1/(t√π))Σ (−1)ⁿ(2n−1)!!/(2t²)ⁿ; its terms shrink by (2n+1)/(2t²) ≤ 1/40).
+ */
+const erfcxSlope = (t: number): number => {
+  if (t < 30) return 2 * INV_SQRT_PI - 2 * t * erfcx(t)
+  const x = 1 / (2 * t * t)
+  let term = x
+  let sum = x
+  for (let n = 2; n <= 12; n++) {
+    term *= -(2 * n - 1) * x
+    sum += term
+  }
+  return 2 * INV_SQRT_PI * sum
+}
+
+/** 16-point Gauss–Legendre nodes and weights on [−1, 1] (Newton’s method on the Legendre polynomial P₁₆, to rounding). */
+const GL_NODES: ReadonlyArray<readonly [number, number]> = (() => {
+  const n = 16
+  const out: Array<readonly [number, number]> = []
+  for (let i = 1; i <= n; i++) {
+    let x = Math.cos((Math.PI * (i - 0.25)) / (n + 0.5))
+    let dp = 0
+    for (let it = 0; it < 100; it++) {
+      let p0 = 1
+      let p1 = x
+      for (let k = 2; k <= n; k++) {
+        const p2 = ((2 * k - 1) * x * p1 - (k - 1) * p0) / k
+        p0 = p1
+        p1 = p2
+      }
+      dp = (n * (x * p1 - p0)) / (x * x - 1)
+      const dx = p1 / dp
+      x -= dx
+      if (Math.abs(dx) < 1e-16) break
+    }
+    out.push([x, 2 / ((1 - x * x) * dp * dp)])
+  }
+  return out
+})()
+
+/**
+ * ∫_lo^{lo+width} f by 16-point Gauss–Legendre: exact to rounding for the smooth integrands here over
+ * an interval of width < 1 (where it is used), far narrower than their scale of variation. The
+ * width is passed, not recomputed as hi − lo: at m = 10⁸ that difference of two numbers near 20
+ * would keep only 7 of its digits.
+ */
+const gaussLegendre = (f: (t: number) => number, lo: number, width: number): number => {
+  const h = width / 2
+  const c = lo + h
+  let s = 0
+  for (const [x, w] of GL_NODES) s += w * f(c + h * x)
+  return s * h
 }
 
 /** δ(ε) of the Gaussian mechanism (Balle & Wang 2018, Thm 8); 0 when it underflows. */

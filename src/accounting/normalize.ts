@@ -168,3 +168,30 @@ export const pureEpsilonOf = (l: NormalizedLeaf): number | undefined => {
       return undefined
   }
 }
+
+/**
+ * A leaf whose two output laws coincide: infinite noise, ε = 0, ρ = 0. Every other leaf has a
+ * positive privacy loss, so the accountants report a loss of theirs that underflows to 0 (ε²/2 for
+ * ε ≲ 1e-162) as the least positive double instead — 0 would be an understatement (issue 30).
+ */
+export const isSilentLeaf = (leaf: NormalizedLeaf): boolean => {
+  switch (leaf._tag) {
+    case 'Gaussian':
+    case 'Laplace':
+      return leaf.noiseMultiplier === Infinity
+    case 'DiscreteLaplace':
+      return leaf.scale === Infinity
+    case 'DiscreteGaussian':
+      return leaf.sigma === Infinity
+    case 'RandomizedResponse':
+    case 'Exponential':
+    case 'PureDP':
+      return leaf.epsilon === 0
+    case 'BitwiseRandomizedResponse':
+      return leaf.bits === 0 || leaf.flipProbability === 0.5
+    case 'ApproxDP':
+      return leaf.epsilon === 0 && leaf.delta === 0
+    case 'ZCDP':
+      return leaf.rho === 0
+  }
+}

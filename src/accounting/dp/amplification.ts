@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { logExpm1, softplus } from '../rdp/log-space.js'
 
 /** One (ε, δ) guarantee. */
 export interface Guarantee {
@@ -18,17 +19,25 @@ export interface Guarantee {
 }
 
 /**
- * log(1 + γ(e^ε − 1)) for γ ∈ [0, 1], ε ∈ [0, ∞]: log1p(γ·expm1(ε)) for ε ≤ 1 (keeps small ε
- * exact), ε + log(γ + (1 − γ)e^{−ε}) above (no overflow for large ε; a sum of non-negatives, no
- * cancellation). Clamped at ε: subsampling never hurts, and rounding must not make it look so.
+ * log(1 + γ(e^ε − 1)) for γ ∈ [0, 1], ε ∈ [0, ∞], to a few ulps everywhere:
+ * - log1p(γ·expm1(ε)) while γ·expm1(ε) is a normal double (no cancellation: both factors and the
+ *   log1p keep full relative precision, also for small γ and large ε, where the older
+ *   ε + log(γ + (1 − γ)e^{−ε}) cancelled to 1e-11 relative — an understatement at q = 1e-6, issue 30);
+ * - otherwise (e^ε overflows, or the product underflows) softplus(log γ + log(e^ε − 1)), in log space;
+ * - never 0 for γ, ε > 0: the true value is positive, so an underflow reports the least positive
+ *   double (the sound side).
+ * Clamped at ε: subsampling never hurts, and rounding must not make it look so.
  */
 export const amplifiedEpsilon = (rate: number, epsilon: number): number => {
   if (!(rate >= 0 && rate <= 1) || !(epsilon >= 0)) return Number.NaN
-  if (rate === 0) return 0
+  if (rate === 0 || epsilon === 0) return 0
   if (epsilon === Infinity) return Infinity
-  const amp = epsilon <= 1 ? Math.log1p(rate * Math.expm1(epsilon)) : epsilon + Math.log(rate + (1 - rate) * Math.exp(-epsilon))
-  return Math.min(epsilon, amp)
+  const x = rate * Math.expm1(epsilon)
+  const amp = x >= MIN_NORMAL && x < Infinity ? Math.log1p(x) : softplus(Math.log(rate) + logExpm1(epsilon))
+  return Math.min(epsilon, Math.max(Number.MIN_VALUE, amp))
 }
+
+const MIN_NORMAL = 2 ** -1022
 
 /** Amplification by a sampling rate γ (see the module note for which γ and which relation). */
 export const amplify = (rate: number, g: Guarantee): Guarantee => ({

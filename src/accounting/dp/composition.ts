@@ -53,10 +53,17 @@ const drvSums = (steps: ReadonlyArray<StepGuarantee>): { readonly a: number; rea
   for (const g of steps) {
     if (g.count === 0 || g.epsilon === 0) continue
     a += g.count * g.epsilon * Math.expm1(g.epsilon)
-    b += g.count * g.epsilon * g.epsilon
+    b += g.count * square(g.epsilon)
   }
   return { a, b }
 }
+
+/**
+ * ε² of a step with ε > 0, never 0: ε² underflows for ε ≲ 1e-162, and a sum of squares of 0 reads
+ * as "no step leaks anything" (ε = 0, δ′ = 0) — an understatement (issue 30). The least positive
+ * double is reported instead, the sound side.
+ */
+const square = (epsilon: number): number => (epsilon > 0 ? Math.max(epsilon * epsilon, Number.MIN_VALUE) : 0)
 
 /**
  * Advanced composition (Dwork, Rothblum & Vadhan 2010, Thm III.3; Dwork & Roth 2014, Thm 3.20),
@@ -99,7 +106,7 @@ export const kovHeterogeneousEpsilon = (steps: ReadonlyArray<StepGuarantee>, del
     if (g.count === 0 || g.epsilon === 0) continue
     s1 += g.count * g.epsilon
     s2 += g.count * g.epsilon * Math.tanh(g.epsilon / 2)
-    s3 += g.count * g.epsilon * g.epsilon
+    s3 += g.count * square(g.epsilon)
   }
   if (s3 === 0) return 0
   if (!(deltaTilde > 0)) return s1
@@ -122,7 +129,7 @@ export const kovHeterogeneousDeltaTilde = (steps: ReadonlyArray<StepGuarantee>, 
     if (g.count === 0 || g.epsilon === 0) continue
     s1 += g.count * g.epsilon
     s2 += g.count * g.epsilon * Math.tanh(g.epsilon / 2)
-    s3 += g.count * g.epsilon * g.epsilon
+    s3 += g.count * square(g.epsilon)
   }
   if (s1 <= epsilon) return 0
   if (!(epsilon > s2)) return 1

@@ -214,14 +214,21 @@ export const epsilonAt = (s: DpState, delta: number, method: DpMethod): DpEpsilo
   const basicSteps = stepsAt(s, nFlex > 0 ? free / nFlex : 0, method)
   const basic = basicComposition(basicSteps).epsilon
   // One step: its own guarantee at the whole δ is best (a composition theorem can only loosen it).
-  if (k === 1)
+  // The optimal accountant reads that guarantee at δ exactly: KOV's Thm 3.3 with k = 1 is the ε at
+  // which the worst (ε₀, δ₀)-DP pair has δ(ε) = δ, below ε₀ once δ > δ₀ — without it a single step
+  // would answer more than two of them do (ε not monotone in the count, issue 30).
+  if (k === 1) {
+    const only = basicSteps.find((g) => g.count > 0)
+    const exact = method === 'optimal' && only !== undefined ? kovEpsilon(only.epsilon, only.delta, 1, delta) : Infinity
     return {
-      epsilon: basic,
+      epsilon: Math.min(basic, exact),
       method:
         'a single step: its own guarantee' +
         (nFlex > 0 ? ` at δ_free = ${fmt(free)} (δ minus the stated δ)` : '') +
-        (hasSampled(s) ? ', composed inside and amplified (Balle, Barthe & Gaboardi 2018, Thms 8/9)' : ''),
+        (hasSampled(s) ? ', composed inside and amplified (Balle, Barthe & Gaboardi 2018, Thms 8/9)' : '') +
+        (exact < basic ? ', read at δ exactly (Kairouz, Oh & Viswanath 2015, Thm 3.3 with k = 1)' : ''),
     }
+  }
   const cs: Candidate[] = [{ value: basic, method: BASIC, exact: false }]
   let homogeneous = false
   if (method !== 'basic') {

@@ -175,11 +175,16 @@ const gaussianEpsilon = (mu: { readonly lo: number; readonly hi: number }, delta
   return { upper, lower: Math.max(0, lowerMu * (1 - 2 * ANALYTIC_GAUSSIAN_REL_TOL)) }
 }
 
-/** δ(ε) of the composed Gaussian, widened by a relative 1e-10 for the evaluation's rounding. */
-const gaussianDelta = (mu: { readonly lo: number; readonly hi: number }, eps: number): { readonly upper: number; readonly lower: number } => ({
-  upper: Math.min(1, analyticGaussianDelta(1 / mu.hi, eps) * (1 + 1e-10)),
-  lower: analyticGaussianDelta(1 / mu.lo, eps) * (1 - 1e-10),
-})
+/**
+ * δ(ε) of the composed Gaussian, widened by a relative 1e-10 for the evaluation's rounding. With
+ * μ > 0 the true δ at a finite ε is positive: when it underflows the guarantee reports the least
+ * positive double, not 0 (issue 30).
+ */
+const gaussianDelta = (mu: { readonly lo: number; readonly hi: number }, eps: number): { readonly upper: number; readonly lower: number } => {
+  const upper = Math.min(1, analyticGaussianDelta(1 / mu.hi, eps) * (1 + 1e-10))
+  const lower = analyticGaussianDelta(1 / mu.lo, eps) * (1 - 1e-10)
+  return { upper: mu.hi > 0 && eps < Infinity ? Math.max(upper, Number.MIN_VALUE) : upper, lower: Math.min(lower, upper) }
+}
 
 /** The interval policy of a query: PldOptions alone fix the interval (no refinement). */
 const policyOf = (options: PldOptions | IntervalPolicy): IntervalPolicy =>

@@ -208,9 +208,17 @@ const discreteCells = (pair: DiscretePair, i0: number, K: number): Cells => ({
   qOnly: pair.qOnly,
 })
 
-/** Upper end j of the cell (ε_{j−1}, ε_j] holding a finite loss, checked in floating point. */
+/**
+ * Upper end j of the cell (ε_{j−1}, ε_j] holding a finite loss, checked in floating point. Past
+ * |loss/h| = 2⁵² consecutive integers are no longer doubles, j − 1 rounds to j and the correction
+ * loops below never end (a discrete Gaussian with σ ≤ 1e-9 hung here, issue 30); such a loss lies
+ * far outside every grid (grids stay within ±MAX_LEAF_LOSS/h, ./limits.ts), so ±2⁵³ places it on
+ * the right side of the grid, which is all the callers need.
+ */
 const cellEnd = (loss: number, h: number): number => {
-  let j = Math.ceil(loss / h)
+  const x = loss / h
+  if (!(Math.abs(x) < 2 ** 52)) return x > 0 ? 2 ** 53 : -(2 ** 53)
+  let j = Math.ceil(x)
   while ((j - 1) * h >= loss) j--
   while (j * h < loss) j++
   return j

@@ -111,12 +111,37 @@ export const randomizedResponsePair = (epsilon: number, k: number): DiscretePair
   if (epsilon === Infinity) return NON_PRIVATE_PAIR
   const e = Math.exp(-epsilon)
   const z = 1 + (k - 1) * e
-  const atoms: Atom[] = [
-    { p: 1 / z, loss: epsilon },
-    { p: e / z, loss: -epsilon },
+  const outcomes: Outcome[] = [
+    { p: 1 / z, q: e / z, loss: epsilon },
+    { p: e / z, q: 1 / z, loss: -epsilon },
   ]
-  if (k > 2) atoms.push({ p: ((k - 2) * e) / z, loss: 0 })
-  return { _tag: 'Discrete', atoms, qOnly: 0 }
+  if (k > 2) outcomes.push({ p: ((k - 2) * e) / z, q: ((k - 2) * e) / z, loss: 0 })
+  return fromOutcomes(outcomes)
+}
+
+/** One outcome of a discrete pair with both masses (its Q-mass is not always p·e^{−loss} in doubles). */
+interface Outcome {
+  readonly p: number
+  readonly q: number
+  readonly loss: number
+}
+
+/**
+ * A discrete pair from outcomes with both masses. An outcome whose P-mass underflows to 0 keeps its
+ * Q-mass, as Q-only mass (loss −∞): for ε ≳ 745, e^{−ε} = 0 and randomized response's second
+ * outcome (P-mass e^{−ε}/Z, Q-mass 1/Z ≈ 1) would otherwise vanish from Q altogether — harmless
+ * unsampled, but under Poisson sampling Q then had almost no mass and the sampled pair answered
+ * ε = 0 for a release that reveals the sampled record (issue 30). Dropping the underflowed P-mass
+ * itself is sound: at loss −ε it adds nothing to δ(ε′) for any ε′ > −ε.
+ */
+const fromOutcomes = (outcomes: ReadonlyArray<Outcome>, qOnly = 0): DiscretePair => {
+  const atoms: Atom[] = []
+  let rest = qOnly
+  for (const o of outcomes) {
+    if (o.p > 0) atoms.push({ p: o.p, loss: o.loss })
+    else rest += o.q
+  }
+  return { _tag: 'Discrete', atoms, qOnly: rest }
 }
 
 /**
@@ -128,15 +153,14 @@ export const approxDpPair = (epsilon: number, delta: number): DiscretePair => {
   if (delta === 0) return randomizedResponsePair(epsilon, 2)
   if (epsilon === Infinity || delta >= 1) return NON_PRIVATE_PAIR
   const e = Math.exp(-epsilon)
-  return {
-    _tag: 'Discrete',
-    atoms: [
-      { p: delta, loss: Infinity },
-      { p: (1 - delta) / (1 + e), loss: epsilon },
-      { p: ((1 - delta) * e) / (1 + e), loss: -epsilon },
+  return fromOutcomes(
+    [
+      { p: delta, q: 0, loss: Infinity },
+      { p: (1 - delta) / (1 + e), q: ((1 - delta) * e) / (1 + e), loss: epsilon },
+      { p: ((1 - delta) * e) / (1 + e), q: (1 - delta) / (1 + e), loss: -epsilon },
     ],
-    qOnly: delta,
-  }
+    delta,
+  )
 }
 
 /**
@@ -147,12 +171,14 @@ export const approxDpPair = (epsilon: number, delta: number): DiscretePair => {
 export const bitwiseRandomizedResponsePair = (flipProbability: number, bits: number): DiscretePair => {
   const f = flipProbability
   const eb = Math.log1p(-f) - Math.log(f)
-  const atoms: Atom[] = []
+  const outcomes: Outcome[] = []
   for (let l = 0; l <= bits; l++) {
-    const logP = binomcoefln(bits, l) + (bits - l) * Math.log1p(-f) + l * Math.log(f)
-    atoms.push({ p: Math.exp(logP), loss: (bits - 2 * l) * eb })
+    const logC = binomcoefln(bits, l)
+    const logP = logC + (bits - l) * Math.log1p(-f) + l * Math.log(f)
+    const logQ = logC + l * Math.log1p(-f) + (bits - l) * Math.log(f)
+    outcomes.push({ p: Math.exp(logP), q: Math.exp(logQ), loss: (bits - 2 * l) * eb })
   }
-  return { _tag: 'Discrete', atoms, qOnly: 0 }
+  return fromOutcomes(outcomes)
 }
 
 /**
@@ -210,11 +236,18 @@ export const atomQ = (a: Atom): number => {
   return a.loss > -700 ? a.p * Math.exp(-a.loss) : Math.exp(Math.log(a.p) - a.loss)
 }
 
-/** log(1 − q + q·e^ℓ) for ℓ ∈ [−∞, ∞], accurately (the remove-direction loss of a sampled outcome). */
+/**
+ * log(1 − q + q·e^ℓ) for ℓ ∈ [−∞, ∞], accurately (the remove-direction loss of a sampled outcome):
+ * log1p(q·expm1(ℓ)) while q·expm1(ℓ) is finite — full relative precision, also at small q and
+ * ℓ > 1, where the older ℓ + log(q + (1 − q)e^{−ℓ}) cancelled to an absolute 1e-16 (a relative
+ * 2e-5 at q = 1e-12, issue 30) — and that form only where e^ℓ overflows (the result is then ≥ 1,
+ * no cancellation left to fear).
+ */
 export const mixLoss = (q: number, l: number): number => {
   if (q === 1 || l === Infinity) return l
   if (l === -Infinity) return Math.log1p(-q)
-  return l > 1 ? l + Math.log(q + (1 - q) * Math.exp(-l)) : Math.log1p(q * Math.expm1(l))
+  const x = q * Math.expm1(l)
+  return x < Infinity ? Math.log1p(x) : l + Math.log(q + (1 - q) * Math.exp(-l))
 }
 
 /** The subsampled pair of a discrete base pair (Zhu, Dong & Wang 2022, Poisson subsampling). */

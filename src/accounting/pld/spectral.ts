@@ -58,7 +58,10 @@ export const spectralView = (n: number, h: number, bins: Int32Array, re: Float64
         return
       }
       const ii = Math.max(0, i)
-      const rTail = Math.exp(-h * (n - ii)) // r^{N−i}
+      // 1 − r^{N−i}, by expm1: as 1 − e^{−h(N−i)} it cancelled to a relative u/(h(N − i)) — at
+      // h = 1e-5 and N − i = 5 an absolute 1e-12 in B, which exceeded the δ being read (a sampled
+      // mechanism at q = 1e-12 answered δ 20 % low; issue 30).
+      const oneMinusRTail = -Math.expm1(-h * (n - ii))
       // ζ^{i} once; ζ^{ki} by multiplication along runs of consecutive bins (re-anchored with
       // cos/sin at every gap and every 64 steps: error ≲ 64u per term, inside the bound below).
       const th1 = (2 * Math.PI * (ii % n)) / n
@@ -94,14 +97,14 @@ export const spectralView = (n: number, h: number, bins: Int32Array, re: Float64
         if (k === 0) {
           ga = n - ii
           gai = 0
-          hb = (1 - rTail) / oneMinusR
+          hb = oneMinusRTail / oneMinusR
           hbi = 0
         } else {
-          // G = (ζ^{ki} − 1)·g1, H = (ζ^{ki} − r^{N−i})·g2
+          // G = (ζ^{ki} − 1)·g1, H = (ζ^{ki} − r^{N−i})·g2 = ((ζ^{ki} − 1) + (1 − r^{N−i}))·g2
           const ur = zr - 1
           ga = ur * g1r[b]! - zi * g1i[b]!
           gai = ur * g1i[b]! + zi * g1r[b]!
-          const vr = zr - rTail
+          const vr = ur + oneMinusRTail
           hb = vr * g2r[b]! - zi * g2i[b]!
           hbi = vr * g2i[b]! + zi * g2r[b]!
         }

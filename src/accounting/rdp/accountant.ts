@@ -191,7 +191,10 @@ export const makeRdpAccountant = (options: RdpAccountantOptions): Accountant<Rdp
           ? search(s, { value: r.right.delta, order: gridOrder }, (a, rdp) => rdpDeltaAtOrder(a, rdp, eps))
           : { value: r.right.delta, order: gridOrder }
       if (d >= 1) return E.right({ epsilon: eps, delta: 1, method: 'RDP: no order gives δ < 1 at this ε' })
-      return E.right({ epsilon: eps, delta: d, method: method(order, gridOrder), order })
+      // δ = 0 is exact only when some order has ε(α) = 0 (identical laws); otherwise the true δ at a
+      // finite ε is positive, and an underflow reports the least positive double, the sound side.
+      const floor = eps < Infinity && s.curve.every((v) => v > 0) ? Number.MIN_VALUE : 0
+      return E.right({ epsilon: eps, delta: Math.max(d, floor), method: method(order, gridOrder), order })
     }
 
   return {

@@ -11,7 +11,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, unsupportedEvent } from '../../core/error.js'
 import { log1mExp, logAddExp, logSumExp, roundUpLoss } from '../../core/numeric.js'
 import { absurd } from '../../mechanisms/event.js'
-import { type NormalizedLeaf, pureEpsilonOf } from '../normalize.js'
+import { isSilentLeaf, type NormalizedLeaf, pureEpsilonOf } from '../normalize.js'
 import { logExpm1, logPhi, softplus } from './log-space.js'
 
 /** Gaussian, noise multiplier m = σ/Δ₂: ε(α) = α/(2m²) (Mironov 2017, Prop. 7). */
@@ -175,7 +175,10 @@ export const CLOSED_FORM_MARGIN = 1e-13
  */
 export const leafRdp = (leaf: NormalizedLeaf, alpha: number): number | undefined => {
   const v = leafRdpExact(leaf, alpha)
-  return v === undefined ? undefined : roundUpLoss(v, CLOSED_FORM_MARGIN)
+  if (v === undefined) return undefined
+  // A leaf that reveals anything has D_α > 0; a value that underflowed to 0 (αε²/2 for ε ≲ 1e-162)
+  // is reported as the least positive double, else the conversion would answer ε = 0 (issue 30).
+  return v === 0 && !isSilentLeaf(leaf) ? Number.MIN_VALUE : roundUpLoss(v, CLOSED_FORM_MARGIN)
 }
 
 const leafRdpExact = (leaf: NormalizedLeaf, alpha: number): number | undefined => {

@@ -25,6 +25,7 @@ import { type DpError, numericFailure, unsupportedEvent } from '../../core/error
 import { childPath, isNoiseEvent, type PrivacyEvent } from '../../mechanisms/event.js'
 import type { NeighbouringRelation } from '../../mechanisms/neighbouring.js'
 import { validateEvent } from '../../mechanisms/codec.js'
+import { amplifiedEpsilon } from '../dp/amplification.js'
 import { type NormalizedLeaf, resolveLeaf } from '../normalize.js'
 import { checkSamplingRelation } from '../relation.js'
 import { leafCurve, leafPureEpsilon } from './closed-forms.js'
@@ -102,9 +103,11 @@ const note = (ctx: Context, text: string): void => {
 
 const filled = (n: number, v: number): Curve => ({ values: new Float64Array(n).fill(v), pureEpsilon: v })
 
-/** Pure ε after sampling at rate γ: log(1 + γ(e^ε − 1)) (Balle, Barthe & Gaboardi 2018, Thms 8–9). */
-const amplifiedPure = (gamma: number, eps: number): number =>
-  eps === Infinity ? Infinity : Math.log1p(gamma * Math.expm1(eps))
+/**
+ * Pure ε after sampling at rate γ: log(1 + γ(e^ε − 1)) (Balle, Barthe & Gaboardi 2018, Thms 8–9),
+ * by the one kernel that keeps its digits at small γ and large ε and never underflows to 0.
+ */
+const amplifiedPure = (gamma: number, eps: number): number => amplifiedEpsilon(gamma, eps)
 
 /** Caps a curve by its pure ε (a copy only when the cap can bind). */
 const capped = (values: Float64Array, pureEpsilon: number): Curve => {
@@ -112,6 +115,18 @@ const capped = (values: Float64Array, pureEpsilon: number): Curve => {
   const out = new Float64Array(values.length)
   for (let i = 0; i < values.length; i++) out[i] = Math.min(values[i] as number, pureEpsilon)
   return { values: out, pureEpsilon }
+}
+
+/**
+ * A sampled release at a rate > 0 of an event that reveals something at order α reveals something
+ * too: ε(α) > 0. The bounds' sums underflow to 0 at tiny rates or losses; such a value is reported
+ * as the least positive double (0 would convert to ε = 0, an understatement: issue 30).
+ */
+const keepPositive = (c: Curve, reveals: (i: number) => boolean): Curve => {
+  let out: Float64Array | undefined
+  for (let i = 0; i < c.values.length; i++)
+    if (c.values[i] === 0 && reveals(i)) (out ??= Float64Array.from(c.values))[i] = Number.MIN_VALUE
+  return out === undefined ? c : { values: out, pureEpsilon: c.pureEpsilon }
 }
 
 /** The one leaf of kind `tag` under Labeled wrappers, with its path, if that is what `e` is. */
@@ -228,11 +243,13 @@ const foldUncached = (e: PrivacyEvent, os: OrderSet, path: string, ctx: Context)
           memo = { values: new Map(), logMoments: [] }
           ctx.sampledLaplace.set(key, memo)
         }
-        return E.right(capped(subsampledLaplaceCurve(os.values, e.q, b, memo), amplifiedPure(e.q, 1 / b)))
+        const sampled = capped(subsampledLaplaceCurve(os.values, e.q, b, memo), amplifiedPure(e.q, 1 / b))
+        return E.right(keepPositive(sampled, () => e.q > 0 && b < Infinity))
       }
       return sampledGeneral(e.event, os, childPath(path, e), ctx, (inner, lookup) => {
         note(ctx, `${ZHU_WANG_NOTE}: PoissonSample at ${path} (q = ${e.q}) of a non-Gaussian, non-Laplace event`)
-        return capped(poissonGeneralCurve(os.values, e.q, lookup), amplifiedPure(e.q, inner.pureEpsilon))
+        const sampled = capped(poissonGeneralCurve(os.values, e.q, lookup), amplifiedPure(e.q, inner.pureEpsilon))
+        return keepPositive(sampled, (i) => e.q > 0 && lookup(os.values[i] as number) > 0)
       })
     }
     case 'SampleWithoutReplacement': {
@@ -248,14 +265,16 @@ const foldUncached = (e: PrivacyEvent, os: OrderSet, path: string, ctx: Context)
         if (res.right.note !== undefined) note(ctx, res.right.note)
         const m = (res.right.leaf as { readonly noiseMultiplier: number }).noiseMultiplier
         note(ctx, `${WBK_GAUSSIAN_NOTE}: SampleWithoutReplacement at ${path} (m = ${e.m}, n = ${e.n})`)
-        return E.right({ values: withoutReplacementGaussianCurve(os.values, gamma, m), pureEpsilon: Infinity })
+        const sampled = { values: withoutReplacementGaussianCurve(os.values, gamma, m), pureEpsilon: Infinity }
+        return E.right(keepPositive(sampled, () => gamma > 0 && m < Infinity))
       }
       return sampledGeneral(e.event, os, childPath(path, e), ctx, (inner, lookup) => {
         note(ctx, `${WBK_NOTE}: SampleWithoutReplacement at ${path} (m = ${e.m}, n = ${e.n})`)
-        return capped(
+        const sampled = capped(
           withoutReplacementCurve(os.values, gamma, lookup, inner.pureEpsilon),
           amplifiedPure(gamma, inner.pureEpsilon),
         )
+        return keepPositive(sampled, (i) => gamma > 0 && lookup(os.values[i] as number) > 0)
       })
     }
     default:

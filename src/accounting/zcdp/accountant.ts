@@ -26,7 +26,7 @@ import { checkCompose, checkDeltaQuery, checkEpsilonQuery } from '../guards.js'
 import { absurd, childPath, isNoiseEvent, type PrivacyEvent } from '../../mechanisms/event.js'
 import type { NeighbouringRelation } from '../../mechanisms/neighbouring.js'
 import type { Accountant, Notes } from '../accountant.js'
-import { type NormalizedLeaf, pureEpsilonOf, resolveLeaf } from '../normalize.js'
+import { isSilentLeaf, type NormalizedLeaf, pureEpsilonOf, resolveLeaf } from '../normalize.js'
 import { checkSamplingRelation } from '../relation.js'
 import { zcdpToDelta, zcdpToEpsilon } from './conversion.js'
 
@@ -89,7 +89,9 @@ const foldRho = (e: PrivacyEvent, relation: NeighbouringRelation, path: string):
   if (isNoiseEvent(e)) {
     const r = resolveLeaf(e, relation, path)
     if (E.isLeft(r)) return r
-    const rho = zcdpOfLeaf(r.right.leaf)
+    const exact = zcdpOfLeaf(r.right.leaf)
+    // ε²/2 underflows to 0 for ε ≲ 1e-162: a leaf that reveals anything keeps ρ > 0 (issue 30).
+    const rho = exact === 0 && !isSilentLeaf(r.right.leaf) ? Number.MIN_VALUE : exact
     if (rho === undefined)
       return E.left(
         unsupportedEvent(path, NAME, e._tag, 'an (ε, δ) guarantee with δ > 0 implies no zCDP bound; use the basic/advanced/optimal accountant'),

@@ -272,8 +272,8 @@ export const epsilonLower = (e: PrivacyEvent, delta: number): number => {
     case 'PureDP':
       return rrEpsilon(e.epsilon, 2, delta)
     case 'ApproxDP':
-      // δ₀ + (1 − δ₀)RR₂(ε) ≤ δ ⇔ RR₂(ε) ≤ (δ − δ₀)/(1 − δ₀); no finite ε once δ₀ ≥ δ.
-      return e.delta >= delta ? Infinity : rrEpsilon(e.epsilon, 2, (delta - e.delta) / (1 - e.delta))
+      // δ₀ + (1 − δ₀)RR₂(ε) ≤ δ ⇔ RR₂(ε) ≤ (δ − δ₀)/(1 − δ₀); no finite ε once δ₀ > δ.
+      return e.delta > delta ? Infinity : rrEpsilon(e.epsilon, 2, (delta - e.delta) / (1 - e.delta))
     case 'Exponential':
       return rrEpsilon(e.epsilon / 2, 2, delta)
     case 'BitwiseRandomizedResponse':
@@ -320,13 +320,22 @@ export const EPSILON_SLACK = 1e-13
 /** Slack on log δ (a relative 1e-6 on δ). */
 export const LOG_DELTA_SLACK = 1e-6
 
-/** Why an ε answered at δ is below the lower bound, or undefined when it is not. */
+const LOG_MIN_VALUE = Math.log(Number.MIN_VALUE)
+
+/**
+ * Why an ε answered at δ is below the lower bound, or undefined when it is not. An answer below
+ * the bound by more than EPSILON_SLACK is a violation only if the bound's own pairs, evaluated at
+ * that answer, need a δ above the one asked (beyond a relative 1e-9): where δ(ε) is flat — δ just
+ * above δ(0), or an ε that is itself ~1e-16 — a few ulps of ε are below anyone's resolution.
+ */
 export const epsilonViolation = (e: PrivacyEvent, delta: number, epsilon: number): string | undefined => {
   if (Number.isNaN(epsilon) || epsilon < 0) return `ε = ${epsilon} is not a number ≥ 0`
   if (epsilon === Infinity) return undefined
   const lb = epsilonLower(e, delta)
-  return epsilon < lb * (1 - EPSILON_SLACK)
-    ? `ε = ${epsilon} at δ = ${delta}, but the true ε is at least ${lb}`
+  if (epsilon >= lb * (1 - EPSILON_SLACK)) return undefined
+  const need = logDeltaLower(e, epsilon)
+  return need > Math.log(delta) + 1e-9
+    ? `ε = ${epsilon} at δ = ${delta}, but the true ε is at least ${lb} (at ε = ${epsilon} the true δ is at least e^${need} = ${Math.exp(need)})`
     : undefined
 }
 
@@ -334,6 +343,8 @@ export const epsilonViolation = (e: PrivacyEvent, delta: number, epsilon: number
 export const deltaViolation = (e: PrivacyEvent, epsilon: number, delta: number): string | undefined => {
   if (Number.isNaN(delta) || delta < 0 || delta > 1) return `δ = ${delta} is not a number in [0, 1]`
   const lb = logDeltaLower(e, epsilon * (1 + EPSILON_SLACK))
+  // A true δ below the least positive double (e^{−2409}, say) is 0 in floating point: not a violation.
+  if (lb < LOG_MIN_VALUE) return undefined
   return lb > Math.log(delta) + LOG_DELTA_SLACK
     ? `δ = ${delta} at ε = ${epsilon}, but the true δ is at least e^${lb} = ${Math.exp(lb)}`
     : undefined
