@@ -176,3 +176,16 @@ export const guardOutputs = (outputs: ReadonlyArray<NamedPath>, inputs: Readonly
   const clash = refuseOutputOverInput(outputs, inputs)
   return E.isLeft(clash) ? clash : lockOutputs(outputs)
 }
+
+/**
+ * Runs `body` and releases every lock it took (through `hold`) afterwards, whatever the outcome: the
+ * outputs' locks are held for the whole command.
+ */
+export const holdingLocks = <T>(body: (hold: (release: () => void) => void) => T): T => {
+  const releases: Array<() => void> = []
+  try {
+    return body((release) => releases.push(release))
+  } finally {
+    for (const release of releases) release()
+  }
+}

@@ -26,7 +26,7 @@ import { formatError } from '../../core/error.js'
 import { stringifyJson } from '../../core/json.js'
 import { writeFileAtomic } from '../../core/atomic-file.js'
 import { checkOutputPath } from '../io.js'
-import { guardOutputs, refuseOutputOverInput } from '../output-guard.js'
+import { guardOutputs, holdingLocks, refuseOutputOverInput } from '../output-guard.js'
 import { progressLine } from '../progress.js'
 import { type CommandResult, EXIT } from './result.js'
 
@@ -97,15 +97,7 @@ export const auditProgressLine = (quiet: boolean): { readonly onProgress: ((p: A
 }
 
 /** Runs `dpaudit audit` on parsed arguments. */
-export const runAudit = (args: AuditArgs): CommandResult => {
-  // the outputs' locks are held for the whole audit and released whatever the outcome
-  const releases: Array<() => void> = []
-  try {
-    return auditHolding(args, (release) => releases.push(release))
-  } finally {
-    for (const release of releases) release()
-  }
-}
+export const runAudit = (args: AuditArgs): CommandResult => holdingLocks((hold) => auditHolding(args, hold))
 
 const auditHolding = (args: AuditArgs, hold: (release: () => void) => void): CommandResult => {
   const isZoo = args.target.startsWith('zoo:')

@@ -44,7 +44,7 @@ import { checkSameVocabulary, fitOnline, type OlpConfig, olpLda } from '../../tr
 import { configurationOf, unverifiedReasons } from '../../trainers/spectral/trainer.js'
 import type { IterationLog, LdaTrainer, TrainerName } from '../../trainers/trainer.js'
 import { checkOutputPath } from '../io.js'
-import { existingInputs, guardOutputs } from '../output-guard.js'
+import { existingInputs, guardOutputs, holdingLocks } from '../output-guard.js'
 import { progressLine } from '../progress.js'
 import { type CommandResult, EXIT } from './result.js'
 
@@ -334,15 +334,7 @@ const loadPriorCorpus = (path: string, options: LoadOptions, stream: Corpus): E.
   return E.map(() => declarePublic(all))(checkSameVocabulary(all, stream))
 }
 
-export const runTrain = (args: TrainArgs): CommandResult => {
-  // the --out lock is held for the whole run and released whatever the outcome
-  const releases: Array<() => void> = []
-  try {
-    return trainHolding(args, (release) => releases.push(release))
-  } finally {
-    for (const release of releases) release()
-  }
-}
+export const runTrain = (args: TrainArgs): CommandResult => holdingLocks((hold) => trainHolding(args, hold))
 
 const trainHolding = (args: TrainArgs, hold: (release: () => void) => void): CommandResult => {
   const v = args.values
