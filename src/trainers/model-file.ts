@@ -16,14 +16,15 @@
  *
  * @module
  */
-import { readFileSync } from 'node:fs'
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
 import { type DpError, decodeFailure } from '../core/error.js'
 import { firstDecodeError } from '../core/decode.js'
+import { readBoundedText } from '../core/read-file.js'
 import { ExtendedNumber, findTooDeep, MAX_JSON_DEPTH, parseJson, stringifyJson, tooDeepMessage } from '../core/json.js'
 import { decodeEvent } from '../mechanisms/codec.js'
 import { writeFileAtomic } from './io.js'
+import { checkStatement } from './statement-check.js'
 import type { PrivacyStatement } from './statement.js'
 import type { IterationLog, LdaModel } from './trainer.js'
 
@@ -193,23 +194,83 @@ export const decodeModelFile = (u: unknown, root = '$'): E.Either<DpError, Model
       if (!(Number.isFinite(x) && x >= 0)) return E.left(decodeFailure(`${root}.theta[${d}][${k}]`, x, 'expected a finite proportion ≥ 0'))
     }
   }
+  const consistent = checkConsistency(m, root)
+  if (E.isLeft(consistent)) return consistent
   const plan = decodeEvent(m.privacy.plan, `${root}.privacy.plan`)
   if (E.isLeft(plan)) return plan
   return E.right({ ...m, privacy: { ...m.privacy, plan: plan.right } })
 }
 
+const isCount = (x: number): boolean => Number.isInteger(x) && x >= 0
+
+/**
+ * The parts of a file that must agree with each other (an edited or mixed-up file is refused, not
+ * believed): the corpus's V is the vocabulary's length and its words are distinct and non-empty
+ * (φ is re-indexed by word); sizes are counts; the statement is about this trainer; every stated
+ * ε is ≥ 0 or +∞ and every δ a probability; a release is private exactly when no reason says it is
+ * not; a perplexity is finite and ≥ 1. Whether the stated ε follow from the plan is `checkStatement`
+ * (./statement-check.ts), which runs the accountants.
+ */
+const checkConsistency = (m: t.TypeOf<typeof ModelFileCodec>, root: string): E.Either<DpError, void> => {
+  if (m.corpus.vocabulary !== m.vocab.length)
+    return E.left(decodeFailure(`${root}.corpus.vocabulary`, m.corpus.vocabulary, `disagrees with $.vocab, which holds ${m.vocab.length} words`))
+  const seen = new Map<string, number>()
+  for (let i = 0; i < m.vocab.length; i++) {
+    const w = m.vocab[i] as string
+    if (w.length === 0) return E.left(decodeFailure(`${root}.vocab[${i}]`, w, 'an empty word'))
+    const j = seen.get(w)
+    if (j !== undefined) return E.left(decodeFailure(`${root}.vocab[${i}]`, w, `repeats $.vocab[${j}]; the words of a model are distinct`))
+    seen.set(w, i)
+  }
+  for (const key of ['documents', 'tokens'] as const) {
+    const x = m.corpus[key]
+    if (x !== undefined && !isCount(x)) return E.left(decodeFailure(`${root}.corpus.${key}`, x, 'expected a count (an integer ≥ 0)'))
+  }
+  if (m.privacy.trainer !== m.trainer)
+    return E.left(decodeFailure(`${root}.privacy.trainer`, m.privacy.trainer, `the statement is about another trainer than the file's "${m.trainer}"`))
+  const lists = [
+    ['accounted', m.privacy.accounted],
+    ['guarantee', m.privacy.guarantee],
+    ['claim.atDelta', m.privacy.claim.atDelta],
+  ] as const
+  for (const [name, list] of lists)
+    for (let i = 0; i < list.length; i++) {
+      const a = list[i] as { readonly delta: number; readonly epsilon: number }
+      if (!(a.delta >= 0 && a.delta <= 1)) return E.left(decodeFailure(`${root}.privacy.${name}[${i}].delta`, a.delta, 'expected a probability in [0, 1]'))
+      if (!(a.epsilon >= 0)) return E.left(decodeFailure(`${root}.privacy.${name}[${i}].epsilon`, a.epsilon, 'expected ε ≥ 0 (or Infinity)'))
+    }
+  if (m.release !== undefined && m.release.private !== (m.release.notPrivateBecause.length === 0))
+    return E.left(
+      decodeFailure(
+        `${root}.release.private`,
+        m.release.private,
+        m.release.private ? `contradicts $.release.notPrivateBecause (${m.release.notPrivateBecause.length} reasons it is not)` : 'says not private but gives no reason why',
+      ),
+    )
+  if (m.evaluation !== undefined) {
+    if (!(Number.isFinite(m.evaluation.perplexity) && m.evaluation.perplexity >= 1))
+      return E.left(decodeFailure(`${root}.evaluation.perplexity`, m.evaluation.perplexity, 'expected a finite perplexity ≥ 1'))
+    if (!isCount(m.evaluation.heldOutTokens)) return E.left(decodeFailure(`${root}.evaluation.heldOutTokens`, m.evaluation.heldOutTokens, 'expected a count (an integer ≥ 0)'))
+  }
+  return E.right(undefined)
+}
+
 /** Reads and decodes a model file; errors are one line naming the file, the JSON path and the value. */
 export const readModelFile = (file: string): E.Either<DpError, LoadedModel> => {
-  let text: string
-  try {
-    text = readFileSync(file, 'utf8')
-  } catch (e) {
-    return E.left(decodeFailure(file, file, `cannot read the model file (${(e as NodeJS.ErrnoException).code ?? String(e)})`))
+  // bounded, regular files only, strict UTF-8: a device, a FIFO or a huge file is refused in one line
+  const read = readBoundedText(file)
+  if (E.isLeft(read)) {
+    const why = read.left.startsWith(`${file}: `) ? read.left.slice(file.length + 2) : read.left
+    return E.left(decodeFailure(file, file, why.replace('cannot read the file', 'cannot read the model file')))
   }
+  const text = read.right
   // Parsed without a depth limit here: decodeModelFile refuses a deep value naming its JSON path.
   const u = parseJson(text, Infinity)
   if (E.isLeft(u)) return E.left(decodeFailure(`${file}: $`, text.length > 40 ? `…${text.slice(-40)}` : text, `not valid JSON (${u.left})`))
-  const m = decodeModelFile(u.right, `${file}: $`)
+  const decoded = decodeModelFile(u.right, `${file}: $`)
+  if (E.isLeft(decoded)) return decoded
+  // the stated ε must follow from the file's own plan (an edited statement is not believed)
+  const m = checkStatement(decoded.right, `${file}: $`)
   if (E.isLeft(m)) return m
   const { topics: K, vocab } = m.right
   const phi = new Float64Array(K * vocab.length)

@@ -164,6 +164,55 @@ export const replaceOneDirect = (event: PrivacyEvent, target: NeighbouringRelati
 
 const show = (x: number): string => (Number.isFinite(x) ? String(Number(x.toPrecision(4))) : '∞')
 
+/**
+ * A plan's ε per δ under the relation it is accounted under (`accounted`) and under the relation the
+ * trainer protects (`guarantee`: the same, or the smallest of the replace-one routes above), with the
+ * notes that say how. The one computation behind a statement, so a model file's numbers can be
+ * re-derived from its plan (model-file.ts `checkStatement`).
+ */
+export const accountPlan = (
+  plan: PrivacyEvent,
+  accountingRelation: NeighbouringRelation,
+  relation: NeighbouringRelation,
+  deltas: ReadonlyArray<number>,
+): E.Either<DpError, { readonly accounted: AccountedEpsilon[]; readonly guarantee: AccountedEpsilon[]; readonly notes: string[] }> => {
+  const accounted = tightest(plan, accountingRelation, deltas)
+  if (E.isLeft(accounted)) return accounted
+  const notes: string[] = []
+  let guarantee: AccountedEpsilon[] = accounted.right
+  if (!sameRelation(accountingRelation, relation)) {
+    const ar = accountingRelation
+    // The weak triangle and the direct route need an add/remove plan and a replace-one target of the same unit.
+    const fromAddRemove = ar.kind === 'add-remove' && relation.kind === 'replace-one' && ar.unit === relation.unit
+    const viaRdp = fromAddRemove ? replaceOneByRdpGroup(plan, ar, deltas) : E.right([])
+    if (E.isLeft(viaRdp)) return viaRdp
+    const direct = fromAddRemove ? replaceOneDirect(plan, relation, deltas) : E.right([])
+    if (E.isLeft(direct)) return direct
+    guarantee = []
+    const compared: string[] = []
+    for (let i = 0; i < deltas.length; i++) {
+      const d = deltas[i] as number
+      const g = replaceOneByApproxGroup(plan, ar, d)
+      if (E.isLeft(g)) return g
+      const r = viaRdp.right[i]
+      const x = direct.right[i]
+      let best = g.right
+      for (const c of [r, x]) if (c !== undefined && c.epsilon < best.epsilon) best = c
+      guarantee.push(best)
+      if (r !== undefined && x !== undefined)
+        compared.push(`δ = ${d.toExponential(0)}: direct ε = ${show(x.epsilon)}, RDP route ε = ${show(r.epsilon)}, (ε, δ) route ε = ${show(g.right.epsilon)}`)
+    }
+    notes.push(
+      `the plan is accounted under ${showRelation(ar)} (Poisson subsampling is amplified there); the ${showRelation(relation)} guarantee is the smallest of sound routes` +
+        (fromAddRemove
+          ? ': the plan accounted directly under replace-one (add/remove leaves at twice their sensitivity, Poisson-subsampled Gaussian and pure-ε leaves by their replace-one dominating pairs), and group privacy for groups of 2 — a neighbour is a removal and an addition — in (ε, δ) form, (2ε, (1 + e^ε)δ′), and by RDP, the weak triangle inequality on the composed add/remove curve at the best real order (Mironov 2017 Prop. 11)'
+          : ': group privacy for groups of 2 (a neighbour is a removal and an addition) in (ε, δ) form, (2ε, (1 + e^ε)δ′)'),
+    )
+    if (compared.length > 0) notes.push(`replace-one routes: ${compared.join('; ')}`)
+  }
+  return E.right({ accounted: accounted.right, guarantee, notes })
+}
+
 export const privacyStatement = <C extends LdaConfigBase>(
   trainer: LdaTrainer<C>,
   config: C,
@@ -176,40 +225,9 @@ export const privacyStatement = <C extends LdaConfigBase>(
   const own = trainer.plan(config, stats)
   if (E.isLeft(own)) return own
   const plan = E.right(before === undefined ? own.right : compose([before, own.right])) as E.Right<PrivacyEvent>
-  const accounted = tightest(plan.right, trainer.accountingRelation, deltas)
-  if (E.isLeft(accounted)) return accounted
-  const notes: string[] = []
-  let guarantee: AccountedEpsilon[] = accounted.right
-  if (!sameRelation(trainer.accountingRelation, trainer.relation)) {
-    const ar = trainer.accountingRelation
-    // The weak triangle and the direct route need an add/remove plan and a replace-one target of the same unit.
-    const fromAddRemove = ar.kind === 'add-remove' && trainer.relation.kind === 'replace-one' && ar.unit === trainer.relation.unit
-    const viaRdp = fromAddRemove ? replaceOneByRdpGroup(plan.right, ar, deltas) : E.right([])
-    if (E.isLeft(viaRdp)) return viaRdp
-    const direct = fromAddRemove ? replaceOneDirect(plan.right, trainer.relation, deltas) : E.right([])
-    if (E.isLeft(direct)) return direct
-    guarantee = []
-    const compared: string[] = []
-    for (let i = 0; i < deltas.length; i++) {
-      const d = deltas[i] as number
-      const g = replaceOneByApproxGroup(plan.right, ar, d)
-      if (E.isLeft(g)) return g
-      const r = viaRdp.right[i]
-      const x = direct.right[i]
-      let best = g.right
-      for (const c of [r, x]) if (c !== undefined && c.epsilon < best.epsilon) best = c
-      guarantee.push(best)
-      if (r !== undefined && x !== undefined)
-        compared.push(`δ = ${d.toExponential(0)}: direct ε = ${show(x.epsilon)}, RDP route ε = ${show(r.epsilon)}, (ε, δ) route ε = ${show(g.right.epsilon)}`)
-    }
-    notes.push(
-      `the plan is accounted under ${showRelation(ar)} (Poisson subsampling is amplified there); the ${showRelation(trainer.relation)} guarantee is the smallest of sound routes` +
-        (fromAddRemove
-          ? ': the plan accounted directly under replace-one (add/remove leaves at twice their sensitivity, Poisson-subsampled Gaussian and pure-ε leaves by their replace-one dominating pairs), and group privacy for groups of 2 — a neighbour is a removal and an addition — in (ε, δ) form, (2ε, (1 + e^ε)δ′), and by RDP, the weak triangle inequality on the composed add/remove curve at the best real order (Mironov 2017 Prop. 11)'
-          : ': group privacy for groups of 2 (a neighbour is a removal and an addition) in (ε, δ) form, (2ε, (1 + e^ε)δ′)'),
-    )
-    if (compared.length > 0) notes.push(`replace-one routes: ${compared.join('; ')}`)
-  }
+  const accounting = accountPlan(plan.right, trainer.accountingRelation, trainer.relation, deltas)
+  if (E.isLeft(accounting)) return accounting
+  const { accounted, guarantee, notes } = accounting.right
   const claim = trainer.claimed(config, stats)
   const atDelta: ClaimedEpsilon[] = []
   for (const d of deltas) {
@@ -224,7 +242,7 @@ export const privacyStatement = <C extends LdaConfigBase>(
     accountedUnder: showRelation(trainer.accountingRelation),
     plan: plan.right,
     claim: { source: claim.source, statement: claim.statement, relation: showRelation(claim.relation), atDelta },
-    accounted: accounted.right,
+    accounted,
     guarantee,
     assumptions: [...(vocabulary === undefined ? [] : [vocabularyAssumption(vocabulary)]), ...trainer.assumptions(config)],
     notes,

@@ -109,6 +109,17 @@ describe('bad model files: one line naming the field and the value, exit 1 from 
     ['negative theta', variant((m) => ((m.theta[0] as unknown[])[1] = -1)), /\$\.theta\[0\]\[1\]: expected a finite proportion ≥ 0 \(got -1\)/],
     ['bad plan', variant((m) => (m.privacy['plan'] = { _tag: 'Gaussian', sigma: -1, sensitivity: 1, relation: { kind: 'replace-one', unit: 'word' } })), /\$\.privacy\.plan\.sigma/],
     ['bad claim', variant((m) => ((m.privacy['claim'] as Record<string, unknown>)['atDelta'] = 'none')), /\$\.privacy\.claim\.atDelta/],
+    // parts that must agree with each other (issue 29 item 2: an edited file is refused, not believed)
+    ['V disagrees with the vocabulary', variant((m) => ((m['corpus'] as Record<string, unknown>)['vocabulary'] = V + 1)), new RegExp(`\\$\\.corpus\\.vocabulary: disagrees with \\$\\.vocab, which holds ${V} words \\(got ${V + 1}\\)`)],
+    ['a repeated word', variant((m) => ((m['vocab'] as string[])[5] = (m['vocab'] as string[])[2] as string)), /\$\.vocab\[5\]: repeats \$\.vocab\[2\]/],
+    ['an empty word', variant((m) => ((m['vocab'] as string[])[1] = '')), /\$\.vocab\[1\]: an empty word/],
+    ['a fractional size', variant((m) => ((m['corpus'] as Record<string, unknown>)['documents'] = 2.5)), /\$\.corpus\.documents: expected a count \(an integer ≥ 0\) \(got 2\.5\)/],
+    ['a statement about another trainer', variant((m) => (m.privacy['trainer'] = 'hdp-lda')), /\$\.privacy\.trainer: the statement is about another trainer than the file's "cgs" \(got "hdp-lda"\)/],
+    ['a negative ε', variant((m) => ((m.privacy['accounted'] as Record<string, unknown>[])[0]!['epsilon'] = -5)), /\$\.privacy\.accounted\[0\]\.epsilon: expected ε ≥ 0 \(or Infinity\) \(got -5\)/],
+    ['a NaN ε', variant((m) => ((m.privacy['guarantee'] as Record<string, unknown>[])[0]!['epsilon'] = 'NaN')), /\$\.privacy\.guarantee\[0\]\.epsilon: expected ε ≥ 0 \(or Infinity\) \(got NaN\)/],
+    ['δ above 1', variant((m) => ((m.privacy['accounted'] as Record<string, unknown>[])[0]!['delta'] = 2)), /\$\.privacy\.accounted\[0\]\.delta: expected a probability in \[0, 1\] \(got 2\)/],
+    ['"private" with reasons it is not', variant((m) => ((m['release'] as Record<string, unknown>)['private'] = true)), /\$\.release\.private: contradicts \$\.release\.notPrivateBecause/],
+    ['a perplexity below 1', variant((m) => ((m['evaluation'] as Record<string, unknown>)['perplexity'] = 0.5)), /\$\.evaluation\.perplexity: expected a finite perplexity ≥ 1 \(got 0\.5\)/],
   ]
   it.each(cases)('%s', (name, text, pattern) => {
     const p = join(dir, `bad-${name.replace(/\W+/g, '-')}.json`)
@@ -133,6 +144,56 @@ describe('bad model files: one line naming the field and the value, exit 1 from 
       expect(runSafely(['train', trainer, '--corpus', corpusDir, '--topics', '2', '--iterations', '2', '--seed', '3', '--out', p]).code).toBe(0)
       expect(E.isRight(readModelFile(p))).toBe(true)
       expect(runSafely(['evaluate', p, '--corpus', corpusDir]).code).toBe(0)
+    }
+  })
+})
+
+describe('a statement re-derived from its own plan (issue 29 item 2)', () => {
+  const good = JSON.parse(stringifyJson(trainModel('hdp-lda', 3, 5))) as { privacy: { accounted: { epsilon: number }[]; guarantee: { epsilon: number }[]; accountedUnder: string } }
+  const stated = good.privacy.accounted[0]?.epsilon as number
+  const save = (name: string, f: (m: typeof good) => void): string => {
+    const m = structuredClone(good)
+    f(m)
+    const p = join(dir, `statement-${name}.json`)
+    writeFileSync(p, JSON.stringify(m))
+    return p
+  }
+
+  it('the file as written reads back, and its statement is finite', () => {
+    expect(Number.isFinite(stated) && stated > 0).toBe(true)
+    expect(E.isRight(readModelFile(save('as-written', () => undefined)))).toBe(true)
+  })
+
+  it('an ε edited downwards is refused in one line naming the field, the stated and the re-derived value', () => {
+    for (const field of ['accounted', 'guarantee'] as const) {
+      const p = save(`lower-${field}`, (m) => ((m.privacy[field][0] as { epsilon: number }).epsilon = stated / 2))
+      const r = readModelFile(p)
+      if (E.isRight(r)) throw new Error('an understated ε was believed')
+      const line = formatError(r.left)
+      expect(line).toContain(`$.privacy.${field}[0].epsilon: is below what the file's own plan gives`)
+      expect(line).toContain(`ε = ${stated}`)
+      expect(line).toContain(`(got ${stated / 2})`)
+      const cli = runSafely(['evaluate', p, '--corpus', corpusDir])
+      expect(cli.code).toBe(1)
+      expect(cli.stderr).toBe(line)
+    }
+  })
+
+  it('an ε stated higher than the plan gives is sound and accepted (an older, looser accountant)', () => {
+    expect(E.isRight(readModelFile(save('higher', (m) => ((m.privacy.accounted[0] as { epsilon: number }).epsilon = stated * 2))))).toBe(true)
+  })
+
+  it('a relation it cannot read is named', () => {
+    const r = readModelFile(save('relation', (m) => (m.privacy.accountedUnder = 'swap one galaxy')))
+    if (E.isRight(r)) throw new Error('an unknown relation was accepted')
+    expect(formatError(r.left)).toMatch(/\$\.privacy\.accountedUnder: not a neighbouring relation dpaudit knows .* \(got "swap one galaxy"\)/)
+  })
+
+  it('a device or a folder is refused before it is read', () => {
+    for (const p of ['/dev/zero', dir]) {
+      const r = readModelFile(p)
+      if (E.isRight(r)) throw new Error(`${p} was read`)
+      expect(formatError(r.left)).toMatch(new RegExp(`^${p.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: cannot read the model file \\(it is a (device|directory)`))
     }
   })
 })

@@ -4,16 +4,17 @@
  *   V = 5,000 / 10,000, the reference protocol's, docs/trainers.md § The reference protocol and figures);
  * - a directory in the reference protocol's layout (vocab.txt, docword.train.txt, docword.test.obs.txt,
  *   docword.test.ho.txt): used as is;
- * - a directory with docword.txt (+ vocab.txt) or a docword file: read, then split;
+ * - a directory with docword.txt (+ vocab.txt) or a docword file (`docword.NAME.txt` with `vocab.NAME.txt`
+ *   or `vocab.txt` beside it; a file not named `docword…` takes no vocabulary): read, then split;
  * - a `.jsonl` file (one `{"text": …, "label"?: …, "name"?: …}` per line) or a directory of
  *   text files: tokenized, top-V vocabulary, then split.
  *
  * @module
  */
 import { existsSync, readdirSync, statSync } from 'node:fs'
-import { join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import * as E from 'fp-ts/lib/Either.js'
-import { type DpError, decodeFailure, invalidParameter } from '../../core/error.js'
+import { type DpError, decodeFailure, formatError, invalidParameter } from '../../core/error.js'
 import { loadBrownRaw, loadSpamRaw, shippedVocabulary } from './builtin.js'
 import { documentCount, fromDocuments, validateCorpus } from './corpus.js'
 import { type Dataset, datasetFromCorpus, datasetFromRaw, type RawDocument, type SplitOptions } from './dataset.js'
@@ -175,7 +176,25 @@ const loadUntagged = (source: string, options: LoadOptions): E.Either<DpError, D
   }
   if (options.vocabulary !== undefined) return E.left(invalidParameter('--vocabulary', options.vocabulary.file, UCI_VOCABULARY))
   if (options.select !== undefined) return E.left(invalidParameter('--vocabulary', 'dp', UCI_VOCABULARY))
-  const vocabFile = join(source, '..', 'vocab.txt')
-  const c = readUci(source, existsSync(vocabFile) ? { vocabFile } : {})
+  const vocabFile = companionVocabulary(source)
+  const c = readUci(source, vocabFile === undefined ? {} : { vocabFile })
+  if (E.isLeft(c) && vocabFile !== undefined && mentions(c.left, vocabFile))
+    // the vocabulary was not named by the user: say where it came from, and that it may not belong
+    return E.left({ ...c.left, message: `${c.left.message}; ${vocabFile} was read as the vocabulary of ${source} because it lies beside it (UCI layout) — if it belongs to another corpus, move it away` })
   return E.isLeft(c) ? c : datasetFromCorpus(source, c.right, options)
 }
+
+/**
+ * The vocabulary a lone UCI docword file is read with, by the UCI archive's naming: `docword.NAME.txt`
+ * goes with `vocab.NAME.txt` (else `vocab.txt`) in its folder; a file not named `docword…` takes none
+ * (words w1…wW), so an unrelated vocab.txt beside some other file is never picked up.
+ */
+const companionVocabulary = (docword: string): string | undefined => {
+  const m = /^docword(\..+)?\.txt$/.exec(basename(docword))
+  if (m === null) return undefined
+  const candidates = [...(m[1] === undefined ? [] : [`vocab${m[1]}.txt`]), 'vocab.txt'].map((f) => join(dirname(docword), f))
+  return candidates.find((f) => existsSync(f))
+}
+
+/** Whether an error is about `file` (its path) or blames it (its message). */
+const mentions = (e: DpError, file: string): boolean => formatError(e).includes(file)

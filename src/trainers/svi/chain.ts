@@ -63,21 +63,30 @@ const step = (epsPrime: number, deltaPrime: number, nu: number): ChainStep => {
 const deltaPrimeOf = (c: ChainInput, share: number): number =>
   c.deltaReading === 'per-iteration' ? c.rate * c.deltaIteration : (share * c.deltaTotal) / c.iterations
 
-const checkStep = (s: ChainStep, which: string): E.Either<DpError, ChainStep> =>
-  s.deltaIter < 1 && s.z > 0 && Number.isFinite(s.z)
-    ? E.right(s)
-    : E.left(invalidParameter('deltaReading', s.deltaIter, `the ${which} chain gives δ_iter = ${s.deltaIter} (not a probability) or no finite noise`))
+/** A step the classical calibration can use, or the cause named: δ_iter not a probability (the δ reading), or ε_iter too large for any noise (the budget). */
+const checkStep = (s: ChainStep, which: string, epsilonTotal: number): E.Either<DpError, ChainStep> =>
+  !(s.deltaIter < 1)
+    ? E.left(invalidParameter('deltaReading', s.deltaIter, `the ${which} chain gives δ_iter = ${s.deltaIter}, not a probability (δ_iter = δ′/ν must be below 1); read δ′ per iteration or lower --delta-total`))
+    : s.z > 0 && Number.isFinite(s.z)
+      ? E.right(s)
+      : E.left(
+          invalidParameter(
+            'epsilonTotal',
+            epsilonTotal,
+            `the ${which} chain's per-iteration ε_iter = ${s.epsIter} leaves σ = √(2 ln(1.25/δ_iter))·Δ/ε_iter = ${s.z}·Δ: no finite, positive noise; give a smaller --epsilon-total`,
+          ),
+        )
 
 /** The paper's zCDP chain, eq. (5)–(6). */
 export const zcdpChain = (c: ChainInput): E.Either<DpError, ChainStep & { readonly rhoPerIteration: number }> => {
   const rhoPerIteration = rhoFromEpsilon(c.epsilonTotal, c.deltaTotal) / c.iterations
   const deltaPrime = deltaPrimeOf(c, 1)
-  const s = checkStep(step(Math.sqrt(4 * rhoPerIteration * Math.log(1.25 / deltaPrime)), deltaPrime, c.rate), 'zCDP')
+  const s = checkStep(step(Math.sqrt(4 * rhoPerIteration * Math.log(1.25 / deltaPrime)), deltaPrime, c.rate), 'zCDP', c.epsilonTotal)
   return E.map((x: ChainStep) => ({ ...x, rhoPerIteration }))(s)
 }
 
 /** Linear composition: (Jε′, Jδ′) = (ε_tot, δ_tot) under 'total-over-J'; ε′ = ε_tot/J always. */
-export const linearChain = (c: ChainInput): E.Either<DpError, ChainStep> => checkStep(step(c.epsilonTotal / c.iterations, deltaPrimeOf(c, 1), c.rate), 'linear')
+export const linearChain = (c: ChainInput): E.Either<DpError, ChainStep> => checkStep(step(c.epsilonTotal / c.iterations, deltaPrimeOf(c, 1), c.rate), 'linear', c.epsilonTotal)
 
 /** Advanced composition (Dwork–Roth Thm 3.20): Jε′(e^{ε′} − 1) + √(2J ln(1/δ″))ε′ = ε_tot with δ″ = δ_tot/2. */
 export const advancedChain = (c: ChainInput): E.Either<DpError, ChainStep> => {
@@ -91,5 +100,5 @@ export const advancedChain = (c: ChainInput): E.Either<DpError, ChainStep> => {
     if (f(mid) > 0) hi = mid
     else lo = mid
   }
-  return checkStep(step(lo, deltaPrimeOf(c, 0.5), c.rate), 'advanced')
+  return checkStep(step(lo, deltaPrimeOf(c, 0.5), c.rate), 'advanced', c.epsilonTotal)
 }
