@@ -172,3 +172,34 @@ export const exponentialMechanismProbabilities = (u: ReadonlyArray<number>, scal
   const z = w.reduce((s, x) => s + x, 0)
   return w.map((x) => x / z)
 }
+
+/**
+ * Density of the noisy maximum max_i (q_i + Z_i) at y, for i.i.d. noise of scale b:
+ * Σ_i f(y − q_i) Π_{j≠i} F(y − q_j) (the derivative of Π_i F(y − q_i)). For report noisy max
+ * returning the value (StatDP's ReportNoisyMax3/4), evaluated on a grid of y.
+ */
+export const noisyMaxValueDensities = (q: ReadonlyArray<number>, noise: NoiseKind, b: number, grid: ReadonlyArray<number>): number[] =>
+  grid.map((y) => {
+    let total = 0
+    for (let i = 0; i < q.length; i++) {
+      let p = pdf(noise, y - (q[i] as number), b)
+      for (let j = 0; j < q.length && p > 0; j++) if (j !== i) p *= cdf(noise, y - (q[j] as number), b)
+      total += p
+    }
+    return total
+  })
+
+/**
+ * A grid for suprema of density ratios over a reported value: `reach` scales b either side of the
+ * breakpoints (where the ratio's pieces change), `steps` points across, plus each breakpoint and a
+ * point just beside it on each side (the ratio of two piecewise-smooth densities is extreme at a
+ * kink or in a tail, where it is constant for Laplace and exponential noise).
+ */
+export const valueGrid = (breaks: ReadonlyArray<number>, b: number, reach = 30, steps = 600): number[] => {
+  const lo = Math.min(...breaks) - reach * b
+  const hi = Math.max(...breaks) + reach * b
+  const out = Array.from({ length: steps + 1 }, (_, i) => lo + ((hi - lo) * i) / steps)
+  const eps = 1e-6 * b
+  for (const k of breaks) out.push(k - eps, k, k + eps)
+  return out.sort((x, y) => x - y)
+}
