@@ -33,6 +33,7 @@ import { type Mechanism, type OutputShape, sameShape, showShape, type TrialFailu
 import { isIdenticalPair, MAX_PAIRS, materializePairs, type NeighbourPair, pairViolation, type PairsSource } from './pairs.js'
 import { acquireWorkerPool } from './pool.js'
 import { type RocData, rocFromCounts } from './roc.js'
+import type { AttackReport, AuditIssue, AuditResult, AuditStatus, GdpTest, Verdict } from './result.js'
 import { ATTACK_FAMILIES, type AttackFamily, type ChosenAttack, describeAttack } from './score.js'
 import { type PairSamples, scoreGrid, zFor } from './select.js'
 import { betterHalf, evaluatePair, type PairChoice } from './search.js'
@@ -40,22 +41,7 @@ import { type SupportOracle, type SupportTest, supportTest } from './support.js'
 import { hashSeed } from './stream.js'
 import { type ChunkResult, type ChunkTask, chunkShapeFailure, type EstimateChunkResult, type SelectChunkResult } from './trials.js'
 
-export type Verdict = 'violation' | 'consistent' | 'inconclusive'
-
-/** How the run ended: all trials ran; the mechanism failed; it was stopped; or it was not worth running. */
-export type AuditStatus = 'complete' | 'mechanism-failed' | 'interrupted' | 'too-few-trials'
-
-export type AuditIssueTag = TrialFailureTag | 'TooFewTrials' | 'Interrupted' | 'WorkerFailed' | 'CheckpointFailed'
-
-/** Something the reader of a result must know: a failure, a shortfall, an interruption. */
-export interface AuditIssue {
-  readonly _tag: AuditIssueTag
-  readonly message: string
-  readonly phase?: 'select' | 'estimate'
-  readonly pair?: number
-  readonly side?: 0 | 1
-  readonly trial?: number
-}
+export type { AnyAuditResult, AttackReport, AuditIssue, AuditIssueTag, AuditResult, AuditStatus, AuditSubject, GdpTest, Verdict } from './result.js'
 
 export interface AuditProgress {
   readonly phase: 'select' | 'estimate'
@@ -115,86 +101,6 @@ export interface AuditSpec<I> {
    * every pure ε with certainty (given a correct oracle). Runs in this thread, whatever the workers.
    */
   readonly support?: SupportOracle<I>
-}
-
-/** The attack the audit used, as chosen on selection trials. */
-export interface AttackReport {
-  readonly family: AttackFamily
-  readonly pair: number
-  readonly pairLabel: string
-  readonly outputShape: OutputShape
-  readonly description: string
-  /** ε̂ at Wilson upper bounds on the tuning half: what selection expected (not a bound). */
-  readonly selectionEpsilon: number
-  /** The full model, enough to re-apply the attack. */
-  readonly chosen: ChosenAttack
-}
-
-export interface AuditResult {
-  readonly schemaVersion: 1
-  readonly mechanism: string
-  readonly claim: Claim
-  readonly confidence: number
-  readonly seed: string
-  readonly verdict: Verdict
-  readonly status: AuditStatus
-  /** ε_LB at `confidence`; 0 when nothing was estimated. */
-  readonly epsilonLowerBound: number
-  readonly method: string
-  /** The largest ε this run's estimation trials could certify (perfect separation). */
-  readonly ceiling: number
-  /** ε̂ at the observed rates (no confidence; for orientation only). */
-  readonly pointEstimate: number
-  readonly attack: AttackReport | null
-  readonly counts: {
-    /** Neighbour-side trials inside the event / all neighbour-side trials. */
-    readonly falsePositives: number
-    readonly negatives: number
-    /** Input-side trials outside the event / all input-side trials. */
-    readonly falseNegatives: number
-    readonly positives: number
-  }
-  readonly rates: { readonly fpr: number; readonly fnr: number; readonly fprUpper: number; readonly fnrUpper: number }
-  readonly trials: {
-    readonly requested: number
-    readonly spent: number
-    readonly selection: number
-    readonly estimation: number
-    readonly selectionPerPairPerSide: number
-    readonly estimationPerSide: number
-  }
-  /** Total trials for the ceiling to exceed the claim, and (if the observed rates would refute it) for a violation. */
-  readonly trialsNeeded: { readonly forCeiling: number; readonly projectedViolation: number | null }
-  readonly roc: RocData | null
-  readonly candidates: ReadonlyArray<CandidateSummary>
-  readonly pairs: number
-  readonly issues: ReadonlyArray<AuditIssue>
-  /** Plain-language reading of the result. */
-  readonly interpretation: string
-  /** The μ-GDP test on the same estimation counts (issue 12); null when nothing was estimated. */
-  readonly gdp?: GdpTest | null
-  /** The exact-support test, when the spec has a support oracle. */
-  readonly support?: SupportTest | null
-  /** Points of the claim's (ε, δ) profile that the same counts refute (empty without a profile). */
-  readonly profileViolations?: ReadonlyArray<{ readonly epsilon: number; readonly delta: number; readonly epsilonLowerBound: number }>
-}
-
-/**
- * A Gaussian-DP test (Dong, Roth & Su 2022; Nasr et al. 2023 audit DP-SGD this way): μ-GDP means
- * every test between neighbours has FNR ≥ Φ(Φ⁻¹(1 − FPR) − μ), so each threshold of the estimation
- * grid gives μ ≥ Φ⁻¹(1 − FPR_hi) − Φ⁻¹(FNR_hi) (the inverse of that trade-off curve), with Clopper–Pearson
- * bounds at α/(2G) for G thresholds (Bonferroni): `muLowerBound` holds at the audit's confidence
- * with no assumption. `epsilonIfGaussian` is the ε at the claimed δ of a mechanism whose trade-off
- * curve is *exactly* G_μ at μ_LB — a modelling assumption (true for Gaussian noise on a query, not
- * in general), so it never decides the verdict.
- */
-export interface GdpTest {
-  readonly muLowerBound: number
-  /** ε at the claimed δ if the trade-off curve were exactly Gaussian at μ_LB; null for δ = 0 (no finite ε). */
-  readonly epsilonIfGaussian: number | null
-  /** True when epsilonIfGaussian exceeds the claimed ε: a violation under the Gaussian assumption only. */
-  readonly refutesClaimIfGaussian: boolean
-  readonly statement: string
 }
 
 export const DEFAULT_CONFIDENCE = 0.95
@@ -530,6 +436,7 @@ const drive = <I>(spec: AuditSpec<I>, cfg: Validated<I>, executor: Executor): E.
 
   const base = {
     schemaVersion: 1 as const,
+    subject: { kind: 'mechanism' as const, name, pairs: P },
     mechanism: name,
     claim,
     confidence: cfg.confidence,
@@ -698,6 +605,7 @@ const drive = <I>(spec: AuditSpec<I>, cfg: Validated<I>, executor: Executor): E.
                 (projected !== null ? ` At the observed rates about ${int(projected)} trials would certify a violation.` : '')
         break
       case 'mechanism-failed':
+      case 'trainer-failed':
         interpretation = `Inconclusive: the audit stopped because the mechanism failed (${issues[issues.length - 1]?.message ?? 'see issues'}). The ${int(trialsDone)} trials that ran are kept in the counts; fix the mechanism and re-run.`
         break
       case 'interrupted':

@@ -162,7 +162,7 @@ describe('determinism', () => {
     const c = await run({ ...spec, chunkSize: 13, executor: twice })
     expect(b).toEqual(a)
     expect(c).toEqual(a)
-    expect(a.runs.spent).toBe(2 * a.runs.selectionPerSide + 2 * a.runs.estimationPerSide)
+    expect(a.trials.spent).toBe(2 * a.trials.selectionPerPairPerSide + 2 * a.trials.estimationPerSide)
   })
 
   it('a trainer that ignores its data gives ε_LB = 0 (no false alarm)', async () => {

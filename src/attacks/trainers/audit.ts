@@ -34,8 +34,8 @@ import { hashSeed } from '../stream.js'
 import { chunkId, runTrainerChunk, type TrainerChunkResult, type TrainerChunkTask } from './chunk.js'
 import { type FeatureName, type FeatureOptions, featuresFor } from './features.js'
 import { buildGame, type TrainerGame, type TrainerGameSpec } from './game.js'
-import type { LiraModel } from './lira.js'
-import { type CandidateReport, chooseTestAndBound, type TrainerVerdict } from './threshold-test.js'
+import type { AuditIssue, TrainerAuditResult } from '../result.js'
+import { chooseTestAndBound } from './threshold-test.js'
 
 /** What an executor needs to run this audit's chunks anywhere. */
 export interface TrainerAuditContext {
@@ -75,31 +75,7 @@ export interface TrainerAuditSpec {
 }
 
 export type { CandidateReport, TrainerVerdict } from './threshold-test.js'
-
-export interface TrainerAuditResult {
-  readonly schemaVersion: 1
-  readonly trainer: string
-  readonly game: string
-  readonly view: TrainerGameSpec['view']
-  readonly claim: Claim
-  readonly confidence: number
-  readonly seed: string
-  readonly verdict: TrainerVerdict
-  readonly status: 'complete' | 'failed'
-  readonly epsilonLowerBound: number
-  readonly ceiling: number
-  readonly pointEstimate: number
-  readonly method: string
-  /** The chosen test: statistic (or lira:statistic), orientation and threshold, chosen on selection runs. */
-  readonly test: { readonly name: string; readonly orientation: 1 | -1; readonly threshold: number; readonly selectionEpsilon: number; readonly lira?: LiraModel } | null
-  readonly candidates: ReadonlyArray<CandidateReport>
-  readonly counts: { readonly falsePositives: number; readonly negatives: number; readonly falseNegatives: number; readonly positives: number }
-  readonly rates: { readonly fpr: number; readonly fnr: number; readonly fprUpper: number; readonly fnrUpper: number }
-  readonly runs: { readonly requested: number; readonly selectionPerSide: number; readonly estimationPerSide: number; readonly spent: number }
-  readonly release: string
-  readonly issues: ReadonlyArray<string>
-  readonly interpretation: string
-}
+export type { TrainerAuditResult } from '../result.js'
 
 export const TRAINER_METHOD =
   'seeded training runs on D and D′; test chosen on selection runs (statistics and LiRA ratios fitted on the first half, threshold swept on the second); Clopper–Pearson upper bounds on FPR and FNR of fresh runs at α/2 each; ε_LB = max{0, ln((1−δ−FPR_hi)/FNR_hi), ln((1−δ−FNR_hi)/FPR_hi)}'
@@ -208,9 +184,18 @@ export const auditTrainer = async (spec: TrainerAuditSpec): Promise<E.Either<DpE
   const ctx: TrainerAuditContext = { auditId: auditDigest(spec.game, seed, names), game, seed, features: names }
   const executor = spec.executor?.(ctx) ?? localExecutor(ctx, spec.featureOptions)
   const ceiling = certifiableCeiling(estPerSide, delta, alpha)
-  const issues: string[] = []
+  const issues: AuditIssue[] = []
+  const trials = (spent: number) => ({
+    requested: spec.runs,
+    spent,
+    selection: Math.min(spent, 2 * selPerSide),
+    estimation: Math.max(0, spent - 2 * selPerSide),
+    selectionPerPairPerSide: selPerSide,
+    estimationPerSide: estPerSide,
+  })
   const base = {
     schemaVersion: 1 as const,
+    subject: { kind: 'trainer' as const, name: game.trainer.name, game: game.description, view: game.spec.view },
     trainer: game.trainer.name,
     game: game.description,
     view: game.spec.view,
@@ -225,15 +210,15 @@ export const auditTrainer = async (spec: TrainerAuditSpec): Promise<E.Either<DpE
   const failed = (message: string, spent: number): TrainerAuditResult => ({
     ...base,
     verdict: 'inconclusive',
-    status: 'failed',
+    status: 'trainer-failed',
     epsilonLowerBound: 0,
     pointEstimate: 0,
     test: null,
     candidates: [],
     counts: empty,
     rates: { fpr: 0, fnr: 0, fprUpper: 1, fnrUpper: 1 },
-    runs: { requested: spec.runs, selectionPerSide: selPerSide, estimationPerSide: estPerSide, spent },
-    issues: [...issues, message],
+    trials: trials(spent),
+    issues: [...issues, { _tag: 'TrainerFailed', message }],
     interpretation: `Inconclusive: the audit stopped (${message}).`,
   })
   try {
@@ -264,7 +249,7 @@ export const auditTrainer = async (spec: TrainerAuditSpec): Promise<E.Either<DpE
       candidates: t.right.candidates,
       counts: t.right.counts,
       rates: t.right.rates,
-      runs: { requested: spec.runs, selectionPerSide: selPerSide, estimationPerSide: estPerSide, spent: 2 * selPerSide + est.n[0] + est.n[1] },
+      trials: trials(2 * selPerSide + est.n[0] + est.n[1]),
       issues,
       interpretation,
     })
@@ -280,9 +265,9 @@ export const formatTrainerAudit = (r: TrainerAuditResult): string =>
     `claim: (${r.claim.epsilon}, ${r.claim.delta})-DP    verdict: ${r.verdict.toUpperCase()}`,
     `ε lower bound: ${num(r.epsilonLowerBound)} at ${+(r.confidence * 100).toPrecision(6)}% confidence (ceiling of this run: ${num(r.ceiling)}; point estimate ${num(r.pointEstimate)})`,
     r.test === null ? 'test: none' : `test: ${r.test.name}, event {${r.test.orientation === 1 ? '' : '−'}score ≥ ${r.test.threshold.toPrecision(6)}} (selection ε̂ ${num(r.test.selectionEpsilon)})`,
-    `estimation: FP ${r.counts.falsePositives}/${r.counts.negatives}, FN ${r.counts.falseNegatives}/${r.counts.positives}; runs: ${r.runs.selectionPerSide} + ${r.runs.estimationPerSide} per side (${r.runs.spent} trained), seed "${r.seed}"`,
+    `estimation: FP ${r.counts.falsePositives}/${r.counts.negatives}, FN ${r.counts.falseNegatives}/${r.counts.positives}; runs: ${r.trials.selectionPerPairPerSide} + ${r.trials.estimationPerSide} per side (${r.trials.spent} trained), seed "${r.seed}"`,
     `candidates: ${r.candidates.map((c) => `${c.test} ${num(c.tuneEpsilon)}`).join(', ')}`,
     `note: ${r.release}`,
-    ...r.issues.map((i) => `issue: ${i}`),
+    ...r.issues.map((i) => `issue: ${i.message}`),
     r.interpretation,
   ].join('\n')
