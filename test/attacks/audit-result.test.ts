@@ -21,7 +21,7 @@ const mechanism = right(auditZoo('laplace', { trials: 20_000, seed: 'result' }))
 const corpus = right(syntheticCorpus({ documents: 20, vocabulary: 12, topics: 2, meanDocumentLength: 8, unused: 2, seed: 'result' }))
 const trainerSpec = {
   game: {
-    trainer: 'hdp-lda',
+    trainer: 'hdp-lda' as const,
     config: { topics: 2, iterations: 2, epsilonL: 0.2, clip: 0.1, beta: 1, alpha: 0.1 },
     corpus,
     neighbour: { kind: 'replace-word' as const, document: 0, position: 0, word: 12 },
