@@ -5,6 +5,14 @@
  *
  * @module
  */
+import { nextUp } from '../core/numeric.js'
+
+/**
+ * The Bretagnolle–Huber bound √(1 − e^{−r}) ≥ TV for a KL (or any D_α, α ≥ 1) bound r, rounded up
+ * past the error of expm1 and sqrt: (0, δ)-DP for every δ at or above it. One function for both
+ * readings, so ε(δ) at the δ that δ(ε) reports finds it (issue 26's boundary, RDP form).
+ */
+export const klDeltaBound = (r: number): number => Math.min(1, nextUp(nextUp(Math.sqrt(-Math.expm1(-r)))))
 
 /**
  * ε at δ from an (α, r)-RDP bound, α > 1 — Canonne, Kamath & Steinke 2020, Prop. 12
@@ -16,7 +24,7 @@
 export const rdpEpsilonAtOrder = (alpha: number, r: number, delta: number): number => {
   if (!(alpha > 1) || Number.isNaN(r) || r < 0) return Number.NaN
   if (r === Infinity) return Infinity
-  if (delta * delta + Math.expm1(-r) >= 0) return 0
+  if (delta >= klDeltaBound(r)) return 0
   const eps = r + Math.log1p(-1 / alpha) - (Math.log(delta) + Math.log(alpha)) / (alpha - 1)
   return Math.max(0, eps)
 }
@@ -29,7 +37,7 @@ export const rdpEpsilonAtOrder = (alpha: number, r: number, delta: number): numb
 export const rdpDeltaAtOrder = (alpha: number, r: number, epsilon: number): number => {
   if (!(alpha > 1) || Number.isNaN(r) || r < 0 || !(epsilon >= 0)) return Number.NaN
   if (r === Infinity) return 1
-  const kl = Math.sqrt(-Math.expm1(-r))
+  const kl = klDeltaBound(r)
   const logDelta = (alpha - 1) * (r - epsilon + Math.log1p(-1 / alpha)) - Math.log(alpha)
   return Math.min(1, kl, Math.exp(logDelta))
 }

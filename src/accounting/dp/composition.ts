@@ -9,6 +9,7 @@
  */
 import binomcoefln from '@stdlib/math-base-special-binomcoefln'
 import { log1mExp, logAddExp } from '../../core/numeric.js'
+import { coversCommittedDelta } from '../committed-delta.js'
 import { illinoisBracket } from './root.js'
 
 /** `count` adaptive repetitions of an (ε, δ)-DP step. */
@@ -221,9 +222,11 @@ export const kovEpsilon = (epsilon0: number, delta0: number, k: number, delta: n
   if (!(epsilon0 >= 0) || !(delta0 >= 0 && delta0 <= 1) || !Number.isInteger(k) || k < 0 || !(delta >= 0)) return Number.NaN
   if (k === 0 || delta >= 1) return 0
   // δ_pure(ε_g) must be ≤ t = 1 − (1 − δ)/(1 − δ₀)^k, i.e. log t = log1mExp(x) with x below.
+  // The per-step δ₀ alone exceed δ: no ε_g. Decided with rigorous rounding (./committed-delta.ts),
+  // so a δ exactly on the boundary 1 − (1 − δ₀)^k is answered kε₀, not ∞ (issue 26).
+  if (!coversCommittedDelta([{ delta: delta0, count: k }], delta)) return Infinity
   const x = Math.log1p(-delta) - k * Math.log1p(-delta0)
-  if (x > 0) return Infinity // the per-step δ₀ alone exceed δ
-  if (x === 0) return k * epsilon0 // δ_pure must vanish: only at ε_g = kε₀
+  if (x >= 0) return k * epsilon0 // on the boundary (up to rounding): δ_pure must vanish, only at ε_g = kε₀
   const logT = log1mExp(x)
   if (epsilon0 === 0) return 0
   if (epsilon0 === Infinity) return Infinity

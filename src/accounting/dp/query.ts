@@ -35,6 +35,7 @@ import {
   kovHeterogeneousEpsilon,
   type StepGuarantee,
 } from './composition.js'
+import { coversCommittedDelta } from '../committed-delta.js'
 import { illinoisBracket } from './root.js'
 import { type DpState, type DpTerm, totalCount } from './state.js'
 
@@ -157,9 +158,16 @@ const kovEpsilonCandidates = (steps: ReadonlyArray<StepGuarantee>, delta: number
   const sh = kovShape(steps)
   const out: Candidate[] = []
   if (sh.k <= KOV_MAX_STEPS) out.push({ value: kovEpsilon(sh.maxEps, sh.maxDelta, sh.k, delta), method: sh.name, exact: sh.homogeneous })
-  // Thm 3.5: total δ = 1 − (1 − δ̃) Π (1 − δ_i), so log(1 − δ̃) = log(1 − δ) − log Π(1 − δ_i).
-  const x = Math.log1p(-delta) - logKeep(sh.live)
-  if (x < 0) out.push({ value: kovHeterogeneousEpsilon(sh.live, -Math.expm1(x)), method: KOV_HET, exact: false })
+  // Thm 3.5: total δ = 1 − (1 − δ̃) Π (1 − δ_i), so log(1 − δ̃) = log(1 − δ) − log Π(1 − δ_i). Whether
+  // δ̃ ≥ 0 exists at all is decided with rigorous rounding (a δ on the boundary gets δ̃ = 0, Σ ε_i;
+  // issue 26); δ̃ itself is read on the small side of x's rounding error (the sound side).
+  if (coversCommittedDelta(sh.live, delta)) {
+    const keepLog = logKeep(sh.live)
+    const x = Math.log1p(-delta) - keepLog
+    const xErr = 8 * Number.EPSILON * (Math.abs(Math.log1p(-delta)) + sh.live.reduce((a, g) => a + g.count * Math.abs(Math.log1p(-g.delta)), 0))
+    const deltaTilde = x + xErr < 0 ? -Math.expm1(x + xErr) : 0
+    out.push({ value: kovHeterogeneousEpsilon(sh.live, deltaTilde), method: KOV_HET, exact: false })
+  }
   return out
 }
 
@@ -204,6 +212,16 @@ export const epsilonAt = (s: DpState, delta: number, method: DpMethod): DpEpsilo
   if (k === 0) return { epsilon: 0, method: 'nothing data-dependent was released' }
   const base = baseDelta(s)
   const free = delta - base
+  // Below Σ δ_i only KOV can answer: it commits 1 − Π (1 − δ_i) ≤ Σ δ_i (issue 26: (1, 0.1)∘(2, 0.2)
+  // at δ = 0.28 is (3, 0.28)-DP).
+  if (free < 0 && method === 'optimal') {
+    const steps = stepsAt(s, 0, method)
+    const cs = kovEpsilonCandidates(steps, delta)
+    if (cs.length > 0 && best(cs).value < Infinity) {
+      const w = best(cs)
+      return { epsilon: w.value, method: `${describe(w, s, method, kovShape(steps).homogeneous, 0, 0)}, at δ below Σ δ_i = ${fmt(base)}` }
+    }
+  }
   if (free < 0)
     return {
       epsilon: Infinity,

@@ -38,6 +38,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { DpError } from '../../core/error.js'
+import { committedDelta } from '../committed-delta.js'
 import type { LeafPld } from './discretize.js'
 import { fftPlan, inversePair } from './fft.js'
 import { checkGridSize, MAX_GRID_POINTS, nextPow2 } from './limits.js'
@@ -74,16 +75,16 @@ const allInfinite = (h: number): ComposedPld => ({
   fpError: 0,
 })
 
-/** 1 − Π_f (1 − ω_f)^{n_f}, without cancellation. */
-const composedInfinity = (factors: ReadonlyArray<Factor>, ch: number): number => {
-  let s = 0
-  for (const f of factors) {
-    const w = (f.plds[ch] as LeafPld).infinityMass
-    if (w >= 1) return 1
-    if (w > 0) s += f.count * Math.log1p(-w)
-  }
-  return -Math.expm1(s)
-}
+/**
+ * 1 − Π_f (1 − ω_f)^{n_f} with rigorous rounding (./committed-delta.ts), so a δ on the boundary
+ * (all finite losses ≤ ε) is answered exactly (issue 26). Channels alternate upper and lower
+ * estimates (./build.ts): an upper channel reads the sure upper bound, a lower one a sure lower bound.
+ */
+const composedInfinity = (factors: ReadonlyArray<Factor>, ch: number): number =>
+  committedDelta(
+    factors.map((f) => ({ delta: Math.min(1, (f.plds[ch] as LeafPld).infinityMass), count: f.count })),
+    ch % 2 === 0 ? 'upper' : 'lower',
+  )
 
 // -------------------------------------------------------------------------------------------
 // Chernoff window

@@ -67,6 +67,10 @@ const extra = (c: ComposedPld): number => c.truncatedMass + c.fpError
 export const deltaAt = (c: ComposedPld, eps: number, side: Side): number => {
   // At ε = ∞ only the mass at +∞ counts (truncated and rounding terms concern finite losses).
   if (eps === Infinity) return Math.min(1, c.infinityMass)
+  // No window point above ε: the window's masses, and so their floating-point error, add nothing;
+  // only ω_∞ and mass truncated above the window can (issue 26: a δ exactly ω_∞ is met).
+  if (firstAbove(c, eps) >= c.view.length)
+    return side === 'upper' ? Math.min(1, c.infinityMass + c.truncatedMass) : Math.max(0, Math.min(1, c.infinityMass - c.truncatedMass))
   const f = finiteDelta(c, eps)
   if (side === 'upper') return Math.min(1, Math.max(0, f.value) + f.err + c.infinityMass + extra(c))
   return Math.max(0, Math.min(1, f.value - f.err + c.infinityMass - extra(c)))
