@@ -29,7 +29,7 @@ import { type CandidateSummary, type Checkpoint, checkpointProblem, type Estimat
 import { type Claim, validateClaim } from './claim.js'
 import { type Executor, inProcessExecutor, type MechanismRef, zooMechanism } from './executor.js'
 import { ZOO_NAMES, zooEntry } from './zoo/index.js'
-import { type Mechanism, type OutputShape, sameShape, showShape, type TrialFailure, type TrialFailureTag } from './output.js'
+import { type BlackBox, type OutputShape, sameShape, showShape, type TrialFailure, type TrialFailureTag } from './output.js'
 import { isIdenticalPair, MAX_PAIRS, materializePairs, type NeighbourPair, pairViolation, type PairsSource } from './pairs.js'
 import { acquireWorkerPool } from './pool.js'
 import { type RocData, rocFromCounts } from './roc.js'
@@ -54,7 +54,7 @@ export interface AuditProgress {
 
 export interface AuditSpec<I> {
   /** The mechanism: a function (runs in this thread) or a reference a worker thread can load. */
-  readonly mechanism: Mechanism<I> | MechanismRef
+  readonly mechanism: BlackBox<I> | MechanismRef
   /** Neighbouring pairs to try; the audit picks the most revealing on selection trials. */
   readonly pairs: PairsSource<I>
   readonly claim: Claim
@@ -397,7 +397,7 @@ export const auditMechanism = <I>(spec: AuditSpec<I>): E.Either<DpError, AuditRe
   } else if (spec.mechanism._tag === 'ZooRef' && cfg.workers === 1) {
     const m = zooMechanism(spec.mechanism.name, spec.mechanism.claim)
     if (typeof m === 'string') return E.left(invalidParameter('$.mechanism.name', spec.mechanism.name, m))
-    executor = inProcessExecutor(m as Mechanism<I>, cfg.pairs)
+    executor = inProcessExecutor(m as BlackBox<I>, cfg.pairs)
   } else {
     const pool = acquireWorkerPool(spec.mechanism, cfg.pairs, cfg.workers, spec.chunkTimeoutMs === undefined ? {} : { chunkTimeoutMs: spec.chunkTimeoutMs })
     if (E.isLeft(pool)) return pool

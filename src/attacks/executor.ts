@@ -11,7 +11,7 @@
  * @module
  */
 import type { Claim } from './claim.js'
-import type { Mechanism } from './output.js'
+import type { BlackBox } from './output.js'
 import type { NeighbourPair } from './pairs.js'
 import { type ChunkResult, type ChunkTask, runChunk } from './trials.js'
 import { zooEntry } from './zoo/index.js'
@@ -41,7 +41,7 @@ export const taskInput = <I>(pairs: ReadonlyArray<NeighbourPair<I>>, task: Chunk
 }
 
 /** Runs tasks sequentially in this thread. */
-export const inProcessExecutor = <I>(mechanism: Mechanism<I>, pairs: ReadonlyArray<NeighbourPair<I>>): Executor => ({
+export const inProcessExecutor = <I>(mechanism: BlackBox<I>, pairs: ReadonlyArray<NeighbourPair<I>>): Executor => ({
   workers: 1,
   run: (tasks, onResult) => {
     for (const t of tasks) onResult(runChunk(t, mechanism, taskInput(pairs, t)))
@@ -51,7 +51,7 @@ export const inProcessExecutor = <I>(mechanism: Mechanism<I>, pairs: ReadonlyArr
 })
 
 /** Builds a zoo mechanism by name, or a message if there is no such entry. */
-export const zooMechanism = (name: string, claim: Claim): Mechanism<never> | string => {
+export const zooMechanism = (name: string, claim: Claim): BlackBox<never> | string => {
   const e = zooEntry(name)
   return e === undefined ? `no zoo mechanism named "${name}"` : e.make(claim)
 }

@@ -16,10 +16,12 @@ import type { Rng } from '../core/rng.js'
 export type MechanismOutput = number | boolean | string | ArrayLike<number> | ReadonlyArray<boolean>
 
 /**
- * A mechanism under audit: a function of the input and an injected random source. It must take
- * all its randomness from `rng` and keep no state between calls (each trial gets a fresh stream).
+ * The auditor's black box: the mechanism under audit seen only through its outputs, a function of
+ * the input and an injected random source. It must take all its randomness from `rng` and keep no
+ * state between calls (each trial gets a fresh stream). Named apart from the privacy event
+ * (dpaudit/mechanisms `PrivacyEvent`), the gate's `Measurement` and a zoo entry.
  */
-export type Mechanism<I> = (input: I, rng: Rng) => MechanismOutput
+export type BlackBox<I> = (input: I, rng: Rng) => MechanismOutput
 
 export type OutputKind = 'number' | 'boolean' | 'category' | 'vector'
 

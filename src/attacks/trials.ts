@@ -12,7 +12,7 @@
 import {
   classify,
   errorMessage,
-  type Mechanism,
+  type BlackBox,
   type OutputShape,
   sameShape,
   shapeFailure,
@@ -106,7 +106,7 @@ const vectorFailure = (trial: number, why: string, shape: OutputShape, o: unknow
     : { _tag: 'NonFiniteOutput', trial, message: `trial ${trial} returned a vector with a non-finite entry${why}; vector outputs must be finite numbers or booleans` }
 
 /** Runs one selection chunk: the raw outputs of trials [start, end). */
-const runSelect = <I>(task: ChunkTask, mechanism: Mechanism<I>, input: I): SelectChunkResult => {
+const runSelect = <I>(task: ChunkTask, mechanism: BlackBox<I>, input: I): SelectChunkResult => {
   const { start, end } = task
   const rng = new TrialRng(streamKey(task.seed, 'select', task.pair, task.side))
   const base = { id: task.id, phase: 'select' as const, pair: task.pair, side: task.side, start }
@@ -217,7 +217,7 @@ const runSelect = <I>(task: ChunkTask, mechanism: Mechanism<I>, input: I): Selec
 }
 
 /** Runs one estimation chunk: counts of the attack's oriented score against the grid. */
-const runEstimate = <I>(task: ChunkTask, mechanism: Mechanism<I>, input: I): EstimateChunkResult => {
+const runEstimate = <I>(task: ChunkTask, mechanism: BlackBox<I>, input: I): EstimateChunkResult => {
   const attack = task.attack
   const gridArr = task.grid
   if (attack === undefined || gridArr === undefined) throw new Error('internal: an estimation task needs an attack and a grid')
@@ -283,7 +283,7 @@ const runEstimate = <I>(task: ChunkTask, mechanism: Mechanism<I>, input: I): Est
  * Runs one chunk of trials. Pure apart from calling the mechanism: the same task gives the same
  * result in any thread, in any order, next to any other tasks.
  */
-export const runChunk = <I>(task: ChunkTask, mechanism: Mechanism<I>, input: I): ChunkResult =>
+export const runChunk = <I>(task: ChunkTask, mechanism: BlackBox<I>, input: I): ChunkResult =>
   task.phase === 'select' ? runSelect(task, mechanism, input) : runEstimate(task, mechanism, input)
 
 /** A chunk's shape check against the run's shape: the failure to report, or null. */

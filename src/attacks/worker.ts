@@ -8,7 +8,7 @@
  */
 import { isMainThread, type MessagePort, workerData } from 'node:worker_threads'
 import { taskInput, zooMechanism } from './executor.js'
-import type { Mechanism } from './output.js'
+import type { BlackBox } from './output.js'
 import type { NeighbourPair } from './pairs.js'
 import type { FromWorker, ModuleDescription, ToWorker } from './pool.js'
 import { runChunk } from './trials.js'
@@ -32,7 +32,7 @@ process.on('exit', () => {
 
 const message = (e: unknown): string => (e instanceof Error ? e.message : String(e))
 
-let mechanism: Mechanism<unknown> | null = null
+let mechanism: BlackBox<unknown> | null = null
 let pairs: ReadonlyArray<NeighbourPair<unknown>> = []
 
 /** Resolves "a.b" on a module namespace. */
@@ -57,7 +57,7 @@ const init = async (m: Extract<ToWorker, { type: 'init' }>): Promise<void> => {
   if (ref._tag === 'ZooRef') {
     const made = zooMechanism(ref.name, ref.claim)
     if (typeof made === 'string') return post({ type: 'fatal', message: made })
-    mechanism = made as Mechanism<unknown>
+    mechanism = made as BlackBox<unknown>
     return post({ type: 'ready', description: null })
   }
   let mod: Record<string, unknown>
@@ -80,7 +80,7 @@ const init = async (m: Extract<ToWorker, { type: 'init' }>): Promise<void> => {
   }
   const f = at(mod, ref.exportName)
   if (typeof f !== 'function' && !m.describe) return post({ type: 'fatal', message: `${ref.url} has no function export "${ref.exportName}"` })
-  if (typeof f === 'function') mechanism = f as Mechanism<unknown>
+  if (typeof f === 'function') mechanism = f as BlackBox<unknown>
   try {
     post({ type: 'ready', description })
   } catch (e) {

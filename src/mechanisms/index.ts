@@ -1,6 +1,8 @@
 /**
  * dpaudit/mechanisms: the privacy-event algebra (noise mechanisms, stated guarantees, structure),
- * neighbouring relations, and the JSON codecs for events and spec documents.
+ * neighbouring relations, the JSON codecs for events and spec documents, and the unit of a private
+ * release: measurements (a randomized function with its event) and the release gate that runs them
+ * on secret or seeded words and keeps the ledger.
  *
  * @module
  */
@@ -8,3 +10,19 @@ export * from './event.js'
 export * from './neighbouring.js'
 export * from './codec.js'
 export * from './ptr.js'
+export {
+  type Measurement,
+  type TableSensitivity,
+  type Sampling,
+  discreteLaplaceTable,
+  discreteLaplaceTableEvent,
+  discreteGaussianTable,
+  discreteGaussianTableEvent,
+  gaussianVector,
+  miniBatchRelease,
+  samplingEvent,
+  randomizedStep,
+  unprotected,
+} from './measurement.js'
+export { ReleaseGate, type GateOptions, type ReleaseRecord, DIAGNOSTICS_ASKED } from './gate.js'
+export { type RandomWords, WordStream, secureWords, seededWords, wordsFromRng } from '../core/words.js'

@@ -27,7 +27,7 @@
  *   composite then comes from the accountants that can, by `account`'s tightest-sound rule.
  *
  * Floating point: the Laplace draw is ±b·(−ln U) in double precision (the caveat of
- * ../trainers/svi/random.ts applies; the event is the exact Laplace's).
+ * ./noise/normal.ts applies; the event is the exact Laplace's).
  *
  * @module
  */
@@ -103,7 +103,7 @@ export type PtrOutcome<O> =
   | { readonly passed: false; readonly tests: ReadonlyArray<TestOutcome>; readonly reason: string }
 
 /**
- * A propose-test-release step as a measurement (the shape of trainers/release/measurement.ts):
+ * A propose-test-release step as a measurement (the shape of ./measurement.ts):
  * `statistics` are the true tested values, in test order; `accept` maps the bounds to the
  * release's input or to a reason for refusing; `release` draws the calibrated noise. Run it
  * through a release gate so the event is recorded as the words are drawn.

@@ -16,7 +16,7 @@ import fc from 'fast-check'
 import * as E from 'fp-ts/lib/Either.js'
 import { type AuditResult, auditMechanism } from '../attacks/audit.js'
 import type { Claim } from '../attacks/claim.js'
-import type { Mechanism } from '../attacks/output.js'
+import type { BlackBox } from '../attacks/output.js'
 import type { NeighbourPair, PairsSource } from '../attacks/pairs.js'
 import type { AttackFamily } from '../attacks/score.js'
 import { formatError } from '../core/error.js'
@@ -58,7 +58,7 @@ export class PrivacyViolationError extends Error {
  * })
  * ```
  */
-export const expectPrivate = <I>(mechanism: Mechanism<I>, claim: Claim, options: ExpectPrivateOptions<I>): AuditResult => {
+export const expectPrivate = <I>(mechanism: BlackBox<I>, claim: Claim, options: ExpectPrivateOptions<I>): AuditResult => {
   const seed = options.seed ?? 'expect-private'
   const r = auditMechanism<I>({
     mechanism,

@@ -32,7 +32,7 @@
  */
 import { isDeepStrictEqual } from 'node:util'
 import type { NeighbourPair } from '../attacks/pairs.js'
-import type { ReleaseRecord } from '../trainers/release/gate.js'
+import type { ReleaseRecord } from '../mechanisms/gate.js'
 import { type StubbedSecureRng, stubbedSecureRng } from './stubbed-secure.js'
 
 /** Everything a run lets out: what a user sees and keeps, and what left its release gate. */

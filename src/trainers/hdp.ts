@@ -20,7 +20,7 @@
  *   datasets), so every iteration after the first costs 2ε_L, not ε_L: Theorem 3 does not hold.
  *   Selectable for audits; its plan declares the four-cell releases.
  *
- * Every release goes through the release gate (release/gate.ts): the noisy counts and the sweep's
+ * Every release goes through the release gate (src/mechanisms/gate.ts): the noisy counts and the sweep's
  * topic draws, each with its event. The visiting order is the reading order (fixed by the token
  * positions, as the Theorem 3 argument assumes). φ is computed from the last release
  * (post-processing); θ is not released.
@@ -36,7 +36,7 @@ import { privateFitResult, runIterations } from './lda/loop.js'
 import { startPrivateFit } from './lda/private-fit.js'
 import type { SnapshotSampler } from './lda/snapshot.js'
 import { phiFromNoisyCounts } from './lda/state.js'
-import { discreteLaplaceTable, discreteLaplaceTableEvent, type Measurement, randomizedStep, type TableSensitivity } from './release/measurement.js'
+import { discreteLaplaceTable, discreteLaplaceTableEvent, type Measurement, randomizedStep, type TableSensitivity } from '../mechanisms/measurement.js'
 import { LDA_ASSUMPTIONS } from './assumptions.js'
 import { type LdaTrainer, pureClaim } from './trainer.js'
 import { invalidParameter } from '../core/error.js'

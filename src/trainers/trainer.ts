@@ -12,7 +12,7 @@ import type { DpError } from '../core/error.js'
 import type { Rng } from '../core/rng.js'
 import { approxDP, children, type PrivacyEvent, pureDP } from '../mechanisms/event.js'
 import type { NeighbouringRelation } from '../mechanisms/neighbouring.js'
-import type { ReleaseRecord } from './release/gate.js'
+import type { ReleaseRecord } from '../mechanisms/gate.js'
 import type { Corpus, CorpusStats } from './corpus/corpus.js'
 
 export type TrainerName = 'cgs' | 'hdp-lda' | 'cdp-lda' | 'cdp-lda+' | 'sub-lda' | 'lp-lda' | 'olp-lda' | 'svi-lda' | 'svi-lda-wor' | 'spectral'

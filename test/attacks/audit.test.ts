@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { type AuditResult, type AuditSpec, auditMechanism, auditZoo } from '../../src/attacks/audit.js'
 import type { Executor } from '../../src/attacks/executor.js'
 import { taskInput } from '../../src/attacks/executor.js'
-import type { Mechanism } from '../../src/attacks/output.js'
+import type { BlackBox } from '../../src/attacks/output.js'
 import type { NeighbourPair } from '../../src/attacks/pairs.js'
 import { runChunk } from '../../src/attacks/trials.js'
 import { laplaceNoise, snapped } from '../../src/attacks/zoo/noise.js'
@@ -23,7 +23,7 @@ const right = <A>(e: E.Either<unknown, A>): A => {
  * A stand-in for a k-worker pool: deals the tasks round-robin to k simulated workers and
  * finishes them in an interleaved, reversed order, calling the same worker entry (runChunk).
  */
-const simulatedPool = <I>(mechanism: Mechanism<I>, pairs: ReadonlyArray<NeighbourPair<I>>, workers: number): Executor => ({
+const simulatedPool = <I>(mechanism: BlackBox<I>, pairs: ReadonlyArray<NeighbourPair<I>>, workers: number): Executor => ({
   workers,
   run: (tasks, onResult) => {
     const queues: Array<typeof tasks[number][]> = Array.from({ length: workers }, () => [])
@@ -39,14 +39,14 @@ const simulatedPool = <I>(mechanism: Mechanism<I>, pairs: ReadonlyArray<Neighbou
 })
 
 // Snapped: textbook floating-point Laplace is not ε-DP (its low bits leak; the `bits` family sees it).
-const laplace: Mechanism<number> = (x, rng) => x + snapped(laplaceNoise(rng, 1))
+const laplace: BlackBox<number> = (x, rng) => x + snapped(laplaceNoise(rng, 1))
 const scalarPairs: ReadonlyArray<NeighbourPair<number>> = [{ input: 0, neighbour: 1, label: '0 vs 1' }]
 const base: AuditSpec<number> = { mechanism: laplace, pairs: scalarPairs, claim: { epsilon: 1, delta: 0 }, trials: 60_000, seed: 'audit-test' }
 
 describe('auditMechanism: determinism', () => {
   it('gives the identical result for 1, 2 and 5 (simulated) workers and any chunk size', () => {
     const hist = zooEntry('histogram-inverted')!
-    const mech = hist.make({ epsilon: 0.5, delta: 0 }) as Mechanism<unknown>
+    const mech = hist.make({ epsilon: 0.5, delta: 0 }) as BlackBox<unknown>
     const pairs = hist.pairs()
     const spec: AuditSpec<unknown> = { mechanism: mech, pairs, claim: { epsilon: 0.5, delta: 0 }, trials: 40_000, seed: 7 }
     const one = right(auditMechanism(spec))
@@ -89,19 +89,19 @@ describe('auditMechanism: statistics', () => {
     expect(r.counts.negatives + r.counts.positives).toBe(r.trials.estimation)
   })
   it('handles categories, booleans and vectors', () => {
-    const coin = (p: number): Mechanism<number> => (x, rng) => (rng.next() < (x === 0 ? p : 1 - p) ? 'yes' : 'no')
+    const coin = (p: number): BlackBox<number> => (x, rng) => (rng.next() < (x === 0 ? p : 1 - p) ? 'yes' : 'no')
     const cat = right(auditMechanism({ ...base, mechanism: coin(0.25), trials: 40_000 }))
     expect(cat.attack?.family).toBe('histogram')
     expect(cat.attack?.outputShape.kind).toBe('category')
     // Exact ε = ln 3 ≈ 1.0986 > 1.
     expect(cat.epsilonLowerBound).toBeLessThanOrEqual(Math.log(3))
     expect(cat.verdict).toBe('violation')
-    const bool: Mechanism<number> = (x, rng) => rng.next() < (x === 0 ? 0.2 : 0.8)
+    const bool: BlackBox<number> = (x, rng) => rng.next() < (x === 0 ? 0.2 : 0.8)
     const b = right(auditMechanism({ ...base, mechanism: bool, trials: 20_000 }))
     expect(b.attack?.outputShape.kind).toBe('boolean')
     expect(b.epsilonLowerBound).toBeLessThanOrEqual(Math.log(4))
     expect(b.verdict).toBe('violation')
-    const vec: Mechanism<number> = (x, rng) => [laplaceNoise(rng, 1), x + laplaceNoise(rng, 0.5), laplaceNoise(rng, 1)]
+    const vec: BlackBox<number> = (x, rng) => [laplaceNoise(rng, 1), x + laplaceNoise(rng, 0.5), laplaceNoise(rng, 1)]
     const v = right(auditMechanism({ ...base, mechanism: vec, trials: 60_000 }))
     expect(v.attack?.outputShape).toEqual({ kind: 'vector', dim: 3 })
     expect(v.epsilonLowerBound).toBeLessThanOrEqual(2)
@@ -132,7 +132,7 @@ describe('auditMechanism: bad input', () => {
     // executor runs selection first, so the neighbour's 7 000th call is estimation trial
     // 7 000 − (selection trials per side) − 1: selection finishes, estimation stops there.
     let neighbourCalls = 0
-    const flaky: Mechanism<number> = (x, rng) => {
+    const flaky: BlackBox<number> = (x, rng) => {
       if (x === 1 && ++neighbourCalls === 7_000) throw new Error('division by zero')
       return x + snapped(laplaceNoise(rng, 1))
     }
@@ -150,7 +150,7 @@ describe('auditMechanism: bad input', () => {
   })
   it('estimates memory before the run: refuses a 10⁶-length output, shrinks the selection sample for a long one', () => {
     const long =
-      (d: number): Mechanism<number> =>
+      (d: number): BlackBox<number> =>
       (x, rng) => {
         const v = new Float64Array(d)
         v[0] = x + snapped(laplaceNoise(rng, 1))
@@ -165,14 +165,14 @@ describe('auditMechanism: bad input', () => {
   })
   it('marks NaN outputs and changing shapes', () => {
     let n = 0
-    const nan: Mechanism<number> = (x, rng) => (++n === 300 ? Number.NaN : x + laplaceNoise(rng, 1))
+    const nan: BlackBox<number> = (x, rng) => (++n === 300 ? Number.NaN : x + laplaceNoise(rng, 1))
     const a = right(auditMechanism({ ...base, mechanism: nan }))
     expect(a.status).toBe('mechanism-failed')
     expect(a.issues[0]?._tag).toBe('NonFiniteOutput')
     // Call 300 is trial 298 of the first stream: the first call is the memory probe (trial 0 run once more).
     expect(a.issues[0]?.trial).toBe(298)
     expect(a.trials.spent).toBeGreaterThan(0)
-    const shape: Mechanism<number> = (x, rng) => (x === 0 ? rng.next() : [rng.next()])
+    const shape: BlackBox<number> = (x, rng) => (x === 0 ? rng.next() : [rng.next()])
     const b = right(auditMechanism({ ...base, mechanism: shape }))
     expect(b.status).toBe('mechanism-failed')
     expect(b.issues[0]?._tag).toBe('ShapeChanged')

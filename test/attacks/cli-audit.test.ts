@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url'
 import * as E from 'fp-ts/lib/Either.js'
 import { afterAll, describe, expect, it } from 'vitest'
 import { auditMechanism } from '../../src/attacks/audit.js'
-import type { Mechanism } from '../../src/attacks/output.js'
+import type { BlackBox } from '../../src/attacks/output.js'
 import { auditDemo, runAudit, runAuditCommand } from '../../src/cli/commands/audit.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'audit-cli-')) // not dpaudit-*: another run's global teardown removes those while this file runs
@@ -120,7 +120,7 @@ describe('dpaudit audit on worker threads (compiled package)', () => {
       expect(runs.map((r) => r.code)).toEqual([3, 3])
       expect(runs[1]?.doc.result).toEqual(runs[0]?.doc.result)
       // The same mechanism in this thread, from the TypeScript sources: the same numbers.
-      const mech: Mechanism<number> = (x, rng) => {
+      const mech: BlackBox<number> = (x, rng) => {
         const u = rng.next() || 1e-17
         return x + (u < 0.5 ? Math.log(2 * u) : -Math.log(2 * (1 - u)))
       }

@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
-import type { Mechanism } from '../../src/attacks/output.js'
+import type { BlackBox } from '../../src/attacks/output.js'
 import { coordinatePairs } from '../../src/attacks/pairs.js'
 import { searchInputs } from '../../src/attacks/input-search.js'
 import { laplaceNoise, snapped } from '../../src/attacks/zoo/noise.js'
@@ -9,7 +9,7 @@ describe('adaptive input search', () => {
   it('climbs to the inputs where a mechanism leaks and certifies it on fresh trials', () => {
     // Correct (Lap(1) per entry, one-coordinate change) except when the first entry is ≥ 2, where
     // the noise drops to Lap(0.2): a 5-DP leak no listed pair (base all zeros) shows.
-    const leaky: Mechanism<ReadonlyArray<number>> = (x, rng) => x.map((v) => v + snapped(laplaceNoise(rng, (x[0] as number) >= 2 ? 0.2 : 1)))
+    const leaky: BlackBox<ReadonlyArray<number>> = (x, rng) => x.map((v) => v + snapped(laplaceNoise(rng, (x[0] as number) >= 2 ? 0.2 : 1)))
     const spec = { mechanism: leaky, pairs: coordinatePairs([0, 0], { positions: [0] }), claim: { epsilon: 1.5, delta: 0, relation: 'one-coordinate' as const }, trials: 40_000, seed: 'climb' }
     const r = searchInputs(spec, { searchTrials: 200_000, steps: 60 })
     if (E.isLeft(r)) throw new Error(r.left.message)

@@ -3,7 +3,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { auditMechanism } from '../../src/attacks/audit.js'
 import { epsilonFromRates, wilsonUpper } from '../../src/attacks/bounds.js'
-import type { Mechanism } from '../../src/attacks/output.js'
+import type { BlackBox } from '../../src/attacks/output.js'
 import { coordinatePairs, vectorPairs } from '../../src/attacks/pairs.js'
 import { compileScorer, granularity } from '../../src/attacks/score.js'
 import { betterHalf } from '../../src/attacks/search.js'
@@ -114,7 +114,7 @@ describe('selection', () => {
 })
 
 describe('claims with their relation', () => {
-  const prefix: Mechanism<ReadonlyArray<number>> = (x, rng) => {
+  const prefix: BlackBox<ReadonlyArray<number>> = (x, rng) => {
     let s = 0
     return x.map((v) => (s += v + snapped(laplaceNoise(rng, 1))))
   }
@@ -135,7 +135,7 @@ describe('claims with their relation', () => {
 describe('Gaussian-DP test and claim profiles', () => {
   it('bounds μ below the true μ of a Gaussian mechanism and converts it only under the stated assumption', () => {
     const sigma = 2
-    const g: Mechanism<number> = (x, rng) => x + snapped(gaussianNoise(rng, sigma))
+    const g: BlackBox<number> = (x, rng) => x + snapped(gaussianNoise(rng, sigma))
     const r = auditMechanism({ mechanism: g, pairs: [{ input: 0, neighbour: 1 }], claim: { epsilon: 0.5, delta: 1e-5 }, trials: 200_000, seed: 4, confidence: 0.999 })
     if (E.isLeft(r)) throw new Error(r.left.message)
     const gdp = r.right.gdp
@@ -145,7 +145,7 @@ describe('Gaussian-DP test and claim profiles', () => {
     expect(gdp?.statement).toMatch(/assumption/)
   })
   it('a profile point the counts refute makes the verdict a violation even when the main claim stands', () => {
-    const lap: Mechanism<number> = (x, rng) => x + snapped(laplaceNoise(rng, 1))
+    const lap: BlackBox<number> = (x, rng) => x + snapped(laplaceNoise(rng, 1))
     const r = auditMechanism({
       mechanism: lap,
       pairs: [{ input: 0, neighbour: 1 }],
@@ -163,7 +163,7 @@ describe('Gaussian-DP test and claim profiles', () => {
 describe('family-wise audits', () => {
   it('p-values reproduce each audit verdict at its own level; Holm rejects what Bonferroni does and keeps the family level', async () => {
     const { auditFamily, auditPValue, familywise } = await import('../../src/attacks/family.js')
-    const lap = (b: number): Mechanism<number> => (x, rng) => x + snapped(laplaceNoise(rng, b))
+    const lap = (b: number): BlackBox<number> => (x, rng) => x + snapped(laplaceNoise(rng, b))
     const spec = (b: number, seed: number) => ({ mechanism: lap(b), pairs: [{ input: 0, neighbour: 1 }], claim: { epsilon: 1, delta: 0 }, trials: 60_000, seed })
     const fam = auditFamily([spec(1, 1), spec(0.5, 2), spec(0.6, 3), spec(1, 4)] as never, { confidence: 0.95 })
     if (E.isLeft(fam)) throw new Error(fam.left.message)

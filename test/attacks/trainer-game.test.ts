@@ -13,7 +13,7 @@ import { buildGame, type CorpusJson, canaryDocument, syntheticCorpus } from '../
 import { fitLira, liraScore } from '../../src/attacks/trainers/lira.js'
 import { decodeTrainerAuditFile } from '../../src/attacks/trainers/file.js'
 import { observedCgsFit, observedGibbsFit } from '../../src/attacks/trainers/observe.js'
-import type { ReleaseRecord } from '../../src/trainers/release/gate.js'
+import type { ReleaseRecord } from '../../src/mechanisms/gate.js'
 import { cdpLdaPlus } from '../../src/trainers/cdp.js'
 import { cgs } from '../../src/trainers/cgs.js'
 import { hdpLda } from '../../src/trainers/hdp.js'

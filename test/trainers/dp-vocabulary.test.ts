@@ -25,7 +25,7 @@ import {
   vocabularySelectionEvent,
 } from '../../src/trainers/corpus/dp-vocabulary.js'
 import { topVocabulary } from '../../src/trainers/corpus/text.js'
-import { ReleaseGate } from '../../src/trainers/release/gate.js'
+import { ReleaseGate } from '../../src/mechanisms/gate.js'
 
 const WORD = replaceOne('word')
 

@@ -31,7 +31,7 @@ import {
   unitGuarantees,
   type UserDocuments,
 } from '../../src/trainers/index.js'
-import type { ReleaseRecord } from '../../src/trainers/release/gate.js'
+import type { ReleaseRecord } from '../../src/mechanisms/gate.js'
 
 const synth = generateLda({ topics: 3, vocabulary: 40, documents: 40, alpha: 0.2, beta: 0.1, meanDocumentLength: 25 }, seeded(13))
 if (E.isLeft(synth)) throw new Error('generate failed')

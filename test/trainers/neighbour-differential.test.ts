@@ -39,7 +39,7 @@ import {
   vocabularyFileText,
   writeJsonLines,
 } from '../../src/testing/index.js'
-import type { ReleaseRecord } from '../../src/trainers/release/gate.js'
+import type { ReleaseRecord } from '../../src/mechanisms/gate.js'
 import type { TrainerName } from '../../src/trainers/trainer.js'
 
 const ROOT = mkdtempSync(join(tmpdir(), 'dpaudit-neighbours-'))

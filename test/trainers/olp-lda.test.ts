@@ -38,7 +38,7 @@ import {
   updatePrior,
 } from '../../src/trainers/index.js'
 import { FastUniform } from '../../src/trainers/lda/random.js'
-import type { ReleaseRecord } from '../../src/trainers/release/gate.js'
+import type { ReleaseRecord } from '../../src/mechanisms/gate.js'
 
 const synth = generateLda({ topics: 3, vocabulary: 40, documents: 60, alpha: 0.2, beta: 0.1, meanDocumentLength: 25 }, seeded(17))
 if (E.isLeft(synth)) throw new Error('generate failed')

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import { noOp } from '../../src/mechanisms/event.js'
 import { type Corpus, declarePublic, fromDocuments } from '../../src/trainers/corpus/corpus.js'
-import { postProcessing } from '../../src/trainers/release/measurement.js'
+import { postProcessing } from '../../src/trainers/release/post-processing.js'
 
 const corpus: Corpus = fromDocuments(['alpha', 'bravo'], [Int32Array.from([0, 1]), Int32Array.from([1, 1])])
 

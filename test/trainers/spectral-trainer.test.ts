@@ -23,7 +23,7 @@ import { spendingAt } from '../../src/trainers/spectral/budget.js'
 import { parseConfiguration } from '../../src/trainers/spectral/graph.js'
 import { countDocuments } from '../../src/trainers/spectral/moments.js'
 import { spectralLda } from '../../src/trainers/spectral/pipeline.js'
-import { ReleaseGate } from '../../src/trainers/release/gate.js'
+import { ReleaseGate } from '../../src/mechanisms/gate.js'
 import { wordsFromRng } from '../../src/core/words.js'
 import { SPECTRAL_DEFAULTS, type SpectralConfig, spectralLdaTrainer } from '../../src/trainers/spectral/trainer.js'
 

@@ -29,7 +29,7 @@
  */
 import { analyticGaussianEpsilon, analyticGaussianNoiseMultiplier } from '../../accounting/analytic-gaussian.js'
 import type { Claim } from '../claim.js'
-import type { Mechanism } from '../output.js'
+import type { BlackBox } from '../output.js'
 import { coordinatePairs, histogramPairs, type NeighbourPair, vectorPairs } from '../pairs.js'
 import {
   argmaxProbabilities,
@@ -71,7 +71,7 @@ export interface ZooEntry {
   /** How `trueEpsilon` is known: a closed form, the analytic Gaussian curve, numerical integration, a theorem. */
   readonly trueEpsilonMethod: string
   /** The implementation, calibrated (correctly or not) for the claim. */
-  readonly make: (claim: Claim) => Mechanism<never>
+  readonly make: (claim: Claim) => BlackBox<never>
   readonly pairs: () => ReadonlyArray<NeighbourPair<unknown>>
   /**
    * Trials for a decisive audit at the default claim, at 99.9 % confidence: enough for the ceiling to
@@ -162,7 +162,7 @@ const recordPairs = (): ReadonlyArray<NeighbourPair<ReadonlyArray<number>>> => c
 
 /** Adds independent noise to every count. */
 const noisyCounts =
-  (noise: (rng: Parameters<Mechanism<never>>[1]) => number): Mechanism<ReadonlyArray<number>> =>
+  (noise: (rng: Parameters<BlackBox<never>>[1]) => number): BlackBox<ReadonlyArray<number>> =>
   (x, rng) => {
     const out = new Array<number>(x.length)
     for (let i = 0; i < x.length; i++) out[i] = (x[i] as number) + noise(rng)
@@ -171,7 +171,7 @@ const noisyCounts =
 
 /** Reports each bit truthfully with probability e^e/(1 + e^e), flips it otherwise (Warner 1965). */
 const bitwiseRR =
-  (perBitEpsilon: number): Mechanism<ReadonlyArray<number>> =>
+  (perBitEpsilon: number): BlackBox<ReadonlyArray<number>> =>
   (x, rng) => {
     const keep = 1 / (1 + Math.exp(-perBitEpsilon))
     const out = new Array<number>(x.length)
@@ -199,7 +199,7 @@ const rrEpsilon = (perBit: number): number =>
  * queries not reached. With `noisyValue` the first "above" reports q_i + ν_i instead of 1 (Alg. 3).
  */
 const sparseVector =
-  (n: SvtNoise, options: { readonly cutoff: boolean; readonly noisyValue?: boolean }): Mechanism<ReadonlyArray<number>> =>
+  (n: SvtNoise, options: { readonly cutoff: boolean; readonly noisyValue?: boolean }): BlackBox<ReadonlyArray<number>> =>
   (q, rng) => {
     // Snapped noise: the reported noisy answer of Alg. 3 must not leak through its low bits, or
     // its true ε would be ∞ for floating-point reasons rather than the algorithm's.
@@ -245,7 +245,7 @@ const noisyMaxValueEpsilon = (kind: 'laplace' | 'exponential', b: number): numbe
 
 /** argmax_i (q_i + noise) (report noisy max; Dwork & Roth 2014, Claim 3.9, with the general-query scale). */
 const noisyArgmax =
-  (noise: (rng: Parameters<Mechanism<never>>[1]) => number): Mechanism<ReadonlyArray<number>> =>
+  (noise: (rng: Parameters<BlackBox<never>>[1]) => number): BlackBox<ReadonlyArray<number>> =>
   (q, rng) => {
     let best = 0
     let bestValue = -Infinity
@@ -261,7 +261,7 @@ const noisyArgmax =
 
 /** The bug: max_i (q_i + noise) returns the noisy value, not the index. */
 const noisyMaxValue =
-  (noise: (rng: Parameters<Mechanism<never>>[1]) => number): Mechanism<ReadonlyArray<number>> =>
+  (noise: (rng: Parameters<BlackBox<never>>[1]) => number): BlackBox<ReadonlyArray<number>> =>
   (q, rng) => {
     let bestValue = -Infinity
     for (let i = 0; i < q.length; i++) bestValue = Math.max(bestValue, (q[i] as number) + noise(rng))
@@ -272,7 +272,7 @@ const argmaxEpsilon = (kind: 'laplace' | 'exponential', b: number): number => pa
 
 /** Gumbel-max: argmax_i (scale·u_i + G_i) has exactly the exponential mechanism's distribution (Gumbel 1954; McSherry & Talwar 2007). */
 const gumbelMax =
-  (scale: number, withValue: boolean): Mechanism<ReadonlyArray<number>> =>
+  (scale: number, withValue: boolean): BlackBox<ReadonlyArray<number>> =>
   (u, rng) => {
     let best = 0
     let bestValue = -Infinity
@@ -288,7 +288,7 @@ const gumbelMax =
 
 /** The exponential mechanism by inverse CDF over the normalised weights exp(scale·u_i). */
 const exponentialMechanism =
-  (scale: number): Mechanism<ReadonlyArray<number>> =>
+  (scale: number): BlackBox<ReadonlyArray<number>> =>
   (u, rng) => {
     const p = exponentialMechanismProbabilities(u, scale)
     const x = rng.next()
@@ -362,7 +362,7 @@ const prefix = (x: ReadonlyArray<number>): number[] => {
 const classicalMultiplier = (c: Claim): number => Math.sqrt(2 * Math.log(1.25 / c.delta)) / c.epsilon
 const analyticMultiplier = (c: Claim): number => analyticGaussianNoiseMultiplier(c.epsilon, c.delta > 0 ? c.delta : 1e-12)
 
-const mech = <I>(m: Mechanism<I>): Mechanism<never> => m as Mechanism<never>
+const mech = <I>(m: BlackBox<I>): BlackBox<never> => m as BlackBox<never>
 
 const CLOSED = 'closed form'
 const NUMERIC = 'numerical integration over the output distribution on the audited pairs (zoo/exact.ts)'

@@ -22,7 +22,7 @@ import { configurationOf, unverifiedReasons } from '../../trainers/spectral/trai
 import { edge } from '../../trainers/spectral/graph.js'
 import { secondMomentSensitivity, thirdMomentSensitivity } from '../../trainers/spectral/sensitivity.js'
 import type { CorpusStats } from '../../trainers/corpus/corpus.js'
-import { discreteLaplaceTableEvent } from '../../trainers/release/measurement.js'
+import { discreteLaplaceTableEvent } from '../../mechanisms/measurement.js'
 import { multiplierEvent } from '../../trainers/svi/accounting.js'
 import { samplingRelation } from '../../trainers/svi/trainer.js'
 import { type DeltaReading, zcdpChain } from '../../trainers/svi/chain.js'

@@ -12,7 +12,7 @@ declare const declaredPublic: unique symbol
 
 /**
  * A corpus the user declared public (OLP-LDA's `--prior PATH`, an evaluation corpus): the only corpus
- * a no-cost measurement (`postProcessing` in ../release/measurement.ts) may take as its input. The
+ * a no-cost measurement (`postProcessing` in ../release/post-processing.ts) may take as its input. The
  * brand exists only in the types; `declarePublic` is the one place that grants it, so a private
  * corpus reaching a no-cost step is a compile error, not a review finding (issue 22, item 7).
  */

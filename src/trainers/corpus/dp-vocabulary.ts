@@ -27,7 +27,7 @@
  * pairs (Zhu, Dong & Wang 2022, Thm 10; post-processing, Dwork & Roth 2014 Prop. 2.1):
  * - a word in both corpora whose count moves by d: the discrete Laplace shift by |d|, post-processed.
  *   Over all of them, at most `cells` coordinates move, each by 1: the event of `cells` independent
- *   discrete Laplace(t) shifts by 1 (../release/measurement.ts), pure ε = cells/t.
+ *   discrete Laplace(t) shifts by 1 (src/mechanisms/measurement.ts), pure ε = cells/t.
  * - the words present in one corpus only ("new" words; each has count exactly 1 there, as one unit
  *   contributes at most 1 to a count). With β_D = 1 − (1 − p)^{ℓ_D} for the ℓ_D new words of D, and
  *   p = P[1 + Z ≥ τ], the new-word pair is P = (some new word of D released w.p. β_D, else all ⊥),
@@ -59,7 +59,7 @@ import type { WordStream } from '../../core/words.js'
 import { approxDP, compose, labeled, type PrivacyEvent } from '../../mechanisms/event.js'
 import { type NeighbouringRelation, showRelation } from '../../mechanisms/neighbouring.js'
 import { type DiscreteLaplaceSampler, discreteLaplaceSampler, MAX_DISCRETE_LAPLACE_SCALE } from '../../mechanisms/noise/index.js'
-import { discreteLaplaceTableEvent, type Measurement } from '../release/measurement.js'
+import { discreteLaplaceTableEvent, type Measurement } from '../../mechanisms/measurement.js'
 
 /** The training documents as token lists (RawDocument.tokens), before any vocabulary exists. */
 export type TokenDocuments = ReadonlyArray<ReadonlyArray<string>>

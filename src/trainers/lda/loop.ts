@@ -5,7 +5,7 @@
  * @module
  */
 import { compose, type PrivacyEvent } from '../../mechanisms/event.js'
-import type { ReleaseGate } from '../release/gate.js'
+import type { ReleaseGate } from '../../mechanisms/gate.js'
 import type { FitOptions, FitResult, IterationLog } from '../trainer.js'
 import { type GibbsState, thetaFromCounts } from './state.js'
 

@@ -17,7 +17,7 @@ import type { RegisteredAccountant } from '../../accounting/registry.js'
 import type { DpError } from '../../core/error.js'
 import { gaussian, type PrivacyEvent, selfCompose } from '../../mechanisms/event.js'
 import { advancedChain, type ChainInput, type ChainStep, linearChain, zcdpChain } from './chain.js'
-import { samplingEvent, type Sampling } from './measurement.js'
+import { samplingEvent, type Sampling } from '../../mechanisms/measurement.js'
 import { samplingRelation } from './trainer.js'
 
 export interface SviSetting {

@@ -16,8 +16,8 @@
  *
  * @module
  */
-import { type RandomWords, WordStream } from '../../core/words.js'
-import { compose, labeled, nonPrivate, type PrivacyEvent } from '../../mechanisms/event.js'
+import { type RandomWords, WordStream } from '../core/words.js'
+import { compose, labeled, nonPrivate, type PrivacyEvent } from './event.js'
 import type { Measurement } from './measurement.js'
 
 /** One release as an observer sees it (audits, white-box tests): the value is exactly what left the gate. */
