@@ -1,6 +1,6 @@
 import normalCdf from '@stdlib/stats-base-dists-normal-cdf'
 import { describe, expect, it } from 'vitest'
-import type { Mechanism } from '../../src/attacks/output.js'
+import type { BlackBox } from '../../src/attacks/output.js'
 import { TrialRng } from '../../src/attacks/stream.js'
 import { integrate, laplaceCdf, laplacePdf, maxLogRatio, noisyMaxValueDensities, svtNoisyValueDensities, svtPatternProbabilities, valueGrid } from '../../src/attacks/zoo/exact.js'
 import { ZOO, zooEntry } from '../../src/attacks/zoo/index.js'
@@ -23,7 +23,7 @@ const trueEps = (name: string): number => {
 /** Output frequencies of a zoo implementation on input x over n seeded runs, keyed by `key`. */
 const simulate = (name: string, x: unknown, n: number, key: (o: unknown) => string, seed: number): Map<string, number> => {
   const e = entry(name)
-  const m = e.make(e.defaultClaim) as unknown as Mechanism<unknown>
+  const m = e.make(e.defaultClaim) as unknown as BlackBox<unknown>
   const rng = new TrialRng([seed, 7])
   const counts = new Map<string, number>()
   for (let i = 0; i < n; i++) {

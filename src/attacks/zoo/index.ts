@@ -308,11 +308,11 @@ const emEpsilon = (scale: number): number => pairsEpsilon(queryPairs(), (u) => e
  * other ε/2; Dwork & Roth 2014, Thm 3.16, basic composition). The output joins a pattern with a
  * continuous value as the broken Alg. 3 and ReportNoisyMax3 do: controls for selection on such outputs.
  */
-const freshValue = (rng: Parameters<Mechanism<never>>[1], qk: number, epsilon: number): number => qk + snapped(laplaceNoise(rng, 2 / epsilon))
+const freshValue = (rng: Parameters<BlackBox<never>>[1], qk: number, epsilon: number): number => qk + snapped(laplaceNoise(rng, 2 / epsilon))
 
 /** Sparse vector Alg. 1 at ε/2, the first "above" query reported as q_k + fresh Laplace(2/ε). */
 const sparseVectorFreshValue =
-  (epsilon: number): Mechanism<ReadonlyArray<number>> =>
+  (epsilon: number): BlackBox<ReadonlyArray<number>> =>
   (q, rng) => {
     const out = sparseVector(svtAlg1(epsilon / 2), { cutoff: true })(q, rng) as number[]
     const k = out.indexOf(1)
@@ -322,7 +322,7 @@ const sparseVectorFreshValue =
 
 /** Report noisy max (index) with Laplace(4/ε), then [index, q_index + fresh Laplace(2/ε)]. */
 const noisyMaxFreshValue =
-  (epsilon: number): Mechanism<ReadonlyArray<number>> =>
+  (epsilon: number): BlackBox<ReadonlyArray<number>> =>
   (q, rng) => {
     const i = noisyArgmax((r) => snapped(laplaceNoise(r, 4 / epsilon)))(q, rng) as number
     return [i, freshValue(rng, q[i] as number, epsilon)]
