@@ -44,3 +44,18 @@ export {
   type PrivacyOdometer,
 } from './filter/index.js'
 export { shuffleAmplification, fmt21ShuffledEpsilon, shuffleLocalEpsilonLimit, type ShuffledEpsilon } from './shuffle.js'
+export {
+  defaultAlphas,
+  gaussianTradeOff,
+  gdpMu,
+  profileTradeOff,
+  tprAtFpr,
+  tradeOffAt,
+  tradeOffCurve,
+  type GdpBound,
+  type TprAnswer,
+  type TradeOffCurve,
+  type TradeOffMethod,
+  type TradeOffOptions,
+} from './tradeoff.js'
+export { privacyProfileOf, type PrivacyProfile, type ProfileOptions } from './profile.js'
