@@ -10,6 +10,8 @@
  * The examples import `dpaudit/<sub>`, which the package's exports map to dist/; here they are
  * mapped to the sources, so the test needs no build.
  */
+import { readdirSync, readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import * as E from 'fp-ts/lib/Either.js'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { account } from '../../src/accounting/index.js'
@@ -78,7 +80,25 @@ beforeAll(async () => {
 
 const DELTA = 1e-5
 
+/** The plug-in's files: the two trainer modules and their helpers. */
+const pluginFiles = (): string[] => {
+  const dir = fileURLToPath(new URL('../../examples/', import.meta.url))
+  return [
+    ...['dp-sgd-logreg.mjs', 'dp-sgd-logreg-broken.mjs'].map((f) => `${dir}${f}`),
+    ...readdirSync(`${dir}dp-sgd`)
+      .filter((f) => f.endsWith('.mjs'))
+      .map((f) => `${dir}dp-sgd/${f}`),
+  ]
+}
+
 describe('DP-SGD logistic regression, a plug-in outside LDA', () => {
+  it('imports nothing but public sub-paths of dpaudit (and io-ts, fp-ts, node: and its own files)', () => {
+    const PUBLIC = /^(dpaudit(\/(accounting|mechanisms|trainers|attacks|testing|report))?|io-ts|fp-ts\/lib\/[A-Za-z]+\.js|node:[a-z_/]+|\.{1,2}\/[\w./-]+\.mjs)$/
+    const specifiers = pluginFiles().flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/^import .* from '([^']+)'/gm)].map((m) => [f, m[1] as string] as const))
+    expect(specifiers.length).toBeGreaterThan(10)
+    expect(specifiers.filter(([, s]) => !PUBLIC.test(s))).toEqual([])
+  })
+
   it('beats the majority class on the held-out SpamAssassin e-mails (seeded run, default config)', () => {
     const ds = loadDataset('spam')
     if (E.isLeft(ds)) throw new Error(ds.left.message)
