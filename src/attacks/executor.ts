@@ -1,12 +1,17 @@
 /**
- * Executors run chunks of trials. The auditor hands an executor a batch of independent tasks and
- * gets one result per task, in any order; results are keyed by task id, and each task's outcome
- * depends only on the task, so the audit is identical whatever executor (or worker count) runs it.
+ * Executors run chunks of work for every kind of audit (issue 23: one interface). An audit's phases
+ * hand an executor a batch of independent tasks and get one result per task, in any order; results
+ * are keyed by task id, and each task's outcome depends only on the task, so the audit is identical
+ * whatever executor (or worker count) runs it.
  *
- * - `inProcessExecutor` runs tasks one after another in the calling thread (works everywhere).
- * - `createWorkerPool` (pool.ts) runs them on worker threads from the compiled package.
+ * - `inProcessExecutor` runs mechanism chunks one after another in the calling thread.
+ * - `createWorkerPool` / `acquireWorkerPool` (pool.ts) run them on worker threads.
+ * - `queueExecutor` (queue/executor.ts) runs mechanism or trainer chunks as BullMQ jobs on any
+ *   number of machines; it is asynchronous, so only the asynchronous drivers take it.
+ * - trainers/audit.ts's `localExecutor` runs trainer chunks in this thread.
  *
- * A mechanism can reach a worker thread only by reference: a zoo name, or a module URL and export.
+ * A mechanism can reach a worker thread or a queue worker only by reference: a zoo name, or a
+ * module URL and export.
  *
  * @module
  */
@@ -21,16 +26,54 @@ export type MechanismRef =
   | { readonly _tag: 'ZooRef'; readonly name: string; readonly claim: Claim }
   | { readonly _tag: 'ModuleRef'; readonly url: string; readonly exportName: string }
 
-export interface Executor {
-  /** Number of threads running trials (1 for the in-process executor). */
+/** Runs tasks T to results R, synchronously (threads, this thread) or not (a queue). */
+export interface Executor<T = ChunkTask, R = ChunkResult> {
+  /** Runners working at once (1 in this thread; for a queue, the workers it expects): batches are sized by it. */
   readonly workers: number
   /**
-   * Runs every task and calls `onResult` once per task (any order). Returns null when all ran, or
-   * a message when execution itself broke (a worker died); `onResult` has then seen the tasks that
-   * finished.
+   * Runs every task and calls `onResult` at least once per task (any order; a repeat is ignored by
+   * the audit). Returns (or resolves to) null when all ran, or a message when execution itself
+   * broke (a worker died, Redis went away); `onResult` has then seen the tasks that finished.
    */
-  readonly run: (tasks: ReadonlyArray<ChunkTask>, onResult: (r: ChunkResult) => void) => string | null
+  readonly run: (tasks: ReadonlyArray<T>, onResult: (r: R) => void) => string | null | Promise<string | null>
+  readonly close: () => void | Promise<void>
+}
+
+/** An executor that finishes each batch before returning (threads, this thread): a synchronous audit can use it. */
+export interface SyncExecutor<T = ChunkTask, R = ChunkResult> extends Executor<T, R> {
+  readonly run: (tasks: ReadonlyArray<T>, onResult: (r: R) => void) => string | null
   readonly close: () => void
+}
+
+/** What a phase of an audit gets back for a batch it yielded. */
+export interface BatchOutcome<R> {
+  readonly results: ReadonlyArray<R>
+  readonly error: string | null
+}
+
+/**
+ * The phases of an audit are generators: each yields a batch of tasks, receives its outcome, and
+ * finally returns its value A. The same phases run under `runSteps` (synchronous executors) and
+ * `runStepsAsync` (any executor), so there is one audit procedure however its chunks run.
+ */
+export type Steps<T, R, A> = Generator<ReadonlyArray<T>, A, BatchOutcome<R>>
+
+export const runSteps = <T, R, A>(steps: Steps<T, R, A>, executor: SyncExecutor<T, R>): A => {
+  for (let step = steps.next(); ; ) {
+    if (step.done === true) return step.value
+    const results: R[] = []
+    const error = executor.run(step.value, (r) => results.push(r))
+    step = steps.next({ results, error })
+  }
+}
+
+export const runStepsAsync = async <T, R, A>(steps: Steps<T, R, A>, executor: Executor<T, R>): Promise<A> => {
+  for (let step = steps.next(); ; ) {
+    if (step.done === true) return step.value
+    const results: R[] = []
+    const error = await executor.run(step.value, (r) => results.push(r))
+    step = steps.next({ results, error })
+  }
 }
 
 /** Input of a task: side 0 runs the pair's `input`, side 1 its `neighbour`. */
@@ -41,7 +84,7 @@ export const taskInput = <I>(pairs: ReadonlyArray<NeighbourPair<I>>, task: Chunk
 }
 
 /** Runs tasks sequentially in this thread. */
-export const inProcessExecutor = <I>(mechanism: BlackBox<I>, pairs: ReadonlyArray<NeighbourPair<I>>): Executor => ({
+export const inProcessExecutor = <I>(mechanism: BlackBox<I>, pairs: ReadonlyArray<NeighbourPair<I>>): SyncExecutor => ({
   workers: 1,
   run: (tasks, onResult) => {
     for (const t of tasks) onResult(runChunk(t, mechanism, taskInput(pairs, t)))

@@ -19,7 +19,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads'
 import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, decodeFailure, invalidParameter } from '../core/error.js'
-import type { Executor, MechanismRef } from './executor.js'
+import type { MechanismRef, SyncExecutor } from './executor.js'
 import type { NeighbourPair } from './pairs.js'
 import type { ChunkResult, ChunkTask } from './trials.js'
 
@@ -259,7 +259,7 @@ export const createWorkerPool = <I>(
   pairs: ReadonlyArray<NeighbourPair<I>>,
   workers: number,
   options: PoolOptions = {},
-): E.Either<DpError, Executor> => {
+): E.Either<DpError, SyncExecutor> => {
   const spawned = spawn(ref, workers, false)
   if (E.isLeft(spawned)) return spawned
   const { slots, signal } = spawned.right
@@ -312,7 +312,7 @@ export const acquireWorkerPool = <I>(
   pairs: ReadonlyArray<NeighbourPair<I>>,
   workers: number,
   options: PoolOptions = {},
-): E.Either<DpError, Executor> => {
+): E.Either<DpError, SyncExecutor> => {
   if (shared !== null && shared.busy) return createWorkerPool(ref, pairs, workers, options)
   if (shared !== null && shared.workers !== workers) {
     closeSlots(shared.slots)

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import * as E from 'fp-ts/lib/Either.js'
 import { afterAll, describe, expect, it } from 'vitest'
 import { type AuditResult, type AuditSpec, auditMechanism, auditZoo } from '../../src/attacks/audit.js'
-import type { Executor } from '../../src/attacks/executor.js'
+import type { SyncExecutor } from '../../src/attacks/executor.js'
 import { taskInput } from '../../src/attacks/executor.js'
 import type { BlackBox } from '../../src/attacks/output.js'
 import type { NeighbourPair } from '../../src/attacks/pairs.js'
@@ -23,7 +23,7 @@ const right = <A>(e: E.Either<unknown, A>): A => {
  * A stand-in for a k-worker pool: deals the tasks round-robin to k simulated workers and
  * finishes them in an interleaved, reversed order, calling the same worker entry (runChunk).
  */
-const simulatedPool = <I>(mechanism: BlackBox<I>, pairs: ReadonlyArray<NeighbourPair<I>>, workers: number): Executor => ({
+const simulatedPool = <I>(mechanism: BlackBox<I>, pairs: ReadonlyArray<NeighbourPair<I>>, workers: number): SyncExecutor => ({
   workers,
   run: (tasks, onResult) => {
     const queues: Array<typeof tasks[number][]> = Array.from({ length: workers }, () => [])

@@ -30,11 +30,12 @@ import { type DpError, invalidParameter } from '../../core/error.js'
 import type { LdaConfigBase, LdaTrainer } from '../../trainers/trainer.js'
 import { certifiableCeiling } from '../bounds.js'
 import { type Claim, validateClaim } from '../claim.js'
+import { type Executor, runStepsAsync, type Steps } from '../executor.js'
 import { hashSeed } from '../stream.js'
 import { chunkId, runTrainerChunk, type TrainerChunkResult, type TrainerChunkTask } from './chunk.js'
 import { type FeatureName, type FeatureOptions, featuresFor } from './features.js'
 import { buildGame, type TrainerGame, type TrainerGameSpec } from './game.js'
-import type { AuditIssue, TrainerAuditResult } from '../result.js'
+import type { TrainerAuditResult } from '../result.js'
 import { chooseTestAndBound } from './threshold-test.js'
 
 /** What an executor needs to run this audit's chunks anywhere. */
@@ -46,13 +47,8 @@ export interface TrainerAuditContext {
   readonly features: ReadonlyArray<FeatureName>
 }
 
-export interface TrainerExecutor {
-  /** Parallel runners (1 in this thread; queue workers are counted by the queue). */
-  readonly workers: number
-  /** Runs every task; calls `onResult` at least once per task (duplicates are ignored). A message if execution broke. */
-  readonly run: (tasks: ReadonlyArray<TrainerChunkTask>, onResult: (r: TrainerChunkResult) => void) => Promise<string | null>
-  readonly close: () => Promise<void>
-}
+/** The executor interface of every audit (../executor.ts), on trainer chunks. */
+export type TrainerExecutor = Executor<TrainerChunkTask, TrainerChunkResult>
 
 export type ExecutorFactory = (ctx: TrainerAuditContext) => TrainerExecutor
 
@@ -109,25 +105,37 @@ const tasksFor = (phase: 'select' | 'estimate', perSide: number, chunk: number):
   return out
 }
 
-/** Runs tasks and assembles each side's features in run order (one column block per side). */
-const collect = async (
-  executor: TrainerExecutor,
-  tasks: ReadonlyArray<TrainerChunkTask>,
-  F: number,
-  perSide: number,
-  progress: (done: number) => void,
-): Promise<{ features: [Float64Array, Float64Array]; n: [number, number]; failure: string | null }> => {
+/** Trainer-audit steps: batches of chunk tasks out, their outcomes in. */
+type TrainerSteps<A> = Steps<TrainerChunkTask, TrainerChunkResult, A>
+
+interface Collected {
+  readonly features: [Float64Array, Float64Array]
+  readonly n: [number, number]
+  readonly failure: string | null
+}
+
+/**
+ * A selection or estimation phase: runs the tasks in batches of `batch` (progress between them),
+ * and assembles each side's features in run order.
+ */
+function* collect(tasks: ReadonlyArray<TrainerChunkTask>, batch: number, F: number, perSide: number, progress: (done: number) => void): TrainerSteps<Collected> {
   const byId = new Map<string, TrainerChunkResult>()
+  const wanted = new Set(tasks.map((t) => t.id))
   let done = 0
-  const err = await executor.run(tasks, (r) => {
-    if (byId.has(r.id) || !tasks.some((t) => t.id === r.id)) return // a retried chunk, counted once
-    byId.set(r.id, r)
-    done += r.completed
+  let error: string | null = null
+  for (let b = 0; b < tasks.length && error === null; b += batch) {
+    const out = yield tasks.slice(b, b + batch)
+    for (const r of out.results) {
+      if (byId.has(r.id) || !wanted.has(r.id)) continue // a retried chunk, counted once
+      byId.set(r.id, r)
+      done += r.completed
+    }
     progress(done)
-  })
+    error = out.error
+  }
   const features: [Float64Array, Float64Array] = [new Float64Array(perSide * F), new Float64Array(perSide * F)]
   const n: [number, number] = [0, 0]
-  let failure: string | null = err
+  let failure: string | null = error
   for (const side of [0, 1] as const) {
     // in run order, up to the first missing or failed chunk
     for (const t of tasks.filter((x) => x.side === side).sort((a, b) => a.start - b.start)) {
@@ -165,8 +173,21 @@ const validate = (spec: TrainerAuditSpec): E.Either<DpError, { claim: Claim; con
   return E.right({ claim: claim.right, confidence, fraction, chunk })
 }
 
-/** Audits a trainer on one distinguishing game; see the module comment. */
-export const auditTrainer = async (spec: TrainerAuditSpec): Promise<E.Either<DpError, TrainerAuditResult>> => {
+/** Phase 1 of a trainer audit, the budget: the validated spec, the game, and how the runs split. */
+interface TrainerPlan {
+  readonly spec: TrainerAuditSpec
+  readonly claim: Claim
+  readonly confidence: number
+  readonly chunk: number
+  readonly game: TrainerGame
+  readonly names: ReadonlyArray<FeatureName>
+  readonly selPerSide: number
+  readonly estPerSide: number
+  readonly ceiling: number
+  readonly ctx: TrainerAuditContext
+}
+
+const planTrainerAudit = (spec: TrainerAuditSpec): E.Either<DpError, TrainerPlan> => {
   const v = validate(spec)
   if (E.isLeft(v)) return v
   const { claim, confidence, fraction, chunk } = v.right
@@ -175,84 +196,99 @@ export const auditTrainer = async (spec: TrainerAuditSpec): Promise<E.Either<DpE
   if (E.isLeft(g)) return E.left({ ...g.left, path: g.left.path.replace(/^\$/, '$.game') } as DpError)
   const game = g.right
   const names = featuresFor(game, spec.featureOptions)
-  const F = names.length
   const seed = String(spec.seed)
-  const alpha = 1 - confidence
-  const delta = claim.delta
   const selPerSide = Math.max(10, Math.floor((spec.runs * fraction) / 2))
   const estPerSide = Math.max(10, Math.floor((spec.runs - 2 * selPerSide) / 2))
+  const ceiling = certifiableCeiling(estPerSide, claim.delta, 1 - confidence)
   const ctx: TrainerAuditContext = { auditId: auditDigest(spec.game, seed, names), game, seed, features: names }
-  const executor = spec.executor?.(ctx) ?? localExecutor(ctx, spec.featureOptions)
-  const ceiling = certifiableCeiling(estPerSide, delta, alpha)
-  const issues: AuditIssue[] = []
-  const trials = (spent: number) => ({
-    requested: spec.runs,
+  return E.right({ spec, claim, confidence, chunk, game, names, selPerSide, estPerSide, ceiling, ctx })
+}
+
+/** The fields of every trainer result, given the runs spent. */
+const header = (p: TrainerPlan, spent: number) => ({
+  schemaVersion: 1 as const,
+  subject: { kind: 'trainer' as const, name: p.game.trainer.name, game: p.game.description, view: p.game.spec.view },
+  trainer: p.game.trainer.name,
+  game: p.game.description,
+  view: p.game.spec.view,
+  claim: p.claim,
+  confidence: p.confidence,
+  seed: p.ctx.seed,
+  ceiling: p.ceiling,
+  method: TRAINER_METHOD,
+  release: SEEDED,
+  trials: {
+    requested: p.spec.runs,
     spent,
-    selection: Math.min(spent, 2 * selPerSide),
-    estimation: Math.max(0, spent - 2 * selPerSide),
-    selectionPerPairPerSide: selPerSide,
-    estimationPerSide: estPerSide,
-  })
-  const base = {
-    schemaVersion: 1 as const,
-    subject: { kind: 'trainer' as const, name: game.trainer.name, game: game.description, view: game.spec.view },
-    trainer: game.trainer.name,
-    game: game.description,
-    view: game.spec.view,
-    claim,
-    confidence,
-    seed,
-    ceiling,
-    method: TRAINER_METHOD,
-    release: SEEDED,
+    selection: Math.min(spent, 2 * p.selPerSide),
+    estimation: Math.max(0, spent - 2 * p.selPerSide),
+    selectionPerPairPerSide: p.selPerSide,
+    estimationPerSide: p.estPerSide,
+  },
+})
+
+/** The result of a trainer audit that stopped (a failed run, a broken executor). */
+const trainerFailed = (p: TrainerPlan, message: string, spent: number): TrainerAuditResult => ({
+  ...header(p, spent),
+  verdict: 'inconclusive',
+  status: 'trainer-failed',
+  epsilonLowerBound: 0,
+  pointEstimate: 0,
+  test: null,
+  candidates: [],
+  counts: { falsePositives: 0, negatives: 0, falseNegatives: 0, positives: 0 },
+  rates: { fpr: 0, fnr: 0, fprUpper: 1, fnrUpper: 1 },
+  issues: [{ _tag: 'TrainerFailed', message }],
+  interpretation: `Inconclusive: the audit stopped (${message}).`,
+})
+
+/** The last phase: the test chosen on the selection runs, its bound on the estimation runs, the verdict. */
+const trainerVerdict = (p: TrainerPlan, sel: Collected, est: Collected): TrainerAuditResult => {
+  const spent = 2 * p.selPerSide + est.n[0] + est.n[1]
+  const t = chooseTestAndBound({ statistics: p.names, selection: sel.features, estimation: est.features, claim: p.claim, confidence: p.confidence })
+  if (E.isLeft(t)) return trainerFailed(p, t.left.message, spent)
+  const { test, verdict, epsilonLowerBound: lb } = t.right
+  const { claim, ceiling } = p
+  const c = `${+(p.confidence * 100).toPrecision(6)}%`
+  const interpretation =
+    verdict === 'violation'
+      ? `Violation: with ${c} confidence ${p.game.trainer.name}'s ε under this game is at least ${num(lb)}, above the claimed ${claim.epsilon} (test ${test.name}; ceiling ${num(ceiling)}).`
+      : verdict === 'consistent'
+        ? `Consistent: the best test reached ε_LB = ${num(lb)} ≤ ${claim.epsilon}; this run could have certified up to ${num(ceiling)}. An audit refutes claims; it cannot prove them.`
+        : `Inconclusive: ${p.estPerSide} estimation runs per side certify at most ε = ${num(ceiling)}, not more than the claimed ${claim.epsilon} (ε_LB = ${num(lb)}).`
+  return {
+    ...header(p, spent),
+    verdict,
+    status: 'complete',
+    epsilonLowerBound: lb,
+    pointEstimate: t.right.pointEstimate,
+    test,
+    candidates: t.right.candidates,
+    counts: t.right.counts,
+    rates: t.right.rates,
+    issues: [],
+    interpretation,
   }
-  const empty = { falsePositives: 0, negatives: 0, falseNegatives: 0, positives: 0 }
-  const failed = (message: string, spent: number): TrainerAuditResult => ({
-    ...base,
-    verdict: 'inconclusive',
-    status: 'trainer-failed',
-    epsilonLowerBound: 0,
-    pointEstimate: 0,
-    test: null,
-    candidates: [],
-    counts: empty,
-    rates: { fpr: 0, fnr: 0, fprUpper: 1, fnrUpper: 1 },
-    trials: trials(spent),
-    issues: [...issues, { _tag: 'TrainerFailed', message }],
-    interpretation: `Inconclusive: the audit stopped (${message}).`,
-  })
+}
+
+/** The trainer audit: budget, selection runs, estimation runs, verdict — the mechanism audit's phases on training runs. */
+function* driveTrainer(p: TrainerPlan, batch: number): TrainerSteps<TrainerAuditResult> {
+  const report = (phase: 'select' | 'estimate', total: number) => (done: number) => p.spec.onProgress?.({ phase, done, total })
+  const F = p.names.length
+  const sel = yield* collect(tasksFor('select', p.selPerSide, p.chunk), batch, F, p.selPerSide, report('select', 2 * p.selPerSide))
+  if (sel.failure !== null) return trainerFailed(p, sel.failure, sel.n[0] + sel.n[1])
+  const est = yield* collect(tasksFor('estimate', p.estPerSide, p.chunk), batch, F, p.estPerSide, report('estimate', 2 * p.estPerSide))
+  if (est.failure !== null) return trainerFailed(p, est.failure, 2 * p.selPerSide + est.n[0] + est.n[1])
+  return trainerVerdict(p, sel, est)
+}
+
+/** Audits a trainer on one distinguishing game; see the module comment. */
+export const auditTrainer = async (spec: TrainerAuditSpec): Promise<E.Either<DpError, TrainerAuditResult>> => {
+  const plan = planTrainerAudit(spec)
+  if (E.isLeft(plan)) return plan
+  const executor = spec.executor?.(plan.right.ctx) ?? localExecutor(plan.right.ctx, spec.featureOptions)
   try {
-    // ---------------------------------------------------------------- selection
-    const sel = await collect(executor, tasksFor('select', selPerSide, chunk), F, selPerSide, (done) => spec.onProgress?.({ phase: 'select', done, total: 2 * selPerSide }))
-    if (sel.failure !== null) return E.right(failed(sel.failure, sel.n[0] + sel.n[1]))
-    // ---------------------------------------------------------------- estimation
-    const est = await collect(executor, tasksFor('estimate', estPerSide, chunk), F, estPerSide, (done) => spec.onProgress?.({ phase: 'estimate', done, total: 2 * estPerSide }))
-    if (est.failure !== null) return E.right(failed(est.failure, 2 * selPerSide + est.n[0] + est.n[1]))
-    // ---------------------------------------------------------------- choice of test and bound
-    const t = chooseTestAndBound({ statistics: names, selection: sel.features, estimation: est.features, claim, confidence })
-    if (E.isLeft(t)) return E.right(failed(t.left.message, 2 * selPerSide + est.n[0] + est.n[1]))
-    const { test, verdict, epsilonLowerBound: lb } = t.right
-    const c = `${+(confidence * 100).toPrecision(6)}%`
-    const interpretation =
-      verdict === 'violation'
-        ? `Violation: with ${c} confidence ${game.trainer.name}'s ε under this game is at least ${num(lb)}, above the claimed ${claim.epsilon} (test ${test.name}; ceiling ${num(ceiling)}).`
-        : verdict === 'consistent'
-          ? `Consistent: the best test reached ε_LB = ${num(lb)} ≤ ${claim.epsilon}; this run could have certified up to ${num(ceiling)}. An audit refutes claims; it cannot prove them.`
-          : `Inconclusive: ${estPerSide} estimation runs per side certify at most ε = ${num(ceiling)}, not more than the claimed ${claim.epsilon} (ε_LB = ${num(lb)}).`
-    return E.right({
-      ...base,
-      verdict,
-      status: 'complete',
-      epsilonLowerBound: lb,
-      pointEstimate: t.right.pointEstimate,
-      test,
-      candidates: t.right.candidates,
-      counts: t.right.counts,
-      rates: t.right.rates,
-      trials: trials(2 * selPerSide + est.n[0] + est.n[1]),
-      issues,
-      interpretation,
-    })
+    return E.right(await runStepsAsync(driveTrainer(plan.right, Math.max(8, 4 * executor.workers)), executor))
   } finally {
     await executor.close()
   }

@@ -1,0 +1,174 @@
+/**
+ * The state record of a mechanism audit and its first two phases (issue 23):
+ *
+ * - `budgetPhase`: how the trials split between selection and estimation, what the run can certify
+ *   (its ceiling) and how many trials a conclusive run would need; or the reason it is not worth
+ *   running.
+ * - `resumePhase`: the audit's fingerprint and the checkpoint to resume from, if any.
+ *
+ * Later phases (selection.ts, estimation.ts, verdict.ts) read and update the same record; its
+ * mutable fields are the progress counters, the issues and the estimation plan.
+ *
+ * @module
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import { type DpError, invalidParameter } from '../../core/error.js'
+import { certifiableCeiling, trialsForCeiling } from '../bounds.js'
+import { type Checkpoint, checkpointProblem, type EstimationChunkRecord, fingerprint, readCheckpoint, type SelectionOutcome, writeCheckpoint } from '../checkpoint.js'
+import type { BatchOutcome, Steps } from '../executor.js'
+import type { AuditIssue } from '../result.js'
+import type { ChunkResult, ChunkTask } from '../trials.js'
+import { type AnyAuditSpec, AUDIT_CODE_VERSION, int, MIN_SELECTION_PER_SIDE, pct, type Validated } from './spec.js'
+
+/** How the trials are spent: the selection budget, estimation per side, and what they can certify. */
+export interface Budget {
+  /** Selection trials per pair and side before successive halving redistributes them. */
+  readonly selPerSide: number
+  readonly selectionBudget: number
+  readonly estPerSide: number
+  readonly ceiling: number
+  /** Total trials for the ceiling to exceed the claim. */
+  readonly forCeiling: number
+  /** Total trials for `perSide` estimation trials per side (and enough selection trials). */
+  readonly totalFor: (perSide: number) => number
+}
+
+export type BudgetOutcome = { readonly _tag: 'run'; readonly budget: Budget } | { readonly _tag: 'too-few'; readonly budget: Budget; readonly needed: number; readonly message: string }
+
+/** Phase 1: the split of the trials (as before issue 12: `fraction` of them, at most maxSelection per pair and side). */
+export const budgetPhase = <I>(cfg: Validated<I>): BudgetOutcome => {
+  const { claim, alpha, pairs, trials, fraction } = cfg
+  const P = pairs.length
+  const delta = claim.delta
+  // Successive halving spends the selection budget unevenly (more on promising pairs) and may stop
+  // early; estimation gets whatever selection leaves.
+  const selPerSide = Math.min(cfg.maxSelection, Math.floor((trials * fraction) / (2 * P)))
+  const selectionBudget = selPerSide * 2 * P
+  const estPerSide = Math.floor((trials - selectionBudget) / 2)
+  const ceiling = estPerSide >= 1 ? certifiableCeiling(estPerSide, delta, alpha) : 0
+  const nCeil = trialsForCeiling(claim.epsilon, delta, alpha)
+  const totalFor = (perSide: number): number => {
+    if (!Number.isFinite(perSide)) return Infinity
+    const minTotal = Math.ceil((2 * P * MIN_SELECTION_PER_SIDE) / fraction)
+    const uncapped = Math.ceil((2 * perSide) / (1 - fraction))
+    return Math.max(minTotal, Math.floor((uncapped * fraction) / (2 * P)) > cfg.maxSelection ? 2 * perSide + 2 * P * cfg.maxSelection : uncapped)
+  }
+  const budget: Budget = { selPerSide, selectionBudget, estPerSide, ceiling, forCeiling: totalFor(nCeil), totalFor }
+  if (selPerSide >= MIN_SELECTION_PER_SIDE && ceiling > 0) return { _tag: 'run', budget }
+  const needed = Math.max(budget.forCeiling, totalFor(MIN_SELECTION_PER_SIDE))
+  const message =
+    selPerSide < MIN_SELECTION_PER_SIDE
+      ? `${int(trials)} trials leave ${int(selPerSide)} selection trials per side for each of ${P} pair${P === 1 ? '' : 's'}; at least ${MIN_SELECTION_PER_SIDE} are needed to choose an attack, so at least ${int(needed)} trials in all`
+      : `${int(trials)} trials cannot certify any ε > 0 at ${pct(cfg.confidence)} confidence; at least ${int(needed)} trials are needed to test ε = ${claim.epsilon}`
+  return { _tag: 'too-few', budget, needed, message }
+}
+
+/** Phase 2: the fingerprint of everything that determines the result, and the checkpoint that matches it. */
+export const resumePhase = <I>(spec: AnyAuditSpec<I>, cfg: Validated<I>, name: string): E.Either<DpError, { readonly fingerprint: string; readonly restored: Checkpoint | null }> => {
+  const fp = fingerprint({
+    v: 2,
+    code: AUDIT_CODE_VERSION,
+    mechanism: typeof spec.mechanism === 'function' ? { fn: name, source: spec.mechanism.toString() } : spec.mechanism,
+    pairs: cfg.pairs.map((p) => [p.input, p.neighbour]),
+    claim: cfg.claim,
+    trials: cfg.trials,
+    seed: String(spec.seed),
+    confidence: cfg.confidence,
+    fraction: cfg.fraction,
+    maxSelection: cfg.maxSelection,
+    chunk: cfg.chunk,
+    families: cfg.families,
+  })
+  if (spec.checkpoint === undefined) return E.right({ fingerprint: fp, restored: null })
+  const c = readCheckpoint(spec.checkpoint)
+  if (E.isLeft(c)) return c
+  if (c.right !== null && c.right.fingerprint !== fp)
+    return E.left(
+      invalidParameter('$.checkpoint', spec.checkpoint, 'this checkpoint belongs to a different audit (mechanism, pairs, claim, trials, seed or options differ); delete it or name another file'),
+    )
+  if (c.right !== null) {
+    const problem = checkpointProblem(c.right, { pairs: cfg.pairs.length, trials: cfg.trials })
+    if (problem !== null) return E.left(invalidParameter('$.checkpoint', spec.checkpoint, `this checkpoint cannot be resumed: ${problem}; delete it to start the audit afresh`))
+  }
+  return E.right({ fingerprint: fp, restored: c.right })
+}
+
+/** Everything the phases after the budget share. */
+export interface AuditState<I> {
+  readonly spec: AnyAuditSpec<I>
+  readonly cfg: Validated<I>
+  readonly name: string
+  /** The audit seed's 64-bit hash. */
+  readonly seed: readonly [number, number]
+  readonly budget: Budget
+  readonly fingerprint: string
+  readonly restored: Checkpoint | null
+  /** Tasks per batch: between batches the audit checkpoints, reports progress and may stop. */
+  readonly batchSize: number
+  readonly issues: AuditIssue[]
+  /** Progress: trials finished (resumed included), expected in all, and restored from a checkpoint. */
+  readonly progress: { trialsDone: number; trialsTotal: number; trialsResumed: number }
+  /** Largest selection sample of one pair and side (successive halving gives pairs different sizes). */
+  selPerPairSide: number
+  /** Estimation trials per side (what selection left) and what they can certify. */
+  estPerSide: number
+  ceiling: number
+  lastWrite: number
+}
+
+export const initialState = <I>(
+  spec: AnyAuditSpec<I>,
+  cfg: Validated<I>,
+  parts: { readonly name: string; readonly seed: readonly [number, number]; readonly budget: Budget; readonly fingerprint: string; readonly restored: Checkpoint | null; readonly workers: number },
+): AuditState<I> => ({
+  spec,
+  cfg,
+  ...parts,
+  batchSize: Math.max(4, 4 * parts.workers),
+  issues: [],
+  progress: { trialsDone: 0, trialsTotal: parts.budget.selectionBudget + parts.budget.estPerSide * 2, trialsResumed: 0 },
+  selPerPairSide: parts.budget.selPerSide,
+  estPerSide: parts.budget.estPerSide,
+  ceiling: parts.budget.ceiling,
+  lastWrite: 0,
+})
+
+/** Writes the checkpoint (at most once a second unless forced); a failed write becomes an issue, once. */
+export const saveCheckpoint = <I>(st: AuditState<I>, selection: SelectionOutcome | null, estimation: ReadonlyArray<EstimationChunkRecord>, force: boolean): void => {
+  const file = st.spec.checkpoint
+  if (file === undefined) return
+  const now = Date.now()
+  if (!force && now - st.lastWrite < 1000) return
+  st.lastWrite = now
+  const err = writeCheckpoint(file, { kind: 'dpaudit-audit-checkpoint', version: 1, fingerprint: st.fingerprint, selection, estimation })
+  if (err !== null && !st.issues.some((i) => i._tag === 'CheckpointFailed')) st.issues.push({ _tag: 'CheckpointFailed', message: err })
+}
+
+/** Audit steps: batches of chunk tasks out, their outcomes in. */
+export type AuditSteps<A> = Steps<ChunkTask, ChunkResult, A>
+
+/**
+ * Runs tasks in batches of `batchSize`; after each batch counts the trials, calls `afterBatch`
+ * (a checkpoint) and reports progress, and between batches honours `shouldStop`. Returns 'done',
+ * 'stopped', or the executor's error message.
+ */
+export function* runBatches<I>(
+  st: AuditState<I>,
+  phase: 'select' | 'estimate',
+  tasks: ReadonlyArray<ChunkTask>,
+  onResult: (r: ChunkResult) => void,
+  afterBatch: () => void,
+): AuditSteps<'done' | 'stopped' | string> {
+  for (let b = 0; b < tasks.length; b += st.batchSize) {
+    const out: BatchOutcome<ChunkResult> = yield tasks.slice(b, b + st.batchSize)
+    for (const r of out.results) {
+      st.progress.trialsDone += r.completed
+      onResult(r)
+    }
+    afterBatch()
+    st.spec.onProgress?.({ phase, ...st.progress })
+    if (out.error !== null) return out.error
+    if (b + st.batchSize < tasks.length && st.spec.shouldStop?.() === true) return 'stopped'
+  }
+  return 'done'
+}
