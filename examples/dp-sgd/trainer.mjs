@@ -20,7 +20,7 @@ import * as t from 'io-ts'
 import { invalidParameter } from 'dpaudit'
 import { addRemove, labeled, ReleaseGate, selfCompose, wordsFromRng } from 'dpaudit/mechanisms'
 import { noClaim } from 'dpaudit/trainers'
-import { presenceRows } from './features.mjs'
+import { accuracy, presenceRows } from './features.mjs'
 import { dpSgdStep, STEP_LABEL } from './step.mjs'
 
 export const DpSgdConfig = t.intersection([
@@ -112,9 +112,37 @@ const fit = ({ clipping }) => (corpus, c, rng, options = {}) => {
     model: { vocabulary: x.columns, weights: w },
     trace,
     ledger: gate.ledger(),
-    tokensSampled: 0,
+    tokensSampled: 0, // not counted: the lot sizes reveal the private n under add/remove
     release: { private: gate.isPrivate, randomness: gate.randomness, notPrivateBecause: gate.notPrivateBecause() },
   })
+}
+
+/** Its command-line flags (`dpaudit train ./examples/dp-sgd-logreg.mjs --steps 300 …`); --documents, common to every trainer, declares n̂. */
+export const FLAGS = [
+  { flag: 'steps', field: 'steps', meta: 'T', note: 'DP-SGD steps' },
+  { flag: 'batch-size', field: 'batchSize', meta: 'B', note: 'expected lot size: each e-mail joins a lot with probability B/n̂' },
+  { flag: 'noise-multiplier', field: 'noiseMultiplier', meta: 'Z', note: 'noise σ = Z·C on the clipped sum' },
+  { flag: 'clip', field: 'clip', meta: 'C', note: 'per-example gradient clipping norm' },
+  { flag: 'learning-rate', field: 'learningRate', meta: 'H', note: 'step size η, on the lot average' },
+]
+
+/**
+ * The model file holds the weights; the evaluation is held-out accuracy beside the majority class's
+ * (a model that only learned the class balance scores the latter).
+ */
+export const MODEL_OUTPUT = {
+  fields: (m) => ({ weights: Array.from(m.weights) }),
+  metric: 'held-out accuracy',
+  evaluate: (m, test) => {
+    if (test.vocab.length !== m.vocabulary) return E.left(invalidParameter('test.vocabulary', test.vocab.length, `the model has ${m.vocabulary} weights`))
+    const a = accuracy(presenceRows(test), m.weights)
+    return E.right({
+      values: { accuracy: a.accuracy, majorityClass: a.majority },
+      shown: a.accuracy.toFixed(4),
+      detail: `${a.documents} held-out e-mails; always the majority class: ${a.majority.toFixed(4)}`,
+      protocol: 'share of e-mails whose sign of w·x (spam when > 0) matches the label; features as in training',
+    })
+  },
 }
 
 /** The trainer; `clipping: false` is the deliberately broken variant (same declared plan, no clipping). */
@@ -132,4 +160,10 @@ export const makeDpSgdTrainer = ({ name, clipping }) => ({
   claimed: () => noClaim('Abadi et al. 2016, Algorithm 1', 'no guarantee of its own: the accountant answers for the plan', RELATION),
   assumptions,
   fit: fit({ clipping }),
+  flags: FLAGS,
+  model: MODEL_OUTPUT,
+  iterations: (c) => c.steps,
+  releases: [], // noisy gradient sums: none of the LDA release kinds the trainer audits choose statistics for
+  summary: (c) => `T = ${c.steps}, B = ${c.batchSize}, σ = ${c.noiseMultiplier}, C = ${c.clip}, η = ${c.learningRate}`,
+  withDeclared: (c, declared) => (declared.documents === undefined ? c : { ...c, documents: declared.documents }),
 })
