@@ -18,9 +18,6 @@ import { topicDrawEvent, inherentEpsilon } from '../../trainers/hdp.js'
 import { presenceEvent, bitEpsilon } from '../../trainers/lp/lp-lda.js'
 import { TRAINERS } from '../../trainers/registry.js'
 import { privacyStatement } from '../../trainers/statement.js'
-import { configurationOf, unverifiedReasons } from '../../trainers/spectral/trainer.js'
-import { edge } from '../../trainers/spectral/graph.js'
-import { secondMomentSensitivity, thirdMomentSensitivity } from '../../trainers/spectral/sensitivity.js'
 import type { CorpusStats } from '../../trainers/corpus/corpus.js'
 import { discreteLaplaceTableEvent } from '../../mechanisms/measurement.js'
 import { multiplierEvent } from '../../trainers/svi/accounting.js'
@@ -483,87 +480,3 @@ export const notYetChecked = (claim: PaperClaim, paper: string): E.Either<DpErro
     evidence: [],
     notes: [],
   })
-
-// ---------------------------------------------------------------------------------------------
-// The spectral-LDA paper: its configurations
-// ---------------------------------------------------------------------------------------------
-
-const SPECTRAL_DOC = replaceOne('document')
-
-const SpectralParams = t.type({
-  configuration: t.string,
-  corpus: Corpus,
-  config: t.type({ topics: t.number, alpha: t.number, epsilon: t.number, delta: t.number }),
-})
-
-/**
- * A noise configuration of the spectral algorithm: dpaudit's spectral trainer calibrates one noise
- * scale to the composite (ε, δ) against its accountant; the paper's simple composition (Prop. 18–19)
- * is evaluated on the same noise. Configurations that need the local-sensitivity Theorems 5–7 are
- * accounted as if those held, and the trainer records why they do not as stated.
- */
-export const checkSpectralConfiguration = (claim: PaperClaim, paper: string): E.Either<DpError, Verdict> => {
-  const p = params(SpectralParams, claim)
-  if (E.isLeft(p)) return p
-  const { configuration, corpus, config } = p.right
-  const trainer = TRAINERS['spectral']
-  const conf = configurationOf({ configuration })
-  if (E.isLeft(conf)) return conf
-  const s = privacyStatement(trainer, { ...trainer.defaults, ...config, configuration } as unknown as never, stats(corpus), [config.delta])
-  if (E.isLeft(s)) return s
-  const paperEps = s.right.claim.atDelta[0]?.epsilon ?? Number.NaN
-  const g = s.right.guarantee[0]!
-  const reasons = unverifiedReasons(conf.right)
-  const proved = reasons.length === 0
-  const edges = conf.right.edges.join(', ')
-  // The paper's own noise on a proved configuration: ε split evenly, each edge N(0, (2/N)²·2 ln(1.25/δ_i)/ε_i²)
-  // (§6.1 with Theorem 4's Δ = 2/N), accounted with the L2 sensitivities dpaudit proves for M̂2 and M̂3.
-  const N = corpus.documents
-  const alpha0 = config.topics * config.alpha
-  const k = conf.right.edges.length
-  const epsI = config.epsilon / k
-  const deltaI = config.delta / k
-  const paperSigma = (2 / N) * (Math.sqrt(2 * Math.log(1.25 / deltaI)) / epsI)
-  const trueDelta = (id: string): number => (edge(id as never).noised === 'M3' ? thirdMomentSensitivity(N, alpha0) : secondMomentSensitivity(N, alpha0))
-  const paperNoise = proved
-    ? tightestEpsilon(compose(conf.right.edges.map((id) => labeled(id, gaussian(paperSigma, trueDelta(id), SPECTRAL_DOC)))), SPECTRAL_DOC, config.delta)
-    : undefined
-  if (paperNoise !== undefined && E.isLeft(paperNoise)) return paperNoise
-  const ownNoise = paperNoise === undefined ? undefined : paperNoise.right
-  const statement = proved
-    ? `Configuration ${configuration} (${edges}) is a cut of the computation graph, so noise on its edges gives an end-to-end guarantee once their sensitivities are right. ` +
-      `Theorem 4's 2/N is not: dpaudit proves L2 sensitivities ${conf.right.edges.map((id) => `${id} ${sig(trueDelta(id) * N, 4)}/N`).join(', ')} (α0 = ${alpha0}). ` +
-      `With the paper's own noise for (ε, δ) = (${config.epsilon}, ${config.delta}) split evenly (σ = (2/N)·√(2 ln(1.25/δ_i))/ε_i on each edge), those sensitivities give ε ≤ ${sig(ownNoise?.epsilon ?? Number.NaN, 4)} at δ = ${config.delta} by dpaudit's accountant: ` +
-      `${(ownNoise?.epsilon ?? Infinity) <= config.epsilon ? 'the claim holds even so, because the per-edge classical calibration is loose' : 'above the claim, which therefore cannot be derived as stated'}. ` +
-      `dpaudit's trainer calibrates to its proved sensitivities instead: that noise meets (${config.epsilon}, ${config.delta}) (${sig(g.epsilon, 5)}), where the paper's simple composition (Prop. 18–19) would state ${sig(paperEps, 4)}.`
-    : `Configuration ${configuration} (${edges}) rests on the paper's local-sensitivity theorems for edges after the whitening, which dpaudit's spectral trainer found not to hold as stated (docs/spectral.md: eq. 60 drops first-order terms; W is defined only up to a rotation, so T̂ and the eigenpairs have no bounded sensitivity without a canonical choice; Lemma 9's γ_s bound assumes ‖T̂ − T̂′‖ ≤ 1). ` +
-      `Accounted as if they held, the noise calibrated to (ε, δ) = (${config.epsilon}, ${config.delta}) gives ${sig(g.epsilon, 5)} where the paper's composition states ${sig(paperEps, 4)}, but that guarantee cannot be derived as stated, and dpaudit labels such runs not a private release.`
-  return E.right({
-    claim: head(claim, paper),
-    kind: proved && (ownNoise?.epsilon ?? Infinity) <= config.epsilon ? 'holds' : 'not-derivable',
-    statement,
-    assumptions: {
-      relation: 'replace one document; N, V, K and α0 public (the spectral-LDA paper, §3)',
-      sampling: 'none',
-      reading: `the paper's noise: ε and δ split evenly over the noised edges, σ = Δ·√(2 ln(1.25/δ_i))/ε_i with Theorem 4's Δ = 2/N (§6.1, Prop. 18); beside it dpaudit's trainer, one noise scale calibrated to the composite (budget weights 1); propose-test-release (Procedure 1, Lemma 8) for data-dependent sensitivities, its failure probability charged to δ`,
-      other: [`public sizes: ${corpus.name}`, 'Gaussian and Laplace noise in double precision (idealised floats)'],
-    },
-    evidence: [
-      {
-        title: `configuration ${configuration}: N = ${corpus.documents}, V = ${corpus.vocabulary}, k = ${config.topics}, δ = ${config.delta}`,
-        columns: ['noised edges', 'sensitivities', 'paper’s composite ε (same noise)', 'dpaudit accounted ε', 'accountant'],
-        rows: [[edges, proved ? 'proved (global)' : 'paper’s local theorems (not as stated)', cell(paperEps), cell(g.epsilon), g.accountant]],
-      },
-      ...(ownNoise === undefined
-        ? []
-        : [
-            {
-              title: `the paper's own noise (σ = ${sig(paperSigma, 4)} on each edge, for ε_i = ${sig(epsI, 4)}, δ_i = ${sig(deltaI, 3)}) with dpaudit's proved sensitivities`,
-              columns: ['claimed (ε, δ)', 'Theorem 4 sensitivity', 'proved L2 sensitivities', 'dpaudit ε at δ', 'accountant'],
-              rows: [[`(${config.epsilon}, ${config.delta})`, `${sig(2, 3)}/N`, conf.right.edges.map((id) => `${id}: ${sig(trueDelta(id) * N, 4)}/N`).join(', '), cell(ownNoise.epsilon), ownNoise.accountant]],
-            },
-          ]),
-    ],
-    notes: [`the trainer's plan (src/trainers/spectral): ${g.method}`, ...reasons],
-  })
-}

@@ -14,11 +14,12 @@ import { ExtendedNumber as Num } from '../../core/json.js'
  * - holds: the claim follows under the paper's own model;
  * - holds-under-reading: it follows only under a reading the verdict states;
  * - understated: the true loss is larger, by the amount in `understatedBy`;
- * - not-derivable: it cannot be derived as stated (the argument does not apply);
+ * - not-derivable: it cannot be derived as stated (the argument does not apply), and whether it holds is unknown;
+ * - does-not-hold: it is false: a counterexample (in the evidence) violates it;
  * - not-reproduced: (utility) the stated result did not reproduce at the stated scale;
  * - unknown: not checked, or the evidence does not decide.
  */
-export const VERDICT_KINDS = ['holds', 'holds-under-reading', 'understated', 'not-derivable', 'not-reproduced', 'unknown'] as const
+export const VERDICT_KINDS = ['holds', 'holds-under-reading', 'understated', 'not-derivable', 'does-not-hold', 'not-reproduced', 'unknown'] as const
 export type VerdictKind = (typeof VERDICT_KINDS)[number]
 
 /** The kind in plain words, as reports print it. */
@@ -27,6 +28,7 @@ export const VERDICT_WORDS: Readonly<Record<VerdictKind, string>> = {
   'holds-under-reading': 'holds only under a stated reading',
   understated: 'understated',
   'not-derivable': 'not derivable as stated',
+  'does-not-hold': 'does not hold',
   'not-reproduced': 'not reproduced',
   unknown: 'unknown',
 }

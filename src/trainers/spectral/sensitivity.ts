@@ -90,15 +90,45 @@ const need = (q: DataQuantities, name: QuantityName): number => {
   return x === undefined ? Number.NaN : x
 }
 
-/** Δ_T (paper eq. 64 with s = σ_k − Δ2); ∞ when σ_k ≤ Δ2 (the bound does not apply). */
-export const whitenedTensorSensitivity = (q: DataQuantities): number => {
-  const d2 = secondMomentSensitivity(q.documents, q.alpha0)
-  const d3 = thirdMomentSensitivity(q.documents, q.alpha0)
-  const sk = need(q, 'sigmaK')
-  const s = sk - d2
+/**
+ * Eq. (64) of the spectral-LDA paper (App. H.3) for given moment sensitivities:
+ * ‖M̂3‖(2k)^{3/2}Δ2³/(σ_k√s)³ + Δ3·k^{3/2}/s^{3/2}, s = σ_k − Δ2; ∞ when σ_k ≤ Δ2. The bound is
+ * NOT a sensitivity of T̂ as computed: a counterexample (src/report/claims/spectral-counterexample.ts)
+ * moves T̂ by O(1) at any N while this is O(1/N) — it depends on σ_k only, not on the gaps between
+ * the top k eigenvalues that fix W's basis.
+ */
+export const equation64 = (k: number, sigmaK: number, delta2: number, delta3: number, m3Norm: number): number => {
+  const s = sigmaK - delta2
   if (!(s > 0)) return Number.POSITIVE_INFINITY
+  return (m3Norm * ((2 * k) ** 1.5 * delta2 ** 3)) / (sigmaK * Math.sqrt(s)) ** 3 + (delta3 * k ** 1.5) / s ** 1.5
+}
+
+/** Δ_T (paper eq. 64 with dpaudit's proved Δ2, Δ3 and ‖M̂3‖_F bound); ∞ when σ_k ≤ Δ2 (the bound does not apply). */
+export const whitenedTensorSensitivity = (q: DataQuantities): number =>
+  equation64(q.topics, need(q, 'sigmaK'), secondMomentSensitivity(q.documents, q.alpha0), thirdMomentSensitivity(q.documents, q.alpha0), thirdMomentNormBound(q.alpha0))
+
+/**
+ * The noise scales §6.2–6.4 print, read as sensitivities (the O(·) rates of Theorems 5–7 with
+ * constant 1, the reading the paper's Gaussian noise takes): the standard deviation divided by τ.
+ * - e6, §6.2: N(0, k³/(N²σ̃_k³)·τ) → k^{3/2}/(N σ_k^{3/2}) (Theorem 5's O(k^{1.5}/(N σ_k^{1.5})));
+ * - e7, §6.3: N(0, k⁴/(N²γ̃_s²σ̃_k³)·τ) on each μ̄_i, ᾱ_i → k²/(N γ_s σ_k^{3/2}) (Theorem 6);
+ * - e9, §6.4: N(0, k⁴σ1(M̂2)/(N²γ̃_s²σ̃_k³)·τ) on μ_i, α_i → k²√σ1/(N γ_s σ_k^{3/2}) (Theorem 7).
+ * The printed variances carry τ, not τ², like §6.1's (the reading of spectral.config1 takes the
+ * standard deviation as rate × τ). Each is the paper's per-coordinate scale for the whole release
+ * (no √(2k) or √k for the joint vector): exactly what the text prints, for comparison only.
+ */
+export const printedRateSensitivity = (id: 'e6' | 'e7' | 'e9', q: DataQuantities): number => {
+  const sk = need(q, 'sigmaK')
+  if (!(sk > 0)) return Number.POSITIVE_INFINITY
   const k = q.topics
-  return (thirdMomentNormBound(q.alpha0) * ((2 * k) ** 1.5 * d2 ** 3)) / (sk * Math.sqrt(s)) ** 3 + (d3 * k ** 1.5) / s ** 1.5
+  const N = q.documents
+  if (id === 'e6') return k ** 1.5 / (N * sk ** 1.5)
+  const g = need(q, 'gammaS')
+  if (!(g > 0)) return Number.POSITIVE_INFINITY
+  const base = k ** 2 / (N * g * sk ** 1.5)
+  if (id === 'e7') return base
+  const s1 = need(q, 'sigma1')
+  return s1 > 0 ? base * Math.sqrt(s1) : Number.POSITIVE_INFINITY
 }
 
 /** Δ_μ̄ = Δ_ᾱ = 2√k·Δ_T/γ_s (paper Theorem 6). */
