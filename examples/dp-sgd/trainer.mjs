@@ -19,7 +19,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
 import { invalidParameter } from 'dpaudit'
 import { addRemove, labeled, ReleaseGate, selfCompose, wordsFromRng } from 'dpaudit/mechanisms'
-import { noClaim } from 'dpaudit/trainers'
+import { noClaim, validateCorpus } from 'dpaudit/trainers'
 import { accuracy, presenceRows } from './features.mjs'
 import { dpSgdStep, STEP_LABEL } from './step.mjs'
 
@@ -86,6 +86,10 @@ const presence = (corpus) => {
 }
 
 const fit = ({ clipping }) => (corpus, c, rng, options = {}) => {
+  const ok = validateCorpus(corpus)
+  if (E.isLeft(ok)) return ok
+  // the message names no e-mail: which ones lack a label is a fact about the private data
+  if (!corpus.labels.every((l) => l === 'spam' || l === 'ham')) return E.left(invalidParameter('corpus.labels', '(not shown)', 'every e-mail must be labelled "spam" or "ham" (the built-in spam corpus is)'))
   const stats = { documents: corpus.docStart.length - 1, vocabulary: corpus.vocab.length, tokens: corpus.tokens.length }
   const v = validate(c, stats)
   if (E.isLeft(v)) return v

@@ -20,7 +20,7 @@ import type { Rng } from '../../src/core/rng.js'
 import { seeded } from '../../src/core/rng.js'
 import { addRemove, gaussian, type PrivacyEvent, poissonSample, type ReleaseRecord, selfCompose } from '../../src/mechanisms/index.js'
 import { expectNeighbourIndistinguishable, NeighbourLeakError, type RunOutputs } from '../../src/testing/index.js'
-import { type Corpus, loadDataset, selectDocuments } from '../../src/trainers/index.js'
+import { type Corpus, fromDocuments, loadDataset, selectDocuments } from '../../src/trainers/index.js'
 
 vi.mock('dpaudit', async () => await import('../../src/index.js'))
 vi.mock('dpaudit/accounting', async () => await import('../../src/accounting/index.js'))
@@ -119,6 +119,17 @@ describe('DP-SGD logistic regression, a plug-in outside LDA', () => {
     expect(a.accuracy).toBeGreaterThan(a.majorityClass + 0.1)
     // the evaluation is the features module's accuracy
     expect(a.accuracy).toBe(features.accuracy(features.presenceRows(ds.right.test), fit.right.model.weights).accuracy)
+  })
+
+  it('answers bad input with an error value naming the field (and no e-mail)', () => {
+    const path = (r: E.Either<unknown, unknown>): unknown => (E.isLeft(r) ? (r.left as { path: unknown }).path : 'accepted')
+    const corpus = fromDocuments(['alpha', 'bravo'], [[0, 1], [1]], ['a', 'b'], ['spam', 'unknown'])
+    expect(path(trainer.fit(corpus, { ...trainer.defaults, batchSize: 1 }, seeded(1)))).toBe('corpus.labels')
+    const labelled = fromDocuments(['alpha', 'bravo'], [[0, 1], [1]], ['a', 'b'], ['spam', 'ham'])
+    expect(path(trainer.fit(labelled, trainer.defaults, seeded(1)))).toBe('batchSize') // B = 256 > n̂ = 2
+    expect(path(trainer.fit(labelled, { ...trainer.defaults, batchSize: 1, steps: 0.5 }, seeded(1)))).toBe('steps')
+    expect(path(trainer.fit(labelled, { ...trainer.defaults, batchSize: 1, clip: Number.NaN }, seeded(1)))).toBe('clip')
+    expect(path(trainer.fit(labelled, { ...trainer.defaults, batchSize: 1, steps: 2 }, seeded(1)))).toBe('accepted')
   })
 
   it('plans the DP-SGD event of dp_accounting, so its ε is the RDP and PLD accountants\' answer for it', () => {
