@@ -21,6 +21,12 @@ export interface RandomWords {
   readonly kind: string
   /** True only for node:crypto: noise drawn from it cannot be regenerated. */
   readonly secret: boolean
+  /**
+   * True only for `secureWords()`: the words are node:crypto's, which any thread can draw for itself
+   * (the parallel Gibbs sweeps do, src/trainers/lda/sweep-kernel.ts). A test's stub of the secure
+   * source says `secret` but not this, and its words are then expanded reproducibly instead.
+   */
+  readonly nodeCrypto?: true
   /** Fills `out` with independent uniform 32-bit words. */
   readonly fill: (out: Uint32Array) => void
 }
@@ -29,6 +35,7 @@ export interface RandomWords {
 export const secureWords = (): RandomWords => ({
   kind: 'secure',
   secret: true,
+  nodeCrypto: true,
   fill: (out) => {
     randomFillSync(out)
   },

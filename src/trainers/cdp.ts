@@ -23,7 +23,7 @@ import * as t from 'io-ts'
 import { compose, labeled, nonPrivate, type PrivacyEvent, selfCompose } from '../mechanisms/event.js'
 import { replaceOne } from '../mechanisms/neighbouring.js'
 import { BASE_DEFAULTS, BaseConfig, checkBase, positive } from './config.js'
-import { privateFitResult, runIterations } from './lda/loop.js'
+import { privateFitResult } from './lda/loop.js'
 import { startPrivateFit } from './lda/private-fit.js'
 import { phiFromNoisyCounts } from './lda/state.js'
 import { discreteLaplaceTable, discreteLaplaceTableEvent, randomizedStep, type TableSensitivity, unprotected } from '../mechanisms/measurement.js'
@@ -88,7 +88,7 @@ const make = (every: boolean): LdaTrainer<CdpConfig> => ({
   fit: (corpus, c, rng, options = {}) => {
     const start = startPrivateFit(corpus, c, validate, rng, Number.POSITIVE_INFINITY, options)
     if (E.isLeft(start)) return start
-    const { gate, state, sampler, logLikelihood } = start.right
+    const { gate, state, sampler, iterate } = start.right
     const { nwk, ndk } = state
     const tw = discreteLaplaceTable(TW, 1 / c.epsilon, TWO_CELLS)
     const dt = discreteLaplaceTable(DT, 1 / c.epsilon, TWO_CELLS)
@@ -106,7 +106,7 @@ const make = (every: boolean): LdaTrainer<CdpConfig> => ({
     const dtReused = reuse(() => dtNoise)
     const draws = randomizedStep(DRAW, nonPrivate, (docNoise: Float64Array, words) => sampler.sweepWithDocNoise(words, docNoise))
     let noisyTw: Float64Array = new Float64Array(nwk.length)
-    const run = runIterations(
+    const run = iterate(
       c.iterations,
       options,
       (it) => {
@@ -127,7 +127,6 @@ const make = (every: boolean): LdaTrainer<CdpConfig> => ({
         gate.release(draws, docNoise, ctx)
         return corpus.tokens.length
       },
-      logLikelihood,
     )
     return E.right(privateFitResult(gate, c, state.V, phiFromNoisyCounts(noisyTw, c.topics, state.V, c.beta), run))
   },

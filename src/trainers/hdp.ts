@@ -32,7 +32,7 @@ import * as t from 'io-ts'
 import { compose, exponential, labeled, type PrivacyEvent, selfCompose } from '../mechanisms/event.js'
 import { replaceOne } from '../mechanisms/neighbouring.js'
 import { BASE_DEFAULTS, BaseConfig, checkBase, positive } from './config.js'
-import { privateFitResult, runIterations } from './lda/loop.js'
+import { privateFitResult } from './lda/loop.js'
 import { startPrivateFit } from './lda/private-fit.js'
 import type { SnapshotSampler } from './lda/snapshot.js'
 import { phiFromNoisyCounts } from './lda/state.js'
@@ -148,7 +148,7 @@ export const hdpLda: LdaTrainer<HdpConfig> = {
   fit: (corpus, c, rng, options = {}) => {
     const start = startPrivateFit(corpus, c, validate, rng, c.clip, options)
     if (E.isLeft(start)) return start
-    const { gate, state, sampler, logLikelihood } = start.right
+    const { gate, state, sampler, iterate } = start.right
     const scale = 2 / c.epsilonL
     // line 9, fresh reading: n̂ = n + η with fresh η every iteration
     const fresh = discreteLaplaceTable(LAP, scale, countSensitivity(c, 1))
@@ -171,7 +171,7 @@ export const hdpLda: LdaTrainer<HdpConfig> = {
     }
     const draws = topicDraws(c.clip, c.beta, sampler)
     let noisy: Float64Array = new Float64Array(state.nwk.length)
-    const run = runIterations(
+    const run = iterate(
       c.iterations,
       options,
       (it) => {
@@ -182,7 +182,6 @@ export const hdpLda: LdaTrainer<HdpConfig> = {
         gate.release(draws, undefined, ctx)
         return corpus.tokens.length
       },
-      logLikelihood,
     )
     return E.right(privateFitResult(gate, c, state.V, phiFromNoisyCounts(noisy, c.topics, state.V, c.beta), run))
   },

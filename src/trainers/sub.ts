@@ -48,7 +48,7 @@ import { approxDP, compose, labeled, nonPrivate, type PrivacyEvent, selfCompose 
 import { replaceOne } from '../mechanisms/neighbouring.js'
 import { BASE_DEFAULTS, BaseConfig, checkBase, positive } from './config.js'
 import { topicDraws, topicDrawEvent } from './hdp.js'
-import { privateFitResult, runIterations } from './lda/loop.js'
+import { privateFitResult } from './lda/loop.js'
 import { startPrivateFit } from './lda/private-fit.js'
 import { phiFromCounts } from './lda/state.js'
 import { discreteGaussianTable, discreteGaussianTableEvent, randomizedStep, type TableSensitivity } from '../mechanisms/measurement.js'
@@ -153,7 +153,7 @@ export const subLda: LdaTrainer<SubConfig> = {
   fit: (corpus, c, rng, options = {}) => {
     const start = startPrivateFit(corpus, c, validate, rng, c.clip, options)
     if (E.isLeft(start)) return start
-    const { gate, state, sampler, logLikelihood } = start.right
+    const { gate, state, sampler, iterate } = start.right
     const { K, V, tokens, z } = state
     const include = new Uint8Array(tokens.length)
     const counts = new Int32Array(V * K)
@@ -180,7 +180,7 @@ export const subLda: LdaTrainer<SubConfig> = {
     const draws = topicDraws(c.clip, c.beta, sampler, RO)
     const adaptiveDraws = randomizedStep(ADAPTIVE_DRAW, nonPrivate, draws.run)
     const adaptive = c.adaptive
-    const run = runIterations(
+    const run = iterate(
       c.iterations,
       options,
       (it) => {
@@ -194,7 +194,6 @@ export const subLda: LdaTrainer<SubConfig> = {
         if (adaptive !== null) markFrequent(estimate, K, V, adaptive.q, frequent)
         return kept
       },
-      logLikelihood,
     )
     const clipped = new Float64Array(estimate.length)
     for (let i = 0; i < estimate.length; i++) clipped[i] = Math.max(0, estimate[i] as number)

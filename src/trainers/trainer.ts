@@ -61,6 +61,11 @@ export interface FitOptions {
   readonly diagnostics?: boolean
   /** Private trainers: sees every value that leaves the release gate (audits, white-box tests). */
   readonly onRelease?: (r: ReleaseRecord) => void
+  /**
+   * Private Gibbs trainers: threads that sweep the documents (the result does not depend on it).
+   * Default: the cores available, one per 100,000 tokens at most.
+   */
+  readonly workers?: number
 }
 
 /** Whether a run is a private release, and why not. */

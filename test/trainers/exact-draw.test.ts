@@ -4,10 +4,11 @@
 // rationals computed here independently (each double as integer·2^e by doubling).
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { type RandomWords, seededWords, WordStream } from '../../src/core/words.js'
+import { seededWords, WordStream } from '../../src/core/words.js'
 import { fromDocuments } from '../../src/trainers/corpus/corpus.js'
 import { exactDraw, fastDraw } from '../../src/trainers/lda/exact-draw.js'
 import { makeSnapshotSampler } from '../../src/trainers/lda/snapshot.js'
+import { sparseSweep } from '../../src/trainers/lda/sweep-kernel.js'
 import { initState } from '../../src/trainers/lda/state.js'
 
 // ---- exact rationals, independent of the module ----------------------------------------------
@@ -174,7 +175,7 @@ describe('fastDraw decides only where the first word settles the exact draw', ()
 
 // ---- the sweep's inline fast path and its exact path, on scripted words -------------------------
 
-/** setRelease's q, with the same operations in the same order (so the same doubles). */
+/** The sampler's q (snapshot.ts setRelease), with the same operations in the same order (so the same doubles). */
 const qTable = (release: Float64Array, V: number, K: number, beta: number, clip: number): Float64Array => {
   const tot = new Float64Array(K)
   for (let w = 0; w < V; w++) for (let k = 0; k < K; k++) tot[k] = (tot[k] as number) + (release[w * K + k] as number) * 1
@@ -183,19 +184,6 @@ const qTable = (release: Float64Array, V: number, K: number, beta: number, clip:
   for (let w = 0; w < V; w++)
     for (let k = 0; k < K; k++) q[w * K + k] = (Math.min(Math.max((release[w * K + k] as number) * 1, 0), clip) + beta) * (tot[k] as number)
   return q
-}
-
-/** Words served in order from an array (the sweep's block, then the exact path's further words). */
-const scripted = (words: ReadonlyArray<number>): RandomWords => {
-  let i = 0
-  return {
-    kind: 'script',
-    secret: false,
-    fill: (out) => {
-      if (i + out.length > words.length) throw new Error('script exhausted')
-      for (let j = 0; j < out.length; j++) out[j] = words[i++] as number
-    },
-  }
 }
 
 describe('the snapshot sweep draws by the exact inversion of its list', () => {
@@ -209,11 +197,11 @@ describe('the snapshot sweep draws by the exact inversion of its list', () => {
     const corpus = fromDocuments(['a', 'b'], docs)
     const init = new WordStream(seededWords('sweep-init'))
     const st = initState(corpus, K, () => init.nextDouble(), 'reading')
-    const m = makeSnapshotSampler(st, ALPHA, BETA, C)
     // q ratios up to (C + β)/β = 1e15 and a dense bucket α·q far below the document bucket
     const release = Float64Array.from([1e6, 0, -3, 2e6, 1, 0.5, 0, 7e5, 1e6, 0, 0, 3])
-    m.setRelease(release, 1)
     const q = qTable(release, 2, K, BETA, C)
+    const qsum = new Float64Array(2)
+    for (let w = 0; w < 2; w++) for (let k = 0; k < K; k++) qsum[w] = (qsum[w] as number) + (q[w * K + k] as number)
     const pick = new WordStream(seededWords('sweep-aim'))
     const extPool = new WordStream(seededWords('sweep-ext'))
     const N = st.tokens.length
@@ -255,7 +243,9 @@ describe('the snapshot sweep draws by the exact inversion of its list', () => {
         }
       }
       expect(block.length).toBe(N)
-      m.sweep(new WordStream(scripted([...block, ...ext])))
+      // the sweep's kernel on the scripted first words, its further words from the same pool in order
+      let extra = 0
+      sparseSweep(K, 0, st.D, st.tokens, st.docStart, st.z, st.ndk, q, qsum, new Int32Array(K), new Int32Array(K), new Int32Array(K), ALPHA, Uint32Array.from(block), undefined, () => () => ext[extra++] as number)
       expect(Array.from(st.z)).toEqual(Array.from(z))
     }
     expect(slow).toBeGreaterThan(50) // draws the first word could not settle, decided by the exact path

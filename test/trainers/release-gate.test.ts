@@ -144,37 +144,49 @@ describe('SUB-LDA draws its coins and topic draws from the gate’s secure words
     if (E.isLeft(f)) throw new Error('fit')
     return { fit: f.right, kept }
   }
-  it('with node:crypto replaced by a known stream, the secure run is the seeded run on that stream, and its coins are the stream’s words after the initial topics', () => {
-    crypto.standIn = seededWords('crypto-stand-in').fill
-    crypto.words = 0
-    let secureRun: ReturnType<typeof run>
-    try {
-      secureRun = run(secure())
-    } finally {
-      crypto.standIn = undefined
+  it('with node:crypto replaced by a known stream, the secure run repeats on that stream, and its coins are the stream’s words after the initial topics', () => {
+    const onStandIn = (): ReturnType<typeof run> => {
+      crypto.standIn = seededWords('crypto-stand-in').fill
+      crypto.words = 0
+      try {
+        return run(secure())
+      } finally {
+        crypto.standIn = undefined
+      }
     }
+    const secureRun = onStandIn()
     // the gate took every word from randomFillSync, and called the run private (secret source)
     expect(crypto.words).toBeGreaterThan(0)
     expect(secureRun.fit.release).toEqual({ private: true, randomness: 'secure (node:crypto)', notPrivateBecause: [] })
-    // the same words from a seed give the same run bit for bit: nothing random came from elsewhere
+    // the same node:crypto words give the same run bit for bit: nothing random came from elsewhere
+    // (the sweep's topic draws read node:crypto directly, on the thread that sweeps, not through a seed)
+    const again = onStandIn()
+    expect(Array.from(again.fit.model.phi)).toEqual(Array.from(secureRun.fit.model.phi))
+    expect(again.kept).toEqual(secureRun.kept)
     const seededRun = run(seeded('crypto-stand-in'))
-    expect(Array.from(secureRun.fit.model.phi)).toEqual(Array.from(seededRun.fit.model.phi))
-    expect(secureRun.kept).toEqual(seededRun.kept)
-    // Replay the gate's stream: N doubles for the initial topics, then one coin per token (kept if < γ),
-    // the discrete Gaussian noise on V·K cells, one word per sampled token's draw, the next coins.
-    const w = new WordStream(seededWords('crypto-stand-in'))
-    const N = corpus.tokens.length
-    for (let i = 0; i < N; i++) w.nextDouble()
-    const noise = discreteGaussianSampler(subLdaSigma(14, 2))
-    const expected: number[] = []
-    for (let it = 0; it < 2; it++) {
-      let k = 0
-      for (let i = 0; i < N; i++) if (w.nextDouble() < 0.5) k++
-      expected.push(k)
-      noise.fill(w, new Float64Array(corpus.vocab.length * 3))
-      w.fillWords(new Uint32Array(k))
+    // Replay the gate's stream: N doubles for the initial topics, then one coin per token (kept if
+    // < γ), the discrete Gaussian noise on V·K cells, then — for a seed, not for node:crypto, whose
+    // draws the sweep reads itself — the sweep's two keys, and the next iteration's coins.
+    const replay = (keys: boolean): number[] => {
+      const w = new WordStream(seededWords('crypto-stand-in'))
+      for (let i = 0; i < N; i++) w.nextDouble()
+      const noise = discreteGaussianSampler(subLdaSigma(14, 2))
+      const out: number[] = []
+      for (let it = 0; it < 2; it++) {
+        let k = 0
+        for (let i = 0; i < N; i++) if (w.nextDouble() < 0.5) k++
+        out.push(k)
+        noise.fill(w, new Float64Array(corpus.vocab.length * 3))
+        if (keys) w.fillWords(new Uint32Array(8))
+      }
+      return out
     }
-    expect(secureRun.kept).toEqual(expected)
+    const N = corpus.tokens.length
+    // more words than the gate's one 16,384-word chunk: the sweep read node:crypto itself
+    expect(crypto.words).toBeGreaterThan(16384)
+    const expected = replay(true)
+    expect(seededRun.kept).toEqual(expected)
+    expect(secureRun.kept).toEqual(replay(false))
     expect(expected[0]).toBeGreaterThan(N / 4)
     expect(expected[0]).toBeLessThan((3 * N) / 4)
   })

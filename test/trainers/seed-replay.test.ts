@@ -55,7 +55,7 @@ const replayNoise = (seed: string): Float64Array => {
   let eta = new Float64Array(V * K)
   for (let it = 1; it <= T; it++) {
     eta = noise.fill(w, new Float64Array(V * K))
-    w.fillWords(new Uint32Array(N)) // the sweep's topic draws
+    w.fillWords(new Uint32Array(8)) // the sweep's two keys (its topic draws' words are derived from them)
   }
   return eta
 }
@@ -131,15 +131,13 @@ describe('seed replay against sub-lda and cdp-lda model files', () => {
     const sampled = new Array<number>(V).fill(0)
     for (let it = 1; it <= T; it++) {
       sampled.fill(0)
-      let kept = 0
       for (let i = 0; i < N; i++)
         if (w.nextDouble() < GAMMA) {
           const word = train.tokens[i] as number // the trainers keep reading order
           sampled[word] = (sampled[word] as number) + 1
-          kept++
         }
       eta = noise.fill(w, new Float64Array(V * K))
-      w.fillWords(new Uint32Array(kept)) // the sampled tokens' topic draws
+      w.fillWords(new Uint32Array(8)) // the sweep's two keys (the sampled tokens' draws are derived from them)
     }
     return { eta, sampled }
   }

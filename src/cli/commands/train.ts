@@ -60,7 +60,7 @@ const COMMON_NUMERIC: ReadonlyArray<readonly [flag: string, field: string]> = [
 ]
 
 /** Flags every trainer takes. */
-const COMMON_FLAGS: ReadonlySet<string> = new Set(['corpus', 'out', 'seed', 'private', 'diagnostics', 'vocabulary', 'vocabulary-size', 'vocabulary-epsilon', 'vocabulary-delta', 'vocabulary-words-per-document', 'eval-corpus', 'documents', 'tokens', 'delta', 'json', 'quiet', ...COMMON_NUMERIC.map(([f]) => f)])
+const COMMON_FLAGS: ReadonlySet<string> = new Set(['corpus', 'out', 'seed', 'private', 'diagnostics', 'vocabulary', 'vocabulary-size', 'vocabulary-epsilon', 'vocabulary-delta', 'vocabulary-words-per-document', 'eval-corpus', 'documents', 'tokens', 'delta', 'json', 'quiet', 'workers', ...COMMON_NUMERIC.map(([f]) => f)])
 
 /** A trainer-specific flag: the config field a numeric flag sets, and how its default reads in the usage line. */
 interface TrainerFlag {
@@ -172,6 +172,7 @@ export const TRAIN_USAGE = `usage: dpaudit train <${TRAINER_NAMES.join('|')}> --
   [--documents D] [--tokens N] (declared public sizes; under a document-level relation the exact ones are never printed)
   [--private] (refuse anything that would make the release not private)
   [--seed S] (reproducible: NOT a private release) [--diagnostics] (true-count log-likelihood: NOT a private release)
+  [--workers W] (threads of the private Gibbs sweeps; default: the cores available, one per 100,000 tokens at most; the result does not depend on it)
 ${TRAINER_NAMES.filter((n) => TRAINER_FLAGS[n].length > 0)
   .map((n) => `  ${`${n}:`.padEnd(10)}${usageOf(n)}`)
   .join('\n')}
@@ -204,6 +205,7 @@ export const TRAIN_OPTIONS = {
   delta: { type: 'string', multiple: true },
   json: { type: 'boolean', default: false },
   quiet: { type: 'boolean', default: false },
+  workers: { type: 'string' },
   ...Object.fromEntries(NUMERIC.map(([f]) => [f, { type: 'string' }])),
 } as const
 
@@ -487,8 +489,12 @@ const trainHolding = (args: TrainArgs, hold: (release: () => void) => void): Com
     progress?.(`iter ${String(l.iteration).padStart(4)}  ${ll ?? 'log-likelihood —'}  elapsed ${(l.elapsedMs / 1000).toFixed(2)} s  ${(l.tokensPerSecond / 1e6).toFixed(2)} M tokens/s`)
     bar?.update(l.iteration, cfg.iterations, ll)
   }
+  const workers = v['workers']
+  if (workers !== undefined && !(typeof workers === 'string' && /^[1-9][0-9]{0,3}$/.test(workers.trim())))
+    return fail(`--workers: "${String(workers)}" is not a whole number of threads from 1 to 9999`)
   const fitOptions = {
     diagnostics,
+    ...(workers === undefined ? {} : { workers: Number(workers) }),
     ...(progress === undefined && bar?.active !== true ? {} : { onIteration }),
     ...(args.onRelease === undefined ? {} : { onRelease: args.onRelease }),
   }

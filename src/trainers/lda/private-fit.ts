@@ -2,20 +2,22 @@
  * The common start of every private collapsed-Gibbs trainer's `fit` (HDP-LDA, CDP-LDA(+),
  * SUB-LDA): check the corpus and the config against it, open the release gate on the run's word
  * source (node:crypto unless the caller injected a seeded Rng), draw the initial topics through it
- * in reading order, and build the snapshot sampler.
+ * in reading order, and build the snapshot sampler on `options.workers` threads (./parallel).
  *
  * @module
  */
+import { availableParallelism } from 'node:os'
 import * as E from 'fp-ts/lib/Either.js'
 import type { DpError } from '../../core/error.js'
 import type { Rng } from '../../core/rng.js'
 import { wordsFromRng } from '../../core/words.js'
 import { type Corpus, type CorpusStats, corpusStats, validateCorpus } from '../corpus/corpus.js'
 import { ReleaseGate } from '../../mechanisms/gate.js'
-import type { FitOptions } from '../trainer.js'
+import type { FitOptions, IterationLog } from '../trainer.js'
 import { jointLogLikelihood } from './loglik.js'
-import { makeSnapshotSampler, type SnapshotSampler } from './snapshot.js'
-import { type GibbsState, initState } from './state.js'
+import { runIterations } from './loop.js'
+import { makeParallelSnapshotSampler, type SnapshotSampler } from './snapshot.js'
+import { type GibbsState, initState, plainInt32, sharedInt32 } from './state.js'
 
 export interface PrivateFitStart {
   readonly gate: ReleaseGate
@@ -23,7 +25,19 @@ export interface PrivateFitStart {
   readonly sampler: SnapshotSampler
   /** The true-count log-likelihood, only as a gated diagnostic (undefined unless diagnostics are on). */
   readonly logLikelihood: (iteration: number) => number | undefined
+  /**
+   * `runIterations` with the log-likelihood diagnostic, ending the sampler's worker threads when the
+   * iterations end (or throw).
+   */
+  readonly iterate: (iterations: number, options: FitOptions, step: (iteration: number) => number) => { trace: IterationLog[]; tokensSampled: number }
 }
+
+/** Tokens per sweeping thread below which the default adds no thread (starting one costs tens of ms). */
+export const TOKENS_PER_WORKER = 100_000
+
+/** The threads of a run: as asked, else the cores available but one per TOKENS_PER_WORKER tokens at most. */
+export const sweepWorkers = (asked: number | undefined, tokens: number): number =>
+  asked ?? Math.max(1, Math.min(availableParallelism(), Math.floor(tokens / TOKENS_PER_WORKER)))
 
 export const startPrivateFit = <C extends { readonly topics: number; readonly alpha: number; readonly beta: number }>(
   corpus: Corpus,
@@ -41,8 +55,19 @@ export const startPrivateFit = <C extends { readonly topics: number; readonly al
     ...(options.diagnostics === undefined ? {} : { diagnostics: options.diagnostics }),
     ...(options.onRelease === undefined ? {} : { onRelease: options.onRelease }),
   })
-  const state = gate.independent((w) => initState(corpus, config.topics, () => w.nextDouble(), 'reading'))
+  const workers = sweepWorkers(options.workers, corpus.tokens.length)
+  const alloc = workers > 1 ? sharedInt32 : plainInt32
+  const state = gate.independent((w) => initState(corpus, config.topics, () => w.nextDouble(), 'reading', alloc))
   const logLikelihood = (it: number): number | undefined =>
     gate.diagnostic('log-likelihood of the true counts', () => jointLogLikelihood(state, config.alpha, config.beta), `iteration ${it}`)
-  return E.right({ gate, state, sampler: makeSnapshotSampler(state, config.alpha, config.beta, clip), logLikelihood })
+  const sampler = makeParallelSnapshotSampler(state, config.alpha, config.beta, clip, workers)
+  if (E.isLeft(sampler)) return sampler
+  const iterate = (iterations: number, o: FitOptions, step: (iteration: number) => number) => {
+    try {
+      return runIterations(iterations, o, step, logLikelihood)
+    } finally {
+      sampler.right.close()
+    }
+  }
+  return E.right({ gate, state, sampler: sampler.right, logLikelihood, iterate })
 }

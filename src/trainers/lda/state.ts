@@ -40,16 +40,30 @@ export const groupedByWord = (tokens: Int32Array, docStart: Int32Array): Int32Ar
   return out
 }
 
-/** Initial state: every topic uniform from `uniform` (values in [0, 1)), tokens in `order`. */
-export const initState = (corpus: Corpus, K: number, uniform: () => number, order: SweepOrder = 'by-word'): GibbsState => {
+/** Integer arrays in plain memory, or in SharedArrayBuffers that worker threads can read (./parallel). */
+export type Int32Alloc = (length: number) => Int32Array
+export const plainInt32: Int32Alloc = (n) => new Int32Array(n)
+export const sharedInt32: Int32Alloc = (n) => new Int32Array(new SharedArrayBuffer(4 * n))
+
+/**
+ * Initial state: every topic uniform from `uniform` (values in [0, 1)), tokens in `order`; the
+ * tables from `alloc` (shared memory for a sweep across threads).
+ */
+export const initState = (corpus: Corpus, K: number, uniform: () => number, order: SweepOrder = 'by-word', alloc: Int32Alloc = plainInt32): GibbsState => {
   const V = corpus.vocab.length
   const D = corpus.docStart.length - 1
-  const { docStart } = corpus
-  const tokens = order === 'by-word' ? groupedByWord(corpus.tokens, docStart) : corpus.tokens.slice()
-  const z = new Int32Array(tokens.length)
-  const ndk = new Int32Array(D * K)
-  const nwk = new Int32Array(V * K)
-  const nk = new Int32Array(K)
+  const copy = (a: Int32Array): Int32Array => {
+    const out = alloc(a.length)
+    out.set(a)
+    return out
+  }
+  const own = (a: Int32Array): Int32Array => (alloc === plainInt32 ? a : copy(a))
+  const docStart = own(corpus.docStart)
+  const tokens = order === 'by-word' ? own(groupedByWord(corpus.tokens, docStart)) : copy(corpus.tokens)
+  const z = alloc(tokens.length)
+  const ndk = alloc(D * K)
+  const nwk = alloc(V * K)
+  const nk = alloc(K)
   for (let d = 0; d < D; d++)
     for (let i = docStart[d] as number; i < (docStart[d + 1] as number); i++) {
       const k = Math.min(K - 1, Math.floor(uniform() * K))

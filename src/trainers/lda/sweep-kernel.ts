@@ -1,0 +1,409 @@
+/**
+ * The kernels of the private trainers' Gibbs sweep (snapshot.ts), written over a range of
+ * documents [d0, d1) and plain typed arrays so that the same code runs on the calling thread and on
+ * worker threads (./parallel). Within a sweep every token's topic is drawn from the iteration's
+ * released word factor q (read only) and its own document's counts n_dk, so the documents are
+ * independent given the release: sweeping them in any grouping, on any number of threads, draws
+ * from exactly the same distribution — no approximation (unlike AD-LDA for the non-private CGS).
+ *
+ * Randomness of a sweep (`SweepRandomness`), one 32-bit word per visited token:
+ * - `crypto`: the words come straight from node:crypto (`randomFillSync`) on whichever thread
+ *   sweeps the range — as secret as the release noise; no two threads share a stream.
+ * - `keyed`: a reproducible run (a seed, or a test's stub of the secure source). Two 128-bit keys
+ *   are drawn from the run's word source once per sweep; document d's words are a xoshiro128**
+ *   stream whose state is derived from (key, d), and the rare further words of an exact draw the
+ *   first word could not settle (`slowDraw`) come from a stream derived from (extra key, token
+ *   position). Every word is thus a function of the run's source, the document and the position —
+ *   never of which thread swept it — so a seeded run writes the same model with any number of
+ *   workers.
+ *
+ * @module
+ */
+import { randomFillSync } from 'node:crypto'
+import { exactDraw, scanCoefficient, TINY, UNIT_ROUNDOFF } from './exact-draw.js'
+
+/** Where a sweep's words come from (see the module comment); keys are four 32-bit words each. */
+export type SweepRandomness = { readonly kind: 'crypto' } | { readonly kind: 'keyed'; readonly key: Uint32Array; readonly extraKey: Uint32Array }
+
+/** The further words of token i's exact draw, when its first word cannot settle it. */
+export type ExtraWords = (token: number) => () => number
+
+/** MurmurHash3's 32-bit finaliser (Appleby): a bijection of 32-bit words with full avalanche. */
+const fmix32 = (x: number): number => {
+  let h = x ^ (x >>> 16)
+  h = Math.imul(h, 0x85ebca6b)
+  h ^= h >>> 13
+  h = Math.imul(h, 0xc2b2ae35)
+  return (h ^ (h >>> 16)) | 0
+}
+
+/**
+ * The xoshiro128** state of stream `index` under `key`: each state word is the key word mixed with
+ * a hash of (index, word number), so streams of neighbouring indices share no structure; the last
+ * word is made odd (the state is never zero).
+ */
+export const keyedState = (key: Uint32Array, index: number, out: Int32Array): Int32Array => {
+  const h = fmix32(Math.imul(index, 0x9e3779b9) ^ fmix32(index ^ 0x5bd1e995))
+  for (let j = 0; j < 4; j++) out[j] = fmix32((key[j] as number) ^ fmix32(h + Math.imul(j + 1, 0x7feb352d)))
+  out[3] = (out[3] as number) | 1
+  return out
+}
+
+/** Words from a xoshiro128** state (the generator of core/words.ts), advancing it. */
+const keyedNext = (s: Int32Array): number => {
+  const a = s[0] as number
+  const b = s[1] as number
+  let c = s[2] as number
+  let d = s[3] as number
+  const m = Math.imul(b, 5)
+  const r = Math.imul((m << 7) | (m >>> 25), 9)
+  const t = b << 9
+  c ^= a
+  d ^= b
+  s[1] = b ^ c
+  s[0] = a ^ d
+  s[2] = c ^ t
+  s[3] = (d << 11) | (d >>> 21)
+  return r >>> 0
+}
+
+/** The extra-word source of a sweep: node:crypto, or the stream keyed by the token's position. */
+export const extraWords = (rand: SweepRandomness): ExtraWords => {
+  if (rand.kind === 'crypto') {
+    const buf = new Uint32Array(1)
+    const next = (): number => {
+      randomFillSync(buf)
+      return buf[0] as number
+    }
+    return () => next
+  }
+  return (i) => {
+    const s = keyedState(rand.extraKey, i, new Int32Array(4))
+    return () => keyedNext(s)
+  }
+}
+
+/**
+ * Fills `draws` with the first word of every visited token of documents [d0, d1), in order from
+ * position docStart[d0] (the layout `sparseSweep` and `docNoiseSweep` read).
+ */
+export const fillRangeDraws = (rand: SweepRandomness, d0: number, d1: number, docStart: Int32Array, include: Uint8Array | undefined, draws: Uint32Array): void => {
+  const a = docStart[d0] as number
+  const b = docStart[d1] as number
+  if (rand.kind === 'crypto') {
+    let n = b - a
+    if (include !== undefined) {
+      n = 0
+      for (let i = a; i < b; i++) n += include[i] as number
+    }
+    // randomFillSync takes at most 2^31 − 1 bytes a call
+    for (let from = a; from < a + n; from += 1 << 28) randomFillSync(draws.subarray(from, Math.min(a + n, from + (1 << 28))))
+    return
+  }
+  const s = new Int32Array(4)
+  let r = a
+  for (let d = d0; d < d1; d++) {
+    keyedState(rand.key, d, s)
+    let sa = s[0] as number
+    let sb = s[1] as number
+    let sc = s[2] as number
+    let sd = s[3] as number
+    const end = docStart[d + 1] as number
+    for (let i = docStart[d] as number; i < end; i++) {
+      if (include !== undefined && include[i] === 0) continue
+      // inline xoshiro128** step (as keyedNext), one word per visited token
+      const m = Math.imul(sb, 5)
+      draws[r++] = Math.imul((m << 7) | (m >>> 25), 9)
+      const t = sb << 9
+      sc ^= sa
+      sd ^= sb
+      sb ^= sc
+      sa ^= sd
+      sc ^= t
+      sd = (sd << 11) | (sd >>> 21)
+    }
+  }
+}
+
+/**
+ * The dense sweep of documents [d0, d1) whose document factor is also noisy (CDP-LDA, CDP-LDA+):
+ * p(k) ∝ q_wk·(max(n_dk^{¬i} + η_dk, 0) + α), η fixed for the sweep; the draw on the 2^-32 grid
+ * of the token's word (no plan claims these draws as private). z and n_dk are updated; the
+ * word-topic counts are recounted after the sweep.
+ */
+export const docNoiseSweep = (
+  K: number,
+  d0: number,
+  d1: number,
+  tokens: Int32Array,
+  docStart: Int32Array,
+  z: Int32Array,
+  ndk: Int32Array,
+  q: Float64Array,
+  alpha: number,
+  docNoise: Float64Array,
+  scores: Float64Array,
+  draws: Uint32Array,
+): void => {
+  let r = docStart[d0] as number
+  for (let d = d0; d < d1; d++) {
+    const a = docStart[d] as number
+    const b = docStart[d + 1] as number
+    const db = d * K
+    for (let i = a; i < b; i++) {
+      const base = (tokens[i] as number) * K
+      const old = z[i] as number
+      ndk[db + old] = (ndk[db + old] as number) - 1
+      let s = 0
+      for (let k = 0; k < K; k++) {
+        s += (q[base + k] as number) * (Math.max((ndk[db + k] as number) + (docNoise[db + k] as number), 0) + alpha)
+        scores[k] = s
+      }
+      const x = (draws[r++] as number) * 2.3283064365386963e-10 * s
+      let nt = 0
+      while (nt < K - 1 && (scores[nt] as number) <= x) nt++
+      z[i] = nt
+      ndk[db + nt] = (ndk[db + nt] as number) + 1
+    }
+  }
+}
+
+/**
+ * The word-topic counts of words [w0, w1) recounted from z through the inverted index (`byWord`
+ * lists the token positions of word w at [wordStart[w], wordStart[w + 1])): each thread owns whole
+ * rows, so threads never write the same cell. Adds the topic totals of these words to `nk`.
+ */
+export const recountWords = (K: number, w0: number, w1: number, byWord: Int32Array, wordStart: Int32Array, z: Int32Array, nwk: Int32Array, nk: Int32Array): void => {
+  nwk.fill(0, w0 * K, w1 * K)
+  for (let w = w0; w < w1; w++) {
+    const base = w * K
+    const end = wordStart[w + 1] as number
+    for (let p = wordStart[w] as number; p < end; p++) {
+      const k = z[byWord[p] as number] as number
+      nwk[base + k] = (nwk[base + k] as number) + 1
+      nk[k] = (nk[k] as number) + 1
+    }
+  }
+}
+
+/**
+ * The sweep of `makeSnapshotSampler`, a top-level function whose state arrives as parameters
+ * (locals in the hot loop, not closure slots). Target per token: p(k) ∝ (n_dk + α)·q_wk, split
+ * into the document bucket r = Σ_{k: n_dk > 0} n_dk q_wk over the document's non-zero topics and
+ * the dense bucket α·Σ_k q_wk (precomputed per word, rarely hit).
+ * - Along a run of the same word (repeats in reading order) r changes only through the two counts
+ *   the token moves, so it is summed at the first token of a run and updated in O(1) after that.
+ * - The document's non-zero topics are kept sorted by decreasing count (topic and count in
+ *   parallel arrays), so the linear scan that locates the draw meets the heavy topics first.
+ *
+ * Exactness. The mechanism is the categorical over the list L = (fl(n_j·q_{w,t_j}) for the
+ * document's topics t_j in list order, then fl(α·q_wk) for k = 0..K−1); entry i is drawn with
+ * probability L_i/ΣL, by inversion of a uniform U whose first 32 bits are the token's word m. The
+ * fast path below is the specialised copy of exact-draw.ts's `fastDraw` (a deliberate copy for the
+ * hot loop: its weights are formed on the fly), with these error terms (u = 2^-53, each double
+ * operation exact up to a factor 1 + δ, |δ| ≤ u; subnormal products covered by TINY):
+ * - R̃ = the document mass as computed, |R̃ − R| ≤ eR, R the exact sum of the document entries.
+ *   Summed afresh (two accumulators over nnz terms): |R̃ − R| ≤ nnz·u·R(1 + 2nnz·u), and eR =
+ *   2(nnz + 1)·u·R̃ covers it. Along a run R̃ is updated by ∓q (not by the exact change of the
+ *   rounded product, fl(c·q) − fl((c ∓ 1)·q) = q + ζ with |ζ| ≤ 2u·c·q ≤ 2u(R̃ + eR)/(1 − u)), and the
+ *   update's own rounding adds u·|R̃_new|: each update adds ≤ 3.001u·R̃ + 2.001u·eR, so the bound is
+ *   carried along the run as eR += 4u·(eR + R̃) (R̃ the larger of the masses before and after).
+ *   Carrying costs one multiply-add per token; recomputing r at every token of a run would cost
+ *   O(nnz), and the by-word order makes runs long.
+ * - D̃ = fl(α·qsum[w]), qsum a recursive sum of K doubles: |D̃ − Σ_k fl(α·q_wk)| ≤ (K + 2)·u·D̃.
+ * - W̃ = fl(R̃ + D̃), x̃ = fl(m·2^-32·W̃): |x̃ − m·2^-32·W| ≤ eR + (K + 2)·u·D̃ + 2u·W̃.
+ * - residuals: at most nnz (document bucket) or 1 + K (dense: x̃ − R̃, then K subtractions) rounded
+ *   subtractions, each ≤ u·W̃(1 + 2Ku), and x̃ − R̃ carries eR once more.
+ * Total: any residual is within E₀ = 2eR + (2K + 6)·u·W̃·(1 + 2^-20) + 2^-32·(eR + (K + 2)u·W̃)
+ * of m·2^-32·W − P_{i−1}; E = 3eR + (4K + 12)·u·W̃ + TINY bounds it with a margin of about 2× for
+ * the rounding of E itself. Entry i is then certain for every continuation of U's bits if its
+ * residual before the subtraction is ≥ E and after it ≤ −(E + 2^-32·W̃) (the interval of width
+ * 2^-32·W lies inside [P_{i−1}, P_i)). A scan that falls out of its bucket or misses a margin goes
+ * to the exact path, which decides on the same list L in the same order, so the map from U to the
+ * entry is the exact inversion and P(entry i) = L_i/ΣL.
+ */
+export const sparseSweep = (
+  K: number,
+  d0: number,
+  d1: number,
+  tokens: Int32Array,
+  docStart: Int32Array,
+  z: Int32Array,
+  ndk: Int32Array,
+  q: Float64Array,
+  qsum: Float64Array,
+  nzTopics: Int32Array,
+  nzCount: Int32Array,
+  nzPos: Int32Array,
+  alpha: number,
+  draws: Uint32Array,
+  include: Uint8Array | undefined,
+  extra: ExtraWords,
+): void => {
+  const subsampled = include !== undefined
+  const cW = scanCoefficient(K + 1) // (4K + 12)·u
+  const U2 = 2 * UNIT_ROUNDOFF
+  const U4 = 4 * UNIT_ROUNDOFF
+  let r = docStart[d0] as number // next unused word of `draws` (one per visited token, from the range's first position)
+  for (let d = d0; d < d1; d++) {
+    const a = docStart[d] as number
+    const b = docStart[d + 1] as number
+    const db = d * K
+    let nnz = 0
+    for (let k = 0; k < K; k++) {
+      const c = ndk[db + k] as number
+      nzPos[k] = -1
+      if (c > 0) raiseTopic(nzTopics, nzCount, nzPos, nnz++, k, c)
+    }
+    let prevW = -1
+    let rMass = 0
+    let eR = 0 // bound on |rMass − the exact sum of the document entries|
+    for (let i = a; i < b; i++) {
+      if (subsampled && include[i] === 0) continue
+      const w = tokens[i] as number
+      const old = z[i] as number
+      const base = w * K
+      // remove the token: its topic's count drops by one and moves towards the end
+      {
+        let p = nzPos[old] as number
+        const c = (nzCount[p] as number) - 1
+        if (c === 0) {
+          // every later entry has count 1 (sorted), so the last one may take this place
+          const last = --nnz
+          const t = nzTopics[last] as number
+          nzTopics[p] = t
+          nzCount[p] = nzCount[last] as number
+          nzPos[t] = p
+          nzPos[old] = -1
+        } else {
+          while (p + 1 < nnz && (nzCount[p + 1] as number) > c) {
+            const t = nzTopics[p + 1] as number
+            nzTopics[p] = t
+            nzCount[p] = nzCount[p + 1] as number
+            nzPos[t] = p
+            p++
+          }
+          nzTopics[p] = old
+          nzCount[p] = c
+          nzPos[old] = p
+        }
+      }
+      if (w !== prevW) {
+        prevW = w
+        let r0 = 0
+        let r1 = 0
+        let j = 0
+        for (; j + 1 < nnz; j += 2) {
+          r0 += (nzCount[j] as number) * (q[base + (nzTopics[j] as number)] as number)
+          r1 += (nzCount[j + 1] as number) * (q[base + (nzTopics[j + 1] as number)] as number)
+        }
+        if (j < nnz) r0 += (nzCount[j] as number) * (q[base + (nzTopics[j] as number)] as number)
+        rMass = r0 + r1
+        eR = rMass * (nnz + 1) * U2
+      } else if (nnz === 0) {
+        rMass = 0
+        eR = 0
+      } else {
+        eR += (eR + rMass) * U4
+        rMass -= q[base + old] as number
+      }
+      const total = rMass + alpha * (qsum[w] as number)
+      const m = draws[r++] as number
+      const e = 3 * eR + total * cW + TINY
+      const g = total * 2.3283064365386963e-10 // 2^-32·W̃, exact
+      let x = m * 2.3283064365386963e-10 * total
+      let nt = -1
+      if (x < rMass) {
+        for (let j = 0; j < nnz; j++) {
+          const xp = x
+          x = xp - (nzCount[j] as number) * (q[base + (nzTopics[j] as number)] as number)
+          if (x < 0) {
+            if (xp >= e && x <= -(e + g)) nt = nzTopics[j] as number
+            break
+          }
+        }
+      } else {
+        x -= rMass
+        for (let t = 0; t < K; t++) {
+          const xp = x
+          x = xp - alpha * (q[base + t] as number)
+          if (x < 0) {
+            if (xp >= e && x <= -(e + g)) nt = t
+            break
+          }
+        }
+      }
+      if (nt < 0) nt = slowDraw(K, nnz, nzTopics, nzCount, q, base, alpha, m, extra(i))
+      z[i] = nt
+      // add the token back: its new topic's count rises by one and moves towards the front
+      {
+        const p = nzPos[nt] as number
+        if (p < 0) raiseTopic(nzTopics, nzCount, nzPos, nnz++, nt, 1)
+        else raiseTopic(nzTopics, nzCount, nzPos, p, nt, (nzCount[p] as number) + 1)
+      }
+      rMass += q[base + nt] as number
+      eR += (eR + rMass) * U4
+    }
+    for (let k = 0; k < K; k++) ndk[db + k] = 0
+    for (let j = 0; j < nnz; j++) ndk[db + (nzTopics[j] as number)] = nzCount[j] as number
+  }
+}
+
+/**
+ * The exact path of a draw the fast path could not decide: the list L of `sparseSweep` (document
+ * entries in list order, then the dense entries), each weight formed by the same product as in the
+ * fast path, drawn by exact-draw.ts with `m` as U's first word and further words from `next`.
+ * Rare (about (nnz + K)·2^-32 per draw); it allocates.
+ */
+const slowDraw = (
+  K: number,
+  nnz: number,
+  nzTopics: Int32Array,
+  nzCount: Int32Array,
+  q: Float64Array,
+  base: number,
+  alpha: number,
+  m: number,
+  next: () => number,
+): number => {
+  const list = new Float64Array(nnz + K)
+  for (let j = 0; j < nnz; j++) list[j] = (nzCount[j] as number) * (q[base + (nzTopics[j] as number)] as number)
+  for (let t = 0; t < K; t++) list[nnz + t] = alpha * (q[base + t] as number)
+  const i = exactDraw(list, nnz + K, m, next)
+  return i < nnz ? (nzTopics[i] as number) : i - nnz
+}
+
+/**
+ * Gives topic `t` the count `c` at position `p` of the document's topic list (sorted by decreasing
+ * count) and moves it towards the front past every entry with a smaller count. `p` may be the
+ * free slot at the end (a topic entering the list).
+ */
+const raiseTopic = (nzTopics: Int32Array, nzCount: Int32Array, nzPos: Int32Array, p: number, t: number, c: number): void => {
+  while (p > 0 && (nzCount[p - 1] as number) < c) {
+    const u = nzTopics[p - 1] as number
+    nzTopics[p] = u
+    nzCount[p] = nzCount[p - 1] as number
+    nzPos[u] = p
+    p--
+  }
+  nzTopics[p] = t
+  nzCount[p] = c
+  nzPos[t] = p
+}
+
+/**
+ * The true word-topic counts (for the next release), recounted from z after a sweep: the sweep
+ * reads only the release, and a streaming recount costs less than updating a word's count row on
+ * every move. (A function of its own: code after the sweep's hot loop, compiled without type
+ * feedback, deoptimised the sweep at every exit.)
+ */
+export const recount = (K: number, tokens: Int32Array, z: Int32Array, nwk: Int32Array, nk: Int32Array): void => {
+  nwk.fill(0)
+  nk.fill(0)
+  for (let i = 0; i < tokens.length; i++) {
+    const k = z[i] as number
+    const cell = (tokens[i] as number) * K + k
+    nwk[cell] = (nwk[cell] as number) + 1
+    nk[k] = (nk[k] as number) + 1
+  }
+}

@@ -1,0 +1,103 @@
+// The private Gibbs trainers across threads (issue 27): documents are independent given the
+// release, so a sweep on W threads draws from the same distribution as on one — and, for a seeded
+// run, the very same topics: the model must come out byte for byte the same with 1, 2 and 4 workers.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import * as E from 'fp-ts/lib/Either.js'
+import { afterAll, describe, expect, it } from 'vitest'
+import { runTrainCli } from '../../src/cli/commands/train.js'
+import { secure, seeded } from '../../src/core/rng.js'
+import { cdpLda, generateLda, type HdpConfig, hdpLda, type LdaConfigBase, subLda, TRAINERS } from '../../src/trainers/index.js'
+import type { LdaTrainer } from '../../src/trainers/trainer.js'
+
+const synth = generateLda({ topics: 4, vocabulary: 40, documents: 60, alpha: 0.2, beta: 0.1, meanDocumentLength: 40 }, seeded('parallel-sweep'))
+if (E.isLeft(synth)) throw new Error('generate failed')
+const corpus = synth.right.corpus
+
+const fitPhi = <C extends LdaConfigBase>(trainer: LdaTrainer<C>, extra: Partial<C>, workers: number, rng = seeded(7)): Float64Array => {
+  const c = { ...trainer.defaults, topics: 4, iterations: 5, ...extra } as C
+  const r = trainer.fit(corpus, c, rng, { logLikelihoodEvery: 0, workers })
+  if (E.isLeft(r)) throw new Error(r.left.message)
+  return r.right.model.phi
+}
+
+const bytes = (a: Float64Array): Buffer => Buffer.from(a.buffer, a.byteOffset, a.byteLength)
+
+// (hdp-lda, sub-lda and cdp-lda+ with their defaults are checked through the command line below)
+describe('a seeded private run does not depend on the number of workers', () => {
+  const cases: ReadonlyArray<readonly [string, () => (w: number) => Float64Array]> = [
+    ['hdp-lda, accumulated noise', () => (w) => fitPhi(hdpLda, { noise: 'accumulate' }, w)],
+    ['sub-lda, adaptive', () => (w) => fitPhi(subLda, { gamma: 0.2, adaptive: { q: 0.5, eta: 1.5 } }, w)],
+    ['cdp-lda (noisy document factor)', () => (w) => fitPhi(cdpLda, {}, w)],
+  ]
+  for (const [name, make] of cases)
+    it(`${name}: φ identical with 1, 2 and 4 workers`, () => {
+      const run = make()
+      const one = bytes(run(1))
+      expect(bytes(run(2)).equals(one)).toBe(true)
+      expect(bytes(run(4)).equals(one)).toBe(true)
+    })
+
+  it('a different seed gives a different model (the words do reach the draws)', () => {
+    expect(bytes(fitPhi(hdpLda, {}, 2, seeded(8))).equals(bytes(fitPhi(hdpLda, {}, 2, seeded(7))))).toBe(false)
+  })
+})
+
+describe('dpaudit train --seed S --workers W writes the same model file for W = 1, 2, 4', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dpaudit-workers-'))
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+  // the synthetic corpus as a UCI bag of words
+  const corpusDir = join(dir, 'uci')
+  const uci = (): string => {
+    mkdirSync(corpusDir, { recursive: true })
+    const lines: string[] = []
+    for (let d = 0; d + 1 < corpus.docStart.length; d++) {
+      const counts = new Map<number, number>()
+      for (let i = corpus.docStart[d] as number; i < (corpus.docStart[d + 1] as number); i++) counts.set(corpus.tokens[i] as number, (counts.get(corpus.tokens[i] as number) ?? 0) + 1)
+      for (const [w, c] of [...counts].sort((a, b) => a[0] - b[0])) lines.push(`${d + 1} ${w + 1} ${c}`)
+    }
+    writeFileSync(join(corpusDir, 'docword.txt'), `${corpus.docStart.length - 1}\n${corpus.vocab.length}\n${lines.length}\n${lines.join('\n')}\n`)
+    writeFileSync(join(corpusDir, 'vocab.txt'), `${corpus.vocab.join('\n')}\n`)
+    return corpusDir
+  }
+  // a seeded run is not a private release, so its file carries the trace, whose timings are the
+  // only thing allowed to differ
+  const withoutTimings = (text: string): string => text.replace(/"(elapsedMs|tokensPerSecond)": [^,\n]+/g, '"$1": 0')
+
+  it.each(['hdp-lda', 'sub-lda', 'cdp-lda+'])('%s', (trainer) => {
+    const path = uci()
+    const files = [1, 2, 4].map((w) => {
+      const out = join(dir, `${trainer}-${w}.json`)
+      const r = runTrainCli([trainer, '--corpus', path, '--topics', '4', '--iterations', '4', '--seed', 'workers', '--workers', String(w), '--out', out])
+      expect(r.code, r.stderr).toBe(0)
+      return readFileSync(out, 'utf8')
+    })
+    expect(withoutTimings(files[0] as string)).toMatch(/"phi"/)
+    expect(withoutTimings(files[1] as string)).toBe(withoutTimings(files[0] as string))
+    expect(withoutTimings(files[2] as string)).toBe(withoutTimings(files[0] as string))
+  })
+
+  it('refuses --workers that is not a whole number, naming the flag', () => {
+    const r = runTrainCli(['hdp-lda', '--corpus', uci(), '--topics', '4', '--iterations', '1', '--workers', '2.5', '--out', join(dir, 'x.json')])
+    expect(r.code).toBe(1)
+    expect(r.stderr).toMatch(/^--workers: "2.5"/)
+  })
+})
+
+describe('the secure default on worker threads', () => {
+  it('every private trainer trains from node:crypto on 3 workers and says it is private', () => {
+    for (const name of ['hdp-lda', 'sub-lda', 'cdp-lda+'] as const) {
+      const t = TRAINERS[name] as LdaTrainer
+      const r = t.fit(corpus, { ...t.defaults, topics: 4, iterations: 3 } as LdaConfigBase, secure(), { logLikelihoodEvery: 0, workers: 3 })
+      if (E.isLeft(r)) throw new Error(r.left.message)
+      expect(r.right.release.randomness).toBe('secure (node:crypto)')
+      expect(r.right.model.phi.every((x) => Number.isFinite(x) && x > 0)).toBe(true)
+    }
+  })
+
+  it('refuses a worker count that is not a positive integer, naming the field', () => {
+    const r = hdpLda.fit(corpus, { ...hdpLda.defaults, topics: 4, iterations: 1 } as HdpConfig, seeded(1), { workers: 0 })
+    expect(E.isLeft(r) && JSON.stringify(r.left)).toMatch(/"workers".*integer ≥ 1/)
+  })
+})
