@@ -163,6 +163,8 @@ export interface TrainerAuditResult extends AuditResultCore {
   readonly candidates: ReadonlyArray<CandidateReport>
   /** Why no run is a private release (every run is seeded). */
   readonly release: string
+  /** The chosen test's oriented scores on the estimation runs, per side (absent when no test was chosen): a reader recounts FP and FN and draws them per side. */
+  readonly scores?: { readonly statistic: string; readonly withTarget: ReadonlyArray<number>; readonly withoutTarget: ReadonlyArray<number> }
 }
 
 /** Any audit's result: switch on `subject.kind`. */

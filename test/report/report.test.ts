@@ -12,9 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { account } from '../../src/accounting/account.js'
 import { runReport } from '../../src/cli/commands/report.js'
 import { runTrainCli } from '../../src/cli/commands/train.js'
-import { parseJson } from '../../src/core/json.js'
+import { parseJson, stringifyJson } from '../../src/core/json.js'
 import { ReportJson } from '../../src/report/audit/document.js'
-import { curves, ledger } from '../../src/report/audit/build.js'
+import { curves, ledger } from '../../src/report/audit/statement.js'
 import { compose, gaussian, labeled, nonPrivate, selfCompose } from '../../src/mechanisms/event.js'
 import { addRemove } from '../../src/mechanisms/neighbouring.js'
 import { type ReportFixture, writeReportFixture } from './fixture.js'
@@ -22,9 +22,9 @@ import { type ReportFixture, writeReportFixture } from './fixture.js'
 const dir = mkdtempSync(join(tmpdir(), 'dpaudit-report-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 let fx: ReportFixture
-beforeAll(() => {
-  fx = writeReportFixture(join(dir, 'in'))
-}, 60_000)
+beforeAll(async () => {
+  fx = await writeReportFixture(join(dir, 'in'))
+}, 120_000)
 
 const decode = (file: string): ReportJson => {
   const u = parseJson(readFileSync(file, 'utf8'))
@@ -32,6 +32,12 @@ const decode = (file: string): ReportJson => {
   const d = ReportJson.decode(u.right)
   if (E.isLeft(d)) throw new Error('report.json does not decode with ReportJson')
   return d.right
+}
+
+const subject = (r: ReportJson, name: string) => {
+  const s = r.subjects.find((x) => x.name === name)
+  if (s === undefined) throw new Error(`no subject ${name} in ${r.subjects.map((x) => x.name).join(', ')}`)
+  return s
 }
 
 describe('dpaudit report <manifest>', () => {
@@ -45,15 +51,15 @@ describe('dpaudit report <manifest>', () => {
   }, 60_000)
 
   it('writes the canonical JSON, Markdown, a self-contained HTML page and the charts', () => {
-    expect(report.schemaVersion).toBe(1)
+    expect(report.schemaVersion).toBe(2)
     expect(report.kind).toBe('dpaudit-report')
     const html = readFileSync(join(out, 'report.html'), 'utf8')
     // every chart inline, with marks drawn
     const figures = html.match(/<figure class="chart"[\s\S]*?<\/figure>/g) ?? []
-    expect(figures.length).toBeGreaterThanOrEqual(6)
+    expect(figures.length).toBeGreaterThanOrEqual(12)
     for (const f of figures) {
       expect(f).toMatch(/<svg /)
-      expect(f).toMatch(/class="mark-(line|symbol|rect)/)
+      expect(f).toMatch(/class="mark-(line|symbol|rect|rule)/)
     }
     // nothing fetched, nothing executed: no src/href to a resource, only the inert JSON block
     expect(html).not.toMatch(/\ssrc=/)
@@ -62,42 +68,84 @@ describe('dpaudit report <manifest>', () => {
     expect(html).toMatch(/<script type="application\/json" id="dpaudit-report">/)
     const md = readFileSync(join(out, 'report.md'), 'utf8')
     for (const [, file] of md.matchAll(/\]\((charts\/[^)]+\.svg)\)/g)) expect(existsSync(join(out, file as string)), file).toBe(true)
-    for (const section of ['Privacy statement', 'Mechanism ledger', 'Privacy curves', 'Empirical audit', 'Utility', 'Reproducibility']) expect(md).toContain(`## ${section}`)
+    // the summary opens the report
+    expect(md.split('\n').find((l) => l.startsWith('## '))).toBe('## Summary')
+    for (const section of ['Summary', 'Laplace, b = 1', 'HDP-LDA, ε\\_L = 0.5', 'DP-SGD, 200 steps', 'hdp-lda on uci', 'zoo:gaussian', 'Utility', 'Reproducibility']) expect(md).toContain(`## ${section}`)
+    for (const part of ['Mechanism ledger', 'Privacy curves', 'Empirical audit']) expect(md).toContain(`### ${part}`)
   })
 
-  it('states ε at several δ as the accountants compute it on the plan', () => {
-    const p = report.privacy!
-    expect(p.protects).toBe('replace-one one word')
-    expect(p.epsilonAtDelta.map((x) => x.delta)).toEqual([1e-3, 1e-5, 1e-7, 1e-9])
-    const model = JSON.parse(readFileSync(fx.models[0]!, 'utf8')) as { privacy: { plan: unknown } }
-    const again = account({ schemaVersion: 1, relation: { kind: 'replace-one', unit: 'word' }, event: model.privacy.plan as never }, { deltas: [1e-5] })
-    expect(E.isRight(again) && again.right.tightest[0]?.epsilon).toBe(p.epsilonAtDelta[1]?.epsilon)
-    expect(p.assumptions.length).toBeGreaterThan(0)
-    expect(report.curves?.byIteration.ok).toBe(true)
-    expect(report.utility?.rows).toHaveLength(2)
-    expect(report.claims?.[0]?.claim.id).toBe('lp-lda.theorem4')
+  it('groups inputs by subject: declared subjects first, then the ones the inputs name', () => {
+    expect(report.subjects.map((s) => s.name)).toEqual(['Laplace, b = 1', 'HDP-LDA, ε_L = 0.5', 'DP-SGD, 200 steps', 'hdp-lda on uci', 'zoo:gaussian', 'zoo:histogram-inverted'])
+    expect(subject(report, 'HDP-LDA, ε_L = 0.5').audits.map((a) => a.kind)).toEqual(['trainer'])
+    expect(subject(report, 'Laplace, b = 1').audits.map((a) => a.kind)).toEqual(['mechanism'])
+    expect(report.summary.rows.map((r) => r.subject)).toEqual(report.subjects.map((s) => s.name))
   })
 
-  it('shows the audit with its ROC, bound, ceiling and verdict in plain words', () => {
-    const a = report.audit!
-    expect(a.verdict).toMatch(/consistent|inconclusive/)
+  it('the summary row puts the claimed, accounted and audited ε of a subject side by side, as the inputs give them', () => {
+    const row = report.summary.rows.find((r) => r.subject === 'Laplace, b = 1')!
+    expect(row.claimed).toEqual({ epsilon: 1, delta: 0, source: 'the textbook Laplace mechanism' })
+    expect(row.accounted?.delta).toBe(0)
+    expect(row.accounted?.epsilon).toBeCloseTo(1, 6)
+    expect(row.accounted?.epsilon).toBeGreaterThanOrEqual(1)
+    const audit = JSON.parse(readFileSync(fx.audit, 'utf8')) as { result: { epsilonLowerBound: number; ceiling: number; confidence: number } }
+    expect(row.audited?.epsilonLowerBound).toBe(audit.result.epsilonLowerBound)
+    expect(row.audited?.ceiling).toBe(audit.result.ceiling)
+    expect(row.audited?.confidence).toBe(audit.result.confidence)
+    expect(row.knownTrueEpsilon?.epsilon).toBe(1)
+    expect(row.verdict).toMatch(/accounting supports the claim/)
+    const broken = report.summary.rows.find((r) => r.subject === 'zoo:histogram-inverted')!
+    expect(broken.verdict).toMatch(/refutes its claim/)
+    expect(broken.knownTrueEpsilon!.epsilon).toBeGreaterThan(broken.claimed!.epsilon)
+    expect(report.summary.sentence).toMatch(/refuted by an audit \(zoo:histogram-inverted\)/)
+  })
+
+  it('a model’s statement keeps its paper claim, and its trainer audit shows the chosen test, the counts and the scores per side', () => {
+    const s = subject(report, 'HDP-LDA, ε_L = 0.5')
+    expect(s.privacy?.protects).toBe('replace-one one word')
+    expect(s.privacy?.claim).toBeDefined()
+    const row = report.summary.rows.find((r) => r.subject === s.name)!
+    expect(row.claimed?.source).toBe(s.privacy?.claim?.source)
+    const a = s.audits[0]!
+    const file = JSON.parse(readFileSync(fx.trainerAudit, 'utf8')) as { counts: { falsePositives: number; negatives: number; falseNegatives: number; positives: number }; test: { name: string } }
+    expect(a.evidence.attack).toBe(file.test.name)
+    expect(a.evidence.counts).toEqual({ truePositives: file.counts.positives - file.counts.falseNegatives, falsePositives: file.counts.falsePositives, falseNegatives: file.counts.falseNegatives, trueNegatives: file.counts.negatives - file.counts.falsePositives })
+    const h = a.histogram!
+    expect(h.bins.reduce((n, b) => n + b.withTarget, 0)).toBe(file.counts.positives)
+    expect(h.bins.reduce((n, b) => n + b.withoutTarget, 0)).toBe(file.counts.negatives)
+    expect(a.evidence.clopperPearson?.alphaPerSide).toBeCloseTo(0.025, 12)
+  })
+
+  it('mechanism audits carry the attack, the event, the four counts, the Clopper–Pearson inputs and the μ-GDP fit', () => {
+    const a = subject(report, 'zoo:gaussian').audits[0]!
+    expect(a.evidence.attack).not.toBe('none chosen')
+    expect(a.evidence.event.length).toBeGreaterThan(5)
+    const c = a.evidence.counts!
+    expect(c.truePositives + c.falseNegatives + c.falsePositives + c.trueNegatives).toBeGreaterThan(0)
+    expect(a.evidence.gdp?.muLowerBound).toBeGreaterThanOrEqual(0)
     expect(a.roc?.points.length).toBeGreaterThan(1)
     expect(a.roc!.points.length).toBeLessThanOrEqual(401)
-    expect(a.epsilonLowerBound).toBeLessThanOrEqual(a.ceiling)
-    expect(readFileSync(join(out, 'report.md'), 'utf8')).toMatch(/The audit (is consistent with|is inconclusive for) the claim/)
+  })
+
+  it('no absolute path in any output file: inputs are named relative to the manifest, with their hashes', () => {
+    for (const f of ['report.json', 'report.md', 'report.html']) {
+      const text = readFileSync(join(out, f), 'utf8')
+      expect(text, f).not.toContain(dir)
+      expect(text, f).not.toContain(process.cwd())
+    }
+    const rep = report.reproducibility
+    expect(rep.inputs.map((i) => i.path)).toEqual(expect.arrayContaining(['hdp-0.5.json', 'hdp-2.json', 'laplace.audit.json', 'hdp.trainer-audit.json', 'spec.json']))
+    for (const i of rep.inputs) expect(i.sha256).toMatch(/^[0-9a-f]{64}$/)
   })
 
   it('records versions and input hashes; a seed only for runs labelled not private', () => {
     const rep = report.reproducibility
     expect(rep.versions.vega).toMatch(/^\d+\.\d+/)
-    expect(rep.inputs.map((i) => i.role).sort()).toEqual(['audit', 'manifest', 'model', 'model'])
-    for (const i of rep.inputs) expect(i.sha256).toMatch(/^[0-9a-f]{64}$/)
-    const models = rep.runs.filter((r) => r.input.endsWith('.json') && !r.input.endsWith('.audit.json'))
-    for (const m of models) {
+    expect(rep.inputs.map((i) => i.role).sort()).toEqual(['audit', 'audit', 'audit', 'audit', 'manifest', 'model', 'model', 'spec', 'spec'])
+    for (const m of rep.runs.filter((r) => r.input.startsWith('hdp-'))) {
       expect(m.private).toBe(true)
       expect(m.seed).toBeUndefined()
     }
-    const audit = rep.runs.find((r) => r.input.endsWith('.audit.json'))!
+    const audit = rep.runs.find((r) => r.input === 'laplace.audit.json')!
     expect(audit.private).toBe(false)
     expect(audit.seed).toBe('report-fixture')
     expect(audit.trials).toBeGreaterThan(0)
@@ -106,7 +154,7 @@ describe('dpaudit report <manifest>', () => {
   it('reproducibility: the audit’s wall time and trials as its file records them; a private run’s iterations but never its timing', () => {
     const rep = report.reproducibility
     const file = JSON.parse(readFileSync(fx.audit, 'utf8')) as { timing: { elapsedMs: number }; result: { trials: { spent: number } } }
-    const audit = rep.runs.find((r) => r.input.endsWith('.audit.json'))!
+    const audit = rep.runs.find((r) => r.input === 'laplace.audit.json')!
     expect(audit.elapsedMs).toBe(file.timing.elapsedMs)
     expect(audit.trials).toBe(file.result.trials.spent)
     for (const m of rep.runs.filter((r) => r.private)) {
@@ -116,6 +164,36 @@ describe('dpaudit report <manifest>', () => {
     const md = readFileSync(join(out, 'report.md'), 'utf8')
     expect(md).toMatch(/\| withheld \(private release\) \| 4 iterations \|/)
     expect(md).toMatch(new RegExp(`\\| ${file.result.trials.spent} trials \\|`))
+  })
+
+  it('the report JSON round-trips through its codec', () => {
+    const text = readFileSync(join(out, 'report.json'), 'utf8')
+    const again = ReportJson.encode(report)
+    expect(JSON.parse(stringifyJson(again))).toEqual(JSON.parse(text))
+    const twice = ReportJson.decode(JSON.parse(stringifyJson(again)))
+    expect(E.isRight(twice) && twice.right).toEqual(report)
+  })
+})
+
+describe('a manifest whose parts do not belong together is refused, naming them', () => {
+  const manifest = (name: string, body: Record<string, unknown>): string => {
+    const p = join(fx.dir, name)
+    writeFileSync(p, JSON.stringify({ kind: 'dpaudit-report-input', schemaVersion: 1, ...body }))
+    return p
+  }
+  it('two plans in one subject, a zoo audit beside a model, a claim about another trainer', async () => {
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
+      [{ subjects: [{ name: 'x', specs: ['spec.json', 'laplace.spec.json'] }] }, /subject "x".*spec\.json and laplace\.spec\.json do not belong together: they account different plans/],
+      [{ subjects: [{ name: 'y', models: ['hdp-0.5.json'], audits: ['laplace.audit.json'] }] }, /hdp-0\.5\.json and laplace\.audit\.json do not belong together: a zoo mechanism/],
+      [{ subjects: [{ name: 'z', models: ['hdp-0.5.json'], claims: ['lp-lda.theorem4'] }] }, /claim lp-lda\.theorem4 and hdp-0\.5\.json do not belong together/],
+      [{ subjects: [{ name: 'w', audits: ['laplace.audit.json'] }], audits: ['laplace.audit.json'] }, /laplace\.audit\.json is already listed under no subject/],
+    ]
+    for (const [i, [body, why]] of cases.entries()) {
+      const r = await runReport([manifest(`bad-${i}.json`, body), '--out', join(dir, `bad-out-${i}`)])
+      expect(r.code, JSON.stringify(body)).toBe(1)
+      expect(r.stderr).toMatch(why)
+      expect(existsSync(join(dir, `bad-out-${i}`))).toBe(false)
+    }
   })
 })
 
@@ -166,9 +244,12 @@ describe('dpaudit report: other inputs and bad ones', () => {
     const r = await runReport([fx.spec, '--out', out, '--delta', '1e-5', '--delta', '1e-6'])
     expect(r.code, r.stderr).toBe(0)
     const rep = decode(join(out, 'report.json'))
-    expect(rep.privacy?.epsilonAtDelta.map((x) => x.delta)).toEqual([1e-5, 1e-6])
-    expect(rep.audit).toBeUndefined()
-    expect(rep.curves?.rdp.ok).toBe(true)
+    expect(rep.subjects).toHaveLength(1)
+    expect(rep.subjects[0]!.privacy?.epsilonAtDelta.map((x) => x.delta)).toEqual([1e-5, 1e-6])
+    expect(rep.subjects[0]!.audits).toEqual([])
+    expect(rep.subjects[0]!.curves?.rdp.ok).toBe(true)
+    // a single input is named relative to the report's folder
+    expect(rep.reproducibility.inputs[0]!.path).toBe('../in/spec.json')
   })
 
   it('a manifest with only claims gives a report of those verdicts', async () => {

@@ -266,6 +266,7 @@ const trainerVerdict = (p: TrainerPlan, sel: Collected, est: Collected): Trainer
     candidates: t.right.candidates,
     counts: t.right.counts,
     rates: t.right.rates,
+    scores: t.right.scores,
     issues: [],
     interpretation,
   }

@@ -160,6 +160,8 @@ export interface ClassifierMembershipResult {
   readonly trainingAccuracy: number
   readonly runs: { readonly selectionPerSide: number; readonly estimationPerSide: number }
   readonly release: string
+  /** The chosen test's oriented scores on the estimation runs, per side. */
+  readonly scores: { readonly statistic: string; readonly withTarget: ReadonlyArray<number>; readonly withoutTarget: ReadonlyArray<number> }
 }
 
 const RELEASE = 'every run is seeded from the audit seed (reproducible), so none is a private release: the audit measures what the trainer computes'
@@ -257,5 +259,6 @@ export const auditClassifierMembership = (spec: ClassifierMembershipSpec): E.Eit
     trainingAccuracy: est0.right.accuracy,
     runs: { selectionPerSide: selPerSide, estimationPerSide: estPerSide },
     release: RELEASE,
+    scores: t.right.scores,
   })
 }

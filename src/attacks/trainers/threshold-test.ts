@@ -60,6 +60,12 @@ export interface ThresholdTestResult {
   readonly pointEstimate: number
   readonly ceiling: number
   readonly verdict: TrainerVerdict
+  /**
+   * The chosen test's oriented score (orientation × statistic or LiRA ratio) on every estimation run,
+   * per side: the event is score ≥ threshold, so a reader recounts FP and FN from these and draws
+   * them as a histogram per side (ML Privacy Meter's view). Public: every run is seeded.
+   */
+  readonly scores: { readonly statistic: string; readonly withTarget: ReadonlyArray<number>; readonly withoutTarget: ReadonlyArray<number> }
 }
 
 /** Column j of a row-major matrix with F columns, rows [from, to). */
@@ -113,11 +119,11 @@ export const chooseTestAndBound = (input: ThresholdTestInput): E.Either<DpError,
   }
   const chosen = best as NonNullable<typeof best> // F ≥ 1: at least two candidates were swept
   // ---------------------------------------------------------------- estimation and bound
-  const inEvent = (x: number): boolean => chosen.orientation * scoreOf(chosen.c, x) >= chosen.threshold
-  let tp = 0
-  let fp = 0
-  for (let i = 0; i < est[0]; i++) if (inEvent(estimation[0][i * F + chosen.c.statistic] as number)) tp++
-  for (let i = 0; i < est[1]; i++) if (inEvent(estimation[1][i * F + chosen.c.statistic] as number)) fp++
+  const oriented = (side: 0 | 1): number[] => Array.from(column(estimation[side], F, chosen.c.statistic, 0, est[side]), (x) => chosen.orientation * scoreOf(chosen.c, x))
+  const withTarget = oriented(0)
+  const withoutTarget = oriented(1)
+  const tp = withTarget.filter((s) => s >= chosen.threshold).length
+  const fp = withoutTarget.filter((s) => s >= chosen.threshold).length
   const fn = est[0] - tp
   const lb = epsilonLowerBound(fp, est[1], fn, est[0], delta, alpha)
   const rates = {
@@ -143,5 +149,6 @@ export const chooseTestAndBound = (input: ThresholdTestInput): E.Either<DpError,
     pointEstimate: epsilonFromRates(rates.fpr, rates.fnr, delta),
     ceiling,
     verdict: lb > claim.epsilon ? 'violation' : ceiling > claim.epsilon ? 'consistent' : 'inconclusive',
+    scores: { statistic: chosen.c.name, withTarget, withoutTarget },
   })
 }

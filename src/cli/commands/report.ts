@@ -6,13 +6,14 @@
  *
  * @module
  */
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { parseArgs } from 'node:util'
 import * as E from 'fp-ts/lib/Either.js'
 import { formatError } from '../../core/error.js'
 import { stringifyJson } from '../../core/json.js'
 import { buildReport } from '../../report/audit/build.js'
 import { readReportInput } from '../../report/audit/input.js'
+import { portable } from '../../report/audit/portable.js'
 import { parseNumber } from '../io.js'
 import { guardOutputs } from '../output-guard.js'
 import { type CommandResult, EXIT } from './result.js'
@@ -21,7 +22,11 @@ export const REPORT_USAGE = `usage: dpaudit report <input.json> --out DIR [--tit
   writes DIR/report.json (canonical, decodable by ReportJson), DIR/report.md, DIR/report.html (self-contained,
   inline SVG charts) and DIR/charts/*.svg. The input is a model file (dpaudit train), an audit result
   (dpaudit audit --out), a spec, or a manifest {"kind": "dpaudit-report-input", "schemaVersion": 1, "title"?,
-  "models"?: [...], "audit"?, "spec"?, "claims"?: [...], "deltas"?: [...]} with paths relative to it.
+  "models"?, "audits"?, "specs"?: [path or {path, subject?, claim?}], "claims"?: [...], "subjects"?: [{name, claim?,
+  models?, audits?, specs?, claims?}], "deltas"?: [...]} with paths relative to it; parts of one subject that cannot
+  belong together are an error naming them. Audits of every kind are read: mechanism (dpaudit audit --out), trainer
+  (local or --queue --json), one-run and classifier membership. The report opens with a summary: per subject the
+  claimed, accounted and audited ε, the known true ε (zoo) and the verdict in words.
   --claim adds a claim's verdict (dpaudit verify --list); --delta sets the statement's δ values
   (default 1e-3, 1e-5, 1e-7, 1e-9); --json prints report.json on stdout as well. A manifest with only "claims"
   gives a report of those verdicts.`
@@ -55,7 +60,7 @@ export const runReport = async (args: ReadonlyArray<string>): Promise<CommandRes
   const { rendererVersions } = await import('../../report/audit/svg.js')
   const dir = checkReportDir(values.out)
   if (E.isLeft(dir)) return { code: EXIT.input, stderr: formatError(dir.left) }
-  const inputs = readReportInput(input)
+  const inputs = readReportInput(input, { reportDir: values.out })
   if (E.isLeft(inputs)) return { code: EXIT.input, stderr: formatError(inputs.left) }
   const started = Date.now()
   const report = buildReport(
@@ -68,21 +73,23 @@ export const runReport = async (args: ReadonlyArray<string>): Promise<CommandRes
     rendererVersions(),
   )
   if (E.isLeft(report)) return { code: report.left._tag === 'DecodeFailure' || report.left._tag === 'InvalidParameter' ? EXIT.input : EXIT.accounting, stderr: formatError(report.left) }
+  // paths the inputs carry (a corpus, a prior) are shown relative to the manifest, never absolute
+  const handedOn = portable(report.right, inputs.right.manifest === undefined ? values.out : dirname(input), [dirname(input), values.out])
   // the report's files may not be any file it read (`report DIR/report.json --out DIR`), nor be
   // written by another dpaudit at the same time
   const read = [
     { what: 'the input', path: input },
-    ...inputs.right.models.map((m) => ({ what: 'the model', path: m.path })),
-    ...(inputs.right.audit === undefined ? [] : [{ what: 'the audit', path: inputs.right.audit.path }]),
-    ...(inputs.right.spec === undefined ? [] : [{ what: 'the spec', path: inputs.right.spec.path }]),
+    ...inputs.right.models.map((m) => ({ what: 'the model', path: m.file ?? m.input })),
+    ...inputs.right.audits.map((a) => ({ what: 'the audit', path: a.file ?? a.input })),
+    ...inputs.right.specs.map((s) => ({ what: 'the spec', path: s.file ?? s.input })),
   ]
   const guard = guardOutputs(
-    reportFileNames(report.right).map((name) => ({ what: '--out', path: join(values.out as string, name) })),
+    reportFileNames(handedOn).map((name) => ({ what: '--out', path: join(values.out as string, name) })),
     read,
   )
   if (E.isLeft(guard)) return { code: EXIT.input, stderr: `report: ${guard.left}` }
-  const written = await writeReport(values.out, report.right).finally(guard.right)
+  const written = await writeReport(values.out, handedOn).finally(guard.right)
   if (E.isLeft(written)) return { code: EXIT.input, stderr: formatError(written.left) }
   const summary = `wrote ${written.right.files.length} files in ${written.right.dir} (${((Date.now() - started) / 1000).toFixed(1)} s): report.html, report.md, report.json, charts/`
-  return values.json ? { code: EXIT.ok, stdout: stringifyJson(report.right, 1), stderr: summary } : { code: EXIT.ok, stdout: summary }
+  return values.json ? { code: EXIT.ok, stdout: stringifyJson(handedOn, 1), stderr: summary } : { code: EXIT.ok, stdout: summary }
 }

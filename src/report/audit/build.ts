@@ -1,235 +1,59 @@
 /**
- * The report model from its inputs (./input.ts): every number recomputed by dpaudit's accountants
- * from the plan or spec, the audit and utility copied from their results, nothing rendered here
- * (./charts.ts builds the chart specs, ./render.ts draws them), so the model is testable without any
- * plotting package.
+ * The report model from its inputs (./input.ts): the inputs grouped by subject (./subjects.ts), each
+ * subject's statement, ledger and curves recomputed by dpaudit's accountants (./statement.ts), every
+ * audit decoded and checked against its own numbers (./audits.ts) with the accountant's trade-off
+ * curve beside its ROC (./trade-off.ts), and the summary table the report opens with. Nothing is
+ * rendered here (./charts.ts builds the chart specs, ./svg.ts draws them), so the model is testable
+ * without any plotting package.
  *
  * @module
  */
 import { createHash } from 'node:crypto'
-import { readFileSync } from 'node:fs'
 import * as E from 'fp-ts/lib/Either.js'
-import { account } from '../../accounting/account.js'
-import { rdpCurve } from '../../accounting/rdp/curve.js'
-import { type DpError, formatError, invalidParameter } from '../../core/error.js'
+import { type DpError } from '../../core/error.js'
 import { stringifyJson } from '../../core/json.js'
-import { encodeEvent } from '../../mechanisms/codec.js'
-import { type PrivacyEvent, selfCompose } from '../../mechanisms/event.js'
-import { inferRelation } from '../../accounting/relation.js'
-import { type NeighbouringRelation, relation as makeRelation, showRelation } from '../../mechanisms/neighbouring.js'
-import type { ModelFile } from '../../trainers/model-file.js'
 import { tightestEpsilon } from '../claims/evidence.js'
 import { loadClaims } from '../claims/codec.js'
 import { verifyClaim } from '../claims/verify.js'
 import type { Verdict } from '../claims/verdict.js'
-import type { AuditSection, CurvesSection, LedgerSection, PrivacySection, ReportJson, ReproducibilitySection, UtilitySection } from './document.js'
+import type { ReportJson, ReproducibilitySection, UtilitySection } from './document.js'
 import { REPORT_KIND, REPORT_SCHEMA_VERSION } from './document.js'
-import type { ReportInputs } from './input.js'
+import type { ReportInputs, ReportItem } from './input.js'
+import { dpauditVersion, modelRelation, REPORT_DELTAS, type Versions } from './statement.js'
+import { groupSubjects, overallSentence, subjectSection } from './subjects.js'
 
-/** δ values of the statement's table (unless the manifest gives its own). */
-export const REPORT_DELTAS: ReadonlyArray<number> = [1e-3, 1e-5, 1e-7, 1e-9]
-/** The δ grid of the privacy profile. */
-export const PROFILE_DELTAS: ReadonlyArray<number> = Array.from({ length: 23 }, (_, i) => 10 ** (-1 - i / 2))
-/** RDP orders of the ε(α) curve. */
-export const CURVE_ORDERS: ReadonlyArray<number> = [1.25, 1.5, 1.75, 2, 2.5, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 32, 48, 64, 96, 128, 192, 256]
-/** Points of the ε-by-iteration curve (at most). */
-export const ITERATION_POINTS = 10
-/** Ledger rows kept (a 16,000-step SelfCompose is one row; a flat Compose of many leaves is cut here). */
-export const MAX_LEDGER_ROWS = 300
 
-export interface Versions {
-  readonly vega: string
-  readonly vegaLite: string
+/** An input's hash: the file's bytes when it was read from one, else the canonical JSON of the value. */
+const hashOf = (item: ReportItem<unknown>): { sha256: string; bytes: number } => {
+  if (item.sha256 !== undefined && item.bytes !== undefined) return { sha256: item.sha256, bytes: item.bytes }
+  const text = stringifyJson(item.value)
+  return { sha256: createHash('sha256').update(text).digest('hex'), bytes: Buffer.byteLength(text) }
 }
-
-/** "replace-one one word" (showRelation) back to a relation. */
-export const parseRelation = (s: string): E.Either<DpError, NeighbouringRelation> => {
-  const m = /^(add-remove|replace-one) one (record|word|document|user)$/.exec(s)
-  return m === null ? E.left(invalidParameter('privacy.accountedUnder', s, 'expected "<add-remove|replace-one> one <record|word|document|user>"')) : E.right(makeRelation(m[1] as 'add-remove', m[2] as 'word'))
-}
-
-const strip = (e: PrivacyEvent): PrivacyEvent => (e._tag === 'Labeled' ? strip(e.event) : e)
-
-const parameters = (e: PrivacyEvent): string => {
-  const { _tag, ...rest } = e as unknown as Record<string, unknown>
-  void _tag
-  const shown = Object.entries(rest)
-    .filter(([k]) => k !== 'event' && k !== 'events' && k !== 'label')
-    .map(([k, v]) => `${k} = ${k === 'relation' && typeof v === 'object' && v !== null ? showRelation(v as NeighbouringRelation) : typeof v === 'number' ? String(Number(v.toPrecision(6))) : JSON.stringify(v)}`)
-  return shown.join(', ')
-}
-
-/** The event tree flattened: one row per event (labels folded into the event they name), SelfCompose counts multiplied down. */
-export const ledger = (event: PrivacyEvent): LedgerSection => {
-  const rows: Array<LedgerSection['rows'][number]> = []
-  let events = 0
-  const walk = (e: PrivacyEvent, path: string, depth: number, repeats: number, label: string): void => {
-    if (e._tag === 'Labeled') return walk(e.event, path, depth, repeats, label === '' ? e.label : `${label} › ${e.label}`)
-    events++
-    if (rows.length < MAX_LEDGER_ROWS) rows.push({ path, depth, tag: e._tag, label, parameters: parameters(e), repeats })
-    switch (e._tag) {
-      case 'Compose':
-        e.events.forEach((c, i) => walk(c, `${path}.events[${i}]`, depth + 1, repeats, ''))
-        return
-      case 'SelfCompose':
-        return walk(e.event, `${path}.event`, depth + 1, repeats * e.count, '')
-      case 'PoissonSample':
-      case 'SampleWithoutReplacement':
-        return walk(e.event, `${path}.event`, depth + 1, repeats, '')
-      default:
-        return
-    }
-  }
-  walk(event, '$', 0, 1, '')
-  return { sha256: createHash('sha256').update(stringifyJson(encodeEvent(event))).digest('hex'), events, rows, truncated: events > rows.length }
-}
-
-/** The privacy curves of an event under a relation: profile, RDP ε(α), ε by iteration at δ. */
-export const curves = (event: PrivacyEvent, relation: NeighbouringRelation, delta: number): CurvesSection => {
-  const spec = { schemaVersion: 1 as const, relation, event }
-  const prof = account(spec, { deltas: PROFILE_DELTAS })
-  const profile: CurvesSection['profile'] = E.isLeft(prof)
-    ? { ok: false, reason: formatError(prof.left) }
-    : prof.right.tightest.length === 0
-      ? { ok: false, reason: 'no accountant could answer' }
-      : {
-          ok: true,
-          points: prof.right.tightest.filter((t) => Number.isFinite(t.epsilon)).map((t) => ({ epsilon: t.epsilon, delta: t.delta })),
-          method: `the tightest of dpaudit's accountants at each δ (${[...new Set(prof.right.tightest.map((t) => t.accountant))].join(', ')})`,
-        }
-  const r = rdpCurve(event, relation, CURVE_ORDERS)
-  const rdp: CurvesSection['rdp'] = E.isLeft(r)
-    ? { ok: false, reason: formatError(r.left) }
-    : { ok: true, points: CURVE_ORDERS.map((order, i) => ({ order, epsilon: r.right[i] as number })).filter((p) => Number.isFinite(p.epsilon)), method: "dpaudit's RDP accountant: the composed curve at each order" }
-  const top = strip(event)
-  let byIteration: CurvesSection['byIteration']
-  if (top._tag !== 'SelfCompose') byIteration = { ok: false, reason: `the plan is not one step repeated (its root is ${top._tag}), so it has no iteration axis` }
-  else {
-    const k = top.count
-    const its = [...new Set(Array.from({ length: Math.min(ITERATION_POINTS, k) }, (_, i) => Math.max(1, Math.round(((i + 1) * k) / Math.min(ITERATION_POINTS, k)))))]
-    const points: Array<{ iteration: number; epsilon: number }> = []
-    let failure: string | undefined
-    for (const i of its) {
-      const a = tightestEpsilon(selfCompose(top.event, i), relation, delta)
-      if (E.isLeft(a)) {
-        failure = formatError(a.left)
-        break
-      }
-      points.push({ iteration: i, epsilon: a.right.epsilon })
-    }
-    byIteration = failure !== undefined ? { ok: false, reason: failure } : { ok: true, points, method: `the tightest of dpaudit's accountants on the first i of ${k} steps, at δ = ${delta}` }
-  }
-  return { profile: finiteOrWhy(profile), rdp: finiteOrWhy(rdp), byIteration: finiteOrWhy(byIteration), delta }
-}
-
-/** A curve with no finite point (a NonPrivate part: ε = ∞ everywhere) is reported as not drawable, with why. */
-const finiteOrWhy = <C extends { ok: true; points: ReadonlyArray<{ epsilon: number }>; method: string } | { ok: false; reason: string }>(c: C): C | { ok: false; reason: string } => {
-  if (!c.ok) return c
-  const finite = c.points.filter((p) => Number.isFinite(p.epsilon))
-  return finite.length === 0 ? { ok: false, reason: 'ε = ∞ at every point: the plan has a part no accountant can bound (NonPrivate)' } : { ...c, points: finite }
-}
-
-const statementFromEvent = (subject: string, event: PrivacyEvent, relation: NeighbouringRelation, deltas: ReadonlyArray<number>): E.Either<DpError, PrivacySection> => {
-  const r = account({ schemaVersion: 1, relation, event }, { deltas })
-  if (E.isLeft(r)) return r
-  const notes = r.right.results.flatMap((x) => (x.ok ? x.notes : [`${x.accountant} could not answer: ${x.message}`]))
-  return E.right({
-    subject,
-    protects: showRelation(relation),
-    accountedUnder: showRelation(relation),
-    assumptions: [],
-    epsilonAtDelta: deltas.map((d) => {
-      const t = r.right.tightest.find((x) => x.delta === d)
-      return t === undefined ? { delta: d, epsilon: Number.POSITIVE_INFINITY, accountant: 'none', method: 'no accountant could answer' } : { delta: d, epsilon: t.epsilon, accountant: t.accountant, method: t.method }
-    }),
-    notes: [...new Set(notes)],
-  })
-}
-
-const auditSection = (doc: NonNullable<ReportInputs['audit']>['value']): AuditSection => {
-  const r = doc.result as typeof doc.result & Record<string, unknown>
-  const roc = r['roc'] as { points: Array<{ fpr: number; tpr: number }>; auc: number; tprAtFpr1pct: number; tprAtFpr01pct: number } | null | undefined
-  // at most 400 ROC points (every k-th, keeping both ends): the chart needs the shape, not every threshold
-  const thin = (ps: ReadonlyArray<{ fpr: number; tpr: number }>) => {
-    const step = Math.max(1, Math.ceil(ps.length / 400))
-    return ps.filter((_, i) => i % step === 0 || i === ps.length - 1).map((p) => ({ fpr: p.fpr, tpr: p.tpr }))
-  }
-  return {
-    mechanism: typeof r['mechanism'] === 'string' ? (r['mechanism'] as string) : doc.target,
-    verdict: r.verdict,
-    interpretation: typeof r['interpretation'] === 'string' ? (r['interpretation'] as string) : '',
-    claim: { epsilon: r.claim.epsilon, delta: r.claim.delta },
-    epsilonLowerBound: r.epsilonLowerBound,
-    confidence: r.confidence,
-    ceiling: r.ceiling,
-    pointEstimate: r.pointEstimate,
-    method: r.method,
-    trials: r.trials,
-    seed: doc.options.seed,
-    ...(roc === null || roc === undefined ? {} : { roc: { points: thin(roc.points), auc: roc.auc, tprAtFpr1pct: roc.tprAtFpr1pct, tprAtFpr01pct: roc.tprAtFpr01pct } }),
-    timing: doc.timing,
-  }
-}
-
-/** The package version from package.json (three folders up from src/report/audit and dist/report/audit). */
-export const dpauditVersion = (): string => {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: string }
-    return pkg.version ?? 'unknown'
-  } catch {
-    return 'unknown'
-  }
-}
-
-const modelRelation = (m: ModelFile): E.Either<DpError, NeighbouringRelation> => parseRelation(m.privacy.accountedUnder)
 
 /** Builds the report model. `versions` are the renderer's (vega, vega-lite), recorded for reproducibility. */
 export const buildReport = (inputs: ReportInputs, versions: Versions): E.Either<DpError, ReportJson> => {
   const deltas = inputs.deltas ?? REPORT_DELTAS
   const mainDelta = deltas.includes(1e-5) ? 1e-5 : (deltas[0] as number)
-  const primary = inputs.models[0]
-  let privacy: PrivacySection | undefined
-  let plan: { event: PrivacyEvent; relation: NeighbouringRelation } | undefined
-  if (inputs.spec !== undefined) {
-    const s = inputs.spec.value
-    const rel = s.relation === undefined ? inferRelation(s.event) : E.right(s.relation)
-    if (E.isLeft(rel)) return rel
-    const st = statementFromEvent(s.name ?? inputs.spec.path, s.event, rel.right, deltas)
-    if (E.isLeft(st)) return st
-    privacy = { ...st.right, ...(s.description === undefined ? {} : { notes: [s.description, ...st.right.notes] }) }
-    plan = { event: s.event, relation: rel.right }
-  } else if (primary !== undefined) {
-    const m = primary.value
-    const rel = modelRelation(m)
-    if (E.isLeft(rel)) return rel
-    const plan0 = m.privacy.plan as PrivacyEvent
-    const st = statementFromEvent(`${m.trainer} on ${m.corpus.name}`, plan0, rel.right, deltas)
-    if (E.isLeft(st)) return st
-    privacy = {
-      ...st.right,
-      protects: m.privacy.protects,
-      accountedUnder: m.privacy.accountedUnder,
-      assumptions: [...m.privacy.assumptions],
-      notes: [...m.privacy.notes, ...st.right.notes],
-      claim: { source: m.privacy.claim.source, statement: m.privacy.claim.statement, atDelta: m.privacy.claim.atDelta.map((c) => ({ delta: c.delta, epsilon: c.epsilon })) },
-      recorded: m.privacy.guarantee.map((g) => ({ ...g })),
-    }
-    if (m.privacy.protects !== m.privacy.accountedUnder)
-      privacy = { ...privacy, epsilonAtDelta: privacy.epsilonAtDelta, notes: [`the table is under ${m.privacy.accountedUnder}; the guarantee under ${m.privacy.protects} is the recorded one`, ...privacy.notes] }
-    plan = { event: plan0, relation: rel.right }
+  const groups = groupSubjects(inputs, deltas)
+  if (E.isLeft(groups)) return groups
+  const subjects = []
+  const rows = []
+  for (const g of groups.right) {
+    const s = subjectSection(g, deltas, mainDelta)
+    if (E.isLeft(s)) return s
+    subjects.push(s.right.section)
+    rows.push(s.right.row)
   }
-  let utility: UtilitySection | undefined
-  const rows: UtilitySection['rows'] = []
+  const utilityRows: UtilitySection['rows'] = []
   for (const f of inputs.models) {
     const m = f.value
     if (m.evaluation === undefined) continue
     const rel = modelRelation(m)
     if (E.isLeft(rel)) return rel
-    const a = tightestEpsilon(m.privacy.plan as PrivacyEvent, rel.right, mainDelta)
+    const a = tightestEpsilon(m.privacy.plan as never, rel.right, mainDelta)
     if (E.isLeft(a)) return a
-    rows.push({ model: f.path, trainer: m.trainer, epsilon: a.right.epsilon, perplexity: m.evaluation.perplexity, heldOutTokens: m.evaluation.heldOutTokens, protocol: m.evaluation.protocol })
+    utilityRows.push({ model: f.input, trainer: m.trainer, epsilon: a.right.epsilon, perplexity: m.evaluation.perplexity, heldOutTokens: m.evaluation.heldOutTokens, protocol: m.evaluation.protocol })
   }
-  if (rows.length > 0) utility = { delta: mainDelta, rows }
   const claims: Verdict[] = []
   if (inputs.claims.length > 0) {
     const papers = loadClaims()
@@ -240,7 +64,12 @@ export const buildReport = (inputs: ReportInputs, versions: Versions): E.Either<
       claims.push(v.right)
     }
   }
-  const files = [...(inputs.manifest === undefined ? [] : [inputs.manifest]), ...(inputs.spec === undefined ? [] : [inputs.spec]), ...inputs.models, ...(inputs.audit === undefined ? [] : [inputs.audit])]
+  const files: Array<[string, ReportItem<unknown>]> = [
+    ...(inputs.manifest === undefined ? [] : [['manifest', inputs.manifest] as [string, ReportItem<unknown>]]),
+    ...inputs.specs.map((f) => ['spec', f] as [string, ReportItem<unknown>]),
+    ...inputs.models.map((f) => ['model', f] as [string, ReportItem<unknown>]),
+    ...inputs.audits.map((f) => ['audit', f] as [string, ReportItem<unknown>]),
+  ]
   const runs: Array<ReproducibilitySection['runs'][number]> = inputs.models.map((f) => {
     const m = f.value
     const isPrivate = m.release?.private ?? false
@@ -251,33 +80,38 @@ export const buildReport = (inputs: ReportInputs, versions: Versions): E.Either<
     const config = m.config as Record<string, unknown> | null
     const iterations = typeof config?.['iterations'] === 'number' ? (config['iterations'] as number) : undefined
     return {
-      input: f.path,
+      input: f.input,
       private: isPrivate,
       randomness: m.release?.randomness ?? 'not recorded (a model file without a release record)',
       ...(elapsed === undefined ? {} : { elapsedMs: elapsed }),
       ...(iterations === undefined ? {} : { iterations }),
     }
   })
-  if (inputs.audit !== undefined) {
-    const a = inputs.audit.value
-    // an audit is a test, never a private release: its seed is what makes it repeatable
-    runs.push({ input: inputs.audit.path, private: false, randomness: 'seeded stream (audits are tests, labelled not private)', seed: a.options.seed, elapsedMs: a.timing.elapsedMs, trials: a.result.trials.spent })
-  }
+  // an audit is a test, never a private release: its seed is what makes it repeatable
+  for (const a of subjects.flatMap((s) => s.audits))
+    runs.push({
+      input: a.input ?? a.id,
+      private: false,
+      randomness: 'seeded stream (audits are tests, labelled not private)',
+      ...(a.seed === undefined ? {} : { seed: a.seed }),
+      ...(a.timing === undefined ? {} : { elapsedMs: a.timing.elapsedMs }),
+      trials: a.trials.spent,
+    })
+  const only = subjects.length === 1 ? subjects[0] : undefined
   const title =
     inputs.title ??
-    (privacy !== undefined ? `Privacy report: ${privacy.subject}` : inputs.audit !== undefined ? `Audit report: ${auditSection(inputs.audit.value).mechanism}` : claims.length > 0 ? `Verdicts: ${claims.map((c) => c.claim.id).join(', ')}` : 'Privacy report')
+    (only !== undefined ? (only.privacy !== undefined ? `Privacy report: ${only.name}` : `Audit report: ${only.name}`) : subjects.length > 1 ? `Privacy report: ${subjects.length} subjects` : claims.length > 0 ? `Verdicts: ${claims.map((c) => c.claim.id).join(', ')}` : 'Privacy report')
   return E.right({
     schemaVersion: REPORT_SCHEMA_VERSION,
     kind: REPORT_KIND,
     title,
-    ...(privacy === undefined ? {} : { privacy }),
-    ...(plan === undefined ? {} : { ledger: ledger(plan.event), curves: curves(plan.event, plan.relation, mainDelta) }),
-    ...(inputs.audit === undefined ? {} : { audit: auditSection(inputs.audit.value) }),
-    ...(utility === undefined ? {} : { utility }),
+    summary: { sentence: overallSentence(rows), rows },
+    subjects,
+    ...(utilityRows.length === 0 ? {} : { utility: { delta: mainDelta, rows: utilityRows } }),
     ...(claims.length === 0 ? {} : { claims }),
     reproducibility: {
       versions: { dpaudit: dpauditVersion(), node: process.version, vega: versions.vega, vegaLite: versions.vegaLite },
-      inputs: files.map((f) => ({ role: f.role, path: f.path, sha256: f.sha256, bytes: f.bytes })),
+      inputs: files.map(([role, f]) => ({ role, path: f.input, ...hashOf(f) })),
       runs,
     },
   })

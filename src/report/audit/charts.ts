@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { ReportJson } from './document.js'
+import type { AuditSection, ReportJson, SubjectSection, SummarySection, UtilitySection } from './document.js'
 
 export interface ChartSpec {
   readonly id: string
@@ -27,36 +27,87 @@ const base = (title: string, values: ReadonlyArray<Record<string, unknown>>) => 
 })
 const q = (field: string, title: string, extra: Record<string, unknown> = {}) => ({ field, type: 'quantitative', title, ...extra })
 
-/** Every chart the report's sections call for, in page order; sections without data give none. */
-export const reportCharts = (r: ReportJson): ReadonlyArray<ChartSpec> => {
+/** Powers of ten from 10^⌊log lo⌋ to 1: log-axis ticks that never crowd (at most one label a decade, thinned past 6 decades). */
+export const decadeTicks = (lo: number): number[] => {
+  const from = Math.floor(Math.log10(Math.max(lo, 1e-300)))
+  const n = -from
+  const step = Math.max(1, Math.ceil(n / 6))
+  const out: number[] = []
+  for (let k = 0; k <= n; k += step) out.push(10 ** -k)
+  return out.reverse()
+}
+const logAxis = (lo: number) => ({ scale: { type: 'log', domain: [10 ** Math.floor(Math.log10(Math.max(lo, 1e-300))), 1] }, axis: { values: decadeTicks(lo), format: '.0e', labelOverlap: 'greedy' } })
+
+const finite = (x: number | undefined): x is number => x !== undefined && Number.isFinite(x)
+
+/**
+ * The summary as dots and intervals: per subject, the claimed ε, the accounted ε and the known true ε
+ * as dots, and the audit as an interval from its ε lower bound to the most this run could certify;
+ * each dot labelled with its value. The caption is the report's one verdict sentence.
+ */
+export const summaryChart = (s: SummarySection): ChartSpec | undefined => {
+  const dots = s.rows.flatMap((r) => [
+    ...(finite(r.claimed?.epsilon) ? [{ subject: r.subject, what: 'claimed ε', epsilon: r.claimed.epsilon }] : []),
+    ...(finite(r.accounted?.epsilon) ? [{ subject: r.subject, what: 'accounted ε (upper bound)', epsilon: r.accounted.epsilon }] : []),
+    ...(finite(r.audited?.epsilonLowerBound) ? [{ subject: r.subject, what: 'audited ε lower bound', epsilon: r.audited.epsilonLowerBound }] : []),
+    ...(finite(r.knownTrueEpsilon?.epsilon) ? [{ subject: r.subject, what: 'true ε (known)', epsilon: r.knownTrueEpsilon.epsilon }] : []),
+  ])
+  if (dots.length === 0) return undefined
+  const intervals = s.rows.flatMap((r) => (r.audited !== undefined && finite(r.audited.ceiling) ? [{ subject: r.subject, lo: r.audited.epsilonLowerBound, hi: Math.max(r.audited.ceiling, r.audited.epsilonLowerBound) }] : []))
+  const y = { field: 'subject', type: 'nominal', title: null, sort: s.rows.map((r) => r.subject), axis: { labelLimit: 240 } }
+  const colors = { domain: ['claimed ε', 'accounted ε (upper bound)', 'audited ε lower bound', 'true ε (known)'], range: ['#1f77b4', '#2ca02c', '#d62728', '#7f7f7f'] }
+  return {
+    id: 'summary',
+    title: 'Claimed, accounted and audited ε',
+    caption: `${s.sentence} Dots: the claimed ε, the accountant's ε (an upper bound on the true ε), the audit's ε lower bound and, for zoo mechanisms, the true ε; the grey interval runs from the audit's lower bound to the most its run could certify.`,
+    spec: {
+      $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+      title: 'claimed vs accounted vs audited ε',
+      width: WIDTH,
+      height: Math.max(60, 34 * s.rows.length),
+      config: { font: 'sans-serif', axis: { labelFontSize: 11, titleFontSize: 12 } },
+      layer: [
+        { data: { values: intervals }, mark: { type: 'rule', strokeWidth: 6, opacity: 0.25, color: '#555' }, encoding: { y, x: q('lo', 'ε'), x2: { field: 'hi' } } },
+        { data: { values: dots }, mark: { type: 'point', filled: true, size: 90 }, encoding: { y, x: q('epsilon', 'ε'), color: { field: 'what', type: 'nominal', title: null, scale: colors }, shape: { field: 'what', type: 'nominal', title: null } } },
+        { data: { values: dots.map((d) => ({ ...d, label: d.epsilon.toPrecision(3) })) }, mark: { type: 'text', dy: -11, fontSize: 10 }, encoding: { y, x: q('epsilon', 'ε'), text: { field: 'label' }, color: { field: 'what', type: 'nominal', legend: null, scale: colors } } },
+      ],
+    },
+  }
+}
+
+/** A subject's privacy curves (profile, RDP, ε by iteration), ids prefixed by the subject's id. */
+export const subjectCharts = (sub: SubjectSection): ChartSpec[] => {
   const out: ChartSpec[] = []
-  const c = r.curves
-  if (c !== undefined && c.profile.ok && c.profile.points.length > 1)
+  const c = sub.curves
+  const id = (x: string) => `${sub.id}-${x}`
+  if (c !== undefined && c.profile.ok && c.profile.points.length > 1) {
+    const lo = Math.min(...c.profile.points.map((p) => p.delta))
     out.push({
-      id: 'privacy-profile',
-      title: 'Privacy profile δ(ε)',
+      id: id('privacy-profile'),
+      title: `${sub.name}: privacy profile δ(ε)`,
       caption: `The smallest δ at each ε (log scale): ${c.profile.method}.`,
       spec: {
         ...base('δ(ε): the privacy profile', c.profile.points),
         mark: { type: 'line', point: true },
-        encoding: { x: q('epsilon', 'ε'), y: q('delta', 'δ', { scale: { type: 'log' }, axis: { format: '.0e' } }) },
+        encoding: { x: q('epsilon', 'ε'), y: q('delta', 'δ', { scale: { type: 'log' }, axis: { values: decadeTicks(lo).filter((v) => v >= lo / 10), format: '.0e', labelOverlap: 'greedy' } }) },
       },
     })
+  }
   if (c !== undefined && c.rdp.ok && c.rdp.points.length > 1)
     out.push({
-      id: 'rdp-curve',
-      title: 'RDP curve ε(α)',
+      id: id('rdp-curve'),
+      title: `${sub.name}: RDP curve ε(α)`,
       caption: `Rényi DP of the whole plan at each order α: ${c.rdp.method}.`,
       spec: {
         ...base('RDP ε(α)', c.rdp.points),
         mark: { type: 'line', point: true },
-        encoding: { x: q('order', 'order α', { scale: { type: 'log' } }), y: q('epsilon', 'ε(α)', { scale: { type: 'log' } }) },
+        encoding: { x: q('order', 'order α', { scale: { type: 'log' }, axis: { labelOverlap: 'greedy' } }), y: q('epsilon', 'ε(α)', { scale: { type: 'log' }, axis: { labelOverlap: 'greedy' } }) },
       },
     })
   if (c !== undefined && c.byIteration.ok && c.byIteration.points.length > 0)
     out.push({
-      id: 'epsilon-by-iteration',
-      title: 'ε by iteration',
+      id: id('epsilon-by-iteration'),
+      title: `${sub.name}: ε by iteration`,
       caption: `ε after each number of iterations: ${c.byIteration.method}.`,
       spec: {
         ...base(`ε at δ = ${c.delta} after i iterations`, c.byIteration.points),
@@ -64,73 +115,128 @@ export const reportCharts = (r: ReportJson): ReadonlyArray<ChartSpec> => {
         encoding: { x: q('iteration', 'iteration'), y: q('epsilon', 'ε') },
       },
     })
-  const a = r.audit
-  if (a?.roc !== undefined && a.roc.points.length > 1) {
-    const diagonal = [
-      { fpr: 0, tpr: 0, series: 'chance' },
-      { fpr: 1, tpr: 1, series: 'chance' },
-    ]
+  for (const a of sub.audits) out.push(...auditCharts(a, sub))
+  return out
+}
+
+const CHANCE = 'chance (a coin flip)'
+
+/** An audit's charts: ROC, the trade-off view (1 − TPR against FPR, log axes, with the accountant's curve), scores per side, and the ε bars. */
+export const auditCharts = (a: AuditSection, sub: SubjectSection): ChartSpec[] => {
+  const out: ChartSpec[] = []
+  const id = (x: string) => `${a.id}-${x}`
+  if (a.roc !== undefined && a.roc.points.length > 1) {
     const roc = a.roc.points.map((p) => ({ ...p, series: 'attack' }))
     out.push({
-      id: 'roc-linear',
-      title: 'ROC (linear)',
-      caption: `The chosen attack's ROC on the estimation trials; AUC = ${a.roc.auc.toFixed(4)}.`,
+      id: id('roc-linear'),
+      title: `${a.mechanism}: ROC`,
+      caption: `The chosen attack's ROC on the estimation trials; AUC = ${a.roc.auc.toFixed(4)}. The dashed diagonal is a coin flip.`,
       spec: {
-        ...base('ROC', [...roc, ...diagonal]),
+        ...base('ROC', [...roc, { fpr: 0, tpr: 0, series: CHANCE }, { fpr: 1, tpr: 1, series: CHANCE }]),
         mark: { type: 'line' },
-        encoding: { x: q('fpr', 'false-positive rate', { scale: { domain: [0, 1] } }), y: q('tpr', 'true-positive rate', { scale: { domain: [0, 1] } }), color: { field: 'series', type: 'nominal', title: null }, strokeDash: { field: 'series', type: 'nominal', legend: null } },
-      },
-    })
-    const positive = a.roc.points.filter((p) => p.fpr > 0 && p.tpr > 0)
-    if (positive.length > 1) {
-      const lo = Math.min(...positive.map((p) => p.fpr))
-      out.push({
-        id: 'roc-log',
-        title: 'ROC (log-log)',
-        caption: `The low-FPR end, where a privacy claim is tested: TPR at FPR 1 % = ${a.roc.tprAtFpr1pct.toFixed(4)}, at 0.1 % = ${a.roc.tprAtFpr01pct.toFixed(4)}.`,
-        spec: {
-          ...base('ROC, log-log', [...positive.map((p) => ({ ...p, series: 'attack' })), { fpr: lo, tpr: lo, series: 'chance' }, { fpr: 1, tpr: 1, series: 'chance' }]),
-          mark: { type: 'line' },
-          encoding: {
-            x: q('fpr', 'false-positive rate', { scale: { type: 'log' }, axis: { format: '.0e' } }),
-            y: q('tpr', 'true-positive rate', { scale: { type: 'log' }, axis: { format: '.0e' } }),
-            color: { field: 'series', type: 'nominal', title: null },
-            strokeDash: { field: 'series', type: 'nominal', legend: null },
-          },
+        encoding: {
+          x: q('fpr', 'false-positive rate', { scale: { domain: [0, 1] } }),
+          y: q('tpr', 'true-positive rate', { scale: { domain: [0, 1] } }),
+          color: { field: 'series', type: 'nominal', title: null, legend: { orient: 'bottom-right' } },
+          strokeDash: { field: 'series', type: 'nominal', title: null, legend: { orient: 'bottom-right' } },
         },
-      })
-    }
-  }
-  if (a !== undefined) {
-    const finite = (x: number) => (Number.isFinite(x) ? x : null)
-    const bars = [
-      { what: 'ε lower bound (audit)', epsilon: a.epsilonLowerBound },
-      { what: 'ceiling of this run', epsilon: finite(a.ceiling) },
-      { what: 'claimed ε', epsilon: finite(a.claim.epsilon) },
-    ].filter((b) => b.epsilon !== null)
-    out.push({
-      id: 'audit-vs-claim',
-      title: 'Audit against the claim',
-      caption: `ε lower bound at ${a.confidence} confidence, the largest ε this run could certify, and the claim: ${a.verdict}.`,
-      spec: {
-        ...base('audit vs claim', bars),
-        height: 120,
-        mark: { type: 'bar' },
-        encoding: { y: { field: 'what', type: 'nominal', title: null, sort: null, axis: { labelLimit: 260 } }, x: q('epsilon', 'ε'), color: { field: 'what', type: 'nominal', legend: null } },
       },
     })
   }
-  const u = r.utility
-  if (u !== undefined && u.rows.some((x) => Number.isFinite(x.epsilon)))
+  const tradeOff = a.tradeOff
+  const emp = (tradeOff?.empirical ?? a.roc?.points.map((p) => ({ fpr: p.fpr, fnr: 1 - p.tpr, below: false })) ?? []).filter((p) => p.fpr > 0 && p.fnr > 0)
+  if (emp.length > 1 || (tradeOff !== undefined && tradeOff.curve.length > 1)) {
+    const lo = Math.min(...emp.map((p) => p.fpr), ...(tradeOff?.curve.filter((p) => p.alpha > 0).map((p) => p.alpha) ?? [1]), 1e-3)
+    const loBeta = Math.min(...emp.map((p) => p.fnr), ...(tradeOff?.curve.filter((p) => p.beta > 0).map((p) => p.beta) ?? [1]), 1e-3)
+    const curve = (tradeOff?.curve ?? []).filter((p) => p.alpha >= lo && p.beta > 0).map((p) => ({ fpr: p.alpha, fnr: p.beta, series: 'accounted trade-off β(α)' }))
+    const chance = [lo, 1].map((x) => ({ fpr: x, fnr: 1 - x + (x === 1 ? 1e-12 : 0), series: CHANCE })).filter((p) => p.fnr > 0)
+    const below = tradeOff?.pointsBelow ?? 0
     out.push({
-      id: 'utility',
-      title: 'Perplexity against ε',
-      caption: `Held-out perplexity of each model against its accounted ε at δ = ${u.delta} (lower is better).`,
+      id: id('trade-off'),
+      title: `${a.mechanism}: attack against the accounted trade-off`,
+      caption:
+        tradeOff === undefined
+          ? `The attack's error rates on the estimation trials (1 − TPR against FPR, log axes); no accounted curve (the subject has no plan).`
+          : `The attack's error rates (dots: 1 − TPR against FPR on the estimation trials) and the best any attack can do under ${tradeOff.source} (line: β(α), ${tradeOff.method}). ${below === 0 ? 'No point lies below the curve: the attack does not beat the accounting.' : `${below} point${below === 1 ? ' lies' : 's lie'} below the curve at ${a.confidence} confidence: the mechanism is not what was accounted.`}`,
       spec: {
-        ...base('perplexity vs ε', u.rows.filter((x) => Number.isFinite(x.epsilon)).map((x) => ({ epsilon: x.epsilon, perplexity: x.perplexity, trainer: x.trainer }))),
-        mark: { type: 'point', filled: true, size: 60 },
-        encoding: { x: q('epsilon', 'ε'), y: q('perplexity', 'perplexity', { scale: { zero: false } }), color: { field: 'trainer', type: 'nominal' } },
+        $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+        title: '1 − TPR against FPR (log-log)',
+        width: WIDTH,
+        height: HEIGHT,
+        config: { font: 'sans-serif', axis: { labelFontSize: 11, titleFontSize: 12 } },
+        encoding: { x: q('fpr', 'false-positive rate α', logAxis(lo)), y: q('fnr', 'false-negative rate 1 − TPR', logAxis(loBeta)) },
+        layer: [
+          {
+            data: { values: [...curve, ...chance] },
+            mark: { type: 'line', clip: true },
+            encoding: { color: { field: 'series', type: 'nominal', title: null, legend: { orient: 'bottom-left' } }, strokeDash: { field: 'series', type: 'nominal', title: null, legend: { orient: 'bottom-left' } } },
+          },
+          { data: { values: emp.map((p) => ({ fpr: p.fpr, fnr: p.fnr, point: p.below ? 'attack, below the curve' : 'attack' })) }, mark: { type: 'point', filled: true, size: 18, clip: true }, encoding: { shape: { field: 'point', type: 'nominal', title: null, legend: { orient: 'top-right' } } } },
+        ],
       },
     })
+  }
+  if (a.histogram !== undefined && a.histogram.bins.length > 0) {
+    const h = a.histogram
+    const values = h.bins.flatMap((b) => [
+      { lo: b.lo, hi: b.hi, side: 'with the target (D)', runs: b.withTarget },
+      { lo: b.lo, hi: b.hi, side: 'without it (D′)', runs: b.withoutTarget },
+    ])
+    out.push({
+      id: id('scores'),
+      title: `${a.mechanism}: scores per side`,
+      caption: `The chosen test's score (${h.statistic}) on each estimation run, per side; the test says "with the target" at scores ≥ its threshold.`,
+      spec: {
+        ...base('scores on the estimation runs', values),
+        mark: { type: 'bar', opacity: 0.55, binSpacing: 0 },
+        encoding: { x: q('lo', 'score', { bin: { binned: true } }), x2: { field: 'hi' }, y: q('runs', 'runs', { stack: null }), color: { field: 'side', type: 'nominal', title: null, legend: { orient: 'top-right' } } },
+      },
+    })
+  }
+  const accounted = sub.privacy?.epsilonAtDelta.find((x) => x.delta === a.claim.delta)
+  const bars = [
+    { what: 'ε lower bound (audit)', epsilon: a.epsilonLowerBound },
+    { what: 'ceiling of this run', epsilon: a.ceiling },
+    { what: 'claimed ε', epsilon: a.claim.epsilon },
+    ...(accounted === undefined ? [] : [{ what: 'accounted ε', epsilon: accounted.epsilon }]),
+    ...(a.knownTrueEpsilon === undefined ? [] : [{ what: 'true ε', epsilon: a.knownTrueEpsilon.epsilon }]),
+  ].filter((b) => Number.isFinite(b.epsilon))
+  out.push({
+    id: id('audit-vs-claim'),
+    title: `${a.mechanism}: audit against the claim`,
+    caption: `ε lower bound at ${a.confidence} confidence, the largest ε this run could certify, the claim${accounted === undefined ? '' : ', the accounted ε'}${a.knownTrueEpsilon === undefined ? '' : ' and the true ε'}: ${a.verdict}.`,
+    spec: {
+      ...base('audit vs claim', bars.map((b) => ({ ...b, label: b.epsilon.toPrecision(3) }))),
+      height: 24 * bars.length,
+      layer: [
+        { mark: { type: 'bar' }, encoding: { y: { field: 'what', type: 'nominal', title: null, sort: null, axis: { labelLimit: 260 } }, x: q('epsilon', 'ε'), color: { field: 'what', type: 'nominal', legend: null } } },
+        { mark: { type: 'text', align: 'left', dx: 3, fontSize: 10 }, encoding: { y: { field: 'what', type: 'nominal', sort: null }, x: q('epsilon', 'ε'), text: { field: 'label' } } },
+      ],
+    },
+  })
   return out
+}
+
+const utilityChart = (u: UtilitySection): ChartSpec | undefined => {
+  const rows = u.rows.filter((x) => Number.isFinite(x.epsilon)).map((x) => ({ epsilon: x.epsilon, perplexity: x.perplexity, trainer: x.trainer, label: `${x.model} (ε ${x.epsilon.toPrecision(3)})` }))
+  if (rows.length === 0) return undefined
+  return {
+    id: 'utility',
+    title: 'Perplexity against ε',
+    caption: `Held-out perplexity of each model against its accounted ε at δ = ${u.delta} (lower is better); each point is labelled with its model.`,
+    spec: {
+      ...base('perplexity vs ε', rows),
+      layer: [
+        { mark: { type: 'point', filled: true, size: 60 }, encoding: { x: q('epsilon', 'ε'), y: q('perplexity', 'perplexity', { scale: { zero: false } }), color: { field: 'trainer', type: 'nominal' } } },
+        { mark: { type: 'text', dy: -9, fontSize: 10 }, encoding: { x: q('epsilon', 'ε'), y: q('perplexity', 'perplexity', { scale: { zero: false } }), text: { field: 'label' } } },
+      ],
+    },
+  }
+}
+
+/** Every chart the report's sections call for, in page order; sections without data give none. */
+export const reportCharts = (r: ReportJson): ReadonlyArray<ChartSpec> => {
+  const summary = summaryChart(r.summary)
+  const utility = r.utility === undefined ? undefined : utilityChart(r.utility)
+  return [...(summary === undefined ? [] : [summary]), ...r.subjects.flatMap(subjectCharts), ...(utility === undefined ? [] : [utility])]
 }

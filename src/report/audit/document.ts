@@ -18,7 +18,7 @@ import { ExtendedNumber as Num } from '../../core/json.js'
 import { VerdictJson } from '../claims/verdict.js'
 
 /** The schema version of the report document. */
-export const REPORT_SCHEMA_VERSION = 1 as const
+export const REPORT_SCHEMA_VERSION = 2 as const
 export const REPORT_KIND = 'dpaudit-report'
 
 const EpsilonAtDelta = t.type({ delta: Num, epsilon: Num, accountant: t.string, method: t.string })
@@ -67,9 +67,59 @@ export const CurvesSection = t.type({
 })
 export type CurvesSection = t.TypeOf<typeof CurvesSection>
 
-/** Section 4: an empirical audit. */
+/** How a reader recomputes an audit's bound: the attack, the event, the counts and the statistics' inputs. */
+export const RecomputableEvidence = t.intersection([
+  t.type({
+    /** The attack family (mechanism audits), the chosen statistic (trainer audits) or the one-run game. */
+    attack: t.string,
+    /** The chosen event or threshold, in words (enough to re-apply it). */
+    event: t.string,
+  }),
+  t.partial({
+    /** The four counts on the estimation trials: TP = positives − FN, TN = negatives − FP. */
+    counts: t.type({ truePositives: t.number, falsePositives: t.number, falseNegatives: t.number, trueNegatives: t.number }),
+    /** Clopper–Pearson: one-sided upper bounds on FPR and FNR at α/2 each, α = 1 − confidence, and the δ they are read at. */
+    clopperPearson: t.type({ alpha: Num, alphaPerSide: Num, delta: Num, fprUpper: Num, fnrUpper: Num }),
+    /** The μ-GDP test on the same counts (mechanism audits). */
+    gdp: t.type({ muLowerBound: Num, epsilonIfGaussian: t.union([Num, t.null]), refutesClaimIfGaussian: t.boolean, statement: t.string }),
+    /** The exact-support test, where the mechanism has a support oracle. */
+    support: t.UnknownRecord,
+    /** One-run audits: canaries, guesses made and right (Steinke, Nasr & Jagielski 2023). */
+    oneRun: t.type({ canaries: t.number, guesses: t.number, correct: t.number }),
+  }),
+])
+export type RecomputableEvidence = t.TypeOf<typeof RecomputableEvidence>
+
+/** Per-example scores of the estimation runs as a histogram per side (ML Privacy Meter's view). */
+export const ScoreHistogram = t.type({
+  statistic: t.string,
+  bins: t.array(t.type({ lo: Num, hi: Num, withTarget: t.number, withoutTarget: t.number })),
+})
+export type ScoreHistogram = t.TypeOf<typeof ScoreHistogram>
+
+/**
+ * The accountant's trade-off curve β(α) (the best type-II error at type-I error α, f-DP) beside the
+ * audit's empirical operating points, both as (FPR, FNR = 1 − TPR). A point lies below the curve
+ * only when its Clopper–Pearson lower corner does (Bonferroni over the points): with the audit's
+ * confidence, the mechanism is not what was accounted.
+ */
+export const TradeOffSection = t.type({
+  /** What the curve is of: the subject's spec or model plan, or the audit's claim read as an (ε, δ)-DP event. */
+  source: t.string,
+  method: t.string,
+  curve: t.array(t.type({ alpha: Num, beta: Num })),
+  empirical: t.array(t.type({ fpr: Num, fnr: Num, fprLower: Num, fnrLower: Num, accountedBeta: Num, below: t.boolean })),
+  pointsBelow: t.number,
+})
+export type TradeOffSection = t.TypeOf<typeof TradeOffSection>
+
+/** An empirical audit of any kind: mechanism, trainer (local or queued), one-run, classifier membership. */
 export const AuditSection = t.intersection([
   t.type({
+    /** Stable id (charts and anchors). */
+    id: t.string,
+    kind: t.union([t.literal('mechanism'), t.literal('trainer'), t.literal('one-run'), t.literal('trainer-one-run'), t.literal('classifier-membership')]),
+    subject: t.string,
     mechanism: t.string,
     verdict: t.string,
     /** The verdict in plain words. */
@@ -78,17 +128,53 @@ export const AuditSection = t.intersection([
     epsilonLowerBound: Num,
     confidence: Num,
     ceiling: Num,
-    pointEstimate: Num,
     method: t.string,
     trials: t.type({ requested: t.number, spent: t.number }),
-    seed: t.string,
+    evidence: RecomputableEvidence,
   }),
   t.partial({
+    /** The input this audit was read from (relative to the manifest or the report). */
+    input: t.string,
+    pointEstimate: Num,
+    seed: t.string,
+    /** Estimation trials per side (the n of the Clopper–Pearson bounds on the ROC's rates). */
+    estimationPerSide: t.number,
+    /** The true ε, where it is known (zoo mechanisms). */
+    knownTrueEpsilon: t.type({ epsilon: Num, method: t.string }),
     roc: t.type({ points: t.array(t.type({ fpr: Num, tpr: Num })), auc: Num, tprAtFpr1pct: Num, tprAtFpr01pct: Num }),
+    histogram: ScoreHistogram,
+    tradeOff: TradeOffSection,
     timing: t.type({ elapsedMs: Num, trialsPerSecond: Num }),
   }),
 ])
 export type AuditSection = t.TypeOf<typeof AuditSection>
+
+/** One row of the summary table: a subject's claimed, accounted and audited ε side by side. */
+export const SummaryRow = t.intersection([
+  t.type({
+    subject: t.string,
+    /** The verdict in words: what the three numbers together say. */
+    verdict: t.string,
+  }),
+  t.partial({
+    claimed: t.type({ epsilon: Num, delta: Num, source: t.string }),
+    accounted: t.type({ epsilon: Num, delta: Num, accountant: t.string, method: t.string, relation: t.string }),
+    audited: t.type({ epsilonLowerBound: Num, confidence: Num, ceiling: Num, delta: Num, audit: t.string, verdict: t.string }),
+    knownTrueEpsilon: t.type({ epsilon: Num, method: t.string }),
+  }),
+])
+export type SummaryRow = t.TypeOf<typeof SummaryRow>
+
+/** What the report opens with: one row per subject and one sentence over all of them. */
+export const SummarySection = t.type({ sentence: t.string, rows: t.array(SummaryRow) })
+export type SummarySection = t.TypeOf<typeof SummarySection>
+
+/** Everything the report says about one subject (a mechanism, a spec, a trained model). */
+export const SubjectSection = t.intersection([
+  t.type({ id: t.string, name: t.string, audits: t.array(AuditSection) }),
+  t.partial({ privacy: PrivacySection, ledger: LedgerSection, curves: CurvesSection }),
+])
+export type SubjectSection = t.TypeOf<typeof SubjectSection>
 
 /** Section 5: utility — held-out perplexity of each model against its accounted ε. */
 export const UtilitySection = t.type({
@@ -116,13 +202,11 @@ export const ReportJson = t.intersection([
     schemaVersion: t.literal(REPORT_SCHEMA_VERSION),
     kind: t.literal(REPORT_KIND),
     title: t.string,
+    summary: SummarySection,
+    subjects: t.array(SubjectSection),
     reproducibility: ReproducibilitySection,
   }),
   t.partial({
-    privacy: PrivacySection,
-    ledger: LedgerSection,
-    curves: CurvesSection,
-    audit: AuditSection,
     utility: UtilitySection,
     claims: t.array(VerdictJson),
   }),

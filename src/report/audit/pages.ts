@@ -49,7 +49,7 @@ const mdBlock = (b: Block): string => {
 
 /** The report as Markdown, every string escaped (`markdownText`); charts are referenced as charts/<id>.svg next to it. */
 export const reportMarkdown = (r: ReportJson, sections: ReadonlyArray<Section>): string =>
-  [`# ${markdownText(r.title)}`, '', ...sections.flatMap((s) => [`## ${markdownText(s.title)}`, '', ...s.blocks.flatMap((b) => [mdBlock(b), ''])])].join('\n')
+  [`# ${markdownText(r.title)}`, '', ...sections.flatMap((s) => [`${s.level === 3 ? '###' : '##'} ${markdownText(s.title)}`, '', ...s.blocks.flatMap((b) => [mdBlock(b), ''])])].join('\n')
 
 const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 const cellHtml = (c: Cell): string => esc(typeof c === 'number' ? (Number.isFinite(c) ? String(c) : c > 0 ? '∞' : c < 0 ? '−∞' : 'NaN') : c)
@@ -78,7 +78,7 @@ const CSS = `body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;max-
 h1{font-size:1.6em}h2{border-bottom:1px solid #ddd;padding-bottom:.2em;margin-top:2em}
 table{border-collapse:collapse;margin:1em 0;font-size:.85em}caption{text-align:left;font-style:italic;padding:.3em 0}
 th,td{border:1px solid #ccc;padding:.25em .5em;text-align:left;vertical-align:top}th{background:#f3f3f3}
-figure.chart{margin:1.5em 0}figcaption{font-size:.85em;color:#555}nav a{margin-right:1em}`
+figure.chart{margin:1.5em 0}section.part{margin-left:1em}#summary table td:last-child{min-width:24em}figcaption{font-size:.85em;color:#555}nav a{margin-right:1em}`
 
 /** The self-contained HTML page: inline SVG charts (`svgs` by chart id), no scripts, no external resources. */
 export const reportHtml = (r: ReportJson, sections: ReadonlyArray<Section>, svgs: ReadonlyMap<string, string>): string =>
@@ -88,8 +88,11 @@ export const reportHtml = (r: ReportJson, sections: ReadonlyArray<Section>, svgs
     `<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="generator" content="dpaudit ${esc(r.reproducibility.versions.dpaudit)}">`,
     `<title>${esc(r.title)}</title><style>${CSS}</style></head><body>`,
     `<h1>${esc(r.title)}</h1>`,
-    `<nav>${sections.map((s) => `<a href="#${esc(s.id)}">${esc(s.title)}</a>`).join('')}</nav>`,
-    ...sections.map((s) => `<section id="${esc(s.id)}"><h2>${esc(s.title)}</h2>${s.blocks.map((b) => htmlBlock(b, svgs)).join('\n')}</section>`),
+    `<nav>${sections.filter((s) => s.level !== 3).map((s) => `<a href="#${esc(s.id)}">${esc(s.title)}</a>`).join('')}</nav>`,
+    ...sections.map((s) => {
+      const h = s.level === 3 ? 'h3' : 'h2'
+      return `<section id="${esc(s.id)}"${s.level === 3 ? ' class="part"' : ''}><${h}>${esc(s.title)}</${h}>${s.blocks.map((b) => htmlBlock(b, svgs)).join('\n')}</section>`
+    }),
     // the canonical report, inert (application/json is never executed); `<` escaped so it cannot close the element
     `<script type="application/json" id="dpaudit-report">${stringifyJson(r).replace(/</g, '\\u003c')}</script>`,
     '</body></html>',

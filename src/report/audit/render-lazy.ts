@@ -16,7 +16,7 @@
  */
 import type * as E from 'fp-ts/lib/Either.js'
 import type { DpError } from '../../core/error.js'
-import type { Versions } from './build.js'
+import type { Versions } from './statement.js'
 import type { ReportJson } from './document.js'
 import type { WrittenReport } from './write.js'
 

@@ -8,7 +8,7 @@
 import * as vega from 'vega'
 import * as vl from 'vega-lite'
 import type { ChartSpec } from './charts.js'
-import type { Versions } from './build.js'
+import type { Versions } from './statement.js'
 
 /** The renderer's versions, for the reproducibility section. */
 export const rendererVersions = (): Versions => ({ vega: vega.version, vegaLite: vl.version })
