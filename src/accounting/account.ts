@@ -59,11 +59,11 @@ export interface AccountReport {
   readonly tightest: ReadonlyArray<Tightest>
 }
 
-/** Checks a list of δ values: each in (0, 1). */
+/** Checks a list of δ values: each in [0, 1) (δ = 0 asks for pure ε-DP). */
 export const validateDeltas = (deltas: ReadonlyArray<number>, path = 'delta'): E.Either<DpError, ReadonlyArray<number>> => {
   if (deltas.length === 0) return E.left(invalidParameter(path, deltas, 'at least one δ is needed'))
   for (const [i, d] of deltas.entries())
-    if (!(d > 0 && d < 1)) return E.left(invalidParameter(`${path}[${i}]`, d, 'δ must be in (0, 1)'))
+    if (!(d >= 0 && d < 1)) return E.left(invalidParameter(`${path}[${i}]`, d, 'δ must be in [0, 1)'))
   return E.right(deltas)
 }
 

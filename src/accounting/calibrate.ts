@@ -134,7 +134,7 @@ export const decodeTemplate = (u: unknown): E.Either<DpError, CalibrationTemplat
 export const calibrate = (template: CalibrationTemplate, options: CalibrateOptions): E.Either<DpError, Calibration> => {
   const { epsilon: target, delta } = options
   if (!(target > 0) || !Number.isFinite(target)) return E.left(invalidParameter('epsilon', target, 'target ε must be a finite number > 0'))
-  if (!(delta > 0 && delta < 1)) return E.left(invalidParameter('delta', delta, 'target δ must be in (0, 1)'))
+  if (!(delta >= 0 && delta < 1)) return E.left(invalidParameter('delta', delta, 'target δ must be in [0, 1) (0: pure ε-DP)'))
   const tol = options.tolerance ?? 1e-6
   if (!(tol > 0 && tol < 1)) return E.left(invalidParameter('tolerance', tol, 'must be in (0, 1)'))
 

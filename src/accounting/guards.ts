@@ -23,11 +23,14 @@ export const checkCompose = (event: PrivacyEvent, count: number, path: string): 
   return E.isLeft(valid) ? valid : E.right(undefined)
 }
 
-/** δ of an ε(δ) query: a number in (0, 1). */
+/**
+ * δ of an ε(δ) query: a number in [0, 1). δ = 0 asks for pure ε-DP (issue 26): an accountant answers
+ * the pure ε when the event has one, ∞ otherwise.
+ */
 export const checkDeltaQuery = (delta: number): E.Either<DpError, number> =>
-  delta > 0 && delta < 1
+  delta >= 0 && delta < 1
     ? E.right(delta)
-    : E.left(invalidParameter('delta', delta, Number.isNaN(delta) ? 'δ must be a number in (0, 1), not NaN' : 'δ must be in (0, 1)'))
+    : E.left(invalidParameter('delta', delta, Number.isNaN(delta) ? 'δ must be a number in [0, 1), not NaN' : 'δ must be in [0, 1)'))
 
 /** ε of a δ(ε) query: a number ≥ 0. */
 export const checkEpsilonQuery = (epsilon: number): E.Either<DpError, number> =>

@@ -215,7 +215,7 @@ export const validateEvent = (e: PrivacyEvent, path = '$'): E.Either<DpError, Pr
         stack.push([v.event, `${p}.event`])
         break
       case 'PoissonSample':
-        checks.push(need(`${p}.q`, v.q, (x) => x > 0 && x <= 1, 'a sampling rate q in (0, 1]'))
+        checks.push(need(`${p}.q`, v.q, (x) => x >= 0 && x <= 1, 'a sampling rate q in [0, 1]'))
         stack.push([v.event, `${p}.event`])
         break
       case 'SampleWithoutReplacement':

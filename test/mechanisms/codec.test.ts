@@ -36,7 +36,7 @@ describe('event codec', () => {
 
   it('names the JSON path and the value of a bad parameter', () => {
     const leaf = { _tag: 'Gaussian', sigma: 1, sensitivity: 1, relation: rel }
-    expect(errorOf({ _tag: 'PoissonSample', q: 1.5, event: leaf })).toBe('$.q: must be a sampling rate q in (0, 1] (got 1.5)')
+    expect(errorOf({ _tag: 'PoissonSample', q: 1.5, event: leaf })).toBe('$.q: must be a sampling rate q in [0, 1] (got 1.5)')
     expect(errorOf({ _tag: 'Compose', events: [leaf, { ...leaf, sigma: -2 }] })).toBe(
       '$.events[1].sigma: must be a positive number (σ > 0) (got -2)',
     )
@@ -70,8 +70,8 @@ describe('spec documents', () => {
     expect(E.map((s: ReadonlyArray<unknown>) => s.length)(decodeSpecs([spec, spec, spec]))).toEqual(E.right(3))
   })
   it('names the index of a bad spec in an array', () => {
-    const r = decodeSpecs([spec, { ...spec, event: { _tag: 'PoissonSample', q: 0, event: { _tag: 'NoOp' } } }])
-    expect(E.isLeft(r) && formatError(r.left)).toBe('$[1].event.q: must be a sampling rate q in (0, 1] (got 0)')
+    const r = decodeSpecs([spec, { ...spec, event: { _tag: 'PoissonSample', q: -0.5, event: { _tag: 'NoOp' } } }])
+    expect(E.isLeft(r) && formatError(r.left)).toBe('$[1].event.q: must be a sampling rate q in [0, 1] (got -0.5)')
   })
   it('requires the schema version', () => {
     const r = decodeSpec({ event: { _tag: 'NoOp' } })

@@ -9,7 +9,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { DpError } from '../../core/error.js'
-import { absurd, childPath, isNoiseEvent, type PrivacyEvent } from '../../mechanisms/event.js'
+import { absurd, childPath, isNoiseEvent, noOp, type PrivacyEvent } from '../../mechanisms/event.js'
 import type { NeighbouringRelation } from '../../mechanisms/neighbouring.js'
 import type { Notes } from '../accountant.js'
 import { type NormalizedLeaf, pureEpsilonOf, resolveLeaf } from '../normalize.js'
@@ -184,6 +184,8 @@ export const foldEvent = (e: PrivacyEvent, relation: NeighbouringRelation, path:
       return E.isLeft(r) ? r : E.right(scale(r.right, e.count))
     }
     case 'PoissonSample': {
+      // q = 0 includes no unit: the inner event runs on the empty sample, independent of the data (a NoOp under any relation; issue 26).
+      if (e.q === 0) return foldEvent(noOp, relation, path)
       const ok = checkSamplingRelation(e, relation, path)
       if (E.isLeft(ok)) return ok
       const r = foldEvent(e.event, relation, childPath(path, e))

@@ -170,6 +170,8 @@ const gaussianMethod = (mu: number, what: 'ε' | 'δ'): string =>
 
 /** ε(δ) of the composed Gaussian: the analytic value's bisection bracket (relative width 1e-12). */
 const gaussianEpsilon = (mu: { readonly lo: number; readonly hi: number }, delta: number): { readonly upper: number; readonly lower: number } => {
+  // δ = 0: a Gaussian with μ > 0 has unbounded privacy loss, no pure ε.
+  if (delta === 0) return mu.hi > 0 ? { upper: Infinity, lower: mu.lo > 0 ? Infinity : 0 } : { upper: 0, lower: 0 }
   const upper = analyticGaussianEpsilon(1 / mu.hi, delta)
   const lowerMu = analyticGaussianEpsilon(1 / mu.lo, delta)
   return { upper, lower: Math.max(0, lowerMu * (1 - 2 * ANALYTIC_GAUSSIAN_REL_TOL)) }

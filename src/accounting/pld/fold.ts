@@ -25,7 +25,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, invalidParameter, unsupportedEvent } from '../../core/error.js'
-import { absurd, childPath, isNoiseEvent, type PrivacyEvent } from '../../mechanisms/event.js'
+import { absurd, childPath, isNoiseEvent, noOp, type PrivacyEvent } from '../../mechanisms/event.js'
 import { addRemove, type NeighbouringRelation } from '../../mechanisms/neighbouring.js'
 import { type NormalizedLeaf, pureEpsilonOf, resolveLeaf } from '../normalize.js'
 import { checkSamplingRelation } from '../relation.js'
@@ -176,6 +176,7 @@ const reduceInner = (
       return reduceInner(e.event, relation, childPath(path, e), notes)
     case 'PoissonSample': {
       // Poisson thinning twice is Poisson thinning at the product rate.
+      if (e.q === 0) return E.right({ _tag: 'Nothing' }) // no unit included: data-independent
       const r = reduceInner(e.event, relation, childPath(path, e), notes)
       if (E.isLeft(r) || r.right._tag !== 'Leaf') return r
       return E.right({ ...r.right, q: r.right.q * e.q })
@@ -351,6 +352,8 @@ const foldEvent = (
       return foldEvent(e.event, n, childPath(path, e), b, relation)
     }
     case 'PoissonSample': {
+      // q = 0 includes no unit: the inner event runs on the empty sample, independent of the data (a NoOp under any relation; issue 26).
+      if (e.q === 0) return foldEvent(noOp, count, path, b, relation)
       if (relation.kind === 'replace-one') return foldSubstitution(e, count, path, b, relation)
       const ok = checkSamplingRelation(e, relation, path)
       if (E.isLeft(ok)) return ok

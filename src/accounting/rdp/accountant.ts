@@ -163,6 +163,14 @@ export const makeRdpAccountant = (options: RdpAccountantOptions): Accountant<Rdp
     (s: RdpState): E.Either<DpError, EpsilonAnswer> => {
       const ok = checkState(s)
       if (E.isLeft(ok)) return ok
+      // δ = 0: pure ε-DP. The RDP curve at finite orders gives none (CKS's conversion needs δ > 0);
+      // the composed pure ε does (D_∞ of the composition, basic composition of the leaves' ε).
+      if (delta === 0)
+        return E.right(
+          s.pureEpsilon < Infinity
+            ? { epsilon: s.pureEpsilon, delta, method: 'pure ε-DP (δ = 0): sum of the events’ pure ε, D_∞ of the composition (basic composition)' }
+            : { epsilon: Infinity, delta, method: 'δ = 0 asks for pure ε-DP; some event has no pure ε (a Gaussian, a stated zCDP or (ε, δ) guarantee)' },
+        )
       const r = rdpToEpsilon(orders, s.curve, delta)
       if (E.isLeft(r)) return r
       const gridOrder = r.right.order

@@ -22,7 +22,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, numericFailure, unsupportedEvent } from '../../core/error.js'
-import { childPath, isNoiseEvent, type PrivacyEvent } from '../../mechanisms/event.js'
+import { childPath, isNoiseEvent, noOp, type PrivacyEvent } from '../../mechanisms/event.js'
 import type { NeighbouringRelation } from '../../mechanisms/neighbouring.js'
 import { validateEvent } from '../../mechanisms/codec.js'
 import { amplifiedEpsilon } from '../dp/amplification.js'
@@ -203,6 +203,8 @@ const foldUncached = (e: PrivacyEvent, os: OrderSet, path: string, ctx: Context)
       return E.right({ values, pureEpsilon: e.count * c.right.pureEpsilon })
     }
     case 'PoissonSample': {
+      // q = 0 includes no unit: the inner event runs on the empty sample, independent of the data (a NoOp under any relation; issue 26).
+      if (e.q === 0) return fold(noOp, os, path, ctx)
       const ok = checkSamplingRelation(e, ctx.relation, path)
       if (E.isLeft(ok)) return ok
       if (e.q >= 1) return fold(e.event, os, childPath(path, e), ctx)

@@ -23,7 +23,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, unsupportedEvent } from '../../core/error.js'
 import { roundUpLoss } from '../../core/numeric.js'
 import { checkCompose, checkDeltaQuery, checkEpsilonQuery } from '../guards.js'
-import { absurd, childPath, isNoiseEvent, type PrivacyEvent } from '../../mechanisms/event.js'
+import { absurd, childPath, isNoiseEvent, noOp, type PrivacyEvent } from '../../mechanisms/event.js'
 import type { NeighbouringRelation } from '../../mechanisms/neighbouring.js'
 import type { Accountant, Notes } from '../accountant.js'
 import { isSilentLeaf, type NormalizedLeaf, pureEpsilonOf, resolveLeaf } from '../normalize.js'
@@ -122,6 +122,8 @@ const foldRho = (e: PrivacyEvent, relation: NeighbouringRelation, path: string):
     }
     case 'PoissonSample':
     case 'SampleWithoutReplacement': {
+      // q = 0 includes no unit: the inner event runs on the empty sample, independent of the data (a NoOp under any relation; issue 26).
+      if (e._tag === 'PoissonSample' && e.q === 0) return foldRho(noOp, relation, path)
       const ok = checkSamplingRelation(e, relation, path)
       if (E.isLeft(ok)) return ok
       const r = foldRho(e.event, relation, childPath(path, e))
@@ -165,6 +167,12 @@ export const makeZcdpAccountant = (options: ZcdpAccountantOptions): Accountant<Z
     const d = checkDeltaQuery(delta)
     if (E.isLeft(d)) return d
     if (s.nonPrivate) return E.right({ epsilon: Infinity, delta, method: 'a NonPrivate release was composed: no finite ε' })
+    if (delta === 0)
+      return E.right(
+        s.rho === 0
+          ? { epsilon: 0, delta, method: 'ρ = 0: the release is independent of the data' }
+          : { epsilon: Infinity, delta, method: 'δ = 0 asks for pure ε-DP, which ρ-zCDP with ρ > 0 does not imply (a Gaussian is ρ-zCDP and not ε-DP for any ε)' },
+      )
     const c = zcdpToEpsilon(s.rho, delta)
     const method = `ρ = ${s.rho.toPrecision(6)}; ${c.method}`
     return E.right(

@@ -55,7 +55,7 @@ export const runAccount = (args: AccountArgs): CommandResult => {
   for (const raw of args.deltas.length === 0 ? DEFAULT_DELTAS.map(String) : args.deltas) {
     const d = parseNumber('delta', raw)
     if (E.isLeft(d)) return { code: 1, stderr: d.left }
-    if (!(d.right > 0 && d.right < 1)) return { code: 1, stderr: `--delta: δ must be in (0, 1) (got ${raw})` }
+    if (!(d.right >= 0 && d.right < 1)) return { code: 1, stderr: `--delta: δ must be in [0, 1) (0: pure ε-DP) (got ${raw})` }
     deltas.push(d.right)
   }
   let accountants: ReadonlyArray<RegisteredAccountant> = ACCOUNTANT_NAMES

@@ -155,7 +155,7 @@ describe.each(MAKERS)('the %s accountant', (_name, mk) => {
   it('refuses invalid queries with the field name, and invalid events with their path', () => {
     const a = mk({ relation: AR })
     const s = state(mk, ev.pureDP(1, AR))
-    for (const d of [0, 1, -0.5, 2, Number.NaN]) {
+    for (const d of [1, -0.5, 2, Number.NaN]) {
       const r = a.epsilon(d)(s)
       expect(E.isLeft(r) && r.left._tag === 'InvalidParameter' && r.left.path === 'delta').toBe(true)
     }

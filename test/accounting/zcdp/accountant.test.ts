@@ -135,7 +135,7 @@ describe('the zCDP accountant', () => {
     const wrong = fold(ev.poissonSample(0.5, ev.zcdp(1, RO)), RO)
     expect(E.isLeft(wrong) && wrong.left).toMatch(/^\$: Poisson subsampling is amplified under add\/remove/)
     const a = makeZcdpAccountant({ relation: AR })
-    for (const d of [0, 1, Number.NaN, -1]) {
+    for (const d of [1, Number.NaN, -1]) {
       const r = a.epsilon(d)(a.empty)
       expect(E.isLeft(r) && r.left._tag === 'InvalidParameter' && r.left.path === 'delta').toBe(true)
     }
