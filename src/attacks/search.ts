@@ -30,7 +30,47 @@ export interface PairChoice {
   readonly rule: 'empirical' | 'gaussian-tail'
 }
 
-/** Fits every family on one pair and returns its best (family, event), and a summary of each family. */
+/** Fits one family, or null when it does not apply or cannot fit these outputs (degenerate data): skipped, not fatal. */
+const tryFit = (family: AttackFamily, fit: PairSamples, delta: number, z: number): AttackModel | null => {
+  try {
+    return fitFamily(family, fit, delta, z)
+  } catch {
+    return null
+  }
+}
+
+/** a followed by b, as one array. */
+const concat = (a: Float64Array, b: Float64Array): Float64Array => {
+  const out = new Float64Array(a.length + b.length)
+  out.set(a)
+  out.set(b, a.length)
+  return out
+}
+
+/**
+ * Out-of-sample scores of every selection output by two-fold cross-fitting: a model fitted on the
+ * first half scores the second, one fitted on the second half scores the first (Chernozhukov et al.
+ * 2018, "double/debiased machine learning", §3). Every output is scored by a model that never saw
+ * it, so the event is chosen on the whole sample, not half of it: at small claims the selection is
+ * limited by the sampling noise of the likelihood ratio on the event, ∝ 1/√n, and halving n costs
+ * a factor √2 in the smallest violation it can see. Both models estimate the same log-likelihood
+ * ratio (or log-odds), so their scores share a scale and pool. Null if either half cannot be fitted.
+ */
+const crossFitScores = (family: AttackFamily, s: PairSamples, delta: number, z: number): { readonly s0: Float64Array; readonly s1: Float64Array } | null => {
+  const a = splitSamples(s, 'fit')
+  const b = splitSamples(s, 'tune')
+  const ma = tryFit(family, a, delta, z)
+  const mb = ma === null ? null : tryFit(family, b, delta, z)
+  if (ma === null || mb === null) return null
+  return { s0: concat(scoreSide(mb, a, 0), scoreSide(ma, b, 0)), s1: concat(scoreSide(mb, a, 1), scoreSide(ma, b, 1)) }
+}
+
+/**
+ * Fits every family on one pair and returns its best (family, event), and a summary of each family.
+ * The event is chosen on cross-fitted scores of the whole sample; the attack shipped to estimation
+ * is the family refitted on the whole sample with that event (its likelihood ratios estimated from
+ * twice the data), and its scores of the selection outputs are the cross-fitted ones.
+ */
 export const evaluatePair = (
   pair: number,
   label: string,
@@ -40,20 +80,14 @@ export const evaluatePair = (
   z: number,
   projection: Projection,
 ): { readonly best: PairChoice | null; readonly candidates: CandidateSummary[] } => {
-  const fit = splitSamples(s, 'fit')
-  const tune = splitSamples(s, 'tune')
   const candidates: CandidateSummary[] = []
   let best: PairChoice | null = null
   for (const family of families) {
-    let model: AttackModel | null
-    try {
-      model = fitFamily(family, fit, delta, z)
-    } catch {
-      model = null // a family that cannot fit these outputs (degenerate data) is skipped, not fatal
-    }
+    const model = tryFit(family, s, delta, z)
     if (model === null) continue
-    const t0 = scoreSide(model, tune, 0)
-    const t1 = scoreSide(model, tune, 1)
+    const scores = crossFitScores(family, s, delta, z)
+    if (scores === null) continue
+    const { s0: t0, s1: t1 } = scores
     let r = sweep(t0, t1, delta, z, projection)
     let rule: PairChoice['rule'] = 'empirical'
     // Bins and patterns have few distinct scores: extrapolating a Gaussian there means nothing.

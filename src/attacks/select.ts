@@ -34,6 +34,46 @@ export interface PairSamples {
   readonly categories: ReadonlyArray<string>
 }
 
+// ---------------------------------------------------------------------------------------------
+// The selection budget rule (issue 23): it grows as the claim gets smaller.
+//
+// To see a violation of a claim ε the selection must tell a likelihood ratio of e^ε from 1 on the
+// distinguishing event: the log ratio of counts k₀, k₁ has standard error ≈ √(1/k₀ + 1/k₁), so the
+// counts needed grow as 1/ε², and at a fixed total the selection's share must grow as ε shrinks,
+// or it picks its pair and event from noise (issue 23: at ε = 0.1, 12,500 outputs per pair and
+// side; ε_LB 0.008–0.021 where the truth is 0.16–∞). The estimation needs ∝ 1/ε² too, which caps
+// the share. Measured on the zoo's small-claim entries (bench/audit-zoo.mjs).
+
+/** Selection share of the trials for claims ε ≥ 1 (dpaudit before issue 23), and its ceiling. */
+const BASE_FRACTION = 0.2
+const MAX_FRACTION = 0.35
+
+/**
+ * The share of the trials spent on selection for a claim ε: 0.2 at ε ≥ 1, growing as ε^(−1/4)
+ * below, at most 0.35 (reached at ε ≈ 0.1). An explicit `selectionFraction` overrides it.
+ */
+export const selectionFraction = (claimEpsilon: number): number =>
+  claimEpsilon >= 1 || !(claimEpsilon > 0) ? BASE_FRACTION : Math.min(MAX_FRACTION, BASE_FRACTION * claimEpsilon ** -0.25)
+
+/**
+ * Trials per pair and side that one successive-halving round adds (of `rounds`, with `alive`
+ * pairs left) out of a selection budget. At claims ε ≥ 1 the rounds share half the budget and
+ * deepening the winner gets the rest; below, the rounds get a growing share (all of it at
+ * ε ≤ 0.5), since choosing the pair is what fails at small claims: the winner's event is
+ * typically seen thousands of times already, so deepening rarely fires.
+ */
+export const halvingShare = (budget: number, rounds: number, alive: number, claimEpsilon: number): number => {
+  const share = claimEpsilon >= 1 ? 0.5 : Math.min(1, 0.5 / Math.max(claimEpsilon, 0.5))
+  return Math.floor((budget * share) / rounds / (2 * alive))
+}
+
+/**
+ * The winner's sample keeps doubling (budget allowing) while the rarer count of its event on the
+ * selection sample is below this: 50 at claims ε ≥ 0.8, else 32/ε², where the standard error of
+ * the event's log ratio, ≈ √(2/k), is at most ε/4.
+ */
+export const resolutionCount = (claimEpsilon: number): number => Math.max(50, Math.ceil(32 / Math.max(claimEpsilon, 1e-3) ** 2))
+
 /** The best event on a score: {orientation · score ≥ threshold}. */
 export interface SweepResult {
   readonly objective: number
