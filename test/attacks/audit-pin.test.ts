@@ -32,15 +32,18 @@ const CASES: ReadonlyArray<readonly [string, string, ZooAuditOptions]> = [
   ['gaussian, δ > 0, small chunks', 'gaussian', { trials: 50_000, seed: 'pin', chunkSize: 4_099 }],
 ]
 
-/** Recorded on main bded64c with the audit code below (before the engine was split into phases). */
+/**
+ * Recorded with the audit code below: audit-3 on main bded64c (before the engine was split into
+ * phases); audit-4 (issue 23, cross-fitted selection scores and the budget rule of select.ts) after it.
+ */
 const PINNED = {
-  code: 'audit-3 (issue 12: successive halving capped at 1e5 per side, deepening while resolution-limited, projected objective, bits/joint families)',
+  code: 'audit-4 (issue 23: cross-fitted selection scores, selection budget growing as the claim shrinks; issue 12: successive halving capped at 1e5 per side, deepening while resolution-limited, projected objective, bits/joint families)',
   digests: {
-    'laplace, consistent': 'fdc371fa3b45fedd',
-    'histogram-inverted, several pairs, vectors': 'f002b379e58cb0e1',
-    'report-noisy-max, categories': '490c0ef2a4a0052c',
+    'laplace, consistent': 'c34a32be4655f044',
+    'histogram-inverted, several pairs, vectors': '3808f2a6336c71c3',
+    'report-noisy-max, categories': '4c3cb1c301f275c6',
     'sparse-vector, too few trials': '7b5a75dbabdb0fa2',
-    'gaussian, δ > 0, small chunks': '941210bf3051df8e',
+    'gaussian, δ > 0, small chunks': 'd8207e43a245feb1',
   } as Record<string, string>,
 }
 

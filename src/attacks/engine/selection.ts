@@ -12,12 +12,12 @@
 import type { CandidateSummary, SelectionOutcome } from '../checkpoint.js'
 import { sameShape, showShape } from '../output.js'
 import type { AuditIssue } from '../result.js'
-import { type PairSamples, scoreGrid, zFor } from '../select.js'
+import { halvingShare, type PairSamples, resolutionCount, scoreGrid, zFor } from '../select.js'
 import { betterHalf, evaluatePair, type PairChoice } from '../search.js'
 import { type SupportTest, supportTest } from '../support.js'
 import type { ChunkResult, ChunkTask, SelectChunkResult } from '../trials.js'
 import { earliest, failureIssue, mergeSelection, unifyCategories } from './merge.js'
-import { CHUNK_BYTES, HALVING_CAP_PER_SIDE, int, MIN_SELECTION_PER_SIDE, RESOLUTION_COUNT } from './spec.js'
+import { CHUNK_BYTES, HALVING_CAP_PER_SIDE, int, MIN_SELECTION_PER_SIDE } from './spec.js'
 import { type AuditState, type AuditSteps, runBatches } from './state.js'
 
 export type SelectionPhaseOutcome =
@@ -149,7 +149,7 @@ function* halving<I>(st: AuditState<I>, s: Search): AuditSteps<Ended | { readonl
   let alive = [...Array(P).keys()]
   let choices = new Map<number, PairChoice>()
   for (let r = 0; r < rounds; r++) {
-    const share = Math.min(HALVING_CAP_PER_SIDE, Math.floor(s.budget / 2 / rounds / (2 * alive.length)))
+    const share = Math.min(HALVING_CAP_PER_SIDE, halvingShare(s.budget, rounds, alive.length, st.cfg.claim.epsilon))
     const end = yield* grow(st, s, alive.map((p) => [p, Math.min(st.cfg.maxSelection, (s.have[p] as number) + Math.max(MIN_SELECTION_PER_SIDE, share))] as const))
     if (end !== null) return end
     choices = new Map()
@@ -169,7 +169,7 @@ function* halving<I>(st: AuditState<I>, s: Search): AuditSteps<Ended | { readonl
  * More samples help only if the event is at the resolution of the tuning half: its rarer count
  * (false positives or false negatives) is small, so a rarer, better event may be unseen.
  */
-const resolutionLimited = (c: PairChoice): boolean => {
+const resolutionLimited = (c: PairChoice, claimEpsilon: number): boolean => {
   if (c.rule === 'gaussian-tail') return false
   const t = c.attack.threshold
   const o = c.attack.orientation
@@ -177,7 +177,7 @@ const resolutionLimited = (c: PairChoice): boolean => {
   let fn = 0
   for (let i = 0; i < c.tune1.length; i++) if (o * (c.tune1[i] as number) >= t) fp++
   for (let i = 0; i < c.tune0.length; i++) if (o * (c.tune0[i] as number) < t) fn++
-  return Math.min(fp, fn) < RESOLUTION_COUNT
+  return Math.min(fp, fn) < resolutionCount(claimEpsilon)
 }
 
 /**
@@ -188,7 +188,7 @@ const resolutionLimited = (c: PairChoice): boolean => {
 function* deepen<I>(st: AuditState<I>, s: Search, start: PairChoice | null): AuditSteps<Ended | { readonly _tag: 'best'; readonly best: PairChoice } | null> {
   const clears = (c: PairChoice): boolean => c.objective >= st.cfg.claim.epsilon * 1.05 + 0.02
   let best = start
-  while (best !== null && !clears(best) && resolutionLimited(best)) {
+  while (best !== null && !clears(best) && resolutionLimited(best, st.cfg.claim.epsilon)) {
     const p = best.pair
     const n = s.have[p] as number
     const next = Math.min(st.cfg.maxSelection, 2 * n)

@@ -12,6 +12,7 @@ import type { Executor, MechanismRef, SyncExecutor } from '../executor.js'
 import type { BlackBox } from '../output.js'
 import { isIdenticalPair, MAX_PAIRS, materializePairs, type NeighbourPair, pairViolation, type PairsSource } from '../pairs.js'
 import { ATTACK_FAMILIES, type AttackFamily } from '../score.js'
+import { selectionFraction } from '../select.js'
 import type { SupportOracle } from '../support.js'
 
 export interface AuditProgress {
@@ -83,8 +84,6 @@ export const DEFAULT_CHUNK = 65_536
 export const DEFAULT_MAX_MEMORY_BYTES = 2 ** 30
 /** Largest per-pair, per-side sample of a halving round (deepening may go beyond it). */
 export const HALVING_CAP_PER_SIDE = 100_000
-/** Deepening continues only while the chosen event's rarer tuning count is below this. */
-export const RESOLUTION_COUNT = 50
 /** A selection chunk holds at most this many bytes of outputs (a worker's message). */
 export const CHUNK_BYTES = 64 * 2 ** 20
 export const DEFAULT_MAX_SELECTION_PER_SIDE = 1_000_000
@@ -97,7 +96,7 @@ export const MAX_TRIALS = 2 ** 32
  * Part of every checkpoint fingerprint: bump it whenever a change to the audit code would give a
  * different result for the same spec, so a checkpoint written by older code is refused.
  */
-export const AUDIT_CODE_VERSION = 'audit-3 (issue 12: successive halving capped at 1e5 per side, deepening while resolution-limited, projected objective, bits/joint families)'
+export const AUDIT_CODE_VERSION = 'audit-4 (issue 23: cross-fitted selection scores, selection budget growing as the claim shrinks; issue 12: successive halving capped at 1e5 per side, deepening while resolution-limited, projected objective, bits/joint families)'
 
 export const METHOD =
   'Clopper–Pearson upper bounds on FPR and FNR at α/2 each (union bound), ε_LB = max{0, ln((1−δ−FPR_hi)/FNR_hi), ln((1−δ−FNR_hi)/FPR_hi)}; attack chosen on separate selection trials'
@@ -135,7 +134,7 @@ export const validate = <I>(spec: AnyAuditSpec<I>): E.Either<DpError, Validated<
     return E.left(invalidParameter('$.confidence', spec.confidence, 'the confidence must be in (0, 1), e.g. 0.95'))
   if (!(Number.isInteger(spec.trials) && spec.trials >= 1 && spec.trials <= MAX_TRIALS))
     return E.left(invalidParameter('$.trials', spec.trials, `the number of trials must be an integer in [1, 2^32]`))
-  const fraction = spec.selectionFraction ?? DEFAULT_SELECTION_FRACTION
+  const fraction = spec.selectionFraction ?? selectionFraction(claim.right.epsilon)
   if (!(fraction > 0 && fraction < 1))
     return E.left(invalidParameter('$.selectionFraction', spec.selectionFraction, 'the selection fraction must be in (0, 1)'))
   const maxSelection = spec.maxSelectionPerSide ?? DEFAULT_MAX_SELECTION_PER_SIDE
