@@ -266,3 +266,30 @@ describe('private SVI: the claims against the true values', () => {
     }
   })
 })
+
+describe('the verdict on the chain without replacement: the paper’s σ first, the replace-one calibration beside it (issue 28)', () => {
+  it('counts of certified settings in the sentence are those of the table, the paper’s noise named before the √2 calibration', async () => {
+    const { loadClaims } = await import('../../src/report/claims/codec.js')
+    const { verifyClaim } = await import('../../src/report/claims/verify.js')
+    const papers = loadClaims()
+    if (E.isLeft(papers)) throw new Error(formatError(papers.left))
+    const v = verifyClaim(papers.right, 'svi.eq5-6')
+    if (E.isLeft(v)) throw new Error(formatError(v.left))
+    const t = v.right.evidence[0]!
+    const col = (name: string): number => t.columns.indexOf(name)
+    const paper = col('ε without replacement, paper’s σ (RDP)')
+    const calibrated = col('ε without replacement, σ·√2 for replace-one (RDP)')
+    expect(paper).toBeGreaterThan(0)
+    expect(paper).toBeLessThan(calibrated)
+    for (const reading of ['δ′ = δ_tot/J', 'δ′ = ν·δ_iter']) {
+      const rows = t.rows.filter((r) => r[0] === reading)
+      const ok = (c: number): number => rows.filter((r) => (r[c] as number) <= (r[1] as number)).length
+      expect(v.right.statement).toMatch(new RegExp(`with the paper's noise, RDP .*${ok(paper)} of ${rows.length} under ${reading.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}.*√2 times`))
+      expect(v.right.statement).toContain(`${ok(calibrated)} of ${rows.length} under ${reading}`)
+      // the paper's noise is √2 less: never certified where the calibrated noise is not
+      expect(ok(paper)).toBeLessThanOrEqual(ok(calibrated))
+    }
+    const s = v.right.statement
+    expect(s.indexOf("with the paper's noise, RDP")).toBeLessThan(s.indexOf('√2 times the paper'))
+  })
+})
