@@ -59,3 +59,4 @@ export {
   type TradeOffOptions,
 } from './tradeoff.js'
 export { privacyProfileOf, type PrivacyProfile, type ProfileOptions } from './profile.js'
+export { rdpAtOrder, type RenyiBound } from './rdp/extreme-orders.js'

@@ -61,6 +61,7 @@ export {
 } from './curve.js'
 export { CONTINUOUS_ITERATIONS, refineOrder, type OrderSearchResult } from './continuous.js'
 export { rdpToDelta, rdpToEpsilon } from './convert.js'
+export { KL_PROXY_ORDER, rdpAtOrder, type RenyiBound } from './extreme-orders.js'
 export {
   REPLACE_ONE_ORDERS,
   replaceOneCurve,
