@@ -1,13 +1,14 @@
 // LDA speed and quality bench (issue 4). Build first: `npm run build`, then `node bench/lda.bench.mjs [--quick]`.
 // Per run: tokens/s (N_train × sweeps / timed wall, single thread), held-out perplexity (LDA-EVAL.md §3),
 // peak RSS, and the ratio to the straightforward dense typed-array CGS measured in the same process.
+import { availableParallelism, loadavg } from 'node:os'
 import { performance } from 'node:perf_hooks'
 import { secure, seeded } from '../dist/core/rng.js'
 import { secureWords, seededWords, WordStream } from '../dist/core/words.js'
 import {
   loadDataset, initState, makeSparseSampler, makeSnapshotSampler, phiFromCounts, heldOutPerplexity, FastUniform, NoiseSource, fillLaplace, hdpLda,
   perturbDocuments, onesPerWord, reconstruct, presenceCorpus, olpLda,
-  loadSpamRaw, testMask, topVocabulary, calibrateVocabulary, dpVocabulary, vocabularyCounts,
+  loadSpamRaw, testMask, topVocabulary, calibrateVocabulary, dpVocabulary, vocabularyCounts, subLda, cdpLdaPlus, cgs,
 } from '../dist/trainers/index.js'
 import { addRemove, replaceOne } from '../dist/mechanisms/neighbouring.js'
 
@@ -36,6 +37,87 @@ const denseSweep = (s, u, alpha, beta) => {
 
 let peak = 0
 const sampleRss = () => { peak = Math.max(peak, process.memoryUsage().rss) }
+
+// The private Gibbs trainers across threads (issue 27). Brown, K = 50, node:crypto randomness (the default),
+// each trainer's whole fit timed at 1, 2 and all workers, best of 3 interleaved rounds (the result is the same for
+// every W; the speed-up is t(1)/t(W)). Per-thread tokens/s = N·T / wall / W, beside the dense CGS baseline and the non-private CGS measured
+// here. The serial fraction f is the share of a 1-worker fit spent outside the sweep release (the noisy
+// counts, the release gate, q from the release; the sweep's recount and the topic totals' aggregation run in
+// the sweep release, parallel but for the K·W sum): Amdahl's law then predicts 1/(f + (1 − f)/W) at W cores.
+// `node bench/lda.bench.mjs --workers [--quick]` runs this section only.
+const workersSection = () => {
+  const SW = quick ? 20 : 60
+  const REPEATS = 3
+  const K = 50
+  const data = loadDataset('brown').right
+  const N = data.train.tokens.length
+  const all = availableParallelism()
+  console.log(`\nPrivate trainers across threads: brown, N_train = ${N}, K = ${K}, ${SW} iterations, node:crypto; ${all} cores available; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} (1/5/15 min) at the start`)
+  const perThread = (r) => (N * SW) / (r.ms / 1000) / r.workers
+  const bestOf = (f) => { let out; for (let r = 0; r < REPEATS; r++) { const x = f(); if (out === undefined || x.ms < out.ms) out = x } return out }
+  const baseline = bestOf(() => {
+    const u = new FastUniform(seeded(1)); const s = initState(data.train, K, () => u.next())
+    const t0 = performance.now(); for (let t = 0; t < SW; t++) denseSweep(s, u, ALPHA, BETA)
+    return { ms: performance.now() - t0, workers: 1 }
+  })
+  const cgsRun = bestOf(() => {
+    const t0 = performance.now()
+    const f = cgs.fit(data.train, { topics: K, iterations: SW, alpha: ALPHA, beta: BETA }, seeded(1), { logLikelihoodEvery: 0 })
+    return { ms: performance.now() - t0, workers: 1, ppl: heldOutPerplexity(f.right.model.phi, K, data.testObserved, data.testHeldOut).right.perplexity }
+  })
+  const line = (label, r, extra = '') => console.log(`${label.padEnd(34)} ${(perThread(r) / 1e6).toFixed(2).padStart(6)} M tokens/s per thread  ×${(perThread(r) / perThread(baseline)).toFixed(2)} vs dense${extra}`)
+  line('dense CGS (baseline), 1 thread', baseline)
+  line('CGS (SparseLDA), 1 thread', cgsRun, `  perplexity ${cgsRun.ppl.toFixed(1)}`)
+  const trainers = [
+    ['HDP-LDA', hdpLda, { epsilonL: 1, clip: 100, noise: 'fresh' }],
+    ['SUB-LDA γ = 0.1', subLda, { gamma: 0.1, order: 14, rdpEpsilon: 2, clip: 100, adaptive: null }],
+    ['CDP-LDA+', cdpLdaPlus, { epsilon: 1 }],
+  ]
+  for (const [name, trainer, extra] of trainers) {
+    // the worker counts interleaved, REPEATS rounds, the fastest fit of each kept: on a shared machine a burst of
+    // load then slows one round of every W, not all rounds of one
+    const best = new Map()
+    for (let round = 0; round < REPEATS; round++)
+      for (const workers of [...new Set([1, 2, all])]) {
+        let last = 0; let sweepMs = 0
+        const c0 = process.cpuUsage()
+        const t0 = performance.now(); last = t0
+        const f = trainer.fit(data.train, { topics: K, iterations: SW, alpha: ALPHA, beta: BETA, ...extra }, secure(), {
+          logLikelihoodEvery: 0, workers,
+          onRelease: (r) => { const now = performance.now(); if (/topic draws/.test(r.label)) sweepMs += now - last; last = now },
+        })
+        const ms = performance.now() - t0
+        const cu = process.cpuUsage(c0)
+        const cpuMs = (cu.user + cu.system) / 1000 // every thread of the process
+        const ppl = heldOutPerplexity(f.right.model.phi, K, data.testObserved, data.testHeldOut).right.perplexity
+        if (!best.has(workers) || ms < best.get(workers).ms) best.set(workers, { workers, ms, cpuMs, sweepMs, ppl })
+      }
+    const runs = [...best.values()]
+    const one = runs[0]
+    const f = (one.ms - one.sweepMs) / one.ms
+    for (const r of runs) {
+      const speed = one.ms / r.ms
+      // CPU time (all threads) against the 1-worker fit: the work the threads add (their start, the recount by
+      // word rows, cache traffic); with the serial part f, an idle machine would run the fit at
+      // 1/(f + (1 − f)·inflation/W) — a prediction from CPU time, which load on a shared machine disturbs far less than wall time
+      const inflation = Math.max(1, (r.cpuMs / one.cpuMs - f) / (1 - f))
+      const predicted = 1 / (f + ((1 - f) * inflation) / r.workers)
+      line(
+        `${name}, ${r.workers} worker${r.workers > 1 ? 's' : ''}`,
+        r,
+        `  speed-up ×${speed.toFixed(2)}${r.workers === 2 && name === 'HDP-LDA' ? ` (target ≥ ×1.8: ${speed >= 1.8 ? 'met' : 'missed'})` : ''}` +
+          `  CPU ×${(r.cpuMs / one.cpuMs).toFixed(2)} of 1 worker's → idle-machine prediction ×${predicted.toFixed(2)}  perplexity ${r.ppl.toFixed(1)}`,
+      )
+    }
+    const cost = perThread(one) / perThread(cgsRun)
+    console.log(`${''.padEnd(34)} 1 thread: ×${cost.toFixed(2)} CGS's tokens/s${name === 'HDP-LDA' ? ` (target ≥ ×0.8: ${cost >= 0.8 ? 'met' : 'missed'})` : ''}; serial fraction f = ${(100 * f).toFixed(1)} % (release + aggregation) → Amdahl at 16 cores: ×${(1 / (f + (1 - f) / 16)).toFixed(1)}`)
+  }
+  console.log(`load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} at the end`)
+}
+if (process.argv.includes('--workers')) {
+  workersSection()
+  process.exit(0)
+}
 
 // DP vocabulary selection (issue 22): thresholded discrete-Laplace counts on SpamAssassin's training documents
 // (the reference split), V = 10,000, noise from node:crypto, best of 5, beside the plain top-V count of the same
@@ -211,4 +293,5 @@ console.log('\nOLP-LDA per mini-batch (Brown, K = 20, 30 sweeps a batch, f = 0.5
     )
   }
 }
+workersSection()
 clearInterval(timer)
