@@ -64,6 +64,9 @@ const asIs = (e: NoiseEvent): NormalizedLeaf => {
       return { _tag: 'BitwiseRandomizedResponse', flipProbability: e.flipProbability, bits: e.bits }
     case 'Exponential':
       return { _tag: 'Exponential', epsilon: e.epsilon }
+    case 'PermuteAndFlip':
+      // ε-DP (McKenna & Sheldon 2020, Thm 1): accounted as the stated pure guarantee.
+      return { _tag: 'PureDP', epsilon: e.epsilon }
     case 'PureDP':
       return { _tag: 'PureDP', epsilon: e.epsilon }
     case 'ApproxDP':
@@ -100,6 +103,8 @@ const doubled = (e: NoiseEvent): NormalizedLeaf => {
       return { _tag: 'BitwiseRandomizedResponse', flipProbability: e.flipProbability, bits: 2 * e.bits }
     case 'Exponential':
       return { _tag: 'Exponential', epsilon: 2 * e.epsilon }
+    case 'PermuteAndFlip':
+      return { _tag: 'PureDP', epsilon: 2 * e.epsilon }
     case 'PureDP':
       return { _tag: 'PureDP', epsilon: 2 * e.epsilon }
     case 'ApproxDP':

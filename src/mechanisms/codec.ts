@@ -53,6 +53,9 @@ export const EventCodec: t.Type<PrivacyEvent, unknown, unknown> = t.recursion<Pr
     t.readonly(
       t.type({ _tag: t.literal('Exponential'), epsilon: N, utilitySensitivity: N, relation: RelationCodec }),
     ),
+    t.readonly(
+      t.type({ _tag: t.literal('PermuteAndFlip'), epsilon: N, utilitySensitivity: N, relation: RelationCodec }),
+    ),
     t.readonly(t.type({ _tag: t.literal('PureDP'), epsilon: N, relation: RelationCodec })),
     t.readonly(t.type({ _tag: t.literal('ApproxDP'), epsilon: N, delta: N, relation: RelationCodec })),
     t.readonly(t.type({ _tag: t.literal('ZCDP'), rho: N, relation: RelationCodec })),
@@ -93,6 +96,7 @@ const KNOWN_TAGS = [
   'RandomizedResponse',
   'BitwiseRandomizedResponse',
   'Exponential',
+  'PermuteAndFlip',
   'PureDP',
   'ApproxDP',
   'ZCDP',
@@ -191,6 +195,7 @@ export const validateEvent = (e: PrivacyEvent, path = '$'): E.Either<DpError, Pr
         checks.push(need(`${p}.bits`, v.bits, positiveInteger, 'a positive integer'))
         break
       case 'Exponential':
+      case 'PermuteAndFlip':
         checks.push(need(`${p}.epsilon`, v.epsilon, positive, 'ε > 0'))
         checks.push(need(`${p}.utilitySensitivity`, v.utilitySensitivity, finitePositive, 'a finite positive number'))
         break

@@ -110,6 +110,19 @@ export interface Exponential {
   readonly relation: NeighbouringRelation
 }
 
+/**
+ * Permute-and-flip (McKenna & Sheldon 2020, "Permute-and-Flip: A new mechanism for differentially
+ * private selection", Alg. 1): visit the candidates in random order and stop at r with probability
+ * exp(ε(u(x, r) − u*)/(2Δu)). ε-DP (their Thm 1); it is not known to be ε-bounded-range, so it is
+ * accounted as a pure ε-DP guarantee (zCDP ε²/2, not the exponential mechanism's ε²/8).
+ */
+export interface PermuteAndFlip {
+  readonly _tag: 'PermuteAndFlip'
+  readonly epsilon: number
+  readonly utilitySensitivity: number
+  readonly relation: NeighbouringRelation
+}
+
 /** An opaque stated pure-DP guarantee (for example a claim taken from a paper). */
 export interface PureDP {
   readonly _tag: 'PureDP'
@@ -185,6 +198,7 @@ export type NoiseEvent =
   | RandomizedResponse
   | BitwiseRandomizedResponse
   | Exponential
+  | PermuteAndFlip
   | PureDP
   | ApproxDP
   | ZCDP
@@ -248,6 +262,12 @@ export const exponential = (
   utilitySensitivity: number,
   relation: NeighbouringRelation,
 ): Exponential => ({ _tag: 'Exponential', epsilon, utilitySensitivity, relation })
+export const permuteAndFlip = (epsilon: number, utilitySensitivity: number, relation: NeighbouringRelation): PermuteAndFlip => ({
+  _tag: 'PermuteAndFlip',
+  epsilon,
+  utilitySensitivity,
+  relation,
+})
 export const pureDP = (epsilon: number, relation: NeighbouringRelation): PureDP => ({
   _tag: 'PureDP',
   epsilon,
@@ -293,6 +313,7 @@ const NOISE_TAGS: ReadonlySet<string> = new Set([
   'RandomizedResponse',
   'BitwiseRandomizedResponse',
   'Exponential',
+  'PermuteAndFlip',
   'PureDP',
   'ApproxDP',
   'ZCDP',

@@ -9,19 +9,13 @@ import { ACCOUNTANT_NAMES, ACCOUNTANTS } from '../../src/accounting/registry.js'
 import { account } from '../../src/accounting/account.js'
 import { calibrate } from '../../src/accounting/calibrate.js'
 import * as ev from '../../src/mechanisms/event.js'
+import { epsAt } from './eps-at.js'
 import { addRemove } from '../../src/mechanisms/neighbouring.js'
 import { arbEvent } from '../../src/testing/arbitraries.js'
 
 const REL = addRemove('record')
 const SEED = 20261127
 
-const epsAt = (name: (typeof ACCOUNTANT_NAMES)[number], e: ev.PrivacyEvent, delta: number): number | undefined => {
-  const run = ACCOUNTANTS[name]({ relation: REL }).run(e)
-  if (E.isLeft(run)) return undefined
-  const a = run.right.epsilon(delta)
-  if (E.isLeft(a)) throw new Error(`${name}: ${JSON.stringify(a.left)}`)
-  return a.right.epsilon
-}
 
 describe('ε at δ = 0', () => {
   it.each(ACCOUNTANT_NAMES)('%s: pure events give their pure ε (never below it), others ∞', (name) => {

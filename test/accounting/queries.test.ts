@@ -7,18 +7,12 @@ import { ACCOUNTANT_NAMES, ACCOUNTANTS } from '../../src/accounting/registry.js'
 import { validateEvent } from '../../src/mechanisms/codec.js'
 import { rdpAtOrder } from '../../src/accounting/rdp/extreme-orders.js'
 import * as ev from '../../src/mechanisms/event.js'
+import { epsAt } from './eps-at.js'
 import { addRemove, replaceOne } from '../../src/mechanisms/neighbouring.js'
 
 const AR = addRemove('record')
 const RO = replaceOne('record')
 
-const epsAt = (name: (typeof ACCOUNTANT_NAMES)[number], e: ev.PrivacyEvent, delta: number, relation = AR): number | undefined => {
-  const run = ACCOUNTANTS[name]({ relation }).run(e)
-  if (E.isLeft(run)) return undefined
-  const a = run.right.epsilon(delta)
-  if (E.isLeft(a)) throw new Error(`${name}: ${JSON.stringify(a.left)}`)
-  return a.right.epsilon
-}
 
 describe('Poisson rate q = 0', () => {
   it('is a valid event', () => {
