@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { parseArgs } from 'node:util'
 import type { CommandResult } from './commands/result.js'
 import { EXIT } from './commands/result.js'
 import { argumentError } from './io.js'
@@ -13,11 +14,25 @@ import { argumentError } from './io.js'
  * e.g. `audit` is asynchronous only with `--queue`). */
 export type AsyncCommand = (args: ReadonlyArray<string>) => Promise<CommandResult> | undefined
 
+/** Options of `dpaudit audit` that take a value (so their values are not mistaken for the target). */
+const AUDIT_VALUE_OPTIONS = ['queue', 'runs', 'trials', 'seed', 'confidence', 'epsilon', 'delta', 'timeout', 'idle-timeout', 'out', 'checkpoint', 'workers', 'chunk-timeout']
+
+/** `dpaudit audit` is asynchronous with --queue, or for a trainer-audit file (its target ends in .json). */
+export const isAsyncAudit = (args: ReadonlyArray<string>): boolean => {
+  const { values, positionals } = parseArgs({
+    args: [...args],
+    strict: false,
+    allowPositionals: true,
+    options: Object.fromEntries(AUDIT_VALUE_OPTIONS.map((o) => [o, { type: 'string' as const }])),
+  })
+  return values.queue !== undefined || /\.json$/i.test(positionals[0] ?? '')
+}
+
 /** Registered asynchronous commands (the synchronous ones are dispatched in run.ts). */
 export const ASYNC_COMMANDS: Readonly<Record<string, AsyncCommand>> = {
   // Loaded on demand: BullMQ is imported only by the commands that use a queue.
-  audit: (args) =>
-    args.some((a) => a === '--queue' || a.startsWith('--queue=')) ? import('./commands/queue-audit.js').then((m) => m.runQueueAudit(args)) : undefined,
+  // a trainer-audit file, or anything on a queue; a local mechanism audit is synchronous (run.ts)
+  audit: (args) => (isAsyncAudit(args) ? import('./commands/queue-audit.js').then((m) => m.runQueueAudit(args)) : undefined),
   worker: (args) => import('./commands/worker.js').then((m) => m.runWorker(args)),
   // Loaded on demand: vega is imported only when a report is drawn.
   report: (args) => import('./commands/report.js').then((m) => m.runReport(args)),

@@ -30,17 +30,21 @@ export const DEMO_USAGE = `usage: dpaudit demo [--json]
   an accounting walkthrough: DP-SGD and the SUB-LDA setting by every accountant, HDP-LDA trained on Brown, a short audit.`
 
 export const WORKER_USAGE = `usage: dpaudit worker --queue redis://HOST:PORT [--concurrency N] [--lock-ms MS] [--exit-when-idle SECONDS] [--quiet]
-  runs queued trainer-audit chunks (from \`dpaudit audit --queue\`) until SIGINT/SIGTERM, or until idle for
+  runs queued audit chunks (from \`dpaudit audit --queue\`) until SIGINT/SIGTERM (at once), or until idle for
   --exit-when-idle seconds. One chunk at a time per --concurrency (default 1; chunks are CPU-bound: start one
-  worker per core). --lock-ms (default 30000): a chunk whose worker dies is re-run elsewhere after this long.
+  worker per core). --lock-ms (default 30000): the longest lock; a chunk's lock is 3× the measured chunk time + 1 s, so a chunk
+  whose worker dies is re-run elsewhere after a few chunk lengths.
   Logs one line per chunk on stderr unless --quiet.`
 
-export const QUEUE_AUDIT_USAGE = `usage: dpaudit audit --queue redis://HOST:PORT <trainer-audit.json> [--runs N] [--seed S] [--epsilon E] [--delta D]
-                     [--timeout SECONDS] [--json] [--quiet]
-  a trainer audit (distinguishing game on LDA training; format in docs/trainer-audits.md) whose chunks of
-  seeded training runs are queued on BullMQ for \`dpaudit worker --queue\` processes on any machines; the
-  answer equals a local run with the same seed. --runs/--seed/--epsilon/--delta override the file.
-  --timeout: give up when no chunk finishes for that long (default: wait). Progress on a terminal unless --quiet.
+export const QUEUE_AUDIT_USAGE = `usage: dpaudit audit <trainer-audit.json> [--runs N] [--seed S] [--epsilon E] [--delta D] [--out FILE] [--json] [--quiet]
+       dpaudit audit --queue redis://HOST:PORT <trainer-audit.json | zoo:NAME | module.js> [--trials N] [--seed S]
+                     [--epsilon E] [--delta D] [--checkpoint FILE] [--timeout SECONDS] [--idle-timeout SECONDS] [--out FILE] [--json] [--quiet]
+  a trainer audit (distinguishing game on LDA training; format in docs/trainer-audits.md) runs in this process;
+  with --queue, any audit's chunks go to BullMQ for \`dpaudit worker --queue\` processes on any machines, and the
+  answer equals a local run with the same seed, bit for bit. --out is always written (default <name>.audit.json).
+  --timeout (default 60): stop, with one line and exit 1, when Redis does not answer for that long (a --checkpoint
+  keeps the finished chunks: the same command resumes). --idle-timeout: give up when no chunk finishes for that long.
+  rediss:// and redis://:PASSWORD@HOST are accepted; credentials are never printed. Progress on a terminal unless --quiet.
   exit codes: 0 consistent, 3 violation, 4 inconclusive, 1 bad input or Redis unreachable`
 
 const indent = (usage: string): string => usage.replace(/^usage: /, '').split('\n').join('\n  ')

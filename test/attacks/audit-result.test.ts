@@ -74,3 +74,31 @@ describe('the audit result type', () => {
     expect(E.isLeft(e) && e.left.path).toBe('x.json:$.result.verdict')
   })
 })
+
+describe('dpaudit audit on a trainer-audit file (no queue)', () => {
+  it('runs locally and honours --out with the same document as a mechanism audit', async () => {
+    const { mkdtempSync, readFileSync, writeFileSync, rmSync } = await import('node:fs')
+    const { tmpdir } = await import('node:os')
+    const { join } = await import('node:path')
+    const { runQueueAudit } = await import('../../src/cli/commands/queue-audit.js')
+    const { isAsyncAudit } = await import('../../src/cli/async-commands.js')
+    const dir = mkdtempSync(join(tmpdir(), 'trainer-out-'))
+    try {
+      const file = join(dir, 'game.json')
+      writeFileSync(file, JSON.stringify(trainerSpec))
+      const out = join(dir, 'result.json')
+      expect(isAsyncAudit([file, '--out', out])).toBe(true)
+      expect(isAsyncAudit(['zoo:laplace', '--out', out])).toBe(false)
+      const r = await runQueueAudit([file, '--out', out, '--quiet'])
+      expect([0, 3, 4]).toContain(r.code)
+      expect(r.stdout).toMatch(/trainer audit: hdp-lda/)
+      const doc = JSON.parse(readFileSync(out, 'utf8')) as { tool: string; result: unknown }
+      expect(doc.tool).toBe('dpaudit audit')
+      const d = right(decodeAuditResult(doc.result))
+      expect(d.subject.kind).toBe('trainer')
+      expect(d.epsilonLowerBound).toBe(right(await auditTrainer(trainerSpec)).epsilonLowerBound)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }, 60_000)
+})

@@ -16,14 +16,14 @@ import * as E from 'fp-ts/lib/Either.js'
 import { Queue } from 'bullmq'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseJson, stringifyJson } from '../../src/core/json.js'
-import { queueExecutor } from '../../src/attacks/queue/executor.js'
-import { jobId, QUEUE_NAME } from '../../src/attacks/queue/jobs.js'
-import { startQueueWorker } from '../../src/attacks/queue/worker.js'
+import { mechanismQueue, queueExecutor } from '../../src/attacks/queue/executor.js'
+import { auditMechanism, auditMechanismAsync, zooAuditSpec } from '../../src/attacks/audit.js'
+import type { MechanismRef } from '../../src/attacks/executor.js'
+import type { NeighbourPair } from '../../src/attacks/pairs.js'
+import { DPAUDIT_VERSION, QUEUE_NAME } from '../../src/attacks/queue/jobs.js'
 import { connectionFor, pingRedis } from '../../src/attacks/queue/redis.js'
-import { auditDigest, auditTrainer, type TrainerAuditResult, type TrainerAuditSpec } from '../../src/attacks/trainers/audit.js'
-import { buildGame, syntheticCorpus } from '../../src/attacks/trainers/game.js'
-import { featuresFor } from '../../src/attacks/trainers/features.js'
-import { chunkId } from '../../src/attacks/trainers/chunk.js'
+import { auditTrainer, type TrainerAuditResult, type TrainerAuditSpec } from '../../src/attacks/trainers/audit.js'
+import { syntheticCorpus } from '../../src/attacks/trainers/game.js'
 
 const REDIS = '/usr/bin/redis-server'
 const hasRedis = existsSync(REDIS)
@@ -100,7 +100,23 @@ const corpus = E.getOrElseW((e) => {
 
 describe.skipIf(!hasRedis)('trainer audits on BullMQ over a real Redis', () => {
   let redis: ChildProcess
+  let redisPort = 0
   let url = ''
+  const startRedis = (): ChildProcess => {
+    const r = spawn(REDIS, ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' })
+    children.push(r)
+    return r
+  }
+  /** Runs the CLI in a child; resolves to its exit code and output. */
+  const cli = (args: ReadonlyArray<string>): { child: ChildProcess; done: Promise<{ code: number | null; out: string; err: string }> } => {
+    const child = spawn(process.execPath, [...CLI, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+    children.push(child)
+    let out = ''
+    let err = ''
+    child.stdout?.on('data', (b: Buffer) => (out += b.toString()))
+    child.stderr?.on('data', (b: Buffer) => (err += b.toString()))
+    return { child, done: new Promise((resolve) => child.on('exit', (code) => resolve({ code, out, err }))) }
+  }
   let dir = ''
   // Two workers for both tests, started once Redis answers (each child transpiles the sources it
   // imports, which takes seconds on a busy machine; the first test's wait covers it). Short locks, so a killed worker's chunk is
@@ -115,8 +131,8 @@ describe.skipIf(!hasRedis)('trainer audits on BullMQ over a real Redis', () => {
     // Not a dpaudit-* name: another test run's global teardown (test/setup/tmp.ts) removes new
     // dpaudit-* entries, and this folder must outlive the children's slow start. afterAll removes it.
     dir = mkdtempSync(join(tmpdir(), 'trainer-queue-test-'))
-    redis = spawn(REDIS, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' })
-    children.push(redis)
+    redisPort = port
+    redis = startRedis()
     await waitFor('redis-server', async () => (await pingRedis(url, 500)) === null)
     a = startWorker(url, LOCK_MS)
     b = startWorker(url, LOCK_MS)
@@ -155,7 +171,7 @@ describe.skipIf(!hasRedis)('trainer audits on BullMQ over a real Redis', () => {
     expect(a.log + b.log).toMatch(/finished /)
     expect(code).toBe(expected.verdict === 'violation' ? 3 : expected.verdict === 'inconclusive' ? 4 : 0)
     const parsed = parseJson(out)
-    expect(E.isRight(parsed) && parsed.right).toEqual(JSON.parse(stringifyJson(expected)))
+    expect(E.isRight(parsed) && (parsed.right as { result: unknown }).result).toEqual(JSON.parse(stringifyJson(expected)))
   }, 120_000)
 
   it('a worker killed mid-chunk: the chunk is retried by another worker, counted once, and the answer is unchanged; a restarted coordinator reuses the finished chunks', async () => {
@@ -167,13 +183,11 @@ describe.skipIf(!hasRedis)('trainer audits on BullMQ over a real Redis', () => {
       seed: 'queue-kill',
       chunkSize: 20,
     }
-    const game = buildGame(spec.game)
-    if (E.isLeft(game)) throw new Error('game')
-    const id = auditDigest(spec.game, String(spec.seed), featuresFor(game.right))
-    const started = new RegExp(`started (${id}\\S+)`)
+    const started = /started (\S+)/
+    const from = a.log.length // this audit's chunks only
     const pending = auditTrainer({ ...spec, executor: queueExecutor(url, { pollMs: 50 }) })
-    await waitFor('worker A to start a chunk of this audit', () => started.test(a.log), 60_000)
-    const killed = (started.exec(a.log) as RegExpExecArray)[1] as string
+    await waitFor('worker A to start a chunk of this audit', () => started.test(a.log.slice(from)), 60_000)
+    const killed = (started.exec(a.log.slice(from)) as RegExpExecArray)[1] as string
     a.child.kill('SIGKILL')
     await new Promise((r) => a.child.once('exit', r))
     expect(a.log).not.toContain(`finished ${killed}`) // it died inside the chunk
@@ -187,7 +201,6 @@ describe.skipIf(!hasRedis)('trainer audits on BullMQ over a real Redis', () => {
       const job = await queue.getJob(killed)
       expect(job?.stalledCounter ?? 0).toBeGreaterThanOrEqual(1)
       expect(await job?.getState()).toBe('completed')
-      expect(jobId(id, { id: chunkId('select', 0, 0), phase: 'select', side: 0, start: 0, end: 20 })).toMatch(/^[0-9a-f]+-select-0-0$/)
     } finally {
       await queue.close()
     }
@@ -199,21 +212,64 @@ describe.skipIf(!hasRedis)('trainer audits on BullMQ over a real Redis', () => {
     expect(again).toEqual(r)
   }, 120_000)
 
-  it('a chunk that fails on every attempt ends the audit with the worker\'s reason (here: a game that does not hash to its audit id)', async () => {
-    const game = buildGame({ trainer: 'cgs', config: { topics: 2, iterations: 2 }, corpus, neighbour: { kind: 'replace-word', document: 0, position: 0, word: 30 }, view: 'black-box' })
-    if (E.isLeft(game)) throw new Error('game')
-    // an in-process worker (no child start-up); the test's two workers would take the job too and fail it the same way
-    const w = startQueueWorker(url, { lockMs: LOCK_MS })
+  it('a job stamped by another dpaudit version is refused by the workers, not retried, and ends the audit with their reason', async () => {
+    // the previous test stopped both workers: two fresh ones for the tests below
+    a = startWorker(url, LOCK_MS)
+    b = startWorker(url, LOCK_MS)
+    const queue = new Queue(QUEUE_NAME, { connection: connectionFor(url) })
     try {
-      const ctx = { auditId: 'f'.repeat(24), game: game.right, seed: 'tampered', features: featuresFor(game.right) }
-      const executor = queueExecutor(url, { attempts: 2, pollMs: 50 })(ctx)
-      const err = await executor.run([{ id: chunkId('select', 0, 0), phase: 'select', side: 0, start: 0, end: 5 }], () => {
-        throw new Error('no result expected')
-      })
-      await executor.close()
-      expect(err).toMatch(/failed on a worker: .*hash differently/)
+      const job = await queue.add('chunk', { v: 3, version: '0.0.0-other', code: 'x', auditId: 'a'.repeat(24), kind: 'mechanism', task: '{}' }, { attempts: 3 })
+      await waitFor('the job to fail', async () => (await job.getState()) === 'failed', 60_000)
+      const failed = await queue.getJob(job.id as string)
+      expect(failed?.failedReason).toMatch(new RegExp(`dpaudit 0\\.0\\.0-other, this worker is dpaudit ${DPAUDIT_VERSION.replaceAll('.', '\\.')}`))
+      expect(failed?.attemptsMade).toBe(1)
     } finally {
-      await w.close()
+      await queue.close()
     }
   }, 60_000)
+
+  it('a mechanism audit through the queue gives the local answer bit for bit', async () => {
+    const spec = zooAuditSpec('histogram-inverted', { trials: 60_000, seed: 'queue-mechanism', chunkSize: 7_000 })
+    if (E.isLeft(spec)) throw new Error(JSON.stringify(spec.left))
+    const pairs = spec.right.pairs as ReadonlyArray<NeighbourPair<unknown>>
+    const executor = mechanismQueue(url, { kind: 'mechanism', ref: spec.right.mechanism as MechanismRef, pairs }, { pollMs: 50 })
+    const queued = await auditMechanismAsync({ ...spec.right, executor })
+    await executor.close()
+    const local = auditMechanism(spec.right)
+    if (E.isLeft(queued) || E.isLeft(local)) throw new Error('audit failed')
+    expect(stringifyJson(queued.right)).toBe(stringifyJson(local.right))
+  }, 120_000)
+
+  it('SIGTERM ends an idle worker within a second', async () => {
+    const w = startWorker(url, LOCK_MS)
+    await waitFor('the worker to wait for chunks', () => /waiting for chunks/.test(w.log), 60_000)
+    expect(w.log).not.toMatch(/:[^/@]*@/) // no credentials in the log (none here; the URL is shown redacted)
+    const t0 = Date.now()
+    w.child.kill('SIGTERM')
+    await new Promise((r) => (w.child.exitCode !== null || w.child.signalCode !== null ? r(null) : w.child.once('exit', r)))
+    expect(Date.now() - t0).toBeLessThan(1000)
+  }, 90_000)
+
+  it('Redis lost mid-run: the coordinator stops within --timeout with one line, exit 1, the checkpoint kept; the resumed audit gives the local answer', async () => {
+    const checkpoint = join(dir, 'lost.ckpt')
+    const args = ['audit', '--queue', url, 'zoo:histogram-inverted', '--trials', '600000', '--seed', 'lost', '--checkpoint', checkpoint, '--json', '--quiet']
+    const first = cli([...args, '--timeout', '3'])
+    await waitFor('the checkpoint (selection done)', () => existsSync(checkpoint), 90_000)
+    redis.kill('SIGKILL')
+    const lostAt = Date.now()
+    const r1 = await first.done
+    expect(Date.now() - lostAt).toBeLessThan(3_000 + 5_000) // the timeout, and a loaded machine's slack
+    expect(r1.code).toBe(1)
+    expect(r1.err.trim().split('\n')).toHaveLength(1)
+    expect(r1.err).toMatch(/^audit: Redis at redis:\/\/127\.0\.0\.1:\d+ is unreachable/)
+    expect(existsSync(checkpoint)).toBe(true)
+    redis = startRedis()
+    await waitFor('redis-server again', async () => (await pingRedis(url, 500)) === null)
+    const r2 = await cli(args).done
+    const local = auditMechanism((zooAuditSpec('histogram-inverted', { trials: 600_000, seed: 'lost' }) as E.Right<never>).right)
+    if (E.isLeft(local)) throw new Error('local audit failed')
+    expect(r2.err).toBe('')
+    const parsed = parseJson(r2.out)
+    expect(E.isRight(parsed) && (parsed.right as { result: unknown }).result).toEqual(JSON.parse(stringifyJson(local.right)))
+  }, 240_000)
 })

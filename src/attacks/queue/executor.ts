@@ -1,106 +1,184 @@
 /**
- * The coordinator's side of a queued trainer audit: an executor (../trainers/audit.ts) that adds
- * each chunk as a BullMQ job and collects the results as workers — on this machine or any other
- * that reaches the same Redis — finish them.
+ * The coordinator's side of a queued audit: an executor (../executor.ts) that adds each chunk as a
+ * BullMQ job and collects the results as workers — on this machine or any other that reaches the
+ * same Redis — finish them. Mechanism and trainer audits use the same executor; `mechanismQueue`
+ * and `trainerQueue` only say how their tasks and results are encoded.
  *
- * - Idempotent by chunk id: the job id is (audit digest, chunk id), so a chunk is one job however
- *   often it is added; a coordinator restarted with the same audit finds the chunks already done.
+ * - Idempotent by chunk: the job id is (audit id, task key) and the audit id includes the dpaudit
+ *   version and the code hash (jobs.ts), so a chunk is one job however often it is added, a
+ *   restarted coordinator finds the chunks already done, and a chunk done by other code is never reused.
  * - Retries: a job whose worker died mid-chunk is found stalled by another worker once its lock
- *   expires and runs again (BullMQ's stalled-job check); a job that throws is retried `attempts`
- *   times with a back-off. Either way the coordinator reads one result per chunk id.
- * - A chunk that failed for good (attempts exhausted) ends the audit with its reason.
+ *   expires (the lock follows the measured chunk durations, worker.ts) and runs again; a job that
+ *   throws is retried `attempts` times; a stamp mismatch is not retried. Either way the coordinator
+ *   reads one result per chunk.
+ * - Redis lost: every Redis call has a deadline; when Redis has not answered for `timeoutMs`
+ *   (default 60 s) the run ends with one line saying so (`unreachable()` tells the caller), and the
+ *   results already delivered stay delivered (a mechanism audit's checkpoint keeps them).
  *
  * @module
  */
 import { Queue } from 'bullmq'
 import { Redis } from 'ioredis'
-import type { ExecutorFactory, TrainerExecutor } from '../trainers/audit.js'
-import { decodeChunkResult, type TrainerChunkTask } from '../trainers/chunk.js'
-import { type ChunkJob, gameKey, jobId, QUEUE_NAME } from './jobs.js'
-import { checkRedisUrl, connectionFor } from './redis.js'
+import { encodeJson } from '../checkpoint.js'
+import type { Executor } from '../executor.js'
+import type { ChunkResult, ChunkTask } from '../trials.js'
+import type { TrainerAuditContext, TrainerExecutor } from '../trainers/audit.js'
+import { decodeChunkResult, type TrainerChunkResult, type TrainerChunkTask } from '../trainers/chunk.js'
+import { codeHash, decodeMechanismResult, DPAUDIT_VERSION, jobIdOf, type QueueJob, type QueueSubject, QUEUE_NAME, queueAuditId, type Stamp, subjectKey } from './jobs.js'
+import { checkRedisUrl, redactUrl } from './redis.js'
 
 export interface QueueExecutorOptions {
   /** Attempts per chunk when a worker throws (default 3). Stalled jobs are re-run separately. */
   readonly attempts?: number
   /** How often to look for finished chunks, ms (default 200). */
   readonly pollMs?: number
-  /** Give up after this many ms without a chunk finishing (default: never). */
+  /** Give up when Redis has not answered for this many ms (default 60 000). */
+  readonly timeoutMs?: number
+  /** Give up after this many ms without a chunk finishing (default: never; workers may be slow to come). */
   readonly idleTimeoutMs?: number
   /** Completed jobs stay in Redis this many seconds, so a restarted coordinator reuses them (default 86 400). */
   readonly keepSeconds?: number
+  /** Workers expected (sizes the batches the audit hands over; default 64). */
+  readonly workers?: number
 }
 
-/** Builds the executor factory for `auditTrainer`; throws on a malformed URL (check it with checkRedisUrl first). */
-export const queueExecutor = (url: string, options: QueueExecutorOptions = {}): ExecutorFactory => {
+/** A queue executor: the interface of every executor, and why it stopped if Redis went away. */
+export interface QueueExecutor<T, R> extends Executor<T, R> {
+  /** The one-line message when Redis became unreachable, else null. */
+  readonly unreachable: () => string | null
+}
+
+/** How one kind of audit talks to the queue. */
+interface Codec<R> {
+  readonly subject: QueueSubject
+  readonly decode: (j: unknown) => R | string
+}
+
+/** Resolves to the value, or rejects after `ms` (a Redis call that would wait forever while Redis is away). */
+const deadline = <A>(p: Promise<A>, ms: number): Promise<A> =>
+  new Promise<A>((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms)
+    p.then(
+      (v) => {
+        clearTimeout(t)
+        resolve(v)
+      },
+      (e: unknown) => {
+        clearTimeout(t)
+        reject(e instanceof Error ? e : new Error(String(e)))
+      },
+    )
+  })
+
+const queueExecutorFor = <T extends ChunkTask | TrainerChunkTask, R>(url: string, codec: Codec<R>, options: QueueExecutorOptions): QueueExecutor<T, R> => {
   const bad = checkRedisUrl(url)
   if (bad !== null) throw new Error(bad)
-  return (ctx): TrainerExecutor => {
-    const queue = new Queue(QUEUE_NAME, { connection: connectionFor(url) })
-    const store = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: null })
-    store.on('error', () => undefined) // ioredis reconnects; commands wait for it
-    const pollMs = options.pollMs ?? 200
-    const keep = options.keepSeconds ?? 86_400
-    return {
-      workers: 1,
-      run: async (tasks, onResult) => {
-        const jobData = (task: TrainerChunkTask): ChunkJob => ({ v: 2, auditId: ctx.auditId, seed: ctx.seed, features: ctx.features, task })
-        // the game once per audit, for every worker (jobs carry only its digest)
-        await store.set(gameKey(ctx.auditId), JSON.stringify(ctx.game.spec), 'EX', keep)
-        const ids = new Map(tasks.map((t) => [jobId(ctx.auditId, t), t] as const))
-        const started = Date.now()
-        await queue.addBulk(
-          tasks.map((t) => ({
-            name: 'chunk',
-            data: jobData(t),
-            opts: {
-              jobId: jobId(ctx.auditId, t),
-              attempts: options.attempts ?? 3,
-              backoff: { type: 'fixed', delay: 500 },
-              removeOnComplete: { age: keep },
-              removeOnFail: { age: keep },
-            },
-          })),
-        )
-        const open = new Set(ids.keys())
-        let lastProgress = Date.now()
-        while (open.size > 0) {
-          // states first (cheap); a job is read in full only once it has finished
-          const batch = [...open]
-          const states = await Promise.all(batch.map((id) => queue.getJobState(id)))
-          const finished = batch.filter((_, i) => states[i] === 'completed' || states[i] === 'failed' || states[i] === 'unknown')
-          const jobs = await Promise.all(finished.map((id) => queue.getJob(id)))
-          for (const [i, job] of jobs.entries()) {
-            const id = finished[i] as string
-            if (job === undefined || job === null) {
-              // removed meanwhile (expired, or another coordinator's cleanup): add it again
-              const t = ids.get(id) as TrainerChunkTask
-              await queue.add('chunk', jobData(t), { jobId: id, attempts: options.attempts ?? 3, backoff: { type: 'fixed', delay: 500 } })
-              continue
-            }
-            const state = states[batch.indexOf(id)]
-            if (state === 'completed') {
-              const r = decodeChunkResult(job.returnvalue)
-              if (typeof r === 'string') return `chunk ${id}: ${r}`
-              open.delete(id)
-              lastProgress = Date.now()
-              onResult(r)
-            } else if (state === 'failed') {
-              // left from an earlier audit with the same id: run it again; a failure of ours is final
-              if ((job.finishedOn ?? 0) < started) await job.retry('failed')
-              else return `chunk ${id} failed on a worker: ${job.failedReason ?? 'no reason given'}`
-            }
-          }
-          if (open.size === 0) break
-          if (options.idleTimeoutMs !== undefined && Date.now() - lastProgress > options.idleTimeoutMs)
-            return `no chunk finished in ${Math.round(options.idleTimeoutMs / 1000)} s (${open.size} of ${tasks.length} outstanding): is a worker running (dpaudit worker --queue ${url})?`
-          await new Promise((r) => setTimeout(r, pollMs))
-        }
-        return null
-      },
-      close: async () => {
-        await queue.close()
-        store.disconnect()
-      },
+  const timeoutMs = options.timeoutMs ?? 60_000
+  const callMs = Math.max(200, Math.min(5_000, timeoutMs / 4))
+  const pollMs = options.pollMs ?? 200
+  const keep = options.keepSeconds ?? 86_400
+  const attempts = options.attempts ?? 3
+  // Commands fail at once while Redis is away (no offline queue, one retry) instead of waiting forever.
+  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: callMs, retryStrategy: () => 250 })
+  client.on('error', () => undefined) // reported once, as "unreachable", by run()
+  let queue: Queue | null = null
+  let lost: string | null = null
+  const stamp: Stamp = { version: DPAUDIT_VERSION, code: codeHash(codec.subject) }
+  const auditId = queueAuditId(stamp, codec.subject)
+  const jobOpts = (task: T) => ({ jobId: jobIdOf(auditId, task), attempts, backoff: { type: 'fixed', delay: 500 }, removeOnComplete: { age: keep }, removeOnFail: { age: keep } })
+  const jobData = (task: T): QueueJob => ({ v: 3, ...stamp, auditId, kind: codec.subject.kind, task: encodeJson(task) })
+  let lastAnswer = Date.now()
+  /** A Redis call with a deadline; null when it failed (and Redis counts as silent since the last answer). */
+  const call = async <A>(f: () => Promise<A>): Promise<A | null> => {
+    try {
+      const v = await deadline(f(), callMs)
+      lastAnswer = Date.now()
+      return v
+    } catch {
+      if (Date.now() - lastAnswer > timeoutMs) lost ??= `Redis at ${redactUrl(url)} is unreachable (no answer for ${Math.round(timeoutMs / 1000)} s); finished chunks are kept: run the same command again to resume`
+      await new Promise((r) => setTimeout(r, Math.min(pollMs, 250)))
+      return null
     }
   }
+  const open = async (): Promise<Queue | null> => {
+    if (queue !== null) return queue
+    for (;;) {
+      if (client.status === 'wait') await call(() => client.connect())
+      if (client.status === 'ready') break
+      if (lost !== null) return null
+      await call(() => client.ping())
+      if (lost !== null) return null
+    }
+    queue = new Queue(QUEUE_NAME, { connection: client })
+    queue.on('error', () => undefined)
+    return queue
+  }
+  const run = async (tasks: ReadonlyArray<T>, onResult: (r: R) => void): Promise<string | null> => {
+    const q = await open()
+    if (q === null) return lost
+    // the subject once per audit, for every worker (jobs carry only its id)
+    while ((await call(() => client.set(subjectKey(auditId), encodeJson(codec.subject), 'EX', keep))) === null) if (lost !== null) return lost
+    const started = Date.now()
+    const byId = new Map(tasks.map((t) => [jobIdOf(auditId, t), t] as const))
+    while ((await call(() => q.addBulk(tasks.map((t) => ({ name: 'chunk', data: jobData(t), opts: jobOpts(t) }))))) === null) if (lost !== null) return lost
+    const pending = new Set(byId.keys())
+    let lastProgress = Date.now()
+    while (pending.size > 0) {
+      if (lost !== null) return lost
+      const batch = [...pending]
+      const states = await call(() => Promise.all(batch.map((id) => q.getJobState(id))))
+      if (states === null) continue
+      for (const [i, id] of batch.entries()) {
+        const state = states[i]
+        if (state !== 'completed' && state !== 'failed' && state !== 'unknown') continue
+        const job = await call(() => q.getJob(id))
+        if (job === null) break
+        if (job === undefined) {
+          // removed meanwhile (expired, or Redis restarted empty): add it again
+          const t = byId.get(id) as T
+          await call(() => q.add('chunk', jobData(t), jobOpts(t)))
+        } else if (state === 'completed') {
+          const r = codec.decode(job.returnvalue)
+          if (typeof r === 'string') return `chunk ${id}: ${r}`
+          pending.delete(id)
+          lastProgress = Date.now()
+          onResult(r)
+        } else if (state === 'failed') {
+          // left from an earlier audit with the same id: run it again; a failure of ours is final
+          if ((job.finishedOn ?? 0) < started) await call(() => job.retry('failed'))
+          else return `chunk ${id} failed on a worker: ${job.failedReason ?? 'no reason given'}`
+        }
+      }
+      if (pending.size === 0) break
+      if (options.idleTimeoutMs !== undefined && Date.now() - lastProgress > options.idleTimeoutMs)
+        return `no chunk finished in ${Math.round(options.idleTimeoutMs / 1000)} s (${pending.size} of ${tasks.length} outstanding): is a worker running (dpaudit worker --queue ${redactUrl(url)})?`
+      await new Promise((r) => setTimeout(r, pollMs))
+    }
+    return null
+  }
+  return {
+    workers: options.workers ?? 64,
+    run,
+    close: async () => {
+      await deadline(queue?.close() ?? Promise.resolve(), callMs).catch(() => undefined)
+      client.disconnect()
+    },
+    unreachable: () => lost,
+  }
 }
+
+/** A queue executor for a mechanism audit (`auditMechanismAsync`); throws on a malformed URL (check it with checkRedisUrl first). */
+export const mechanismQueue = (url: string, subject: Extract<QueueSubject, { kind: 'mechanism' }>, options: QueueExecutorOptions = {}): QueueExecutor<ChunkTask, ChunkResult> =>
+  queueExecutorFor<ChunkTask, ChunkResult>(url, { subject, decode: decodeMechanismResult }, options)
+
+/** A queue executor for a trainer audit (`auditTrainer`'s executor factory); `made` receives each executor built. */
+export const trainerQueue =
+  (url: string, options: QueueExecutorOptions = {}, made?: (e: QueueExecutor<TrainerChunkTask, TrainerChunkResult>) => void) =>
+  (ctx: TrainerAuditContext): TrainerExecutor => {
+    const e = queueExecutorFor<TrainerChunkTask, TrainerChunkResult>(url, { subject: { kind: 'trainer', game: ctx.game.spec, seed: ctx.seed, features: ctx.features }, decode: decodeChunkResult }, options)
+    made?.(e)
+    return e
+  }
+
+/** The trainer-audit executor factory of earlier releases (`trainerQueue`). */
+export const queueExecutor = (url: string, options: QueueExecutorOptions = {}) => trainerQueue(url, options)

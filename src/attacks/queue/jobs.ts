@@ -1,62 +1,200 @@
 /**
- * Trainer-audit chunks as BullMQ jobs. A job carries the audit digest, the seed, the statistics and
- * the run range; the game (corpus included) is stored once per audit under `gameKey(auditId)`, so
- * jobs stay small however large the corpus, and a worker fetches and rebuilds each game once. The
- * worker checks that the game, seed and statistics hash to the audit digest (the same code on both
- * machines, nothing altered in between). The job id is built from the audit digest and the chunk
- * id, so adding the same chunk twice is a no-op (BullMQ keeps one job per id) and a chunk retried
- * after a worker died is the same job.
+ * Audit chunks as BullMQ jobs, for mechanism and trainer audits alike (issue 23). A job carries:
+ *
+ * - a stamp: the dpaudit version and a hash of the audited code (`codeHash`: the module file's
+ *   bytes for a mechanism module; for zoo entries and trainers, code that ships inside dpaudit, the
+ *   version is the code's identity). A worker refuses a job whose stamp differs from its own: a
+ *   chunk computed by other code would silently change the answer.
+ * - the audit id: a digest of the stamp and everything that determines the chunks (subject, pairs
+ *   or game, seed, statistics). The subject itself (mechanism reference and pairs, or the game with
+ *   its corpus) is stored once per audit under `subjectKey(auditId)`, so jobs stay small.
+ * - the task, as JSON in which ±∞ survive (`encodeJson`).
+ *
+ * The job id is the audit id and the task's key (phase, pair, side, trial range; for estimation
+ * also a digest of the attack and grid), so adding the same chunk twice is a no-op, a chunk retried
+ * after a worker died is the same job, and a finished chunk is reused only by the same code.
+ *
+ * Results travel as JSON with typed arrays in base64 (bit for bit: −0 and every NaN payload of a
+ * mechanism output survive, which the bit-level attack families can see).
  *
  * @module
  */
+import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import * as E from 'fp-ts/lib/Either.js'
 import { formatError } from '../../core/error.js'
+import { decodeJson, encodeJson } from '../checkpoint.js'
+import { type MechanismRef, taskInput, zooMechanism } from '../executor.js'
+import type { BlackBox } from '../output.js'
+import type { NeighbourPair } from '../pairs.js'
 import { hashSeed } from '../stream.js'
+import { type ChunkResult, type ChunkTask, runChunk } from '../trials.js'
 import { type TrainerChunkTask, encodeChunkResult, runTrainerChunk } from '../trainers/chunk.js'
 import { type FeatureName, featuresFor } from '../trainers/features.js'
-import { auditDigest } from '../trainers/audit.js'
 import { buildGame, type TrainerGame, type TrainerGameSpec } from '../trainers/game.js'
 
-/** The BullMQ queue every dpaudit coordinator and worker uses (one Redis database may serve many audits). */
-export const QUEUE_NAME = 'dpaudit-trainer-audit'
+/** The BullMQ queue every dpaudit coordinator and worker of this job format uses. */
+export const QUEUE_NAME = 'dpaudit-audit-v3'
 
-export interface ChunkJob {
-  readonly v: 2
-  readonly auditId: string
-  readonly seed: string
-  readonly features: ReadonlyArray<FeatureName>
-  readonly task: TrainerChunkTask
-}
+/** The version of dpaudit this code belongs to (package.json). */
+export const DPAUDIT_VERSION: string = (() => {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: string }
+    return pkg.version ?? 'unknown'
+  } catch {
+    return 'unknown'
+  }
+})()
 
-/** Where the coordinator stores an audit's game (JSON) for the workers. */
-export const gameKey = (auditId: string): string => `dpaudit:trainer-game:${auditId}`
+const sha = (s: string | Buffer): string => createHash('sha256').update(s).digest('hex')
 
-/** BullMQ job ids may not contain ':' — the chunk id's separators become '-'. */
-export const jobId = (auditId: string, task: TrainerChunkTask): string => `${auditId}-${task.id.replaceAll(':', '-')}`
-
-/** Rebuilt games by audit id: a worker builds each audit's corpora once, not once per chunk. */
-const games = new Map<string, { game: TrainerGame; features: ReadonlyArray<FeatureName> }>()
+/** What an audit's workers must run: a mechanism on its pairs, or a trainer game. */
+export type QueueSubject =
+  | { readonly kind: 'mechanism'; readonly ref: MechanismRef; readonly pairs: ReadonlyArray<NeighbourPair<unknown>> }
+  | { readonly kind: 'trainer'; readonly game: TrainerGameSpec; readonly seed: string; readonly features: ReadonlyArray<FeatureName> }
 
 /**
- * Runs one job: fetches and rebuilds the game once per audit (`fetchGame` reads `gameKey`), checks
- * that game, seed and statistics hash to the job's audit digest, and runs the chunk.
+ * A hash of the audited code: a module's file bytes (read where the code runs, so a worker with an
+ * edited copy is refused), or for code inside dpaudit the version and the subject's name.
  */
-export const processChunkJob = async (data: unknown, fetchGame: (key: string) => Promise<string | null>): Promise<Record<string, unknown>> => {
-  const job = data as ChunkJob
-  if (typeof job !== 'object' || job === null || job.v !== 2 || typeof job.auditId !== 'string' || typeof job.seed !== 'string' || typeof job.task !== 'object')
-    throw new Error('not a dpaudit trainer-audit job (expected { v: 2, auditId, seed, features, task }); run the same dpaudit version on every machine')
-  let entry = games.get(job.auditId)
-  if (entry === undefined) {
-    const text = await fetchGame(gameKey(job.auditId))
-    if (text === null) throw new Error(`the game of audit ${job.auditId} is not in Redis (expired, or the coordinator's Redis database differs)`)
-    const spec = JSON.parse(text) as TrainerGameSpec
-    const g = buildGame(spec)
-    if (E.isLeft(g)) throw new Error(`the job's game is invalid: ${formatError(g.left)}`)
-    entry = { game: g.right, features: featuresFor(g.right) }
-    if (auditDigest(spec, job.seed, entry.features) !== job.auditId)
-      throw new Error(`audit ${job.auditId}: this worker's game, seed and statistics [${entry.features.join(', ')}] hash differently; run the same dpaudit version on every machine`)
-    if (games.size > 16) games.clear()
-    games.set(job.auditId, entry)
+export const codeHash = (subject: QueueSubject): string => {
+  if (subject.kind === 'mechanism' && subject.ref._tag === 'ModuleRef') {
+    try {
+      return sha(readFileSync(fileURLToPath(subject.ref.url))).slice(0, 16)
+    } catch (e) {
+      return `unreadable:${e instanceof Error ? e.message : String(e)}`
+    }
   }
-  return encodeChunkResult(runTrainerChunk(entry.game, entry.features, hashSeed(job.seed), job.task))
+  const name = subject.kind === 'mechanism' ? `zoo:${(subject.ref as Extract<MechanismRef, { _tag: 'ZooRef' }>).name}` : `trainer:${subject.game.trainer}`
+  return sha(`${DPAUDIT_VERSION}\n${name}`).slice(0, 16)
+}
+
+/** The stamp every job carries. */
+export interface Stamp {
+  readonly version: string
+  readonly code: string
+}
+
+/** The id of an audit's chunks: the stamp and the subject (seed included for trainers; mechanism tasks carry theirs). */
+export const queueAuditId = (stamp: Stamp, subject: QueueSubject): string => sha(encodeJson({ v: 3, stamp, subject })).slice(0, 24)
+
+/** Where the coordinator stores an audit's subject (JSON) for the workers. */
+export const subjectKey = (auditId: string): string => `dpaudit:subject:${auditId}`
+
+/** Where workers share an audit's measured chunk duration (ms), from which each sets its lock. */
+export const durationKey = (auditId: string): string => `dpaudit:chunk-ms:${auditId}`
+
+export interface QueueJob {
+  readonly v: 3
+  readonly version: string
+  readonly code: string
+  readonly auditId: string
+  readonly kind: QueueSubject['kind']
+  /** The task as `encodeJson` text. */
+  readonly task: string
+}
+
+/** The key of a task within its audit (BullMQ job ids may not contain ':'). */
+export const taskKey = (task: ChunkTask | TrainerChunkTask): string => {
+  if (typeof task.id === 'string') return task.id.replaceAll(':', '-')
+  const t = task as ChunkTask
+  const est = t.phase === 'estimate' ? `-${sha(encodeJson([t.attack, t.grid])).slice(0, 12)}` : ''
+  return `${t.phase}${est}-${t.pair}-${t.side}-${t.start}-${t.end}`
+}
+
+export const jobIdOf = (auditId: string, task: ChunkTask | TrainerChunkTask): string => `${auditId}-${taskKey(task)}`
+
+// ---------------------------------------------------------------------------------- results
+
+const b64 = (a: Float64Array | Int32Array): string => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString('base64')
+const f64 = (s: string): Float64Array => {
+  const b = Buffer.from(s, 'base64')
+  return new Float64Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength))
+}
+const i32 = (s: string): Int32Array => {
+  const b = Buffer.from(s, 'base64')
+  return new Int32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength))
+}
+
+/** A mechanism chunk's result as JSON (typed arrays in base64). */
+export const encodeMechanismResult = (r: ChunkResult): Record<string, unknown> =>
+  r.phase === 'select' ? { ...r, values: b64(r.values), codes: b64(r.codes) } : { ...r, counts: b64(r.counts) }
+
+export const decodeMechanismResult = (j: unknown): ChunkResult | string => {
+  const o = j as Record<string, unknown>
+  if (typeof o !== 'object' || o === null || typeof o.id !== 'number' || typeof o.completed !== 'number') return 'not a mechanism chunk result'
+  if (o.phase === 'select' && typeof o.values === 'string' && typeof o.codes === 'string')
+    return { ...(o as unknown as ChunkResult), values: f64(o.values), codes: i32(o.codes) } as ChunkResult
+  if (o.phase === 'estimate' && typeof o.counts === 'string') return { ...(o as unknown as ChunkResult), counts: f64(o.counts) } as ChunkResult
+  return `chunk ${String(o.id)}: bad phase or arrays`
+}
+
+// ---------------------------------------------------------------------------------- workers
+
+/** A job's stamp does not match this worker: never retried (the same worker would refuse it again). */
+export class StampMismatch extends Error {}
+
+/** What a worker builds once per audit. */
+type Loaded =
+  | { readonly kind: 'mechanism'; readonly mechanism: BlackBox<unknown>; readonly pairs: ReadonlyArray<NeighbourPair<unknown>> }
+  | { readonly kind: 'trainer'; readonly game: TrainerGame; readonly features: ReadonlyArray<FeatureName>; readonly seed: readonly [number, number] }
+
+const loaded = new Map<string, Loaded>()
+
+const at = (mod: Record<string, unknown>, path: string): unknown => path.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], mod)
+
+const load = async (job: QueueJob, subject: QueueSubject): Promise<Loaded> => {
+  if (subject.kind === 'trainer') {
+    const g = buildGame(subject.game)
+    if (E.isLeft(g)) throw new Error(`the job's game is invalid: ${formatError(g.left)}`)
+    const features = featuresFor(g.right)
+    if (features.join() !== subject.features.join())
+      throw new StampMismatch(`audit ${job.auditId}: this worker's statistics [${features.join(', ')}] differ from the coordinator's; run the same dpaudit version on every machine`)
+    return { kind: 'trainer', game: g.right, features, seed: hashSeed(subject.seed) }
+  }
+  const ref = subject.ref
+  if (ref._tag === 'ZooRef') {
+    const m = zooMechanism(ref.name, ref.claim)
+    if (typeof m === 'string') throw new StampMismatch(m)
+    return { kind: 'mechanism', mechanism: m as BlackBox<unknown>, pairs: subject.pairs }
+  }
+  const mod = (await import(ref.url)) as Record<string, unknown>
+  const f = at(mod, ref.exportName)
+  if (typeof f !== 'function') throw new StampMismatch(`${ref.url} has no function export "${ref.exportName}"`)
+  return { kind: 'mechanism', mechanism: f as BlackBox<unknown>, pairs: subject.pairs }
+}
+
+/**
+ * Runs one job (`guard` wraps the synchronous chunk): checks its stamp against this worker's version and code (refusing a mismatch),
+ * fetches and builds the audit's subject once (`fetch` reads `subjectKey`), and runs the chunk.
+ */
+export const processJob = async (
+  data: unknown,
+  fetch: (key: string) => Promise<string | null>,
+  guard: <A>(compute: () => A) => A = (compute) => compute(),
+): Promise<Record<string, unknown>> => {
+  const job = data as QueueJob
+  if (typeof job !== 'object' || job === null || job.v !== 3 || typeof job.auditId !== 'string' || typeof job.task !== 'string')
+    throw new StampMismatch('not a dpaudit audit job of this format (v3); run the same dpaudit version on every machine')
+  if (job.version !== DPAUDIT_VERSION)
+    throw new StampMismatch(`the job comes from dpaudit ${job.version}, this worker is dpaudit ${DPAUDIT_VERSION}: run the same version on every machine`)
+  let entry = loaded.get(job.auditId)
+  if (entry === undefined) {
+    const text = await fetch(subjectKey(job.auditId))
+    if (text === null) throw new Error(`the subject of audit ${job.auditId} is not in Redis (expired, or the coordinator's Redis database differs)`)
+    const subject = decodeJson(text) as QueueSubject
+    const mine = codeHash(subject)
+    if (mine !== job.code)
+      throw new StampMismatch(`audit ${job.auditId}: the ${subject.kind === 'mechanism' ? 'mechanism' : 'trainer'} code here hashes to ${mine}, the coordinator's to ${job.code}: run the same code on every machine`)
+    entry = await load(job, subject)
+    if (loaded.size > 16) loaded.clear()
+    loaded.set(job.auditId, entry)
+  }
+  const task = decodeJson(job.task)
+  const e = entry
+  // the chunk itself runs synchronously, inside `guard` (the CLI lets a signal end the process there)
+  if (e.kind === 'trainer') return encodeChunkResult(guard(() => runTrainerChunk(e.game, e.features, e.seed, task as TrainerChunkTask)))
+  const t = task as ChunkTask
+  return encodeMechanismResult(guard(() => runChunk(t, e.mechanism, taskInput(e.pairs, t))))
 }

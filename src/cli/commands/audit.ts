@@ -16,7 +16,8 @@ import { basename, extname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import * as E from 'fp-ts/lib/Either.js'
-import { type AuditProgress, type AuditResult, auditMechanism, auditZoo } from '../../attacks/audit.js'
+import { type AnyAuditResult, type AuditProgress, type AuditResult, auditMechanism, auditZoo } from '../../attacks/audit.js'
+import { formatTrainerAudit, type TrainerAuditResult } from '../../attacks/trainers/audit.js'
 import { type Claim, validateClaim } from '../../attacks/claim.js'
 import { formatAuditResult } from '../../attacks/format.js'
 import type { NeighbourPair } from '../../attacks/pairs.js'
@@ -213,34 +214,57 @@ const auditHolding = (args: AuditArgs, hold: (release: () => void) => void): Com
     result = E.isLeft(r) ? E.left(`audit: ${args.target}: ${formatError(r.left)}`) : E.right(r.right)
   }
   if (E.isLeft(result)) return { code: EXIT.input, stderr: result.left }
-  const r = result.right
-  const elapsedMs = Date.now() - t0
+  if (args.checkpoint !== undefined && result.right.status === 'complete') rmSync(args.checkpoint, { force: true })
+  return reportAudit({ target: args.target, out: outName(name), json: args.json === true, workers, warning }, result.right, Date.now() - t0)
+}
+
+/** Where and how an audit's result goes. */
+export interface AuditReportOptions {
+  readonly target: string
+  /** The JSON file to write (always written when given). */
+  readonly out: string | undefined
+  /** Print the JSON document instead of the summary. */
+  readonly json: boolean
+  /** Runners used (threads; for a queue, the workers expected). */
+  readonly workers: number
+  /** Where the chunks ran, for the timing line (default "N workers"). */
+  readonly where?: string
+  readonly warning?: string | undefined
+}
+
+/** The summary of any audit, mechanism or trainer. */
+export const formatAnyAudit = (r: AnyAuditResult): string => (r.subject.kind === 'mechanism' ? formatAuditResult(r as AuditResult) : formatTrainerAudit(r as TrainerAuditResult))
+
+/**
+ * The end of every audit command, local or queued, mechanism or trainer: the JSON document (one
+ * format: the result with its subject), written to --out when there is one, the summary or the
+ * document on stdout, and the exit code of the verdict.
+ */
+export const reportAudit = (o: AuditReportOptions, r: AnyAuditResult, elapsedMs: number): CommandResult => {
   const doc = {
     schemaVersion: 1,
     tool: 'dpaudit audit',
-    target: args.target,
+    target: o.target,
     node: process.version,
-    options: { trials: trials.right, seed, confidence: r.confidence, workers },
+    options: { trials: r.trials.requested, seed: r.seed, confidence: r.confidence, workers: o.workers },
     timing: { elapsedMs, trialsPerSecond: r.trials.spent / Math.max(1e-3, elapsedMs / 1000) },
     result: r,
   }
   const json = stringifyJson(doc, 2)
-  const out = outName(name)
   const notes: string[] = []
-  if (out !== undefined) {
-    const w = writeFileAtomic(out, `${json}\n`)
+  if (o.out !== undefined) {
+    const w = writeFileAtomic(o.out, `${json}\n`)
     // The verdict is the result: a failed write is reported, never allowed to change the exit code.
     if (E.isLeft(w))
-      return { code: AUDIT_EXIT[r.verdict], stdout: args.json === true ? json : formatAuditResult(r), stderr: `audit: the result could not be written (${formatError(w.left)}); the verdict above stands` }
-    notes.push(`full result: ${out}`)
+      return { code: AUDIT_EXIT[r.verdict], stdout: o.json ? json : formatAnyAudit(r), stderr: `audit: the result could not be written (${formatError(w.left)}); the verdict above stands` }
+    notes.push(`full result: ${o.out}`)
   }
-  if (args.checkpoint !== undefined && r.status === 'complete') rmSync(args.checkpoint, { force: true })
   const code = AUDIT_EXIT[r.verdict]
-  const timing = `${(elapsedMs / 1000).toFixed(1)} s on ${workers} worker${workers === 1 ? '' : 's'}`
-  const stderr = [...(warning === undefined ? [] : [warning]), ...(args.json === true ? notes : [])]
+  const timing = `${(elapsedMs / 1000).toFixed(1)} s on ${o.where ?? `${o.workers} worker${o.workers === 1 ? '' : 's'}`}`
+  const stderr = [...(o.warning === undefined ? [] : [o.warning]), ...(o.json ? notes : [])]
   const side = stderr.length > 0 ? { stderr: stderr.join('\n') } : {}
-  if (args.json === true) return { code, stdout: json, ...side }
-  return { code, stdout: [formatAuditResult(r), `${timing}${notes.length > 0 ? `; ${notes.join('; ')}` : ''}`].join('\n'), ...side }
+  if (o.json) return { code, stdout: json, ...side }
+  return { code, stdout: [formatAnyAudit(r), `${timing}${notes.length > 0 ? `; ${notes.join('; ')}` : ''}`].join('\n'), ...side }
 }
 
 /** Parses `dpaudit audit` arguments (everything after the word "audit") and runs it. */

@@ -1,15 +1,19 @@
 /**
- * `dpaudit worker --queue redis://…`: runs queued trainer-audit chunks until stopped (SIGINT or
- * SIGTERM: the running chunk finishes, then the worker disconnects) or, with `--exit-when-idle`,
- * until no chunk has arrived for that long. Start one per core, on as many machines as reach the
- * Redis server.
+ * `dpaudit worker --queue redis://…`: runs queued audit chunks (mechanism and trainer audits) until
+ * stopped or, with `--exit-when-idle`, until no chunk has arrived for that long. Start one per core,
+ * on as many machines as reach the Redis server.
+ *
+ * SIGINT or SIGTERM ends the worker at once (issue 23): between chunks it disconnects and exits
+ * within a second; during a chunk (synchronous, so no handler could run) no handler is installed
+ * and the signal's default action ends the process — the chunk's lock then expires (a few chunk
+ * lengths, queue/worker.ts) and another worker runs it. Logs never show the URL's credentials.
  *
  * @module
  */
 import { parseArgs } from 'node:util'
 import { startQueueWorker } from '../../attacks/queue/worker.js'
 import { type CommandResult, EXIT } from './result.js'
-import { pingRedis } from '../../attacks/queue/redis.js'
+import { pingRedis, redactUrl } from '../../attacks/queue/redis.js'
 import { WORKER_USAGE, wantsHelp } from '../help.js'
 
 const positiveInt = (name: string, raw: string | undefined, fallback: number): number | string => {
@@ -42,27 +46,51 @@ export const runWorker = async (args: ReadonlyArray<string>): Promise<CommandRes
   const log = (s: string): void => {
     if (!values.quiet) process.stderr.write(`worker ${process.pid}: ${s}\n`)
   }
+  let stop: () => void = () => undefined
+  const signals = ['SIGINT', 'SIGTERM'] as const
+  const listen = (): void => {
+    for (const s of signals) process.on(s, stop)
+  }
+  const unlisten = (): void => {
+    for (const s of signals) process.removeListener(s, stop)
+  }
   const worker = startQueueWorker(values.queue, {
     concurrency: concurrency as number,
     lockMs: lockMs as number,
+    // during a chunk a signal takes its default action (the process ends at once; the chunk is retried)
+    guard: (compute) => {
+      unlisten()
+      try {
+        return compute()
+      } finally {
+        listen()
+      }
+    },
     onEvent: (e) =>
-      log(e.kind === 'started' ? `started ${e.job}` : e.kind === 'finished' ? `finished ${e.job} (${e.runs} runs, ${e.ms} ms)` : `failed ${e.job}: ${e.error}`),
+      log(e.kind === 'started' ? `started ${e.job} (lock ${e.lockMs} ms)` : e.kind === 'finished' ? `finished ${e.job} (${e.runs} runs, ${e.ms} ms)` : `failed ${e.job}: ${e.error}`),
   })
   const startCpu = process.cpuUsage()
-  log(`waiting for chunks on ${values.queue} (start-up cpu ${((startCpu.user + startCpu.system) / 1e6).toFixed(2)} s)`)
-  let stop: () => void = () => undefined
+  log(`waiting for chunks on ${redactUrl(values.queue)} (start-up cpu ${((startCpu.user + startCpu.system) / 1e6).toFixed(2)} s)`)
   let timer: NodeJS.Timeout | undefined
+  let signalled = false
   await new Promise<void>((resolve) => {
-    stop = resolve
-    process.once('SIGINT', stop)
-    process.once('SIGTERM', stop)
-    if (idle !== undefined) timer = setInterval(() => worker.idleMs() > idle * 1000 && resolve(), 100)
+    stop = () => {
+      signalled = true
+      resolve()
+    }
+    listen()
+    if (idle !== undefined) timer = setInterval(() => worker.idleMs() > idle * 1000 && !worker.busy() && resolve(), 100)
   })
   clearInterval(timer)
   // a second signal while closing is not swallowed: the default handler ends the process
-  process.removeListener('SIGINT', stop)
-  process.removeListener('SIGTERM', stop)
-  await worker.close()
+  unlisten()
+  stop = () => undefined
+  // on a signal, do not wait for BullMQ's blocking call to return: close within a second whatever happens
+  if (signalled) {
+    await Promise.race([worker.close(true), new Promise((r) => setTimeout(r, 600).unref())])
+    // a connection still closing must not keep the process: end it shortly after the result is written
+    setTimeout(() => process.exit(), 300).unref()
+  } else await worker.close()
   const cpu = process.cpuUsage()
   const cpuSeconds = (cpu.user + cpu.system) / 1e6
   return values.quiet ? { code: EXIT.ok } : { code: EXIT.ok, stderr: `worker ${process.pid}: stopped after ${worker.finished()} chunks (cpu ${cpuSeconds.toFixed(2)} s)` }
