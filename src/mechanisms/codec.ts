@@ -88,7 +88,8 @@ export const SpecCodec = t.intersection([
 // io-ts errors → one line per problem, with a JSON path
 // -------------------------------------------------------------------------------------------
 
-const KNOWN_TAGS = [
+/** Every event tag the codec knows (the support table in docs/accounting.md covers each). */
+export const KNOWN_TAGS = [
   'Laplace',
   'Gaussian',
   'DiscreteLaplace',

@@ -1,0 +1,83 @@
+/**
+ * Which accountant takes which event: every event of the algebra, in a representative instance,
+ * run through every registered accountant, answering ε at δ = 1e-5 or the accountant's reason for
+ * refusing it. docs/accounting.md holds this table as generated (test/accounting/support-table.test.ts
+ * fails when it is stale and rewrites it with DPAUDIT_UPDATE_DOCS=1), so it cannot drift from the
+ * registry.
+ *
+ * @module
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import { formatError } from '../core/error.js'
+import * as ev from '../mechanisms/event.js'
+import { addRemove, type NeighbouringRelation, replaceOne } from '../mechanisms/neighbouring.js'
+import { ACCOUNTANT_NAMES, ACCOUNTANTS, type RegisteredAccountant } from './registry.js'
+
+const AR = addRemove('record')
+const RO = replaceOne('record')
+
+/** One representative of each event, with the relation it is asked under. */
+export const SAMPLE_EVENTS: ReadonlyArray<{ readonly tag: ev.EventTag; readonly label: string; readonly event: ev.PrivacyEvent; readonly relation: NeighbouringRelation }> = [
+  { tag: 'Laplace', label: 'Laplace(b = 1, Δ = 1)', event: ev.laplace(1, 1, AR), relation: AR },
+  { tag: 'Gaussian', label: 'Gaussian(σ = 1, Δ = 1)', event: ev.gaussian(1, 1, AR), relation: AR },
+  { tag: 'DiscreteLaplace', label: 'DiscreteLaplace(t = 1, Δ = 1)', event: ev.discreteLaplace(1, 1, AR), relation: AR },
+  { tag: 'DiscreteGaussian', label: 'DiscreteGaussian(σ = 1, Δ = 1)', event: ev.discreteGaussian(1, 1, AR), relation: AR },
+  { tag: 'RandomizedResponse', label: 'RandomizedResponse(ε = 1, k = 2)', event: ev.randomizedResponse(1, 2, AR), relation: AR },
+  { tag: 'BitwiseRandomizedResponse', label: 'BitwiseRandomizedResponse(f = 0.25, 2 bits)', event: ev.bitwiseRandomizedResponse(0.25, 2, AR), relation: AR },
+  { tag: 'Exponential', label: 'Exponential(ε = 1)', event: ev.exponential(1, 1, AR), relation: AR },
+  { tag: 'PermuteAndFlip', label: 'PermuteAndFlip(ε = 1)', event: ev.permuteAndFlip(1, 1, AR), relation: AR },
+  { tag: 'PureDP', label: 'PureDP(ε = 1)', event: ev.pureDP(1, AR), relation: AR },
+  { tag: 'ApproxDP', label: 'ApproxDP(ε = 1, δ = 1e-6)', event: ev.approxDP(1, 1e-6, AR), relation: AR },
+  { tag: 'ZCDP', label: 'ZCDP(ρ = 0.5)', event: ev.zcdp(0.5, AR), relation: AR },
+  { tag: 'NoOp', label: 'NoOp', event: ev.noOp, relation: AR },
+  { tag: 'NonPrivate', label: 'NonPrivate', event: ev.nonPrivate, relation: AR },
+  { tag: 'Compose', label: 'Compose[Gaussian(σ = 1), Laplace(b = 1)]', event: ev.compose([ev.gaussian(1, 1, AR), ev.laplace(1, 1, AR)]), relation: AR },
+  { tag: 'SelfCompose', label: 'SelfCompose(Gaussian(σ = 4), 10)', event: ev.selfCompose(ev.gaussian(4, 1, AR), 10), relation: AR },
+  { tag: 'PoissonSample', label: 'PoissonSample(q = 0.01, Gaussian(σ = 1)) × 100, add/remove', event: ev.selfCompose(ev.poissonSample(0.01, ev.gaussian(1, 1, AR)), 100), relation: AR },
+  { tag: 'PoissonSample', label: 'PoissonSample(q = 0.01, Gaussian(σ = 1)) × 100, replace-one', event: ev.selfCompose(ev.poissonSample(0.01, ev.gaussian(1, 1, AR)), 100), relation: RO },
+  { tag: 'SampleWithoutReplacement', label: 'SampleWithoutReplacement(10 of 1000, Gaussian(σ = 1)) × 100, replace-one', event: ev.selfCompose(ev.sampleWithoutReplacement(10, 1000, ev.gaussian(1, 1, RO)), 100), relation: RO },
+  { tag: 'Labeled', label: 'Labeled("step", Gaussian(σ = 1))', event: ev.labeled('step', ev.gaussian(1, 1, AR)), relation: AR },
+]
+
+export interface SupportCell {
+  readonly accountant: RegisteredAccountant
+  /** ε at δ = 1e-5, when it answers. */
+  readonly epsilon?: number
+  /** Why it refuses, when it does. */
+  readonly refusal?: string
+}
+
+/** Every sample event through every accountant. */
+export const supportMatrix = (): ReadonlyArray<{ readonly label: string; readonly cells: ReadonlyArray<SupportCell> }> =>
+  SAMPLE_EVENTS.map((s) => ({
+    label: s.label,
+    cells: ACCOUNTANT_NAMES.map((name): SupportCell => {
+      const run = ACCOUNTANTS[name]({ relation: s.relation }).run(s.event, '$')
+      if (E.isLeft(run)) return { accountant: name, refusal: formatError(run.left) }
+      const a = run.right.epsilon(1e-5)
+      return E.isLeft(a) ? { accountant: name, refusal: formatError(a.left) } : { accountant: name, epsilon: a.right.epsilon }
+    }),
+  }))
+
+const showEps = (x: number): string => (x === Infinity ? '∞' : Number(x.toPrecision(4)).toString())
+
+/** The matrix as a Markdown table with the refusals numbered below it. */
+export const supportTable = (): string => {
+  const rows = supportMatrix()
+  const reasons: string[] = []
+  const cell = (c: SupportCell): string => {
+    if (c.epsilon !== undefined) return showEps(c.epsilon)
+    const why = (c.refusal ?? '').replace(/\|/g, '\\|')
+    let i = reasons.indexOf(why)
+    if (i < 0) i = reasons.push(why) - 1
+    return `refuses (${i + 1})`
+  }
+  const lines = [
+    `| event (ε at δ = 1e-5) | ${ACCOUNTANT_NAMES.join(' | ')} |`,
+    `|---|${ACCOUNTANT_NAMES.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${r.label} | ${r.cells.map(cell).join(' | ')} |`),
+    '',
+    ...reasons.map((r, i) => `${i + 1}. ${r}`),
+  ]
+  return lines.join('\n')
+}
