@@ -97,8 +97,8 @@ const workersSection = () => {
     const f = (one.ms - one.sweepMs) / one.ms
     for (const r of runs) {
       const speed = one.ms / r.ms
-      // CPU time (all threads) against the 1-worker fit: the work the threads add (their start, the recount by
-      // word rows, cache traffic); with the serial part f, an idle machine would run the fit at
+      // CPU time (all threads) against the 1-worker fit: the work the threads add (their start, the sum of
+      // their count tables, cache traffic); with the serial part f, an idle machine would run the fit at
       // 1/(f + (1 − f)·inflation/W) — a prediction from CPU time, which load on a shared machine disturbs far less than wall time
       const inflation = Math.max(1, (r.cpuMs / one.cpuMs - f) / (1 - f))
       const predicted = 1 / (f + ((1 - f) * inflation) / r.workers)

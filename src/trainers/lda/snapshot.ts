@@ -34,8 +34,8 @@
  *
  * Threads (`makeParallelSnapshotSampler`): documents are independent given the release, so the
  * documents are cut into W runs of about N/W tokens swept at once, then the true counts are
- * recounted by word rows (./parallel). The draws are the same functions of the same words with any
- * W: exact parallelism, the distribution unchanged.
+ * recounted, each part its own documents, and the parts' tables added (./parallel). The draws are
+ * the same functions of the same words with any W: exact parallelism, the distribution unchanged.
  *
  * @module
  */
@@ -100,27 +100,6 @@ const build = (state: GibbsState, alpha: number, beta: number, clip: number, wor
     return E.left(invalidParameter('workers', workers, 'a sweep on several threads needs the Gibbs state in shared memory (initState with sharedInt32)'))
   const f64 = (n: number): Float64Array => (threaded ? new Float64Array(new SharedArrayBuffer(8 * n)) : new Float64Array(n))
   const i32 = (n: number): Int32Array => (threaded ? new Int32Array(new SharedArrayBuffer(4 * n)) : new Int32Array(n))
-  // the recount's inverted index: token positions grouped by word (counting sort)
-  let byWord: Int32Array | undefined
-  let wordStart: Int32Array | undefined
-  let wordCut: Int32Array = new Int32Array([0, V])
-  if (threaded) {
-    const start = i32(V + 1)
-    for (let i = 0; i < tokens.length; i++) {
-      const w = (tokens[i] as number) + 1
-      start[w] = (start[w] as number) + 1
-    }
-    for (let w = 0; w < V; w++) start[w + 1] = (start[w + 1] as number) + (start[w] as number)
-    wordStart = start
-    byWord = i32(tokens.length)
-    const fill = start.slice(0, V)
-    for (let i = 0; i < tokens.length; i++) {
-      const w = tokens[i] as number
-      byWord[fill[w] as number] = i
-      fill[w] = (fill[w] as number) + 1
-    }
-    wordCut = cutByWeight(wordStart, parts)
-  }
   const arrays: SweepArrays = {
     K,
     V,
@@ -138,10 +117,8 @@ const build = (state: GibbsState, alpha: number, beta: number, clip: number, wor
     draws: threaded ? new Uint32Array(new SharedArrayBuffer(4 * tokens.length)) : new Uint32Array(tokens.length),
     include: threaded ? new Uint8Array(new SharedArrayBuffer(tokens.length)) : new Uint8Array(tokens.length),
     nkParts: i32(parts * K),
+    nwkParts: threaded ? i32(parts * V * K) : undefined,
     docCut: cutByWeight(docStart, parts),
-    wordCut,
-    byWord,
-    wordStart,
     control: new Int32Array(new SharedArrayBuffer(4 * controlLength(parts))),
   }
   const started = startSweepPool(arrays, parts)
@@ -165,9 +142,10 @@ const build = (state: GibbsState, alpha: number, beta: number, clip: number, wor
       qsum[w] = s
     }
   }
-  /** The true counts after a sweep: rows recounted by the parts, the topic totals summed here. */
+  /** The true counts after a sweep: each part's tokens counted, the parts' tables added, the topic totals summed here. */
   const recount = (): void => {
     pool.run({ type: 'recount' })
+    if (threaded) pool.run({ type: 'reduce' })
     nk.fill(0)
     for (let j = 0; j < parts; j++) for (let k = 0; k < K; k++) nk[k] = (nk[k] as number) + (arrays.nkParts[j * K + k] as number)
   }

@@ -169,24 +169,6 @@ export const docNoiseSweep = (
 }
 
 /**
- * The word-topic counts of words [w0, w1) recounted from z through the inverted index (`byWord`
- * lists the token positions of word w at [wordStart[w], wordStart[w + 1])): each thread owns whole
- * rows, so threads never write the same cell. Adds the topic totals of these words to `nk`.
- */
-export const recountWords = (K: number, w0: number, w1: number, byWord: Int32Array, wordStart: Int32Array, z: Int32Array, nwk: Int32Array, nk: Int32Array): void => {
-  nwk.fill(0, w0 * K, w1 * K)
-  for (let w = w0; w < w1; w++) {
-    const base = w * K
-    const end = wordStart[w + 1] as number
-    for (let p = wordStart[w] as number; p < end; p++) {
-      const k = z[byWord[p] as number] as number
-      nwk[base + k] = (nwk[base + k] as number) + 1
-      nk[k] = (nk[k] as number) + 1
-    }
-  }
-}
-
-/**
  * The sweep of `makeSnapshotSampler`, a top-level function whose state arrives as parameters
  * (locals in the hot loop, not closure slots). Target per token: p(k) ∝ (n_dk + α)·q_wk, split
  * into the document bucket r = Σ_{k: n_dk > 0} n_dk q_wk over the document's non-zero topics and

@@ -1,7 +1,8 @@
 /**
  * One part of a parallel snapshot sweep: the arrays every thread shares, the command the calling
  * thread writes into the shared control block, and what part j does for it — sweep its documents
- * [docCut[j], docCut[j + 1]) or recount its words [wordCut[j], wordCut[j + 1]). The calling thread
+ * [docCut[j], docCut[j + 1]), recount their tokens into its own table, or add a run of cells of the
+ * parts' tables into n_wk. The calling thread
  * runs part 0 itself and the worker threads (./worker.ts) parts 1..W−1, with this same code.
  *
  * What crosses: the corpus, z and the count tables are the trainer's own state, shared in memory
@@ -11,7 +12,7 @@
  *
  * @module
  */
-import { docNoiseSweep, extraWords, fillRangeDraws, recount, recountWords, type SweepRandomness, sparseSweep } from '../sweep-kernel.js'
+import { docNoiseSweep, extraWords, fillRangeDraws, recount, type SweepRandomness, sparseSweep } from '../sweep-kernel.js'
 
 /** The typed arrays of a sweep, shared between threads (SharedArrayBuffers) when there are several. */
 export interface SweepArrays {
@@ -32,12 +33,14 @@ export interface SweepArrays {
   readonly include: Uint8Array
   /** Topic totals per part (W×K), summed by the calling thread after a recount. */
   readonly nkParts: Int32Array
-  /** Document and word boundaries of the parts (W + 1 each). */
+  /**
+   * Word-topic counts per part (W×V×K), when there are several parts: each part recounts its own
+   * documents' tokens (a streaming pass, contiguous in memory), then `reduce` sums the parts' tables
+   * into n_wk, each part a run of cells.
+   */
+  readonly nwkParts: Int32Array | undefined
+  /** Document boundaries of the parts (W + 1). */
   readonly docCut: Int32Array
-  readonly wordCut: Int32Array
-  /** The token positions grouped by word (the recount's inverted index), when there are several parts. */
-  readonly byWord: Int32Array | undefined
-  readonly wordStart: Int32Array | undefined
   readonly control: Int32Array
 }
 
@@ -59,9 +62,10 @@ export type Command =
   | { readonly type: 'sweep'; readonly subsampled: boolean; readonly random: SweepRandomness }
   | { readonly type: 'sweep-doc-noise'; readonly random: SweepRandomness }
   | { readonly type: 'recount' }
+  | { readonly type: 'reduce' }
   | { readonly type: 'attach' }
   | { readonly type: 'close' }
-const TYPES = ['sweep', 'sweep-doc-noise', 'recount', 'attach', 'close'] as const
+const TYPES = ['sweep', 'sweep-doc-noise', 'recount', 'reduce', 'attach', 'close'] as const
 
 export const writeCommand = (control: Int32Array, c: Command): void => {
   control[CMD] = TYPES.indexOf(c.type)
@@ -87,6 +91,7 @@ export const readCommand = (control: Int32Array): Command => {
     case 'sweep-doc-noise':
       return { type, random }
     case 'recount':
+    case 'reduce':
     case 'attach':
     case 'close':
       return { type }
@@ -105,6 +110,10 @@ export const makePart = (s: SweepArrays, j: number) => {
   const nk = s.nkParts.subarray(j * K, (j + 1) * K)
   const d0 = s.docCut[j] as number
   const d1 = s.docCut[j + 1] as number
+  const a = s.docStart[d0] as number
+  const b = s.docStart[d1] as number
+  const W = s.docCut.length - 1
+  const cells = s.V * K
   return (c: Command, docNoise: Float64Array | undefined): void => {
     switch (c.type) {
       case 'sweep': {
@@ -119,10 +128,22 @@ export const makePart = (s: SweepArrays, j: number) => {
         docNoiseSweep(K, d0, d1, s.tokens, s.docStart, s.z, s.ndk, s.q, s.alpha, docNoise, scores, s.draws)
         return
       case 'recount':
-        nk.fill(0)
-        if (s.byWord === undefined || s.wordStart === undefined) recount(K, s.tokens, s.z, s.nwk, nk)
-        else recountWords(K, s.wordCut[j] as number, s.wordCut[j + 1] as number, s.byWord, s.wordStart, s.z, s.nwk, nk)
+        if (s.nwkParts === undefined) recount(K, s.tokens, s.z, s.nwk, nk)
+        else recount(K, s.tokens.subarray(a, b), s.z.subarray(a, b), s.nwkParts.subarray(j * cells, (j + 1) * cells), nk)
         return
+      case 'reduce': {
+        // n_wk over this part's run of cells: the parts' tables added in part order
+        const parts = s.nwkParts
+        if (parts === undefined) return
+        const c0 = Math.floor((cells * j) / W)
+        const c1 = Math.floor((cells * (j + 1)) / W)
+        s.nwk.set(parts.subarray(c0, c1), c0)
+        for (let p = 1; p < W; p++) {
+          const off = p * cells
+          for (let c = c0; c < c1; c++) s.nwk[c] = (s.nwk[c] as number) + (parts[off + c] as number)
+        }
+        return
+      }
       case 'attach':
       case 'close':
         return
