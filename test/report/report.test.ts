@@ -8,7 +8,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import * as E from 'fp-ts/lib/Either.js'
+import normalCdf from '@stdlib/stats-base-dists-normal-cdf'
+import normalQuantile from '@stdlib/stats-base-dists-normal-quantile'
+import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildReport } from '../../src/report/audit/build.js'
 import { account } from '../../src/accounting/account.js'
 import { runReport } from '../../src/cli/commands/report.js'
 import { runTrainCli } from '../../src/cli/commands/train.js'
@@ -306,5 +310,47 @@ describe('dpaudit report: other inputs and bad ones', () => {
       expect(x.ok).toBe(false)
       if (!x.ok) expect(x.reason).toMatch(/ε = ∞ at every point|NonPrivate|cannot/)
     }
+  })
+})
+
+describe('the trade-off curve beside the audit', () => {
+  const versions = { vega: 'test', vegaLite: 'test' }
+  it('for a Gaussian plan, the accounted curve is Φ(Φ⁻¹(1 − α) − μ), μ = kΔ²/σ² summed, within 1e-6 (fast-check over σ, Δ and repeats)', () => {
+    fc.assert(
+      fc.property(fc.double({ min: 0.5, max: 8, noNaN: true }), fc.double({ min: 0.25, max: 2, noNaN: true }), fc.integer({ min: 1, max: 20 }), (sigma, sensitivity, count) => {
+        const spec = { schemaVersion: 1 as const, name: 'Gaussian', event: selfCompose(gaussian(sigma, sensitivity, addRemove()), count) }
+        const r = buildReport({ models: [], audits: [], specs: [{ value: spec, input: 'gaussian' }], claims: [] }, versions)
+        if (E.isLeft(r)) throw new Error(r.left.message)
+        const t = r.right.subjects[0]!.tradeOff!
+        expect(t.method).toBe('gaussian-closed-form')
+        const mu = Math.sqrt(count) * (sensitivity / sigma)
+        expect(t.points.length).toBeGreaterThan(100)
+        for (const p of t.points) expect(Math.abs(p.beta - normalCdf(normalQuantile(1 - p.alpha, 0, 1) - mu, 0, 1)), `α = ${p.alpha}`).toBeLessThanOrEqual(1e-6)
+      }),
+      { numRuns: 12, seed: 24 },
+    )
+  })
+
+  it('no operating point of a correct zoo mechanism lies below its accounted curve; the broken one’s do', async () => {
+    const out = join(dir, 'out')
+    const report = decode(join(out, 'report.json'))
+    const audit = (name: string) => report.subjects.find((s) => s.name === name)!.audits[0]!
+    for (const name of ['Laplace, b = 1', 'zoo:gaussian']) {
+      const t = audit(name).tradeOff!
+      expect(t.empirical.length, name).toBeGreaterThan(10)
+      expect(t.pointsBelow, name).toBe(0)
+      for (const p of t.empirical) expect(p.below).toBe(false)
+    }
+    const broken = audit('zoo:histogram-inverted').tradeOff!
+    expect(broken.source).toMatch(/claim \(ε = 0\.5, δ = 0\)/)
+    expect(broken.pointsBelow).toBeGreaterThan(0)
+    // a point below is below at its Clopper–Pearson corner, not only at its raw rates
+    for (const p of broken.empirical.filter((x) => x.below)) {
+      expect(p.fnrUpper).toBeGreaterThanOrEqual(p.fnr)
+      expect(p.fnr).toBeLessThan(p.accountedBeta)
+    }
+    // the Laplace audit is drawn against its spec's plan, whose curve the report carries with the subject
+    expect(audit('Laplace, b = 1').tradeOff!.source).toBe('the accounted plan of Laplace, b = 1')
+    expect(report.subjects.find((s) => s.name === 'Laplace, b = 1')!.tradeOff!.points.length).toBeGreaterThan(100)
   })
 })

@@ -150,11 +150,15 @@ const verdictOf = (lb: number, ceiling: number, claimEpsilon: number): string =>
 
 const slug = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'audit'
 
-/** The true ε of a zoo mechanism at the audit's claim, where the target names one. */
+/**
+ * The true ε of a zoo mechanism, where the target names one: `dpaudit audit zoo:NAME` builds the
+ * entry for its default claim (a --epsilon override tests that build against another claim), and the
+ * entry knows its true ε at that claim's δ — so it is reported only when the audit's δ is that δ.
+ */
 const zooTruth = (target: string, claim: { epsilon: number; delta: number }): AuditSection['knownTrueEpsilon'] | undefined => {
   if (!target.startsWith('zoo:')) return undefined
   const z = zooEntry(target.slice(4))
-  return z === undefined ? undefined : { epsilon: z.trueEpsilon(claim), method: z.trueEpsilonMethod }
+  return z === undefined || z.defaultClaim.delta !== claim.delta ? undefined : { epsilon: z.trueEpsilon(z.defaultClaim), method: z.trueEpsilonMethod }
 }
 
 /** The fields a test-based audit (trainer, classifier membership) shares. */
@@ -188,7 +192,8 @@ const thresholdSection = (ctx: AuditContext, named: string, a: ThresholdAudit): 
     const s = checkScores(named, r.scores, test.threshold, r.counts)
     if (E.isLeft(s)) return s
   }
-  const hist = r.scores === undefined ? undefined : scoreHistogram(r.scores.statistic, r.scores.withTarget, r.scores.withoutTarget)
+  const hist0 = r.scores === undefined ? undefined : scoreHistogram(r.scores.statistic, r.scores.withTarget, r.scores.withoutTarget)
+  const hist = hist0 === undefined || test === null || !Number.isFinite(test.threshold) ? hist0 : { ...hist0, threshold: test.threshold }
   const subject = ctx.subject ?? a.trainer
   return E.right({
     id: slug(`${subject}-${ctx.input}`),

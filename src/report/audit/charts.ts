@@ -41,6 +41,30 @@ const logAxis = (lo: number) => ({ scale: { type: 'log', domain: [10 ** Math.flo
 const finite = (x: number | undefined): x is number => x !== undefined && Number.isFinite(x)
 
 /**
+ * One label per group of close dots of a subject (values within 4 % of the axis), alternately above
+ * and below the row: labels that would print on top of each other are merged ("1.00 = 1.00" reads
+ * as one "1.00") instead of overlapping.
+ */
+const summaryLabels = (dots: ReadonlyArray<{ subject: string; epsilon: number }>): Array<{ subject: string; epsilon: number; label: string; dy: number }> => {
+  const span = Math.max(1e-12, ...dots.map((d) => d.epsilon))
+  const out: Array<{ subject: string; epsilon: number; label: string; dy: number }> = []
+  for (const subject of [...new Set(dots.map((d) => d.subject))]) {
+    const mine = dots.filter((d) => d.subject === subject).sort((a, b) => a.epsilon - b.epsilon)
+    const groups: Array<Array<{ epsilon: number }>> = []
+    for (const d of mine) {
+      const last = groups[groups.length - 1]
+      if (last !== undefined && d.epsilon - (last[0] as { epsilon: number }).epsilon <= 0.04 * span) last.push(d)
+      else groups.push([d])
+    }
+    groups.forEach((g, i) => {
+      const labels = [...new Set(g.map((d) => d.epsilon.toPrecision(3)))]
+      out.push({ subject, epsilon: (g[0] as { epsilon: number }).epsilon, label: labels.join(' / '), dy: i % 2 === 0 ? -11 : 13 })
+    })
+  }
+  return out
+}
+
+/**
  * The summary as dots and intervals: per subject, the claimed ε, the accounted ε and the known true ε
  * as dots, and the audit as an interval from its ε lower bound to the most this run could certify;
  * each dot labelled with its value. The caption is the report's one verdict sentence.
@@ -68,8 +92,16 @@ export const summaryChart = (s: SummarySection): ChartSpec | undefined => {
       config: { font: 'sans-serif', axis: { labelFontSize: 11, titleFontSize: 12 } },
       layer: [
         { data: { values: intervals }, mark: { type: 'rule', strokeWidth: 6, opacity: 0.25, color: '#555' }, encoding: { y, x: q('lo', 'ε'), x2: { field: 'hi' } } },
-        { data: { values: dots }, mark: { type: 'point', filled: true, size: 90 }, encoding: { y, x: q('epsilon', 'ε'), color: { field: 'what', type: 'nominal', title: null, scale: colors }, shape: { field: 'what', type: 'nominal', title: null } } },
-        { data: { values: dots.map((d) => ({ ...d, label: d.epsilon.toPrecision(3) })) }, mark: { type: 'text', dy: -11, fontSize: 10 }, encoding: { y, x: q('epsilon', 'ε'), text: { field: 'label' }, color: { field: 'what', type: 'nominal', legend: null, scale: colors } } },
+        {
+          data: { values: dots },
+          mark: { type: 'point', filled: true, size: 90 },
+          encoding: { y, x: q('epsilon', 'ε'), color: { field: 'what', type: 'nominal', title: null, scale: colors, legend: { labelLimit: 300 } }, shape: { field: 'what', type: 'nominal', title: null, scale: { domain: colors.domain } } },
+        },
+        ...[-1, 1].map((side) => ({
+          data: { values: summaryLabels(dots).filter((l) => Math.sign(l.dy) === side) },
+          mark: { type: 'text', fontSize: 10, color: '#333', dy: side < 0 ? -10 : 12 },
+          encoding: { y, x: q('epsilon', 'ε'), text: { field: 'label' } },
+        })),
       ],
     },
   }
@@ -115,11 +147,47 @@ export const subjectCharts = (sub: SubjectSection): ChartSpec[] => {
         encoding: { x: q('iteration', 'iteration'), y: q('epsilon', 'ε') },
       },
     })
+  if (sub.tradeOff !== undefined && sub.audits.length === 0)
+    out.push(tradeOffChart(id('trade-off'), `${sub.name}: accounted trade-off`, sub.tradeOff.points, [], `The best any attack can do against the plan: β(α), the smallest false-negative rate at false-positive rate α (log axes): ${sub.tradeOff.description}.`))
   for (const a of sub.audits) out.push(...auditCharts(a, sub))
   return out
 }
 
 const CHANCE = 'chance (a coin flip)'
+
+const TRADE_OFF_SERIES = { domain: ['accounted trade-off β(α)', CHANCE, 'attack', 'attack, below the curve'], range: ['#2ca02c', '#999999', '#1f77b4', '#d62728'] }
+
+/** β(α) and (optionally) an attack's operating points on log axes: FPR α against FNR = 1 − TPR, with the chance line. */
+const tradeOffChart = (id: string, title: string, curvePoints: ReadonlyArray<{ alpha: number; beta: number }>, emp: ReadonlyArray<{ fpr: number; fnr: number; below: boolean }>, caption: string): ChartSpec => {
+  const lo = Math.min(...emp.map((p) => p.fpr), ...curvePoints.filter((p) => p.alpha > 0).map((p) => p.alpha), 1e-3)
+  const loBeta = Math.min(...emp.map((p) => p.fnr), ...curvePoints.filter((p) => p.beta > 0 && p.alpha >= lo).map((p) => p.beta), 1e-3)
+  const curve = curvePoints.filter((p) => p.alpha >= lo && p.beta > 0).map((p) => ({ fpr: p.alpha, fnr: p.beta, series: 'accounted trade-off β(α)' }))
+  // the chance line 1 − α, sampled densely enough to be drawn as a curve on log axes
+  const chance = Array.from({ length: 41 }, (_, i) => lo ** (1 - i / 40))
+    .filter((x) => x < 1)
+    .concat([0.9, 0.99, 0.999].filter((x) => x > lo))
+    .sort((a, b) => a - b)
+    .map((x) => ({ fpr: x, fnr: 1 - x, series: CHANCE }))
+    .filter((p) => p.fnr >= loBeta)
+  const color = { field: 'series', type: 'nominal', title: null, scale: TRADE_OFF_SERIES, legend: { orient: 'bottom-left', labelLimit: 320 } }
+  return {
+    id,
+    title,
+    caption,
+    spec: {
+      $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+      title: '1 − TPR against FPR (log-log)',
+      width: WIDTH,
+      height: HEIGHT,
+      config: { font: 'sans-serif', axis: { labelFontSize: 11, titleFontSize: 12 } },
+      encoding: { x: q('fpr', 'false-positive rate α', logAxis(lo)), y: q('fnr', 'false-negative rate 1 − TPR', logAxis(loBeta)) },
+      layer: [
+        { data: { values: [...curve, ...chance] }, mark: { type: 'line', clip: true }, encoding: { color, strokeDash: { field: 'series', type: 'nominal', legend: null, scale: { domain: TRADE_OFF_SERIES.domain, range: [[1, 0], [5, 4], [1, 0], [1, 0]] } } } },
+        ...(emp.length === 0 ? [] : [{ data: { values: emp.map((p) => ({ fpr: p.fpr, fnr: p.fnr, series: p.below ? 'attack, below the curve' : 'attack' })) }, mark: { type: 'point', filled: true, size: 16, clip: true }, encoding: { color } }]),
+      ],
+    },
+  }
+}
 
 /** An audit's charts: ROC, the trade-off view (1 − TPR against FPR, log axes, with the accountant's curve), scores per side, and the ε bars. */
 export const auditCharts = (a: AuditSection, sub: SubjectSection): ChartSpec[] => {
@@ -146,35 +214,18 @@ export const auditCharts = (a: AuditSection, sub: SubjectSection): ChartSpec[] =
   const tradeOff = a.tradeOff
   const emp = (tradeOff?.empirical ?? a.roc?.points.map((p) => ({ fpr: p.fpr, fnr: 1 - p.tpr, below: false })) ?? []).filter((p) => p.fpr > 0 && p.fnr > 0)
   if (emp.length > 1 || (tradeOff !== undefined && tradeOff.curve.length > 1)) {
-    const lo = Math.min(...emp.map((p) => p.fpr), ...(tradeOff?.curve.filter((p) => p.alpha > 0).map((p) => p.alpha) ?? [1]), 1e-3)
-    const loBeta = Math.min(...emp.map((p) => p.fnr), ...(tradeOff?.curve.filter((p) => p.beta > 0).map((p) => p.beta) ?? [1]), 1e-3)
-    const curve = (tradeOff?.curve ?? []).filter((p) => p.alpha >= lo && p.beta > 0).map((p) => ({ fpr: p.alpha, fnr: p.beta, series: 'accounted trade-off β(α)' }))
-    const chance = [lo, 1].map((x) => ({ fpr: x, fnr: 1 - x + (x === 1 ? 1e-12 : 0), series: CHANCE })).filter((p) => p.fnr > 0)
     const below = tradeOff?.pointsBelow ?? 0
-    out.push({
-      id: id('trade-off'),
-      title: `${a.mechanism}: attack against the accounted trade-off`,
-      caption:
+    out.push(
+      tradeOffChart(
+        id('trade-off'),
+        `${a.mechanism}: attack against the accounted trade-off`,
+        tradeOff?.curve ?? [],
+        emp,
         tradeOff === undefined
-          ? `The attack's error rates on the estimation trials (1 − TPR against FPR, log axes); no accounted curve (the subject has no plan).`
+          ? `The attack's error rates on the estimation trials (1 − TPR against FPR, log axes); no accounted curve.`
           : `The attack's error rates (dots: 1 − TPR against FPR on the estimation trials) and the best any attack can do under ${tradeOff.source} (line: β(α), ${tradeOff.method}). ${below === 0 ? 'No point lies below the curve: the attack does not beat the accounting.' : `${below} point${below === 1 ? ' lies' : 's lie'} below the curve at ${a.confidence} confidence: the mechanism is not what was accounted.`}`,
-      spec: {
-        $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-        title: '1 − TPR against FPR (log-log)',
-        width: WIDTH,
-        height: HEIGHT,
-        config: { font: 'sans-serif', axis: { labelFontSize: 11, titleFontSize: 12 } },
-        encoding: { x: q('fpr', 'false-positive rate α', logAxis(lo)), y: q('fnr', 'false-negative rate 1 − TPR', logAxis(loBeta)) },
-        layer: [
-          {
-            data: { values: [...curve, ...chance] },
-            mark: { type: 'line', clip: true },
-            encoding: { color: { field: 'series', type: 'nominal', title: null, legend: { orient: 'bottom-left' } }, strokeDash: { field: 'series', type: 'nominal', title: null, legend: { orient: 'bottom-left' } } },
-          },
-          { data: { values: emp.map((p) => ({ fpr: p.fpr, fnr: p.fnr, point: p.below ? 'attack, below the curve' : 'attack' })) }, mark: { type: 'point', filled: true, size: 18, clip: true }, encoding: { shape: { field: 'point', type: 'nominal', title: null, legend: { orient: 'top-right' } } } },
-        ],
-      },
-    })
+      ),
+    )
   }
   if (a.histogram !== undefined && a.histogram.bins.length > 0) {
     const h = a.histogram
@@ -188,8 +239,10 @@ export const auditCharts = (a: AuditSection, sub: SubjectSection): ChartSpec[] =
       caption: `The chosen test's score (${h.statistic}) on each estimation run, per side; the test says "with the target" at scores ≥ its threshold.`,
       spec: {
         ...base('scores on the estimation runs', values),
-        mark: { type: 'bar', opacity: 0.55, binSpacing: 0 },
-        encoding: { x: q('lo', 'score', { bin: { binned: true } }), x2: { field: 'hi' }, y: q('runs', 'runs', { stack: null }), color: { field: 'side', type: 'nominal', title: null, legend: { orient: 'top-right' } } },
+        layer: [
+          { mark: { type: 'bar', opacity: 0.55, binSpacing: 0 }, encoding: { x: q('lo', 'score', { bin: { binned: true } }), x2: { field: 'hi' }, y: q('runs', 'runs', { stack: null }), color: { field: 'side', type: 'nominal', title: null, legend: { orient: 'top-left', labelLimit: 300 } } } },
+          ...(h.threshold === undefined ? [] : [{ data: { values: [{ threshold: h.threshold, label: 'threshold' }] }, layer: [{ mark: { type: 'rule', color: '#333', strokeDash: [4, 3] }, encoding: { x: q('threshold', 'score') } }, { mark: { type: 'text', dy: -4, align: 'left', dx: 3, fontSize: 10 }, encoding: { x: q('threshold', 'score'), y: { value: 8 }, text: { field: 'label' } } }] }]),
+        ],
       },
     })
   }

@@ -91,24 +91,37 @@ export const RecomputableEvidence = t.intersection([
 export type RecomputableEvidence = t.TypeOf<typeof RecomputableEvidence>
 
 /** Per-example scores of the estimation runs as a histogram per side (ML Privacy Meter's view). */
-export const ScoreHistogram = t.type({
-  statistic: t.string,
-  bins: t.array(t.type({ lo: Num, hi: Num, withTarget: t.number, withoutTarget: t.number })),
-})
+export const ScoreHistogram = t.intersection([
+  t.type({
+    statistic: t.string,
+    bins: t.array(t.type({ lo: Num, hi: Num, withTarget: t.number, withoutTarget: t.number })),
+  }),
+  /** The chosen test's threshold: it says "with the target" at scores ≥ it. */
+  t.partial({ threshold: Num }),
+])
 export type ScoreHistogram = t.TypeOf<typeof ScoreHistogram>
 
+/** The accountant's f-DP trade-off curve β(α): the best type-II error at type-I error α (sound: never above the true curve). */
+export const TradeOffCurveJson = t.type({
+  /** "gaussian-closed-form" (Φ(Φ⁻¹(1 − α) − μ)) or "privacy-profile" (sup over ε of f_{ε,δ(ε)}). */
+  method: t.string,
+  description: t.string,
+  points: t.array(t.type({ alpha: Num, beta: Num })),
+})
+export type TradeOffCurveJson = t.TypeOf<typeof TradeOffCurveJson>
+
 /**
- * The accountant's trade-off curve β(α) (the best type-II error at type-I error α, f-DP) beside the
- * audit's empirical operating points, both as (FPR, FNR = 1 − TPR). A point lies below the curve
- * only when its Clopper–Pearson lower corner does (Bonferroni over the points): with the audit's
- * confidence, the mechanism is not what was accounted.
+ * The accountant's trade-off curve beside the audit's operating points, both as (FPR, FNR = 1 − TPR).
+ * A point lies below the curve only when its Clopper–Pearson corner (FPR_hi, FNR_hi) does
+ * (Bonferroni over the points): then, with the audit's confidence, the mechanism is not what was
+ * accounted. `accountedBeta` is β at the point's own FPR.
  */
 export const TradeOffSection = t.type({
   /** What the curve is of: the subject's spec or model plan, or the audit's claim read as an (ε, δ)-DP event. */
   source: t.string,
   method: t.string,
   curve: t.array(t.type({ alpha: Num, beta: Num })),
-  empirical: t.array(t.type({ fpr: Num, fnr: Num, fprLower: Num, fnrLower: Num, accountedBeta: Num, below: t.boolean })),
+  empirical: t.array(t.type({ fpr: Num, fnr: Num, fprUpper: Num, fnrUpper: Num, accountedBeta: Num, below: t.boolean })),
   pointsBelow: t.number,
 })
 export type TradeOffSection = t.TypeOf<typeof TradeOffSection>
@@ -172,7 +185,7 @@ export type SummarySection = t.TypeOf<typeof SummarySection>
 /** Everything the report says about one subject (a mechanism, a spec, a trained model). */
 export const SubjectSection = t.intersection([
   t.type({ id: t.string, name: t.string, audits: t.array(AuditSection) }),
-  t.partial({ privacy: PrivacySection, ledger: LedgerSection, curves: CurvesSection }),
+  t.partial({ privacy: PrivacySection, ledger: LedgerSection, curves: CurvesSection, tradeOff: TradeOffCurveJson }),
 ])
 export type SubjectSection = t.TypeOf<typeof SubjectSection>
 

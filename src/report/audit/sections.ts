@@ -127,7 +127,7 @@ const subjectSections = (sub: SubjectSection, chart: (id: string) => Block[]): S
       id: `${sub.id}-curves`,
       title: 'Privacy curves',
       level: 3,
-      blocks: [...chart(`${sub.id}-privacy-profile`), ...chart(`${sub.id}-rdp-curve`), ...chart(`${sub.id}-epsilon-by-iteration`), ...(missing.length > 0 ? [{ kind: 'text', text: 'Not drawn:' } as const, { kind: 'list', items: missing } as const] : [])],
+      blocks: [...chart(`${sub.id}-privacy-profile`), ...chart(`${sub.id}-rdp-curve`), ...chart(`${sub.id}-epsilon-by-iteration`), ...chart(`${sub.id}-trade-off`), ...(missing.length > 0 ? [{ kind: 'text', text: 'Not drawn:' } as const, { kind: 'list', items: missing } as const] : [])],
     })
   }
   for (const a of sub.audits)

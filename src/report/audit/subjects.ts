@@ -22,6 +22,7 @@ import { auditSection } from './audits.js'
 import type { AuditSection, PrivacySection, SubjectSection, SummaryRow } from './document.js'
 import type { DeclaredSubject, ReportInputs, ReportItem } from './input.js'
 import { curves, ledger, modelStatement, specStatement } from './statement.js'
+import { accountedCurve, withTradeOff } from './trade-off.js'
 
 export interface SubjectGroup {
   readonly name: string
@@ -206,7 +207,15 @@ export const subjectSection = (g: SubjectGroup, deltas: ReadonlyArray<number>, m
     if (E.isRight(a)) accounted = { epsilon: a.right.epsilon, delta: at, accountant: a.right.accountant, method: a.right.method, relation: stated.privacy.accountedUnder }
     else notes.push(`no accountant could answer at δ = ${showDelta(at)}: ${formatError(a.left)}`)
   }
-  const audits: AuditSection[] = g.audits.map((a) => a.section)
+  // the subject's own curve (with or without an audit): a plan the accountants cannot bound has none, and says why in its notes
+  const curve = stated === undefined ? undefined : accountedCurve(stated.event, stated.relation)
+  if (curve !== undefined && E.isLeft(curve)) notes.push(`no trade-off curve: ${formatError(curve.left)}`)
+  const audits: AuditSection[] = []
+  for (const a of g.audits) {
+    const t = withTradeOff(a.section, curve === undefined ? undefined : E.isLeft(curve) ? null : { ...curve.right, source: `the accounted plan of ${g.name}` })
+    if (E.isLeft(t)) return t
+    audits.push(t.right)
+  }
   const best = audits.reduce<AuditSection | undefined>((b, a) => (b === undefined || a.epsilonLowerBound > b.epsilonLowerBound ? a : b), undefined)
   const truth = audits.find((a) => a.knownTrueEpsilon !== undefined)?.knownTrueEpsilon
   const base: Omit<SummaryRow, 'verdict'> = {
@@ -222,6 +231,7 @@ export const subjectSection = (g: SubjectGroup, deltas: ReadonlyArray<number>, m
     audits,
     ...(privacy === undefined ? {} : { privacy: notes.length === 0 ? privacy : { ...privacy, notes: [...privacy.notes, ...notes] } }),
     ...(stated === undefined ? {} : { ledger: ledger(stated.event), curves: curves(stated.event, stated.relation, mainDelta) }),
+    ...(curve === undefined || E.isLeft(curve) ? {} : { tradeOff: curve.right.json }),
   }
   return E.right({ section, row: { ...base, verdict: subjectVerdict(base) } })
 }
