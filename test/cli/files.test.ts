@@ -4,7 +4,7 @@
  * teardown; the audit --json output decoded by its codec.
  */
 import { execFileSync } from 'node:child_process'
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
 import * as E from 'fp-ts/lib/Either.js'
@@ -55,7 +55,9 @@ describe('writeFileAtomic and checkOutputPath', () => {
   })
   it('keeps the permission bits of the file it replaces', () => {
     const p = join(dir, 'mode.json')
-    writeFileSync(p, 'a', { mode: 0o640 })
+    writeFileSync(p, 'a')
+    // chmod, not writeFileSync's mode: the creation mode is masked by the user's umask (077 gives 0o600)
+    chmodSync(p, 0o640)
     writeFileAtomic(p, 'b')
     expect(lstatSync(p).mode & 0o777).toBe(0o640)
   })

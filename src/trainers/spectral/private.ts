@@ -54,6 +54,12 @@ export interface PrivateRunInput {
   readonly relation: NeighbouringRelation
   readonly rangeFinder: RangeFinderOptions
   readonly power: PowerMethodOptions
+  /**
+   * The L2 sensitivity a local edge is calibrated to at PTR's released bounds; default the edge's own
+   * (graph.ts). Only for comparing calibrations (examples/spectral-calibrations.mjs runs §6.2–6.4's
+   * printed rates, sensitivity.ts printedRateSensitivity); the ledger and the plan do not change with it.
+   */
+  readonly localSensitivity?: (e: EdgeId, q: DataQuantities) => number
 }
 
 export interface PrivateRunResult {
@@ -251,7 +257,7 @@ export const runPrivate = (input: PrivateRunInput, gate: ReleaseGate): E.Either<
       const q: DataQuantities = { documents: N, topics: k, alpha0, ...Object.fromEntries(quantities.map((name, i) => [name, bounds[i] as number])) }
       const out: Array<{ edge: EdgeId; sensitivity: number }> = []
       for (const e of local) {
-        const s = edge(e).sensitivity.l2(q)
+        const s = (input.localSensitivity ?? ((x: EdgeId, y: DataQuantities) => edge(x).sensitivity.l2(y)))(e, q)
         if (!(Number.isFinite(s) && s > 0))
           return {
             ok: false,
