@@ -26,7 +26,8 @@ import { ReleaseGate } from '../dist/mechanisms/gate.js'
 import { replaceOne } from '../dist/mechanisms/neighbouring.js'
 import { runPrivate } from '../dist/trainers/spectral/private.js'
 import { printedRateSensitivity } from '../dist/trainers/spectral/sensitivity.js'
-import { calibrationFor, corpusStats, countDocuments, generateLda, selectDocuments, spectralLda, SPECTRAL_DEFAULTS, topicRecoveryError } from '../dist/trainers/index.js'
+import { calibrationFor, corpusStats, countDocuments, spectralLda, SPECTRAL_DEFAULTS, topicRecoveryError } from '../dist/trainers/index.js'
+import { K, log, sharedSettings, syntheticCorpus, V } from './spectral-synthetic.mjs'
 
 const { values } = parseArgs({
   options: {
@@ -40,21 +41,10 @@ const { values } = parseArgs({
     out: { type: 'string', default: 'examples/spectral-calibrations.json' },
   },
 })
-const N = Number(values.documents)
-const EPSILONS = values.epsilons.split(',').map(Number)
-const ALPHA0 = Number(values.alpha0)
-const DELTA = Number(values.delta)
-const CONFIGS = values.configs.split(',')
-const K = 10
-const V = 500
-const log = (s) => process.stderr.write(`${s}\n`)
+const { N, EPSILONS, ALPHA0, DELTA, CONFIGS } = sharedSettings(values)
 const started = performance.now()
 
-const g = generateLda({ topics: K, vocabulary: V, documents: N, alpha: ALPHA0 / K, beta: 0.1, meanDocumentLength: 100 }, seeded(`spectral-figures-${N}-${ALPHA0}`))
-const keep = []
-for (let d = 0; d < N; d++) if (g.right.corpus.docStart[d + 1] - g.right.corpus.docStart[d] >= 3) keep.push(d)
-const corpus = selectDocuments(g.right.corpus, keep)
-const truth = g.right.phi
+const { corpus, truth } = syntheticCorpus(N, ALPHA0)
 const stats = corpusStats(corpus)
 const docs = countDocuments(corpus).right
 const unnoisedError = topicRecoveryError(spectralLda(docs, K, ALPHA0, seeded(1).next).right.phi, truth, K, V).right.meanL1

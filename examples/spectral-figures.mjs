@@ -21,6 +21,7 @@
 // whitened (post-processing) ends without a model. Either row has released: false (no model) and
 // the reason, instead of an error.
 import { writeFileSync } from 'node:fs'
+import { K, log, sharedSettings, syntheticCorpus, V } from './spectral-synthetic.mjs'
 import { parseArgs } from 'node:util'
 import { seeded } from '../dist/core/rng.js'
 import { eigengap } from '../dist/trainers/spectral/private.js'
@@ -28,11 +29,9 @@ import { decompositionReleaseSensitivity, outputReleaseSensitivity, secondMoment
 import {
   corpusStats,
   countDocuments,
-  generateLda,
   heldOutPerplexity,
   loadDataset,
   privacyStatement,
-  selectDocuments,
   spectralLda,
   spectralLdaTrainer,
   SPECTRAL_DEFAULTS,
@@ -51,14 +50,7 @@ const { values } = parseArgs({
     out: { type: 'string', default: 'examples/spectral-figures.json' },
   },
 })
-const N = Number(values.documents)
-const EPSILONS = values.epsilons.split(',').map(Number)
-const ALPHA0 = Number(values.alpha0)
-const DELTA = Number(values.delta)
-const CONFIGS = values.configs.split(',')
-const K = 10
-const V = 500
-const log = (s) => process.stderr.write(`${s}\n`)
+const { N, EPSILONS, ALPHA0, DELTA, CONFIGS } = sharedSettings(values)
 
 const base = (configuration, epsilon, weights = {}) => ({ ...SPECTRAL_DEFAULTS, topics: K, alpha: ALPHA0 / K, beta: 0.1, configuration, epsilon, delta: DELTA, weights })
 
@@ -90,24 +82,21 @@ const strip = ({ phi, ...rest }) => rest
 // ---------------------------------------------------------------------------------------------
 // A. error against composite ε per configuration
 log(`A. synthetic K = ${K}, V = ${V}, N = ${N}, α0 = ${ALPHA0}, δ = ${DELTA}`)
-const g = generateLda({ topics: K, vocabulary: V, documents: N, alpha: ALPHA0 / K, beta: 0.1, meanDocumentLength: 100 }, seeded(`spectral-figures-${N}-${ALPHA0}`))
-const keep = []
-for (let d = 0; d < N; d++) if (g.right.corpus.docStart[d + 1] - g.right.corpus.docStart[d] >= 3) keep.push(d)
-const corpus = selectDocuments(g.right.corpus, keep)
-const truth = g.right.phi
+const { corpus, truth, kept } = syntheticCorpus(N, ALPHA0)
+
 const cd = countDocuments(corpus)
 const unnoised = spectralLda(cd.right, K, ALPHA0, seeded(1).next)
 const unnoisedError = topicRecoveryError(unnoised.right.phi, truth, K, V).right.meanL1
-log(`  un-noised spectral: recovery error ${unnoisedError.toFixed(4)} (${keep.length} documents with ≥ 3 tokens)`)
+log(`  un-noised spectral: recovery error ${unnoisedError.toFixed(4)} (${kept} documents with ≥ 3 tokens)`)
 // D (diagnostic, on the un-noised quantities): the sensitivities each edge would be calibrated to if
 // PTR's bounds were exact — Δ2, Δ3 proved; T̂, (ᾱ, μ̄), μ as the paper's Theorems 5–7 state them
 const eig = unnoised.right.whitening.eigenvalues
-const quantities = { documents: keep.length, topics: K, alpha0: ALPHA0, sigmaK: eig[K - 1], sigma1: eig[0], gammaS: eigengap(unnoised.right.decomposition) }
+const quantities = { documents: kept, topics: K, alpha0: ALPHA0, sigmaK: eig[K - 1], sigma1: eig[0], gammaS: eigengap(unnoised.right.decomposition) }
 const sensitivities = {
   quantities,
   tensorEntriesMaxAbs: Math.max(...Array.from(unnoised.right.tensor, Math.abs)),
-  e2e4e5e8_M2: secondMomentSensitivity(keep.length, ALPHA0),
-  e3_M3: thirdMomentSensitivity(keep.length, ALPHA0),
+  e2e4e5e8_M2: secondMomentSensitivity(kept, ALPHA0),
+  e3_M3: thirdMomentSensitivity(kept, ALPHA0),
   e6_T: whitenedTensorSensitivity(quantities),
   e7_decomposition: decompositionReleaseSensitivity(quantities),
   e9_output: outputReleaseSensitivity(quantities),
@@ -174,7 +163,7 @@ writeFileSync(
     {
       command: `node examples/spectral-figures.mjs ${process.argv.slice(2).join(' ')}`.trim(),
       note: 'seeded runs: NOT private releases; accountedEpsilon is the accountant’s composite on the plan at δ, claimedEpsilon the paper’s simple composition for the same noise',
-      synthetic: { topics: K, vocabulary: V, documents: keep.length, alpha0: ALPHA0, delta: DELTA, unnoisedError, sensitivities, figure2 },
+      synthetic: { topics: K, vocabulary: V, documents: kept, alpha0: ALPHA0, delta: DELTA, unnoisedError, sensitivities, figure2 },
       budgetSearch: { configuration: '1', epsilon: SEARCH_EPS, rows: search, best: best ?? null },
       brown: brown ?? null,
     },
