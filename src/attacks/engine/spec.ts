@@ -45,7 +45,7 @@ export interface AuditSpec<I> {
   readonly maxSelectionPerSide?: number
   /** Attack families to try (default: every family that applies to the outputs). */
   readonly families?: ReadonlyArray<AttackFamily>
-  /** Trials per work unit (default 65 536, fewer for long vector outputs); does not change the result. */
+  /** Trials per work unit (default `autoChunk`: 4 096–65 536 by the trials; fewer for long vector outputs); does not change the result. */
   readonly chunkSize?: number
   /**
    * Memory the selection samples may take (default 1 GiB). Selection keeps its outputs to fit
@@ -80,7 +80,22 @@ export type AnyAuditSpec<I> = Omit<AuditSpec<I>, 'executor'> & { readonly execut
 
 export const DEFAULT_CONFIDENCE = 0.95
 export const DEFAULT_SELECTION_FRACTION = 0.2
+/** The largest chunk (trials per work unit) an audit chooses by itself. */
 export const DEFAULT_CHUNK = 65_536
+/** The smallest: below it a chunk's message and merge cost more than its trials. */
+export const MIN_AUTO_CHUNK = 4_096
+
+/**
+ * Trials per chunk when the spec does not say (issue 23): a power of two, small enough that each of
+ * up to 16 workers (or `workers`, if more) gets ≥ 16 chunks of every stream — so no single chunk
+ * holds up the others at a batch's end — and within [MIN_AUTO_CHUNK, DEFAULT_CHUNK]. Up to 16 workers
+ * the chunk depends on the trials only, so a checkpoint resumes whatever the worker count.
+ */
+export const autoChunk = (trials: number, workers: number): number => {
+  const target = trials / (16 * Math.max(16, workers))
+  const pow2 = 2 ** Math.floor(Math.log2(Math.max(1, target)))
+  return Math.max(MIN_AUTO_CHUNK, Math.min(DEFAULT_CHUNK, pow2))
+}
 export const DEFAULT_MAX_MEMORY_BYTES = 2 ** 30
 /** Largest per-pair, per-side sample of a halving round (deepening may go beyond it). */
 export const HALVING_CAP_PER_SIDE = 100_000
@@ -140,7 +155,7 @@ export const validate = <I>(spec: AnyAuditSpec<I>): E.Either<DpError, Validated<
   const maxSelection = spec.maxSelectionPerSide ?? DEFAULT_MAX_SELECTION_PER_SIDE
   if (!(Number.isInteger(maxSelection) && maxSelection >= MIN_SELECTION_PER_SIDE))
     return E.left(invalidParameter('$.maxSelectionPerSide', spec.maxSelectionPerSide, `the selection cap must be an integer ≥ ${MIN_SELECTION_PER_SIDE}`))
-  const chunk = spec.chunkSize ?? DEFAULT_CHUNK
+  const chunk = spec.chunkSize ?? autoChunk(spec.trials, spec.workers ?? 1)
   if (!(Number.isInteger(chunk) && chunk >= 1))
     return E.left(invalidParameter('$.chunkSize', spec.chunkSize, 'the chunk size must be a positive integer'))
   if (spec.chunkTimeoutMs !== undefined && !(typeof spec.chunkTimeoutMs === 'number' && spec.chunkTimeoutMs >= 1))
