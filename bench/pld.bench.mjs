@@ -220,3 +220,36 @@ for (const [name, make] of item5) {
       `now: ε ${bracket(now.r)} (${route}) ${now.ms.toFixed(0)} ms | before/now ${(before.r.epsilon / now.r.epsilon).toFixed(2)}×`,
   )
 }
+
+// Issue 26: the f-DP trade-off curve (161 α points) and TPR at FPR 1 %, each a fresh computation
+// (the profile composes once and reads 400 ε points); the boundary case and a new event beside
+// the PLD query on the same event, as ratios in the same run.
+{
+  const { tradeOffCurve, tprAtFpr } = await load('accounting/tradeoff.js')
+  const { approxDP, compose: composeEv, permuteAndFlip } = await load('mechanisms/event.js')
+  console.log('')
+  console.log('Issue 26 — trade-off curve β(α) (161 α) and TPR at FPR 1 %, fresh each time; PLD query ε(1e-5) on the same event for scale')
+  const cases = [
+    ['Gaussian σ = 2 × 10 (closed form)', selfCompose(gaussian(2, 1, REL), 10)],
+    ['Poisson q = 0.01 Gaussian σ = 1.1 × 1000', selfCompose(poissonSample(Q, gaussian(SIGMA, 1, REL)), 1000)],
+    ['Laplace b = 1 × 20', selfCompose(laplace(1, 1, REL), 20)],
+    ['PermuteAndFlip ε = 0.5 × 20', selfCompose(permuteAndFlip(0.5, 1, REL), 20)],
+    ['(1, 0.1)∘(2, 0.2) at δ = 0.28 (boundary)', composeEv([approxDP(1, 0.1, REL), approxDP(2, 0.2, REL)])],
+  ]
+  for (const [name, event] of cases) {
+    const curve = timed(() => tradeOffCurve(event))
+    const tpr = timed(() => tprAtFpr(event, 0.01))
+    const q = timed(() => {
+      const acc = makePldAccountant({ relation: REL })
+      const s = acc.compose(event)(acc.empty)
+      return s._tag === 'Right' ? acc.epsilon(name.includes('boundary') ? 0.28 : DELTA)(s.right) : s
+    })
+    const c = curve.r._tag === 'Right' ? curve.r.right : undefined
+    const t = tpr.r._tag === 'Right' ? tpr.r.right : undefined
+    const e = q.r._tag === 'Right' ? q.r.right.epsilon : undefined
+    console.log(
+      `  ${name.padEnd(44)} curve ${curve.ms.toFixed(0)} ms (${c?.method ?? 'refused'}), TPR@1% ${t === undefined ? '—' : t.tpr.toFixed(4)} in ${tpr.ms.toFixed(0)} ms; ` +
+        `PLD ε ${fmt(e)} in ${q.ms.toFixed(0)} ms → curve/query ${(curve.ms / Math.max(q.ms, 1e-3)).toFixed(1)}`,
+    )
+  }
+}
