@@ -13,6 +13,7 @@ import normalQuantile from '@stdlib/stats-base-dists-normal-quantile'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildReport } from '../../src/report/audit/build.js'
+import { report } from '../../src/report/audit/report.js'
 import { account } from '../../src/accounting/account.js'
 import { runReport } from '../../src/cli/commands/report.js'
 import { runTrainCli } from '../../src/cli/commands/train.js'
@@ -352,5 +353,42 @@ describe('the trade-off curve beside the audit', () => {
     // the Laplace audit is drawn against its spec's plan, whose curve the report carries with the subject
     expect(audit('Laplace, b = 1').tradeOff!.source).toBe('the accounted plan of Laplace, b = 1')
     expect(report.subjects.find((s) => s.name === 'Laplace, b = 1')!.tradeOff!.points.length).toBeGreaterThan(100)
+  })
+})
+
+describe('every audit kind is a report input', () => {
+  it('a trainer audit as `dpaudit audit --out` writes it is read with its timing; an edited verdict or scores that do not give the counts are refused', async () => {
+    const result = JSON.parse(readFileSync(fx.trainerAudit, 'utf8')) as Record<string, unknown> & { trials: { requested: number }; seed: string; confidence: number; verdict: string; scores: { withTarget: number[] } }
+    const doc = (r: Record<string, unknown>) => ({ schemaVersion: 1, tool: 'dpaudit audit', target: 'game.json', node: 'v20', options: { trials: result.trials.requested, seed: result.seed, confidence: result.confidence, workers: 1 }, timing: { elapsedMs: 10, trialsPerSecond: 12 }, result: r })
+    const file = join(dir, 'trainer-doc.json')
+    writeFileSync(file, JSON.stringify(doc(result)))
+    const r = await runReport([file, '--out', join(dir, 'trainer-doc-out')])
+    expect(r.code, r.stderr).toBe(0)
+    const a = decode(join(dir, 'trainer-doc-out', 'report.json')).subjects[0]!.audits[0]!
+    expect(a.kind).toBe('trainer')
+    expect(a.timing?.elapsedMs).toBe(10)
+    expect(a.histogram).toBeDefined()
+    const flipped = join(dir, 'trainer-flipped.json')
+    writeFileSync(flipped, JSON.stringify(doc({ ...result, verdict: result.verdict === 'violation' ? 'consistent' : 'violation' })))
+    expect((await runReport([flipped, '--out', join(dir, 'o-flipped')])).stderr).toMatch(/verdict: contradicts the result's own numbers/)
+    const moved = join(dir, 'trainer-scores.json')
+    writeFileSync(moved, JSON.stringify({ ...result, scores: { ...result.scores, withTarget: result.scores.withTarget.map((x) => x + 1e6) } }))
+    expect((await runReport([moved, '--out', join(dir, 'o-scores')])).stderr).toMatch(/\$\.scores: the recorded scores at threshold .* not the recorded counts/)
+  })
+
+  it('a one-run mechanism audit needs the claim it was tested against; its bound is re-derived from the guesses', async () => {
+    const oneRun = { canaries: 1000, guesses: 100, correct: 100, epsilonLowerBound: 0, confidence: 0.95, statement: 'all right' }
+    const { oneRunEpsilonLowerBound } = await import('../../src/attacks/one-run.js')
+    const lb = oneRunEpsilonLowerBound(1000, 100, 100, 1e-5, 0.05)
+    const r = await report({ audits: [{ name: 'one run', value: { ...oneRun, epsilonLowerBound: lb } }] })
+    expect(E.isLeft(r) && r.left.message).toMatch(/records no claim/)
+    const ok = await report({ subjects: [{ name: 'canaries', audits: [{ name: 'one run', value: { ...oneRun, epsilonLowerBound: lb }, claim: { epsilon: 1, delta: 1e-5 } }] }] })
+    if (E.isLeft(ok)) throw new Error(ok.left.message)
+    const a = ok.right.json.subjects[0]!.audits[0]!
+    expect(a.evidence.oneRun).toEqual({ canaries: 1000, guesses: 100, correct: 100 })
+    expect(a.epsilonLowerBound).toBe(lb)
+    expect(a.verdict).toBe(lb > 1 ? 'violation' : 'consistent')
+    const forged = await report({ audits: [{ name: 'forged', value: { ...oneRun, epsilonLowerBound: lb + 1 }, claim: { epsilon: 1, delta: 1e-5 } }] })
+    expect(E.isLeft(forged) && forged.left.message).toMatch(/does not follow from 100 of 100 guesses/)
   })
 })

@@ -300,7 +300,10 @@ export const auditSection = (u: unknown, ctx: AuditContext): E.Either<DpError, A
       const r = res.right
       const ok = checkAuditResult(named, r as unknown as Parameters<typeof checkAuditResult>[1])
       if (E.isLeft(ok)) return ok
-      return r.subject.kind === 'trainer' ? trainerSection(r as TrainerAuditResult, ctx, named) : mechanismSection(r as AuditResult, doc.right, ctx)
+      if (r.subject.kind === 'mechanism') return mechanismSection(r as AuditResult, doc.right, ctx)
+      const t = trainerSection(r as TrainerAuditResult, ctx, named)
+      // a trainer audit written by `dpaudit audit --out` carries its wall time too
+      return E.isLeft(t) || doc.right === undefined ? t : E.right({ ...t.right, timing: doc.right.timing })
     }
     case 'classifier-membership': {
       const d = decodeWith(ClassifierMembershipJson, u, at)
