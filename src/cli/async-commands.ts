@@ -37,6 +37,8 @@ export const ASYNC_COMMANDS: Readonly<Record<string, AsyncCommand>> = {
   // Loaded on demand: vega is imported only when a report is drawn.
   report: (args) => import('./commands/report.js').then((m) => m.runReport(args)),
   verify: (args) => import('./commands/verify.js').then((m) => m.runVerify(args)),
+  // a trainer from a module (dpaudit train ./my-trainer.js ...) is imported, so the command waits on it
+  train: (args) => (/\.(m|c)?js$/.test(args[0] ?? '') ? import('./commands/train-module.js').then((m) => m.runTrainModule(args)) : undefined),
 }
 
 /** Runs `argv` if it names an asynchronous command, turning thrown errors into results; else undefined. */

@@ -30,6 +30,8 @@ import { discreteLaplaceTable, discreteLaplaceTableEvent, randomizedStep, type T
 import { LDA_ASSUMPTIONS } from './assumptions.js'
 import { type LdaTrainer, pureClaim } from './trainer.js'
 import { LDA_DP, LDA_DP_PAPER } from './papers.js'
+import { numericFlag } from './flags.js'
+import { ldaFlags, ldaSurface } from './lda-surface.js'
 
 export const CdpConfig = t.intersection([BaseConfig, t.type({ epsilon: t.number })])
 export type CdpConfig = t.TypeOf<typeof CdpConfig>
@@ -60,6 +62,9 @@ const make = (every: boolean): LdaTrainer<CdpConfig> => ({
     : `CDP-LDA (${LDA_DP}, §VII, its reference [40]): discrete Laplace of scale 1/ε on the topic-word and document-topic counts in the first iteration only`,
   config: CdpConfig,
   defaults: { ...BASE_DEFAULTS, epsilon: 1 },
+  flags: [...ldaFlags(), numericFlag('epsilon', 'epsilon', 'E')],
+  ...ldaSurface,
+  releases: ['phi', 'count-tables'],
   validate,
   relation: WORD,
   accountingRelation: WORD,

@@ -16,6 +16,7 @@ import { FastUniform } from './lda/random.js'
 import { makeSparseSampler } from './lda/sparse.js'
 import { initState, phiFromCounts } from './lda/state.js'
 import { type LdaTrainer, noClaim } from './trainer.js'
+import { ldaFlags, ldaSurface } from './lda-surface.js'
 
 export type CgsConfig = t.TypeOf<typeof BaseConfig>
 
@@ -32,6 +33,10 @@ export const cgs: LdaTrainer<CgsConfig> = {
   plan: (c) => E.right(selfCompose(labeled(SWEEP, nonPrivate), c.iterations)),
   claimed: () => noClaim('—', 'non-private baseline: no privacy is claimed', replaceOne('word')),
   assumptions: () => ['non-private baseline: every sweep reads the raw counts; θ and the trace are written to the model file'],
+  flags: ldaFlags(),
+  ...ldaSurface,
+  releases: ['phi'],
+  nonPrivate: 'the non-private baseline',
   fit: (corpus, c, rng, options = {}) => {
     const ok = validateCorpus(corpus)
     if (E.isLeft(ok)) return ok

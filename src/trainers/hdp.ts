@@ -42,6 +42,8 @@ import { type LdaTrainer, pureClaim } from './trainer.js'
 import { invalidParameter } from '../core/error.js'
 import type { WordStream } from '../core/words.js'
 import { LDA_DP, LDA_DP_PAPER } from './papers.js'
+import { numericFlag } from './flags.js'
+import { ldaFlags, ldaSurface } from './lda-surface.js'
 
 export const HdpConfig = t.intersection([
   BaseConfig,
@@ -114,6 +116,9 @@ export const hdpLda: LdaTrainer<HdpConfig> = {
   description: `HDP-LDA (${LDA_DP_PAPER}, Alg. 1): discrete Laplace on the topic-word counts every iteration, clipping, inherent privacy of the topic draws`,
   config: HdpConfig,
   defaults: { ...BASE_DEFAULTS, epsilonL: 1, clip: 100, noise: 'fresh' },
+  flags: [...ldaFlags(), numericFlag('epsilon-l', 'epsilonL', 'E'), numericFlag('clip', 'clip', 'C'), { flag: 'noise', type: 'string', field: 'noise', meta: 'fresh|accumulate', note: 'the reading of Algorithm 1 line 9' }],
+  ...ldaSurface,
+  releases: ['phi', 'count-tables'],
   validate,
   relation: WORD,
   accountingRelation: WORD,

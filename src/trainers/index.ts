@@ -7,7 +7,11 @@
  */
 export type * from './trainer.js'
 export { compositionAtoms, sameComposition, pureClaim, rdpClaim, noClaim } from './trainer.js'
-export { TRAINERS, TRAINER_NAMES, isTrainerName } from './registry.js'
+export { TRAINERS, TRAINER_LIST, TRAINER_NAMES, isTrainerName, trainerNamed } from './registry.js'
+export { erase, type AnyTrainer, type ConfiguredTrainer, type TrainedModel } from './erase.js'
+export { flagNumber, numericFlag } from './flags.js'
+export { ldaFlags, ldaSurface, LDA_MODEL, LDA_MODEL_KIND, MAX_ITERATIONS } from './lda-surface.js'
+export { postProcessing, type NoCostInput } from './release/post-processing.js'
 export { cgs, type CgsConfig } from './cgs.js'
 export { BaseConfig, BASE_DEFAULTS } from './config.js'
 export { hdpLda, HdpConfig, inherentEpsilon, paperInherentEpsilon, topicDrawEvent } from './hdp.js'
@@ -27,7 +31,7 @@ export {
   strideOf,
 } from './lp/perturb.js'
 export { onesPerWord, estimateCounts, estimateVariance, reconstruct, reconstructToward, presenceCorpus, type PresenceColumns } from './lp/estimate.js'
-export { olpLda, OlpConfig, Denoise, fitOnline, type PriorCorpus, splitPrior, checkSameVocabulary, streamSize, batchCount, PRIOR_SPLIT_SEED } from './olp/olp-lda.js'
+export { olpLda, OlpConfig, Denoise, type PriorCorpus, splitPrior, checkSameVocabulary, streamSize, batchCount, PRIOR_SPLIT_SEED } from './olp/olp-lda.js'
 export { theoremSixOmega, bayesEstimate, bayesVariance, nextPrior } from './olp/bayes.js'
 export { type TopicWordPrior, flatPrior, updatePrior, sweepWithPrior, phiWithPrior, wordTotals, presenceDocuments, onlineLda } from './olp/online.js'
 export {
@@ -40,7 +44,7 @@ export {
   type EfficiencyPrivacyMaximum,
 } from './sub-analysis.js'
 export { privacyStatement, replaceOneByApproxGroup, replaceOneByRdpGroup, replaceOneDirect, type PrivacyStatement, type AccountedEpsilon, type ClaimedEpsilon } from './statement.js'
-export { modelFile, writeModelFile, readModelFile, decodeModelFile, ModelFileCodec, MODEL_KIND, reindexPhi, type ModelFile, type LoadedModel } from './model-file.js'
+export { modelFile, trainedFile, type TrainedFile, writeModelFile, readModelFile, decodeModelFile, ModelFileCodec, MODEL_KIND, reindexPhi, type ModelFile, type LoadedModel } from './model-file.js'
 export { writeFileAtomic } from './io.js'
 export {
   type Corpus,

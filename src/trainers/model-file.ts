@@ -27,8 +27,9 @@ import { writeFileAtomic } from './io.js'
 import { checkStatement } from './statement-check.js'
 import type { PrivacyStatement } from './statement.js'
 import type { IterationLog, LdaModel } from './trainer.js'
+import { LDA_MODEL, LDA_MODEL_KIND } from './lda-surface.js'
 
-export const MODEL_KIND = 'dpaudit-lda-model'
+export const MODEL_KIND = LDA_MODEL_KIND
 
 export interface ModelFile {
   readonly schemaVersion: 1
@@ -54,35 +55,53 @@ export interface ModelFile {
   readonly trace?: ReadonlyArray<IterationLog>
 }
 
-const rows = (a: Float64Array, n: number, m: number): number[][] => Array.from({ length: n }, (_, i) => Array.from(a.subarray(i * m, (i + 1) * m)))
+/** A trained model's file, whatever its trainer: the envelope every model file shares, with the trainer's fields after the vocabulary. */
+export interface TrainedFile {
+  readonly schemaVersion: 1
+  readonly kind: string
+  readonly trainer: string
+  readonly config: unknown
+  readonly release?: ModelFile['release']
+  readonly corpus: ModelFile['corpus']
+  readonly vocab: ReadonlyArray<string>
+  readonly [field: string]: unknown
+}
 
-export const modelFile = (args: {
+/**
+ * The file of a trained model: the trainer's model fields (`ModelOutput.fields`) between the
+ * vocabulary and the evaluation, in this order, so an LDA file is the same byte for byte whichever
+ * path built it.
+ */
+export const trainedFile = (args: {
+  kind: string
   trainer: string
   config: unknown
   release: ModelFile['release']
   corpus: ModelFile['corpus']
   vocab: ReadonlyArray<string>
-  model: LdaModel
-  evaluation?: ModelFile['evaluation']
+  fields: Readonly<Record<string, unknown>>
+  evaluation?: Readonly<Record<string, unknown>>
   privacy: PrivacyStatement
   trace?: ReadonlyArray<IterationLog>
-}): ModelFile => ({
+}): TrainedFile => ({
   schemaVersion: 1,
-  kind: MODEL_KIND,
+  kind: args.kind,
   trainer: args.trainer,
   config: args.config,
   ...(args.release === undefined ? {} : { release: args.release }),
   corpus: args.corpus,
   vocab: args.vocab,
-  topics: args.model.topics,
-  phi: rows(args.model.phi, args.model.topics, args.model.vocabulary),
-  ...(args.model.theta === undefined ? {} : { theta: rows(args.model.theta, args.model.theta.length / args.model.topics, args.model.topics) }),
+  ...args.fields,
   ...(args.evaluation === undefined ? {} : { evaluation: args.evaluation }),
   privacy: args.privacy,
   ...(args.trace === undefined ? {} : { trace: args.trace }),
 })
 
-export const writeModelFile = (file: string, m: ModelFile): E.Either<DpError, void> => writeFileAtomic(file, `${stringifyJson(m, 1)}\n`)
+/** An LDA model's file (φ, and θ for the non-private CGS). */
+export const modelFile = ({ model, ...args }: Omit<Parameters<typeof trainedFile>[0], 'kind' | 'fields'> & { readonly model: LdaModel }): TrainedFile =>
+  trainedFile({ ...args, kind: MODEL_KIND, fields: LDA_MODEL.fields(model) })
+
+export const writeModelFile = (file: string, m: ModelFile | TrainedFile): E.Either<DpError, void> => writeFileAtomic(file, `${stringifyJson(m, 1)}\n`)
 
 /** What `evaluate` needs from a model file: the vocabulary and φ. */
 export interface LoadedModel {

@@ -32,7 +32,7 @@ import { compose, type PrivacyEvent } from '../mechanisms/event.js'
 import { type NeighbouringRelation, sameRelation, showRelation } from '../mechanisms/neighbouring.js'
 import { type VocabularySource, vocabularyAssumption } from './assumptions.js'
 import type { CorpusStats } from './corpus/corpus.js'
-import type { LdaConfigBase, LdaTrainer } from './trainer.js'
+import type { Trainer } from './trainer.js'
 
 export interface AccountedEpsilon {
   readonly delta: number
@@ -71,7 +71,7 @@ export const releaseNotice = (r: { readonly private: boolean; readonly notPrivat
     ? 'private release: every data-dependent value left the trainer through its release gate, with noise and draws from node:crypto; the guarantee is the accounted ε, under the assumptions the statement lists'
     : `NOT A PRIVATE RELEASE: ${r.notPrivateBecause.join('; ')}`
 
-const tightest = (event: PrivacyEvent, relation: LdaTrainer['relation'], deltas: ReadonlyArray<number>): E.Either<DpError, AccountedEpsilon[]> => {
+const tightest = (event: PrivacyEvent, relation: NeighbouringRelation, deltas: ReadonlyArray<number>): E.Either<DpError, AccountedEpsilon[]> => {
   const r = account({ schemaVersion: 1, relation, event }, { deltas })
   if (E.isLeft(r)) return r
   return E.right(
@@ -213,8 +213,8 @@ export const accountPlan = (
   return E.right({ accounted: accounted.right, guarantee, notes })
 }
 
-export const privacyStatement = <C extends LdaConfigBase>(
-  trainer: LdaTrainer<C>,
+export const privacyStatement = <C>(
+  trainer: Pick<Trainer<C, unknown>, 'name' | 'relation' | 'accountingRelation' | 'plan' | 'claimed' | 'assumptions'>,
   config: C,
   stats: CorpusStats,
   deltas: ReadonlyArray<number>,

@@ -56,6 +56,8 @@ import { adaptiveSubsamplingClaim, gaussianRdp, paperSubsampledRdp, subLdaSigma 
 import { LDA_ASSUMPTIONS } from './assumptions.js'
 import { type Claim, type LdaTrainer } from './trainer.js'
 import { LDA_DP, SUB_LDA_PAPER } from './papers.js'
+import { flagNumber, numericFlag } from './flags.js'
+import { ldaFlags, ldaSurface } from './lda-surface.js'
 
 export const SubConfig = t.intersection([
   BaseConfig,
@@ -115,6 +117,26 @@ export const subLda: LdaTrainer<SubConfig> = {
   description: `SUB-LDA (${SUB_LDA_PAPER}, Alg. 1): Poisson-subsampled tokens, discrete Gaussian noise on their counts, clipping (not amplified: the sample is shared with the topic draws)`,
   config: SubConfig,
   defaults: { ...BASE_DEFAULTS, gamma: 0.1, order: 14, rdpEpsilon: 2, clip: 100, adaptive: null },
+  flags: [
+    ...ldaFlags(),
+    numericFlag('gamma', 'gamma', 'G'),
+    numericFlag('clip', 'clip', 'C'),
+    numericFlag('order', 'order', 'A'),
+    numericFlag('rdp-epsilon', 'rdpEpsilon', 'E'),
+    { flag: 'adaptive-q', meta: 'Q', shown: () => 'off', note: 'with --adaptive-eta' },
+    { flag: 'adaptive-eta', meta: 'H', shown: () => 'off', note: 'with --adaptive-q' },
+  ],
+  fromFlags: (values, config) => {
+    const q = flagNumber('adaptive-q', values['adaptive-q'])
+    const eta = flagNumber('adaptive-eta', values['adaptive-eta'])
+    if (E.isLeft(q)) return q.left
+    if (E.isLeft(eta)) return eta.left
+    if ((q.right === undefined) !== (eta.right === undefined)) return '--adaptive-q and --adaptive-eta go together'
+    if (q.right !== undefined && eta.right !== undefined) config['adaptive'] = { q: q.right, eta: eta.right }
+    return undefined
+  },
+  ...ldaSurface,
+  releases: ['phi', 'count-tables'],
   validate,
   relation: RO,
   accountingRelation: RO,

@@ -2,18 +2,22 @@
  * The trainer contract: a trainer declares the privacy events it will execute (`plan`) and
  * records those it did execute (the ledger returned by `fit`); the accountant, not the trainer,
  * turns them into ε. The paper's own claim travels beside them as an opaque stated guarantee
- * (`claimed`), so dpaudit can print both and show where they differ.
+ * (`claimed`), so dpaudit can print both and show where they differ. A trainer also owns its
+ * surface: its command-line flags, its config codec, its extra inputs, why a run of it cannot be a
+ * private release, what its model file holds and how it is evaluated, and what it releases (for the
+ * audit's choice of statistics). `erase` hides its configuration and model types behind `AnyTrainer`,
+ * so the registry is a plain list and `dpaudit train` the same few steps for every trainer.
  *
  * @module
  */
+import * as E from 'fp-ts/lib/Either.js'
 import type * as t from 'io-ts'
-import type * as E from 'fp-ts/lib/Either.js'
 import type { DpError } from '../core/error.js'
 import type { Rng } from '../core/rng.js'
 import { approxDP, children, type PrivacyEvent, pureDP } from '../mechanisms/event.js'
 import type { NeighbouringRelation } from '../mechanisms/neighbouring.js'
 import type { ReleaseRecord } from '../mechanisms/gate.js'
-import type { Corpus, CorpusStats } from './corpus/corpus.js'
+import type { Corpus, CorpusStats, PublicCorpus } from './corpus/corpus.js'
 
 export type TrainerName = 'cgs' | 'hdp-lda' | 'cdp-lda' | 'cdp-lda+' | 'sub-lda' | 'lp-lda' | 'olp-lda' | 'svi-lda' | 'svi-lda-wor' | 'spectral'
 
@@ -66,6 +70,11 @@ export interface FitOptions {
    * Default: the cores available, one per 100,000 tokens at most.
    */
   readonly workers?: number
+  /**
+   * The extra inputs the trainer declares (`Trainer.inputs`), loaded by the caller: corpora the user
+   * declared public, read with the training corpus's vocabulary (OLP-LDA's `prior`).
+   */
+  readonly inputs?: Readonly<Record<string, PublicCorpus>>
 }
 
 /** Whether a run is a private release, and why not. */
@@ -76,8 +85,8 @@ export interface ReleaseVerdict {
   readonly notPrivateBecause: ReadonlyArray<string>
 }
 
-export interface FitResult {
-  readonly model: LdaModel
+export interface FitResult<Model = LdaModel> {
+  readonly model: Model
   readonly trace: ReadonlyArray<IterationLog>
   /** The privacy events the run executed, in order. Property-tested ≡ plan. */
   readonly ledger: PrivacyEvent
@@ -124,43 +133,163 @@ export const noClaim = (source: string, statement: string, relation: Neighbourin
 })
 
 /**
- * A trainer, generic in its configuration, the public statistics its plan may depend on, its
- * data and its model. The LDA trainers instantiate it as `LdaTrainer<C>`.
+ * A command-line flag of a trainer: `--flag VALUE` sets config field `field` (a number unless `type`
+ * says otherwise; a switch sets `true`). A flag without `field` is read by the trainer's `fromFlags`.
  */
-export interface Trainer<Config, Stats, Data, Model> {
-  readonly name: TrainerName
+export interface TrainerFlag {
+  readonly flag: string
+  readonly type?: 'number' | 'string' | 'switch'
+  readonly field?: string
+  /** The value's placeholder in the usage line (K, FRACTION|PATH). */
+  readonly meta?: string
+  /** The default as the usage line shows it, from the trainer's defaults; absent: the field's default, if any. */
+  readonly shown?: (defaults: Readonly<Record<string, unknown>>) => string | undefined
+  /** What the flag means, for the usage line. */
+  readonly note?: string
+  /** The run is refused without it. */
+  readonly required?: boolean
+  /** The largest value accepted (numbers), checked before decoding: a run is bounded in time by its flags. */
+  readonly max?: number
+}
+
+/** The flag values `dpaudit train` parsed (strings, switches, the repeated --delta). */
+export type FlagValues = Readonly<Record<string, string | boolean | ReadonlyArray<string> | undefined>>
+
+/** A held-out evaluation of a model on whole test documents. */
+export interface Evaluation {
+  /** The numbers written to the model file's `evaluation` (before its protocol), in order. */
+  readonly values: Readonly<Record<string, number>>
+  /** The headline number as printed. */
+  readonly shown: string
+  /** What it was computed on, for the printed parenthesis ("1234 held-out tokens"). */
+  readonly detail: string
+  /** How it is computed (the caller adds on which corpus). */
+  readonly protocol: string
+}
+
+/** How a trainer's model is written and evaluated. */
+export interface ModelOutput<Model> {
+  /** The model file's `kind` ("dpaudit-lda-model" for the LDA trainers). */
+  readonly kind: string
+  /** The model file's fields after the vocabulary, in order (φ's rows, a weight vector, …): JSON data. */
+  readonly fields: (model: Model) => Readonly<Record<string, unknown>>
+  /** What the evaluation measures, as printed ("held-out perplexity", "held-out accuracy"). */
+  readonly metric: string
+  /** Scores the model on whole test documents (a public corpus, or the run's own test split); absent: none. */
+  readonly evaluate?: (model: Model, test: Corpus) => E.Either<DpError, Evaluation>
+}
+
+/** An extra input of a trainer: a public corpus named by a config field (a path), loaded with the training corpus's vocabulary. */
+export interface ExtraInput<Config> {
+  /** Its key in `FitOptions.inputs`. */
+  readonly name: string
+  /** The flag that names it (for the output guard and messages). */
+  readonly flag: string
+  /** The path the configuration names, if any. */
+  path(config: Config): string | undefined
+}
+
+/** Public sizes the user declared on the command line (--documents, --tokens). */
+export interface DeclaredSizes {
+  readonly documents?: number
+  readonly tokens?: number
+}
+
+/** What the trainer lets out, for the audit's choice of test statistics (attacks/trainers/features.ts). */
+export type ReleaseKind =
+  /** φ, the topic-word distributions (every LDA trainer's model). */
+  | 'phi'
+  /** noisy topic-word count tables, each iteration (white-box). */
+  | 'count-tables'
+  /** per-document randomized-response reports of word presence (white-box). */
+  | 'report-bits'
+
+/**
+ * A trainer, generic in its configuration and its model. The LDA trainers instantiate it as
+ * `LdaTrainer<C>`; a third party writes one against `dpaudit/trainers` and `dpaudit/mechanisms`.
+ *
+ * A plug-in module for `dpaudit train ./my-trainer.js` exports one as `trainer` (or as the default
+ * export, or the default export's `trainer`): a plain object of this shape, with
+ * - `name`, `description`; `config`: an io-ts codec of its configuration, `defaults` merged under
+ *   the flags before decoding, `validate` for ranges (naming the field and value);
+ * - `flags`: its command-line flags (flag → config field, default, note); `dpaudit train --help`
+ *   lists them, and any flag not declared (nor common to every trainer) is refused;
+ * - `relation` (what it protects) and `accountingRelation` (what `plan` is accounted under);
+ * - `plan(config, stats)`: the events one run will execute, from public sizes only — derive it from
+ *   the same measurements `fit` runs through its `ReleaseGate` (dpaudit/mechanisms);
+ * - `claimed`, `assumptions`: the paper's claim (opaque, printed beside the accounted ε) and what the
+ *   accounted ε assumes, in words;
+ * - `fit(corpus, config, rng, options)`: trains, every data-dependent value leaving through one
+ *   `ReleaseGate` on `wordsFromRng(rng)` (passing `options` on, for diagnostics and observers), and
+ *   returns the model, the trace, the gate's ledger and `release` verdict;
+ * - `model`: the model file's fields and the held-out evaluation; `iterations(config)`: how many
+ *   iterations `fit` reports (progress); `releases`: what an audit may observe.
+ * Optional: `summary` (the configuration in a few words), `inputs` (public corpora it reads beside
+ * the training corpus), `refusals` (why a run cannot be a private release, known before any work:
+ * `--private` refuses it), `nonPrivate` (a non-private baseline: why), `statementNotes` (lines added
+ * to the privacy statement), `withDeclared` (the configuration given the declared public sizes),
+ * `fromFlags` (flags that set more than one field, or depend on each other).
+ * `dpaudit train` then accounts the plan, prints the statement, trains, refuses or labels a run that
+ * is not a private release, writes the model file atomically, and the run can be audited, exactly
+ * as for a built-in trainer.
+ */
+export interface Trainer<Config, Model> {
+  readonly name: string
   readonly description: string
   /** Shape of the configuration (JSON); `validate` checks the ranges. */
-  readonly config: t.Type<Config, unknown, unknown>
+  readonly config: t.Decoder<unknown, Config>
   /** Defaults for optional hyper-parameters, merged under user input before decoding. */
   readonly defaults: Readonly<Record<string, unknown>>
   /** Range checks, naming the field and value (K ≥ 2, ε > 0, γ ∈ (0, 1], …). */
-  readonly validate: (config: Config, stats?: Stats) => E.Either<DpError, Config>
+  validate(config: Config, stats?: CorpusStats): E.Either<DpError, Config>
   /** The relation and unit the trainer protects (replace-one word for the LDA papers). */
   readonly relation: NeighbouringRelation
   /**
-   * The relation the plan is accounted under. Every landed trainer accounts under `relation`; a
-   * plan accounted under add/remove for a replace-one trainer is stated by group privacy
-   * (statement.ts).
+   * The relation the plan is accounted under. A plan accounted under add/remove for a replace-one
+   * trainer is stated by group privacy (statement.ts).
    */
   readonly accountingRelation: NeighbouringRelation
   /** The mechanism graph the trainer will execute, as an event tree. */
-  readonly plan: (config: Config, stats: Stats) => E.Either<DpError, PrivacyEvent>
+  plan(config: Config, stats: CorpusStats): E.Either<DpError, PrivacyEvent>
   /** The paper's claim, opaque, for comparison with the accounted guarantee. */
-  readonly claimed: (config: Config, stats: Stats) => Claim
+  claimed(config: Config, stats: CorpusStats): Claim
   /**
    * What the accounted ε assumes beyond the plan, in words: the reading of an ambiguous line, the
    * sampling model, what is treated as public. Printed with every statement.
    */
-  readonly assumptions: (config: Config) => ReadonlyArray<string>
+  assumptions(config: Config): ReadonlyArray<string>
   /**
    * Trains. `rng` chooses the randomness: `secure()` (node:crypto; the only private release) or a
    * seeded Rng (reproducible; the result says it is not a private release).
    */
-  readonly fit: (data: Data, config: Config, rng: Rng, options?: FitOptions) => E.Either<DpError, FitResult>
+  fit(data: Corpus, config: Config, rng: Rng, options?: FitOptions): E.Either<DpError, FitResult<Model>>
+  /** Its command-line flags beyond those every trainer takes. */
+  readonly flags: ReadonlyArray<TrainerFlag>
+  /** How its model is written and evaluated. */
+  readonly model: ModelOutput<Model>
+  /** How many iterations `fit` reports through `onIteration` (progress: "iter i of T"). */
+  iterations(config: Config): number
+  /** What it lets out, for the audit's choice of statistics. */
+  readonly releases: ReadonlyArray<ReleaseKind>
+  /** The configuration in a few words, for the first line of the output ("K = 20, T = 100"). */
+  summary?(config: Config): string
+  /** A non-private baseline: why (a `--private` run is refused; the run is never meant private). */
+  readonly nonPrivate?: string
+  /** Public corpora it reads beside the training corpus (passed to `fit` in `options.inputs`). */
+  readonly inputs?: ReadonlyArray<ExtraInput<Config>>
+  /** Why a run cannot be a private release, known before it starts (refused under `--private`, else labelled). */
+  refusals?(config: Config, declared: DeclaredSizes): ReadonlyArray<string>
+  /** Why a configuration cannot be a private release; refused under `--private` before the corpus is read, not labelled (the gate records it). */
+  unverified?(config: Config): ReadonlyArray<string>
+  /** Lines added to the privacy statement's notes (per-unit guarantees). */
+  statementNotes?(config: Config, stats: CorpusStats, deltas: ReadonlyArray<number>): E.Either<DpError, ReadonlyArray<string>>
+  /** The configuration run, given the public sizes the user declared (default: unchanged). */
+  withDeclared?(config: Config, declared: DeclaredSizes): Config
+  /** Flags that set more than one field or depend on each other, into the raw configuration; an error message, or undefined. */
+  fromFlags?(values: FlagValues, config: Record<string, unknown>): string | undefined
 }
 
-export type LdaTrainer<C extends LdaConfigBase = LdaConfigBase> = Trainer<C, CorpusStats, Corpus, LdaModel>
+export type LdaTrainer<C extends LdaConfigBase = LdaConfigBase> = Trainer<C, LdaModel>
 
 // -------------------------------------------------------------------------------------------
 // ledger ≡ plan

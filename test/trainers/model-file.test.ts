@@ -10,7 +10,7 @@ import { seeded } from '../../src/core/rng.js'
 import { stringifyJson } from '../../src/core/json.js'
 import { TRAINERS, corpusStats, generateLda, privacyStatement, type LdaConfigBase } from '../../src/trainers/index.js'
 import { writeTinyUci } from './tiny-uci.js'
-import { type ModelFile, decodeModelFile, modelFile, readModelFile, writeModelFile } from '../../src/trainers/model-file.js'
+import { decodeModelFile, modelFile, readModelFile, type TrainedFile, writeModelFile } from '../../src/trainers/model-file.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'dpaudit-model-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -24,7 +24,7 @@ const corpusDir = writeTinyUci(dir)
 
 type Name = keyof typeof TRAINERS
 
-const trainModel = (name: Name, topics: number, seed: number): ModelFile => {
+const trainModel = (name: Name, topics: number, seed: number): TrainedFile => {
   const trainer = TRAINERS[name]
   const c = trainer.config.decode({ ...trainer.defaults, topics, iterations: 2, epsilonL: 1, epsilon: 1, clip: 5, noise: 'fresh' })
   if (E.isLeft(c)) throw new Error(`decode ${name}`)
@@ -45,7 +45,7 @@ const trainModel = (name: Name, topics: number, seed: number): ModelFile => {
   })
 }
 
-const write = (name: string, m: ModelFile): string => {
+const write = (name: string, m: TrainedFile): string => {
   const p = join(dir, name)
   const w = writeModelFile(p, m)
   if (E.isLeft(w)) throw new Error(formatError(w.left))
@@ -62,7 +62,7 @@ describe('model files: write then read', () => {
         if (E.isLeft(r)) throw new Error(formatError(r.left))
         expect(r.right.file).toEqual(m)
         expect(r.right.topics).toBe(K)
-        expect(Array.from(r.right.phi)).toEqual(m.phi.flat())
+        expect(Array.from(r.right.phi)).toEqual((m['phi'] as number[][]).flat())
       }),
       { seed: 7, numRuns: 8 },
     )

@@ -7,7 +7,8 @@ import { join } from 'node:path'
 import * as E from 'fp-ts/lib/Either.js'
 import fc from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
-import { runTrain, runTrainCli, TRAIN_USAGE, TRAINER_FLAGS } from '../../src/cli/commands/train.js'
+import { runTrain, runTrainCli, TRAIN_USAGE } from '../../src/cli/commands/train.js'
+import { trainerNamed } from '../../src/trainers/registry.js'
 import { seeded } from '../../src/core/rng.js'
 import { seededWords, WordStream } from '../../src/core/words.js'
 import {
@@ -17,7 +18,6 @@ import {
   corpusStats,
   estimateVariance,
   declarePublic,
-  fitOnline,
   flatPrior,
   fromDocuments,
   generateLda,
@@ -207,7 +207,8 @@ describe('privacy: one release for the stream, D0 public', () => {
   it('the gate releases the prior step (public), the users’ reports once, then post-processing per batch', () => {
     const released: ReleaseRecord[] = []
     const prior = splitPrior(corpus, 0.25)
-    const fit = fitOnline(declarePublic(prior.prior), prior.stream, config(), seeded(3), { onRelease: (r) => released.push(r) })
+    // a prior PATH is an extra input: fit takes the loaded public corpus in options.inputs
+    const fit = olpLda.fit(prior.stream, config({ prior: 'prior.jsonl' }), seeded(3), { onRelease: (r) => released.push(r), inputs: { prior: declarePublic(prior.prior) } })
     if (E.isLeft(fit)) throw new Error('fit')
     expect(released[0]?.label).toMatch(/^public prior: public prior corpus D0/)
     expect(released[1]?.label).toMatch(/^users: randomized response/)
@@ -246,10 +247,10 @@ describe('bad input: a clear error naming the field, nothing written', () => {
   })
   it('a stream with no documents, a prior with another vocabulary', () => {
     const empty = fromDocuments(corpus.vocab, [])
-    const r = fitOnline(undefined, empty, config(), seeded(1))
+    const r = olpLda.fit(empty, config({ prior: 'prior.jsonl' }), seeded(1), { inputs: { prior: declarePublic(splitPrior(corpus, 0.25).prior) } })
     expect(E.isLeft(r) && r.left._tag === 'InvalidParameter' && r.left.path === 'batch').toBe(true)
     const other = fromDocuments([...corpus.vocab.slice(0, 39), 'zzz'], [[0, 1]])
-    const p = fitOnline(declarePublic(other), corpus, config(), seeded(1))
+    const p = olpLda.fit(corpus, config({ prior: 'other.jsonl' }), seeded(1), { inputs: { prior: declarePublic(other) } })
     expect(E.isLeft(p) && p.left._tag === 'InvalidParameter' && p.left.path === 'prior' && /another vocabulary.*word 40 is "zzz"/.test(p.left.message)).toBe(true)
   })
 
@@ -364,13 +365,13 @@ describe('train refuses flags that do not apply (issue 11), and shows every defa
   })
   it('every trainer-specific default in the usage line is the trainer’s own default', () => {
     for (const name of TRAINER_NAMES)
-      for (const f of TRAINER_FLAGS[name]) {
-        if (f.field === undefined) continue
+      for (const f of trainerNamed(name)?.flags ?? []) {
+        if (f.field === undefined || f.required === true || f.type === 'switch') continue
         // a field the trainer leaves unset by default (an option such as svi's clipNorm) reads "off"
         const d = (TRAINERS[name].defaults as Record<string, unknown>)[f.field]
         expect(TRAIN_USAGE, `${name} --${f.flag}`).toContain(`--${f.flag} ${f.meta} (default ${d === undefined ? 'off' : String(d)})`)
       }
-    expect(TRAIN_USAGE).toMatch(/hdp-lda: +\[--epsilon-l E \(default 1\)\] \[--clip C \(default 100\)\]/)
+    expect(TRAIN_USAGE).toMatch(/hdp-lda: .*\[--epsilon-l E \(default 1\)\] \[--clip C \(default 100\)\]/)
   })
   it('hdp-lda without --epsilon-l/--clip runs at the defaults the usage shows, and the file says so', () => {
     const out = join(dir, 'hdp.json')

@@ -22,7 +22,6 @@
  */
 import { parseArgs } from 'node:util'
 import * as E from 'fp-ts/lib/Either.js'
-import { firstDecodeError } from '../../core/decode.js'
 import { type DpError, formatError, invalidParameter } from '../../core/error.js'
 import { stringifyJson } from '../../core/json.js'
 import { type Rng, secure, seeded } from '../../core/rng.js'
@@ -30,155 +29,27 @@ import { DIAGNOSTICS_ASKED, ReleaseGate, type ReleaseRecord } from '../../mechan
 import { calibrateVocabulary, dpVocabulary } from '../../trainers/corpus/dp-vocabulary.js'
 import { wordsFromRng } from '../../core/words.js'
 import { type NeighbouringRelation, showRelation } from '../../mechanisms/neighbouring.js'
-import { type Corpus, type CorpusStats, corpusStats, declarePublic, documentCount, fromDocuments, type PublicCorpus } from '../../trainers/corpus/corpus.js'
-import { completionHalves } from '../../trainers/corpus/dataset.js'
+import { type Corpus, corpusStats, declarePublic, documentCount, fromDocuments, type PublicCorpus } from '../../trainers/corpus/corpus.js'
+import { type Dataset } from '../../trainers/corpus/dataset.js'
 import { type DeclaredSizes, exactSizes, publicSizes, vocabularyNotPrivate } from '../../trainers/release/public-output.js'
 import { DEFAULT_VOCABULARY, type LoadOptions, loadDataset, readVocabularyFile } from '../../trainers/corpus/load.js'
 import { heldOutPerplexity } from '../../trainers/eval/perplexity.js'
-import { type ModelFile, modelFile, writeModelFile } from '../../trainers/model-file.js'
-import { BASE_DEFAULTS } from '../../trainers/config.js'
-import { isTrainerName, TRAINER_NAMES, TRAINERS } from '../../trainers/registry.js'
+import { type ModelFile, trainedFile, writeModelFile } from '../../trainers/model-file.js'
+import type { AnyTrainer, ConfiguredTrainer, TrainedModel } from '../../trainers/erase.js'
+import { flagNumber as num } from '../../trainers/flags.js'
+import { TRAINER_LIST, TRAINERS, trainerNamed } from '../../trainers/registry.js'
 import { type PrivacyStatement, privacyStatement, releaseNotice } from '../../trainers/statement.js'
-import { type LpConfig, lpLda, unitGuarantees, unitNotes } from '../../trainers/lp/lp-lda.js'
-import { checkSameVocabulary, fitOnline, type OlpConfig, olpLda } from '../../trainers/olp/olp-lda.js'
-import { configurationOf, unverifiedReasons } from '../../trainers/spectral/trainer.js'
-import type { IterationLog, LdaTrainer, TrainerName } from '../../trainers/trainer.js'
+import { checkSameVocabulary } from '../../trainers/olp/olp-lda.js'
+import type { FlagValues, IterationLog, TrainerFlag } from '../../trainers/trainer.js'
 import { checkOutputPath } from '../io.js'
 import { existingInputs, guardOutputs, holdingLocks } from '../output-guard.js'
 import { progressLine } from '../progress.js'
 import { type CommandResult, EXIT } from './result.js'
 
-/** The largest T accepted: a run is bounded in time by its flags (issue 29). */
-export const MAX_ITERATIONS = 1_000_000
+export { MAX_ITERATIONS } from '../../trainers/lda-surface.js'
 
-/** Numeric flags every trainer takes, and the config field each sets. */
-const COMMON_NUMERIC: ReadonlyArray<readonly [flag: string, field: string]> = [
-  ['topics', 'topics'],
-  ['iterations', 'iterations'],
-  ['alpha', 'alpha'],
-  ['beta', 'beta'],
-]
-
-/** Flags every trainer takes. */
-const COMMON_FLAGS: ReadonlySet<string> = new Set(['corpus', 'out', 'seed', 'private', 'diagnostics', 'vocabulary', 'vocabulary-size', 'vocabulary-epsilon', 'vocabulary-delta', 'vocabulary-words-per-document', 'eval-corpus', 'documents', 'tokens', 'delta', 'json', 'quiet', 'workers', ...COMMON_NUMERIC.map(([f]) => f)])
-
-/** A trainer-specific flag: the config field a numeric flag sets, and how its default reads in the usage line. */
-interface TrainerFlag {
-  readonly flag: string
-  readonly meta?: string
-  /** Numeric flags: the config field set from the number. */
-  readonly field?: string
-  /** The default as shown in the usage line, from the trainer's defaults; absent: no default (a switch, or an alternative). */
-  readonly shown?: (defaults: Readonly<Record<string, unknown>>) => string
-}
-
-const fieldDefault =
-  (field: string) =>
-  (d: Readonly<Record<string, unknown>>): string =>
-    String(d[field])
-
-const numeric = (flag: string, field: string, meta: string): TrainerFlag => ({ flag, field, meta, shown: fieldDefault(field) })
-
-/** Private SVI's flags (both sampling models; the trainer's name chooses the model). */
-const SVI_FLAGS: ReadonlyArray<TrainerFlag> = [
-  numeric('batch-size', 'batchSize', 'S'),
-  numeric('truncation', 'truncation', 'N'),
-  numeric('tau0', 'tau0', 'T0'),
-  numeric('kappa', 'kappa', 'K'),
-  numeric('epsilon-total', 'epsilonTotal', 'E'),
-  numeric('delta-total', 'deltaTotal', 'D'),
-  { flag: 'delta-reading', meta: 'total-over-J|per-iteration', shown: fieldDefault('deltaReading') },
-  numeric('delta-iteration', 'deltaIteration', 'D'),
-  { flag: 'noise', meta: 'chain|as-written|multiplier', shown: fieldDefault('noise') },
-  numeric('multiplier', 'multiplier', 'Z'),
-  { flag: 'clip-norm', field: 'clipNorm', meta: 'C', shown: () => 'off' },
-]
-
-/** The flags each trainer takes beyond COMMON_FLAGS. */
-export const TRAINER_FLAGS: Readonly<Record<TrainerName, ReadonlyArray<TrainerFlag>>> = {
-  cgs: [],
-  'hdp-lda': [numeric('epsilon-l', 'epsilonL', 'E'), numeric('clip', 'clip', 'C'), { flag: 'noise', meta: 'fresh|accumulate', shown: fieldDefault('noise') }],
-  'cdp-lda': [numeric('epsilon', 'epsilon', 'E')],
-  'cdp-lda+': [numeric('epsilon', 'epsilon', 'E')],
-  'sub-lda': [
-    numeric('gamma', 'gamma', 'G'),
-    numeric('clip', 'clip', 'C'),
-    numeric('order', 'order', 'A'),
-    numeric('rdp-epsilon', 'rdpEpsilon', 'E'),
-    { flag: 'adaptive-q', meta: 'Q', shown: () => 'off' },
-    { flag: 'adaptive-eta', meta: 'H', shown: () => 'off' },
-  ],
-  'lp-lda': [numeric('flip', 'flip', 'F'), { flag: 'shuffler' }],
-  'olp-lda': [
-    numeric('flip', 'flip', 'F'),
-    { flag: 'prior', meta: 'FRACTION|PATH', shown: fieldDefault('prior') },
-    numeric('batch', 'batch', 'B'),
-    numeric('lambda', 'lambda', 'L'),
-    { flag: 'omega', meta: 'W', shown: (d) => String((d['denoise'] as { omega?: number }).omega) },
-    { flag: 'prior-sd', meta: 'S' },
-  ],
-  'svi-lda': SVI_FLAGS,
-  'svi-lda-wor': SVI_FLAGS,
-  spectral: [
-    { flag: 'config', meta: '1|2|3|4|e3,e4,e8|…', shown: fieldDefault('configuration') },
-    numeric('epsilon', 'epsilon', 'E'),
-    { flag: 'weights', meta: 'e3=2,sigmaK=0.5,…', shown: () => 'all 1' },
-    numeric('failure-share', 'failureShare', 'F'),
-    numeric('oversampling', 'oversampling', 'P'),
-    numeric('range-iterations', 'rangeIterations', 'Q'),
-    numeric('restarts', 'restarts', 'L'),
-  ],
-}
-
-/** What each trainer-specific flag means, for the usage line. */
-const FLAG_NOTES: Readonly<Record<string, string>> = {
-  shuffler: 'reports reach the server through a shuffler',
-  flip: 'keep each presence bit with probability 1 − F',
-  prior: 'public prior corpus: a fraction of the training documents split off, or a corpus with the same vocabulary',
-  batch: 'reports per mini-batch',
-  lambda: 'O-LDA correlation factor, eq. 10',
-  omega: 'weight of the prior μ_t in B(n_t), eq. 19',
-  'prior-sd': 'instead of --omega: prior σ, ω per batch by Theorem 6',
-  'batch-size': 'documents per mini-batch (Poisson rate S/D for svi-lda)',
-  truncation: 'words kept per document',
-  'clip-norm': 'project each document’s statistic to L2 norm ≤ C (the authors’ code; sensitivity min(C, N)/S)',
-  'delta-reading': 'how the paper’s δ′ is read',
-  noise: 'hdp-lda: line 9 reading; svi-lda: σ from the paper’s chain, as written, or --multiplier × sensitivity',
-  'adaptive-q': 'with --adaptive-eta',
-  config: 'noised edges: paper configuration 1–4 or a cut of e0–e9',
-  weights: 'budget weight per noised edge and PTR quantity',
-  'failure-share': 'share of δ charged for PTR failures',
-}
-
-const usageOf = (name: TrainerName): string =>
-  TRAINER_FLAGS[name]
-    .map((f) => {
-      const d = f.shown?.(TRAINERS[name].defaults)
-      const note = FLAG_NOTES[f.flag]
-      return `[--${f.flag}${f.meta === undefined ? '' : ` ${f.meta}`}${d === undefined ? '' : ` (default ${d})`}${note === undefined ? '' : ` (${note})`}]`
-    })
-    .join(' ')
-
-const NUMERIC: ReadonlyArray<readonly [flag: string, field: string]> = [
-  ...COMMON_NUMERIC,
-  ...[...new Map(Object.values(TRAINER_FLAGS).flatMap((fs) => fs.flatMap((f): Array<[string, string]> => (f.field === undefined ? [] : [[f.flag, f.field]])))).entries()],
-]
-
-export const TRAIN_USAGE = `usage: dpaudit train <${TRAINER_NAMES.join('|')}> --corpus brown|spam|<path> --topics K --iterations T --out model.json
-  (spectral: --iterations counts power-method iterations and defaults to 30)
-  [--alpha A (default ${BASE_DEFAULTS.alpha})] [--beta B (default ${BASE_DEFAULTS.beta})] [--vocabulary FILE | --vocabulary-size V] [--delta D ...] [--json] [--quiet]
-  [--vocabulary dp [--vocabulary-size V] [--vocabulary-epsilon E (default 1)] [--vocabulary-delta D (default 1e-7)] [--vocabulary-words-per-document M (default 50; document relations)]] (a differentially private selection, charged in the plan)
-  [--eval-corpus FILE] (public corpus to score φ on; a private release is scored on nothing else)
-  [--documents D] [--tokens N] (declared public sizes; under a document-level relation the exact ones are never printed)
-  [--private] (refuse anything that would make the release not private)
-  [--seed S] (reproducible: NOT a private release) [--diagnostics] (true-count log-likelihood: NOT a private release)
-  [--workers W] (threads of the private Gibbs sweeps; default: the cores available, one per 100,000 tokens at most; the result does not depend on it)
-${TRAINER_NAMES.filter((n) => TRAINER_FLAGS[n].length > 0)
-  .map((n) => `  ${`${n}:`.padEnd(10)}${usageOf(n)}`)
-  .join('\n')}
-  (a flag that does not apply to the chosen trainer is refused; T ≤ ${MAX_ITERATIONS.toLocaleString('en-US')}; --out may not be an input, a file inside a corpus folder, or a file another dpaudit is writing)`
-
-export const TRAIN_OPTIONS = {
+/** The options every trainer takes (the generic train options), with their usage. */
+const COMMON_OPTIONS = {
   corpus: { type: 'string' },
   out: { type: 'string' },
   seed: { type: 'string' },
@@ -192,32 +63,63 @@ export const TRAIN_OPTIONS = {
   'vocabulary-words-per-document': { type: 'string' },
   documents: { type: 'string' },
   tokens: { type: 'string' },
-  noise: { type: 'string' },
-  'adaptive-q': { type: 'string' },
-  'adaptive-eta': { type: 'string' },
-  shuffler: { type: 'boolean', default: false },
-  prior: { type: 'string' },
-  omega: { type: 'string' },
-  'prior-sd': { type: 'string' },
-  'delta-reading': { type: 'string' },
-  config: { type: 'string' },
-  weights: { type: 'string' },
   delta: { type: 'string', multiple: true },
   json: { type: 'boolean', default: false },
   quiet: { type: 'boolean', default: false },
   workers: { type: 'string' },
-  ...Object.fromEntries(NUMERIC.map(([f]) => [f, { type: 'string' }])),
 } as const
 
+const COMMON_USAGE = `  [--vocabulary FILE | --vocabulary-size V] [--delta D ...] [--json] [--quiet]
+  [--vocabulary dp [--vocabulary-size V] [--vocabulary-epsilon E (default 1)] [--vocabulary-delta D (default 1e-7)] [--vocabulary-words-per-document M (default 50; document relations)]] (a differentially private selection, charged in the plan)
+  [--eval-corpus FILE] (public corpus to score the model on; a private release is scored on nothing else)
+  [--documents D] [--tokens N] (declared public sizes; under a document-level relation the exact ones are never printed)
+  [--private] (refuse anything that would make the release not private)
+  [--seed S] (reproducible: NOT a private release) [--diagnostics] (true-count log-likelihood: NOT a private release)
+  [--workers W] (threads of the private Gibbs sweeps; default: the cores available, one per 100,000 tokens at most; the result does not depend on it)`
+
+/** The parseArgs options of `dpaudit train` with these trainers' flags. */
+export const trainOptions = (trainers: ReadonlyArray<AnyTrainer>): Record<string, { type: 'string' | 'boolean'; multiple?: boolean; default?: boolean }> => ({
+  ...Object.fromEntries(trainers.flatMap((t) => t.flags.map((f) => [f.flag, f.type === 'switch' ? { type: 'boolean', default: false } : { type: 'string' }] as const))),
+  ...COMMON_OPTIONS,
+})
+
+export const TRAIN_OPTIONS = trainOptions(TRAINER_LIST)
+
+const shownDefault = (f: TrainerFlag, defaults: Readonly<Record<string, unknown>>): string | undefined => {
+  if (f.shown !== undefined) return f.shown(defaults)
+  if (f.type === 'switch') return undefined
+  const d = f.field === undefined ? undefined : defaults[f.field]
+  return d === undefined || d === null ? undefined : String(d)
+}
+
+/** A trainer's flags as the usage line shows them, each with its default and what it means. */
+export const flagUsage = (trainer: AnyTrainer): string =>
+  trainer.flags
+    .map((f) => {
+      const d = shownDefault(f, trainer.defaults)
+      const text = `--${f.flag}${f.meta === undefined ? '' : ` ${f.meta}`}${d === undefined ? '' : ` (default ${d})`}${f.note === undefined ? '' : ` (${f.note})`}`
+      return f.required === true ? text : `[${text}]`
+    })
+    .join(' ')
+
+/** `dpaudit train --help`, assembled from the trainers. */
+export const trainUsage = (trainers: ReadonlyArray<AnyTrainer>): string => `usage: dpaudit train <trainer | ./module.js> --corpus brown|spam|<path> --out model.json [trainer flags]
+${COMMON_USAGE}
+${trainers.map((t) => `  ${`${t.name}:`.padEnd(12)}${flagUsage(t)}`).join('\n')}
+  (./module.js: a module exporting a trainer, see the Trainer type in dpaudit/trainers; a flag that does not apply to the chosen trainer is refused; --out may not be an input, a file inside a corpus folder, or a file another dpaudit is writing)`
+
+export const TRAIN_USAGE = trainUsage(TRAINER_LIST)
+
 /** The first flag given that `trainer` does not take, if any (a switch counts when it is on). */
-export const inapplicableFlag = (trainer: TrainerName, values: Readonly<Record<string, unknown>>): string | undefined => {
-  const own = new Set(TRAINER_FLAGS[trainer].map((f) => f.flag))
-  return Object.keys(values).find((k) => values[k] !== undefined && values[k] !== false && !COMMON_FLAGS.has(k) && !own.has(k))
+export const inapplicableFlag = (trainer: AnyTrainer, values: Readonly<Record<string, unknown>>): string | undefined => {
+  const own = new Set(trainer.flags.map((f) => f.flag))
+  return Object.keys(values).find((k) => values[k] !== undefined && values[k] !== false && !(k in COMMON_OPTIONS) && !own.has(k))
 }
 
 export interface TrainArgs {
-  readonly trainer: string | undefined
-  readonly values: Readonly<Record<string, string | boolean | ReadonlyArray<string> | undefined>>
+  /** A built-in trainer's name, or a trainer loaded from a module. */
+  readonly trainer: string | AnyTrainer | undefined
+  readonly values: FlagValues
   /** Where progress lines go (default: stderr when it is a terminal and --json is off). */
   readonly progress?: (line: string) => void
   /**
@@ -231,10 +133,310 @@ export interface TrainArgs {
 
 const fail = (message: string): CommandResult => ({ code: EXIT.input, stderr: message })
 
-const num = (flag: string, raw: unknown): E.Either<string, number | undefined> => {
-  if (raw === undefined) return E.right(undefined)
-  const x = Number(raw)
-  return typeof raw === 'string' && raw.trim() !== '' && !Number.isNaN(x) ? E.right(x) : E.left(`--${flag}: "${String(raw)}" is not a number`)
+/** One step of a run: its value, or the result the run ends with. */
+type Step<T> = E.Either<CommandResult, T>
+
+const failed = (message: string): Step<never> => E.left(fail(message))
+
+/** The trainer asked for: a name of the registry, or a trainer already loaded from a module; then no flag it does not take. */
+const chooseTrainer = (args: TrainArgs): Step<AnyTrainer> => {
+  if (args.trainer === undefined) return failed(TRAIN_USAGE)
+  const trainer = typeof args.trainer === 'string' ? trainerNamed(args.trainer) : args.trainer
+  if (trainer === undefined) return failed(`unknown trainer "${String(args.trainer)}" (one of ${TRAINER_LIST.map((t) => t.name).join(', ')}, or a module: ./my-trainer.js)`)
+  const stray = inapplicableFlag(trainer, args.values)
+  if (stray === undefined) return E.right(trainer)
+  const own = trainer.flags.map((f) => `--${f.flag}`)
+  return failed(`--${stray} does not apply to ${trainer.name} (${own.length === 0 ? 'it takes no privacy flags' : `its own flags: ${own.join(', ')}`})`)
+}
+
+/** --corpus and --out, checked before any work: no output over an input nor over another dpaudit's output. */
+const chooseOutput = (trainer: AnyTrainer, v: FlagValues, hold: (release: () => void) => void): Step<{ readonly corpus: string; readonly out: string }> => {
+  const corpus = v['corpus']
+  if (typeof corpus !== 'string') return failed(`--corpus is required\n${TRAIN_USAGE}`)
+  const out = v['out']
+  if (typeof out !== 'string') return failed(`--out is required\n${TRAIN_USAGE}`)
+  const outOk = checkOutputPath(out, 'out')
+  if (E.isLeft(outOk)) return failed(outOk.left)
+  const inputs = Object.fromEntries([['--corpus', corpus], ['--vocabulary', v['vocabulary']], ['--eval-corpus', v['eval-corpus']], ...trainer.flags.filter((f) => f.type === 'string' || f.type === undefined).map((f) => [`--${f.flag}`, v[f.flag]])])
+  const guard = guardOutputs([{ what: '--out', path: out }], existingInputs(inputs))
+  if (E.isLeft(guard)) return failed(guard.left)
+  hold(guard.right)
+  return E.right({ corpus, out })
+}
+
+/** The run's randomness and what it may claim: --seed, --diagnostics and --private against each other and the trainer. */
+const chooseRandomness = (trainer: AnyTrainer, v: FlagValues): Step<{ readonly seed: string | undefined; readonly diagnostics: boolean; readonly intendsPrivate: boolean }> => {
+  const seed = typeof v['seed'] === 'string' ? v['seed'] : undefined
+  const diagnostics = v['diagnostics'] === true
+  if (v['private'] === true) {
+    if (seed !== undefined) return failed('--seed makes the noise reproducible by whoever knows the seed, so the run cannot be a private release; drop --seed or --private')
+    if (diagnostics) return failed('--diagnostics reads the true counts, so the run cannot be a private release; drop --diagnostics or --private')
+    if (trainer.nonPrivate !== undefined) return failed(`${trainer.name} is ${trainer.nonPrivate}; --private needs a private trainer`)
+  }
+  // a run meant as a private release trains on every document: the train/test split is a permutation of
+  // all D documents, so under add/remove one document it would reshuffle which documents are trained on
+  return E.right({ seed, diagnostics, intendsPrivate: seed === undefined && !diagnostics && trainer.nonPrivate === undefined })
+}
+
+/** The trainer's flags into its configuration (defaults under them), decoded and range-checked. */
+const configure = (trainer: AnyTrainer, v: FlagValues): Step<ConfiguredTrainer> => {
+  const config: Record<string, unknown> = { ...trainer.defaults }
+  for (const f of trainer.flags) {
+    const raw = v[f.flag]
+    if (f.required === true && raw === undefined) return failed(`--${f.flag} is required`)
+    if (f.field === undefined || raw === undefined || raw === false) continue
+    if (f.type === 'switch' || f.type === 'string') {
+      config[f.field] = raw
+      continue
+    }
+    const x = num(f.flag, raw)
+    if (E.isLeft(x)) return failed(x.left)
+    if (f.max !== undefined && x.right !== undefined && x.right > f.max) return failed(`--${f.flag}: ${f.meta ?? 'the value'} must be at most ${f.max.toLocaleString('en-US')} (got ${String(raw)})`)
+    config[f.field] = x.right
+  }
+  const more = trainer.fromFlags?.(v, config)
+  if (more !== undefined) return failed(more)
+  const decoded = trainer.decode(config)
+  if (E.isLeft(decoded)) return failed(`${trainer.name}: invalid configuration: ${formatError(decoded.left)}`)
+  const valid = decoded.right.validate()
+  if (E.isLeft(valid)) return failed(`${trainer.name}: ${formatError(valid.left)}`)
+  // a configuration resting on unverified theorems is never a private release: refused before any work
+  if (v['private'] === true && valid.right.unverified.length > 0) return failed(`--private: ${valid.right.unverified.join('; ')}`)
+  return E.right(valid.right)
+}
+
+/** The δs to state ε at (default 1e-5). */
+const chooseDeltas = (v: FlagValues): Step<ReadonlyArray<number>> => {
+  const deltas: number[] = []
+  for (const raw of (v['delta'] as ReadonlyArray<string> | undefined) ?? ['1e-5']) {
+    const d = num('delta', raw)
+    if (E.isLeft(d)) return failed(d.left)
+    if (!(d.right !== undefined && d.right > 0 && d.right < 1)) return failed(`--delta: δ must be in (0, 1) (got ${raw})`)
+    deltas.push(d.right)
+  }
+  return E.right(deltas)
+}
+
+/** The training corpus, read with the vocabulary asked for (a file, a size, or a DP selection through its own gate on the run's randomness). */
+const loadCorpus = (
+  trainer: AnyTrainer,
+  args: TrainArgs,
+  corpus: string,
+  rng: Rng,
+  intendsPrivate: boolean,
+): Step<{ readonly data: Dataset; readonly selection: ReleaseGate | undefined; readonly loadOptions: LoadOptions }> => {
+  const v = args.values
+  const vs = num('vocabulary-size', v['vocabulary-size'])
+  if (E.isLeft(vs)) return failed(vs.left)
+  const vocabFile = v['vocabulary']
+  if (typeof vocabFile === 'string' && vocabFile !== 'dp' && vs.right !== undefined) return failed('--vocabulary FILE and --vocabulary-size go separately: the file fixes the vocabulary')
+  if (!(vocabFile === 'dp') && ['vocabulary-epsilon', 'vocabulary-delta', 'vocabulary-words-per-document'].some((f) => v[f] !== undefined))
+    return failed('--vocabulary-epsilon, --vocabulary-delta and --vocabulary-words-per-document go with --vocabulary dp')
+  const vocabulary = typeof vocabFile === 'string' && vocabFile !== 'dp' ? readVocabularyFile(vocabFile) : E.right(undefined)
+  if (E.isLeft(vocabulary)) return failed(formatError(vocabulary.left))
+  const selection = vocabFile === 'dp' ? vocabularySelection(v, trainer.accountingRelation, rng, args.onRelease) : E.right(undefined)
+  if (E.isLeft(selection)) return failed(selection.left)
+  const loadOptions: LoadOptions = {
+    ...(vs.right === undefined ? {} : { vocabularySize: vs.right }),
+    ...(vocabulary.right === undefined ? {} : { vocabulary: vocabulary.right }),
+    ...(selection.right === undefined ? {} : { select: selection.right.select(vs.right) }),
+    ...(intendsPrivate ? { split: false } : {}),
+  }
+  const ds = loadDataset(corpus, loadOptions)
+  if (E.isLeft(ds)) return failed(ds.left._tag === 'InvalidParameter' && (ds.left.path === '--vocabulary' || ds.left.path === '--vocabulary-size') ? formatError(ds.left) : `--corpus: ${formatError(ds.left)}`)
+  // a selected vocabulary is the corpus's: extra inputs are read with it, not selected again (one charge)
+  const inputOptions: LoadOptions = selection.right === undefined ? loadOptions : { vocabulary: { words: ds.right.train.vocab, file: 'the selected vocabulary' } }
+  return E.right({ data: ds.right, selection: selection.right?.gate, loadOptions: inputOptions })
+}
+
+/** The trainer's extra inputs: public corpora read with the training corpus's vocabulary. */
+const loadInputs = (trainer: AnyTrainer, cfg: ConfiguredTrainer, options: LoadOptions, train: Corpus): Step<Readonly<Record<string, PublicCorpus>>> => {
+  const out: Record<string, PublicCorpus> = {}
+  for (const input of cfg.inputs) {
+    const p = loadInputCorpus(input.name, input.path, options, train)
+    if (E.isLeft(p)) return failed(`${trainer.name}: ${formatError(p.left)}`)
+    out[input.name] = p.right
+  }
+  return E.right(out)
+}
+
+/** What makes the run not a private release beyond what its gates record, known before training; refused under --private. */
+const runReasons = (v: FlagValues, data: Dataset, cfg: ConfiguredTrainer, declared: DeclaredSizes, diagnostics: boolean): Step<ReadonlyArray<string>> => {
+  // a vocabulary chosen from the private documents without a gate: the run is not a private release
+  const vocabularyLeak = vocabularyNotPrivate(data.vocabularySource)
+  const reasons = [...(vocabularyLeak === undefined ? [] : [vocabularyLeak]), ...cfg.refusals(declared)]
+  if (v['private'] === true && reasons.length > 0) return failed(`--private: ${reasons[0] as string}`)
+  return E.right([...reasons, ...(diagnostics ? [DIAGNOSTICS_ASKED] : [])])
+}
+
+/** The fit, with progress lines: a private run shows only the iterations done of T (public), no rate, time or log-likelihood. */
+const train = (args: TrainArgs, trainer: AnyTrainer, cfg: ConfiguredTrainer, data: Dataset, rng: Rng, diagnostics: boolean, timing: boolean, inputs: Readonly<Record<string, PublicCorpus>>): Step<TrainedModel> => {
+  const workers = args.values['workers']
+  if (workers !== undefined && !(typeof workers === 'string' && /^[1-9][0-9]{0,3}$/.test(workers.trim())))
+    return failed(`--workers: "${String(workers)}" is not a whole number of threads from 1 to 9999`)
+  const progress = args.progress
+  const bar = progress === undefined ? progressLine({ label: `train ${trainer.name}`, unit: 'iterations', quiet: args.values['json'] === true || args.values['quiet'] === true, timing }) : undefined
+  const onIteration = (l: IterationLog): void => {
+    if (!timing) {
+      progress?.(`iter ${String(l.iteration).padStart(4)} of ${cfg.iterations}`)
+      bar?.update(l.iteration, cfg.iterations)
+      return
+    }
+    const ll = Number.isNaN(l.logLikelihood) ? undefined : `log-likelihood ${l.logLikelihood.toFixed(1)}`
+    progress?.(`iter ${String(l.iteration).padStart(4)}  ${ll ?? 'log-likelihood —'}  elapsed ${(l.elapsedMs / 1000).toFixed(2)} s  ${(l.tokensPerSecond / 1e6).toFixed(2)} M tokens/s`)
+    bar?.update(l.iteration, cfg.iterations, ll)
+  }
+  const fit = cfg.fit(data.train, rng, {
+    diagnostics,
+    ...(workers === undefined ? {} : { workers: Number(workers) }),
+    ...(progress === undefined && bar?.active !== true ? {} : { onIteration }),
+    ...(args.onRelease === undefined ? {} : { onRelease: args.onRelease }),
+    ...(Object.keys(inputs).length === 0 ? {} : { inputs }),
+  })
+  bar?.done()
+  return E.isLeft(fit) ? failed(`${trainer.name}: ${formatError(fit.left)}`) : E.right(fit.right)
+}
+
+export const runTrain = (args: TrainArgs): CommandResult => holdingLocks((hold) => E.getOrElse((r: CommandResult) => r)(trainHolding(args, hold)))
+
+/** The same steps for every trainer: choose, configure, load, account, train, check the release, write. */
+const trainHolding = (args: TrainArgs, hold: (release: () => void) => void): Step<CommandResult> => {
+  const v = args.values
+  const trainer = chooseTrainer(args)
+  if (E.isLeft(trainer)) return trainer
+  const t = trainer.right
+  const io = chooseOutput(t, v, hold)
+  if (E.isLeft(io)) return io
+  const run = chooseRandomness(t, v)
+  if (E.isLeft(run)) return run
+  const configured = configure(t, v)
+  if (E.isLeft(configured)) return configured
+  const deltas = chooseDeltas(v)
+  if (E.isLeft(deltas)) return deltas
+  const declared = declaredSizes(v)
+  if (E.isLeft(declared)) return failed(declared.left)
+  const cfg = configured.right.withDeclared(declared.right)
+  if (E.isLeft(cfg)) return failed(`${t.name}: ${formatError(cfg.left)}`)
+  // the randomness of the whole run: a DP vocabulary selection draws from it first, then the trainer
+  const rng = run.right.seed === undefined ? (args.secureRng ?? secure)() : seeded(run.right.seed)
+  const loaded = loadCorpus(t, args, io.right.corpus, rng, run.right.intendsPrivate)
+  if (E.isLeft(loaded)) return loaded
+  const { data, selection } = loaded.right
+  const reasons = runReasons(v, data, cfg.right, declared.right, run.right.diagnostics)
+  if (E.isLeft(reasons)) return reasons
+  const inputs = loadInputs(t, cfg.right, loaded.right.loadOptions, data.train)
+  if (E.isLeft(inputs)) return inputs
+  const evalCorpusArg = v['eval-corpus']
+  const evalCorpus = typeof evalCorpusArg === 'string' ? loadEvalCorpus(evalCorpusArg, data.train.vocab) : E.right(undefined)
+  if (E.isLeft(evalCorpus)) return failed(`--eval-corpus: ${formatError(evalCorpus.left)}`)
+  // account before training: a plan no accountant can answer is reported before any work
+  const stats = corpusStats(data.train)
+  const statement = cfg.right.statement(stats, deltas.right, data.vocabularySource, selection?.ledger())
+  // a parameter the corpus rules out (spectral's k > V) is bad input (exit 1); no accountant answering is exit 2
+  if (E.isLeft(statement)) return E.left({ code: statement.left._tag === 'InvalidParameter' ? EXIT.input : EXIT.accounting, stderr: `${t.name}: ${formatError(statement.left)}` })
+  const infinite = statement.right.guarantee.find((g) => !Number.isFinite(g.epsilon))
+  if (v['private'] === true && infinite !== undefined) return failed(`${t.name}: --private: the plan has no finite ε (${infinite.method}), so the run cannot be a private release`)
+  const trained = train(args, t, cfg.right, data, rng, run.right.diagnostics, !run.right.intendsPrivate || reasons.right.length > 0, inputs.right)
+  if (E.isLeft(trained)) return trained
+  const why = [...new Set([...(selection?.notPrivateBecause() ?? []), ...trained.right.release.notPrivateBecause, ...reasons.right])]
+  if (v['private'] === true && why.length > 0) return E.left({ code: EXIT.internal, stderr: `--private: the run turned out not to be a private release (${why.join('; ')}); nothing written` })
+  return E.right(writeRun({ trainer: t, cfg: cfg.right, data, trained: trained.right, statement: statement.right, why, evalCorpus: evalCorpus.right, declared: declared.right, out: io.right.out, json: v['json'] === true }))
+}
+
+/** The release checked, the model evaluated, its file written, and what the command prints. */
+const writeRun = (r: {
+  readonly trainer: AnyTrainer
+  readonly cfg: ConfiguredTrainer
+  readonly data: Dataset
+  readonly trained: TrainedModel
+  readonly statement: PrivacyStatement
+  readonly why: ReadonlyArray<string>
+  readonly evalCorpus: Corpus | undefined
+  readonly declared: DeclaredSizes
+  readonly out: string
+  readonly json: boolean
+}): CommandResult => {
+  const { trainer, trained, data } = r
+  const isPrivate = r.why.length === 0
+  const release = { private: isPrivate, randomness: trained.release.randomness, notice: releaseNotice({ private: isPrivate, notPrivateBecause: r.why }), notPrivateBecause: r.why }
+  // the statement was made from the plan before the run; what the run did to it is said first
+  const privacy: PrivacyStatement = isPrivate ? r.statement : { ...r.statement, notes: [release.notice, ...r.statement.notes] }
+  // a private release is evaluated only on a public corpus (--eval-corpus): the model is a release, so
+  // that is post-processing. A run that is not a private release may also be scored on its test split.
+  const scored = scoreRun(trained, r.evalCorpus, isPrivate ? undefined : data.test)
+  if (E.isLeft(scored)) return { code: EXIT.internal, stderr: `evaluation failed: ${formatError(scored.left)}` }
+  const evaluation = scored.right
+  const stats = corpusStats(data.train)
+  const sizes = isPrivate ? publicSizes(trainer.accountingRelation, trainer.relation, stats, r.declared) : { ...exactSizes(stats), sizes: 'exact (not a private release)' }
+  const corpus = { name: data.name, ...sizes }
+  const file = trainedFile({
+    kind: trainer.kind,
+    trainer: trainer.name,
+    config: r.cfg.config,
+    release,
+    corpus,
+    vocab: data.train.vocab,
+    fields: trained.fields(),
+    ...(evaluation === undefined ? {} : { evaluation: evaluation.record }),
+    privacy,
+    // the per-iteration trace (cumulative wall time) only for a run that is not a private release:
+    // the time a private run took depends on its data and would leak through the file (a side channel)
+    ...(isPrivate ? {} : { trace: trained.trace }),
+  })
+  const w = writeModelFile(r.out, file)
+  if (E.isLeft(w)) return fail(formatError(w.left))
+  const totalMs = trained.trace[trained.trace.length - 1]?.elapsedMs ?? 0
+  // timing only for a run that is not a private release (a private run's speed depends on its data)
+  const timing = isPrivate ? {} : { tokensPerSecond: (trained.tokensSampled / totalMs) * 1000, seconds: totalMs / 1000 }
+  if (r.json)
+    return {
+      code: EXIT.ok,
+      stdout: stringifyJson({ schemaVersion: 1, tool: 'dpaudit train', trainer: trainer.name, config: r.cfg.config, release, corpus, out: r.out, evaluation: evaluation?.record ?? null, privacy, ...timing }, 2),
+    }
+  return {
+    code: EXIT.ok,
+    stdout: [
+      `${trainer.name} on ${data.name}: ${sizeText(corpus)}${r.cfg.summary === undefined ? '' : `; ${r.cfg.summary}`}; randomness ${release.randomness}`,
+      release.notice,
+      ...(isPrivate ? [] : [`trained in ${(totalMs / 1000).toFixed(2)} s (${(trained.tokensSampled / totalMs / 1000).toFixed(2)} M tokens/s)`]),
+      evaluation === undefined
+        ? `${trainer.metric}: not computed (a private release is evaluated only on a public corpus: --eval-corpus FILE)`
+        : `${trainer.metric}${evaluation.corpus === undefined ? '' : ` on ${evaluation.corpus}`}: ${evaluation.shown} (${evaluation.detail}; ${evaluation.protocol})`,
+      renderStatement(privacy),
+      `model written to ${r.out}`,
+    ].join('\n'),
+  }
+}
+
+/**
+ * A public corpus a trainer reads beside the training one (olp-lda's --prior PATH): every document of
+ * `path`, loaded as the main corpus was but with no train/test split (an already split layout
+ * contributes its test documents too); its vocabulary must be the corpus's.
+ */
+const loadInputCorpus = (name: string, path: string, options: LoadOptions, stream: Corpus): E.Either<DpError, PublicCorpus> => {
+  const ds = loadDataset(path, { ...options, split: false })
+  if (E.isLeft(ds)) return E.left(ds.left._tag === 'InvalidParameter' && ds.left.path === '--corpus' ? { ...ds.left, path: name } : ds.left)
+  const { train, test } = ds.right
+  const docs = (c: Corpus): Int32Array[] => Array.from({ length: documentCount(c) }, (_, d) => c.tokens.subarray(c.docStart[d] as number, c.docStart[d + 1] as number))
+  const all = fromDocuments(train.vocab, [...docs(train), ...docs(test)], [...train.names, ...test.names], [...train.labels, ...test.labels])
+  // naming the corpus on the command line is the user's declaration that it is public
+  return E.map(() => declarePublic(all))(checkSameVocabulary(all, stream))
+}
+
+/** Held-out evaluation on the public evaluation corpus when one is given, else on the run's own test split when given, else none. */
+const scoreRun = (
+  trained: TrainedModel,
+  evalCorpus: Corpus | undefined,
+  split: Corpus | undefined,
+): E.Either<DpError, { readonly record: Readonly<Record<string, unknown>>; readonly shown: string; readonly detail: string; readonly protocol: string; readonly corpus?: string } | undefined> => {
+  const test = evalCorpus ?? split
+  if (trained.evaluate === undefined || test === undefined || documentCount(test) === 0) return E.right(undefined)
+  const where = evalCorpus === undefined ? "on the run's own test split (not a private release)" : 'on the public corpus given by --eval-corpus'
+  const corpus = evalCorpus === undefined ? {} : { corpus: 'the --eval-corpus corpus' }
+  return E.map((e: { values: Readonly<Record<string, number>>; shown: string; detail: string; protocol: string }) => {
+    const protocol = `${e.protocol}; ${where}`
+    return { record: { ...e.values, protocol, ...corpus }, shown: e.shown, detail: e.detail, protocol, ...corpus }
+  })(trained.evaluate(test))
 }
 
 export const fmt = (x: number, digits = 4): string => (Number.isFinite(x) ? (Math.abs(x) >= 1e5 || (Math.abs(x) < 1e-3 && x !== 0) ? x.toExponential(digits - 1) : x.toPrecision(digits)) : x > 0 ? '∞' : String(x))
@@ -255,301 +457,6 @@ export const renderStatement = (s: PrivacyStatement): string => {
   for (const a of s.assumptions) lines.push(`  assumes: ${a}`)
   for (const n of s.notes) lines.push(`  note: ${n}`)
   return lines.join('\n')
-}
-
-/**
- * LP-LDA's and OLP-LDA's statements also give its guarantee per unit (per bit, per document under word and under
- * document replacement, and shuffled when asked), each from the accountant, as notes.
- */
-const withUnits = (
-  trainer: LdaTrainer,
-  cfg: unknown,
-  stats: CorpusStats,
-  deltas: ReadonlyArray<number>,
-  statement: E.Either<DpError, PrivacyStatement>,
-): E.Either<DpError, PrivacyStatement> => {
-  if ((trainer.name !== lpLda.name && trainer.name !== olpLda.name) || E.isLeft(statement)) return statement
-  const units = unitGuarantees({ ...(cfg as LpConfig), shuffler: (cfg as Partial<LpConfig>).shuffler === true }, stats, deltas)
-  if (E.isLeft(units)) return units
-  return E.right({ ...statement.right, notes: [...statement.right.notes, ...unitNotes(units.right)] })
-}
-
-/**
- * olp-lda's flags into the config: --prior as a fraction (a number) or a path; --omega or --prior-sd
- * (not both) as `denoise`. Returns an error message, or undefined.
- */
-const onlineFlags = (v: TrainArgs['values'], config: Record<string, unknown>): string | undefined => {
-  const prior = v['prior']
-  if (typeof prior === 'string') {
-    const x = num('prior', prior)
-    config['prior'] = E.isRight(x) && x.right !== undefined ? x.right : prior
-  }
-  const omega = num('omega', v['omega'])
-  const sd = num('prior-sd', v['prior-sd'])
-  if (E.isLeft(omega)) return omega.left
-  if (E.isLeft(sd)) return sd.left
-  if (omega.right !== undefined && sd.right !== undefined) return '--omega and --prior-sd are alternatives: ω is given, or derived from σ by Theorem 6'
-  if (omega.right !== undefined) config['denoise'] = { omega: omega.right }
-  if (sd.right !== undefined) config['denoise'] = { priorSd: sd.right }
-  return undefined
-}
-
-/**
- * spectral's flags into the config: --config as the configuration text, --weights "key=w,…" as the
- * budget weights, and the first --delta as the composite δ the noise is calibrated to (every --delta
- * is still reported). Returns an error message, or undefined.
- */
-const spectralFlags = (v: TrainArgs['values'], config: Record<string, unknown>): string | undefined => {
-  if (typeof v['config'] === 'string') config['configuration'] = v['config']
-  const deltas = v['delta'] as ReadonlyArray<string> | undefined
-  if (deltas !== undefined && deltas.length > 0) {
-    const d = num('delta', deltas[0])
-    if (E.isLeft(d)) return d.left
-    config['delta'] = d.right
-  }
-  const w = v['weights']
-  if (typeof w === 'string') {
-    const weights: Record<string, number> = {}
-    for (const part of w.split(',')) {
-      const [key, value, ...rest] = part.split('=').map((x) => x.trim())
-      const x = num('weights', value)
-      if (key === undefined || key === '' || rest.length > 0 || E.isLeft(x) || x.right === undefined) return `--weights: "${part}" is not KEY=NUMBER (e.g. e3=2,sigmaK=0.5)`
-      weights[key] = x.right
-    }
-    config['weights'] = weights
-  }
-  return undefined
-}
-
-/**
- * A public prior corpus for olp-lda: every document of `path`, loaded as the main corpus was but with
- * no train/test split (D0 is only trained on, so one document is enough; an already split layout
- * contributes its test documents too); its vocabulary must be the corpus's.
- */
-const loadPriorCorpus = (path: string, options: LoadOptions, stream: Corpus): E.Either<DpError, PublicCorpus> => {
-  const ds = loadDataset(path, { ...options, split: false })
-  if (E.isLeft(ds)) return E.left(ds.left._tag === 'InvalidParameter' && ds.left.path === '--corpus' ? { ...ds.left, path: 'prior' } : ds.left)
-  const { train, test } = ds.right
-  const docs = (c: Corpus): Int32Array[] => Array.from({ length: documentCount(c) }, (_, d) => c.tokens.subarray(c.docStart[d] as number, c.docStart[d + 1] as number))
-  const all = fromDocuments(train.vocab, [...docs(train), ...docs(test)], [...train.names, ...test.names], [...train.labels, ...test.labels])
-  // --prior PATH is the user's declaration that this corpus is public
-  return E.map(() => declarePublic(all))(checkSameVocabulary(all, stream))
-}
-
-export const runTrain = (args: TrainArgs): CommandResult => holdingLocks((hold) => trainHolding(args, hold))
-
-const trainHolding = (args: TrainArgs, hold: (release: () => void) => void): CommandResult => {
-  const v = args.values
-  const json = v['json'] === true
-  if (args.trainer === undefined) return fail(TRAIN_USAGE)
-  if (!isTrainerName(args.trainer)) return fail(`unknown trainer "${args.trainer}" (one of ${TRAINER_NAMES.join(', ')})`)
-  const trainer = TRAINERS[args.trainer]
-  const stray = inapplicableFlag(trainer.name, v)
-  if (stray !== undefined) {
-    const own = TRAINER_FLAGS[trainer.name].map((f) => `--${f.flag}`)
-    return fail(`--${stray} does not apply to ${trainer.name} (${own.length === 0 ? 'it takes no privacy flags' : `its own flags: ${own.join(', ')}`})`)
-  }
-  const corpusArg = v['corpus']
-  if (typeof corpusArg !== 'string') return fail(`--corpus is required\n${TRAIN_USAGE}`)
-  const out = v['out']
-  if (typeof out !== 'string') return fail(`--out is required\n${TRAIN_USAGE}`)
-  // a directory, a device or an unwritable folder is refused before any work
-  const outOk = checkOutputPath(out, 'out')
-  if (E.isLeft(outOk)) return fail(outOk.left)
-  // no output over an input (--corpus same.jsonl --out same.jsonl, --vocabulary vocab.txt --out vocab.txt), nor over another dpaudit's output
-  const guard = guardOutputs([{ what: '--out', path: out }], existingInputs({ '--corpus': corpusArg, '--vocabulary': v['vocabulary'], '--eval-corpus': v['eval-corpus'], '--prior': v['prior'] }))
-  if (E.isLeft(guard)) return fail(guard.left)
-  hold(guard.right)
-  const seed = typeof v['seed'] === 'string' ? v['seed'] : undefined
-  const diagnostics = v['diagnostics'] === true
-  if (v['private'] === true) {
-    if (seed !== undefined) return fail('--seed makes the noise reproducible by whoever knows the seed, so the run cannot be a private release; drop --seed or --private')
-    if (diagnostics) return fail('--diagnostics reads the true counts, so the run cannot be a private release; drop --diagnostics or --private')
-    if (trainer.name === 'cgs') return fail(`${trainer.name} is the non-private baseline; --private needs a private trainer`)
-  }
-  const config: Record<string, unknown> = { ...trainer.defaults }
-  for (const [flag, field] of NUMERIC) {
-    const x = num(flag, v[flag])
-    if (E.isLeft(x)) return fail(x.left)
-    if (x.right !== undefined) config[field] = x.right
-  }
-  if (v['topics'] === undefined) return fail('--topics is required')
-  if (v['iterations'] === undefined && trainer.name !== 'spectral') return fail('--iterations is required')
-  if (typeof config['iterations'] === 'number' && config['iterations'] > MAX_ITERATIONS) return fail(`--iterations: T must be at most ${MAX_ITERATIONS.toLocaleString('en-US')} (got ${String(v['iterations'])})`)
-  if (trainer.name === 'spectral') {
-    const sp = spectralFlags(v, config)
-    if (sp !== undefined) return fail(sp)
-    // a configuration resting on the paper's unverified sensitivity theorems is never a private release: refuse before any work
-    const conf = configurationOf({ configuration: String(config['configuration']) })
-    if (v['private'] === true && E.isRight(conf) && unverifiedReasons(conf.right).length > 0) return fail(`--private: ${unverifiedReasons(conf.right).join('; ')}`)
-  }
-  if (typeof v['noise'] === 'string') config['noise'] = v['noise']
-  if (typeof v['delta-reading'] === 'string') config['deltaReading'] = v['delta-reading']
-  if (v['shuffler'] === true) config['shuffler'] = true
-  const online = onlineFlags(v, config)
-  if (online !== undefined) return fail(online)
-  const aq = num('adaptive-q', v['adaptive-q'])
-  const ae = num('adaptive-eta', v['adaptive-eta'])
-  if (E.isLeft(aq)) return fail(aq.left)
-  if (E.isLeft(ae)) return fail(ae.left)
-  if ((aq.right === undefined) !== (ae.right === undefined)) return fail('--adaptive-q and --adaptive-eta go together')
-  if (aq.right !== undefined && ae.right !== undefined) config['adaptive'] = { q: aq.right, eta: ae.right }
-  const decoded = trainer.config.decode(config)
-  if (E.isLeft(decoded)) return fail(`${args.trainer}: invalid configuration: ${formatError(firstDecodeError(decoded.left, 'config'))}`)
-  const cfg = decoded.right
-  const valid = trainer.validate(cfg)
-  if (E.isLeft(valid)) return fail(`${args.trainer}: ${formatError(valid.left)}`)
-  const deltas: number[] = []
-  for (const raw of (v['delta'] as ReadonlyArray<string> | undefined) ?? ['1e-5']) {
-    const d = num('delta', raw)
-    if (E.isLeft(d)) return fail(d.left)
-    if (!(d.right !== undefined && d.right > 0 && d.right < 1)) return fail(`--delta: δ must be in (0, 1) (got ${raw})`)
-    deltas.push(d.right)
-  }
-  const vs = num('vocabulary-size', v['vocabulary-size'])
-  if (E.isLeft(vs)) return fail(vs.left)
-  const vocabFile = v['vocabulary']
-  if (typeof vocabFile === 'string' && vocabFile !== 'dp' && vs.right !== undefined) return fail('--vocabulary FILE and --vocabulary-size go separately: the file fixes the vocabulary')
-  if (!(vocabFile === 'dp') && ['vocabulary-epsilon', 'vocabulary-delta', 'vocabulary-words-per-document'].some((f) => v[f] !== undefined))
-    return fail('--vocabulary-epsilon, --vocabulary-delta and --vocabulary-words-per-document go with --vocabulary dp')
-  const dpSelection = vocabFile === 'dp'
-  const vocabulary = typeof vocabFile === 'string' && !dpSelection ? readVocabularyFile(vocabFile) : E.right(undefined)
-  if (E.isLeft(vocabulary)) return fail(formatError(vocabulary.left))
-  const declared = declaredSizes(v)
-  if (E.isLeft(declared)) return fail(declared.left)
-  // private SVI uses the declared D for ν = S/D, σ and the M-step, never the exact one
-  const sviDeclared = declared.right.documents !== undefined && trainer.name === 'svi-lda'
-  const cfgRun = (sviDeclared ? { ...cfg, documents: declared.right.documents } : cfg) as typeof cfg
-  if (sviDeclared) {
-    const ok = trainer.validate(cfgRun)
-    if (E.isLeft(ok)) return fail(`${args.trainer}: ${formatError(ok.left)}`)
-  }
-  // A run meant as a private release trains on every document: the train/test split is a permutation
-  // of all D documents, so under add/remove one document it would reshuffle which documents are
-  // trained on, and the test split may not be evaluated anyway (only --eval-corpus, a public corpus).
-  const intendsPrivate = seed === undefined && !diagnostics && trainer.name !== 'cgs'
-  // the randomness of the whole run: a DP vocabulary selection draws from it first, then the trainer
-  const rng = seed === undefined ? (args.secureRng ?? secure)() : seeded(seed)
-  const selection = dpSelection ? vocabularySelection(v, trainer.accountingRelation, rng, args.onRelease) : E.right(undefined)
-  if (E.isLeft(selection)) return fail(selection.left)
-  const loadOptions: LoadOptions = {
-    ...(vs.right === undefined ? {} : { vocabularySize: vs.right }),
-    ...(vocabulary.right === undefined ? {} : { vocabulary: vocabulary.right }),
-    ...(selection.right === undefined ? {} : { select: selection.right.select(vs.right) }),
-    ...(intendsPrivate ? { split: false } : {}),
-  }
-  const ds = loadDataset(corpusArg, loadOptions)
-  if (E.isLeft(ds)) return fail(ds.left._tag === 'InvalidParameter' && (ds.left.path === '--vocabulary' || ds.left.path === '--vocabulary-size') ? formatError(ds.left) : `--corpus: ${formatError(ds.left)}`)
-  const data = ds.right
-  const stats = corpusStats(data.train)
-  // a vocabulary chosen from the private documents without a gate: the run is not a private release
-  const vocabularyLeak = vocabularyNotPrivate(data.vocabularySource)
-  if (v['private'] === true && vocabularyLeak !== undefined) return fail(`--private: ${vocabularyLeak}`)
-  // svi-lda (add/remove one document) without a declared D computes ν = S/D, σ and the M-step from the
-  // exact D, which differs between neighbours: not post-processing of a release
-  const exactD = trainer.name === 'svi-lda' && declared.right.documents === undefined ? SVI_EXACT_D : undefined
-  if (v['private'] === true && exactD !== undefined) return fail(`--private: ${exactD}`)
-  // what makes this run not a private release beyond what its gate records (every trainer alike)
-  const runReasons = [
-    ...(vocabularyLeak === undefined ? [] : [vocabularyLeak]),
-    ...(exactD === undefined ? [] : [exactD]),
-    ...(diagnostics ? [DIAGNOSTICS_ASKED] : []),
-  ]
-  const evalCorpusArg = v['eval-corpus']
-  // olp-lda --prior PATH: a public corpus loaded as the main one is, with the same vocabulary
-  const priorArg = (cfg as { prior?: unknown }).prior
-  let priorCorpus: PublicCorpus | undefined
-  if (trainer.name === 'olp-lda' && typeof priorArg === 'string') {
-    // a selected vocabulary is the corpus's: the prior is read with it, not selected again (one charge)
-    const priorOptions: LoadOptions = selection.right === undefined ? loadOptions : { vocabulary: { words: data.train.vocab, file: 'the selected vocabulary' } }
-    const p = loadPriorCorpus(priorArg, priorOptions, data.train)
-    if (E.isLeft(p)) return fail(`${args.trainer}: ${formatError(p.left)}`)
-    priorCorpus = p.right
-  }
-  const evalCorpus = typeof evalCorpusArg === 'string' ? loadEvalCorpus(evalCorpusArg, data.train.vocab) : E.right(undefined)
-  if (E.isLeft(evalCorpus)) return fail(`--eval-corpus: ${formatError(evalCorpus.left)}`)
-  // Account before training: a plan no accountant can answer is reported before any work.
-  const statement = withUnits(trainer, cfgRun, stats, deltas, privacyStatement(trainer, cfgRun, stats, deltas, data.vocabularySource, selection.right?.gate.ledger()))
-  // a parameter the corpus rules out (spectral's k > V) is bad input (exit 1); no accountant answering is exit 2
-  if (E.isLeft(statement))
-    return { code: statement.left._tag === 'InvalidParameter' ? EXIT.input : EXIT.accounting, stderr: `${args.trainer}: ${formatError(statement.left)}` }
-  if (v['private'] === true && statement.right.guarantee.some((g) => !Number.isFinite(g.epsilon)))
-    return fail(`${trainer.name}: --private: the plan has no finite ε (${statement.right.guarantee.find((g) => !Number.isFinite(g.epsilon))?.method ?? ''}), so the run cannot be a private release`)
-  const progress = args.progress
-  // on a terminal: one progress line. A private run shows only the iterations done of T (public): no
-  // rate, no time left, no log-likelihood (its timing depends on the data)
-  const bar = progress === undefined ? progressLine({ label: `train ${trainer.name}`, unit: 'iterations', quiet: json || v['quiet'] === true, timing: !intendsPrivate || runReasons.length > 0 }) : undefined
-  const onIteration = (l: IterationLog): void => {
-    if (intendsPrivate && runReasons.length === 0) {
-      progress?.(`iter ${String(l.iteration).padStart(4)} of ${cfg.iterations}`)
-      bar?.update(l.iteration, cfg.iterations)
-      return
-    }
-    const ll = Number.isNaN(l.logLikelihood) ? undefined : `log-likelihood ${l.logLikelihood.toFixed(1)}`
-    progress?.(`iter ${String(l.iteration).padStart(4)}  ${ll ?? 'log-likelihood —'}  elapsed ${(l.elapsedMs / 1000).toFixed(2)} s  ${(l.tokensPerSecond / 1e6).toFixed(2)} M tokens/s`)
-    bar?.update(l.iteration, cfg.iterations, ll)
-  }
-  const workers = v['workers']
-  if (workers !== undefined && !(typeof workers === 'string' && /^[1-9][0-9]{0,3}$/.test(workers.trim())))
-    return fail(`--workers: "${String(workers)}" is not a whole number of threads from 1 to 9999`)
-  const fitOptions = {
-    diagnostics,
-    ...(workers === undefined ? {} : { workers: Number(workers) }),
-    ...(progress === undefined && bar?.active !== true ? {} : { onIteration }),
-    ...(args.onRelease === undefined ? {} : { onRelease: args.onRelease }),
-  }
-  const fit = priorCorpus === undefined ? trainer.fit(data.train, cfgRun, rng, fitOptions) : fitOnline(priorCorpus, data.train, cfgRun as unknown as OlpConfig, rng, fitOptions)
-  bar?.done()
-  if (E.isLeft(fit)) return fail(`${args.trainer}: ${formatError(fit.left)}`)
-  const reasons = [...new Set([...(selection.right?.gate.notPrivateBecause() ?? []), ...fit.right.release.notPrivateBecause, ...runReasons])]
-  const verdict = { ...fit.right.release, private: reasons.length === 0, notPrivateBecause: reasons }
-  if (v['private'] === true && !verdict.private) return { code: EXIT.internal, stderr: `--private: the run turned out not to be a private release (${verdict.notPrivateBecause.join('; ')}); nothing written` }
-  const release = { private: verdict.private, randomness: verdict.randomness, notice: releaseNotice(verdict), notPrivateBecause: verdict.notPrivateBecause }
-  // the statement was made from the plan before the run; what the run did to it is said first
-  const privacy: PrivacyStatement = verdict.private ? statement.right : { ...statement.right, notes: [release.notice, ...statement.right.notes] }
-  // Evaluation. A private release is evaluated only on a public corpus (--eval-corpus): φ is a release,
-  // so that is post-processing. A run that is not a private release may also be scored on its test split.
-  const scored = scoreRun(fit.right.model.phi, cfg.topics, evalCorpus.right, verdict.private ? undefined : data)
-  if (E.isLeft(scored)) return { code: EXIT.internal, stderr: `evaluation failed: ${formatError(scored.left)}` }
-  const evaluation = scored.right
-  const sizes = verdict.private ? publicSizes(trainer.accountingRelation, trainer.relation, stats, declared.right) : { ...exactSizes(stats), sizes: 'exact (not a private release)' }
-  const file = modelFile({
-    trainer: trainer.name,
-    config: cfgRun,
-    release,
-    corpus: { name: data.name, ...sizes },
-    vocab: data.train.vocab,
-    model: fit.right.model,
-    ...(evaluation === undefined ? {} : { evaluation }),
-    privacy,
-    // the per-iteration trace (cumulative wall time) only for a run that is not a private release:
-    // the time a private run took depends on its data and would leak through the file (a side channel)
-    ...(verdict.private ? {} : { trace: fit.right.trace }),
-  })
-  const w = writeModelFile(out, file)
-  if (E.isLeft(w)) return fail(formatError(w.left))
-  const last = fit.right.trace[fit.right.trace.length - 1]
-  const totalMs = last?.elapsedMs ?? 0
-  // timing only for a run that is not a private release (a private run's speed depends on its data)
-  const timing = verdict.private ? {} : { tokensPerSecond: (fit.right.tokensSampled / totalMs) * 1000, seconds: totalMs / 1000 }
-  if (json)
-    return {
-      code: EXIT.ok,
-      stdout: stringifyJson({ schemaVersion: 1, tool: 'dpaudit train', trainer: trainer.name, config: cfgRun, release, corpus: file.corpus, out, evaluation: evaluation ?? null, privacy, ...timing }, 2),
-    }
-  return {
-    code: EXIT.ok,
-    stdout: [
-      `${trainer.name} on ${data.name}: ${sizeText(file.corpus)}; K = ${cfg.topics}, T = ${cfg.iterations}; randomness ${verdict.randomness}`,
-      release.notice,
-      ...(verdict.private ? [] : [`trained in ${(totalMs / 1000).toFixed(2)} s (${((fit.right.tokensSampled / totalMs) / 1000).toFixed(2)} M tokens/s)`]),
-      evaluation === undefined
-        ? `held-out perplexity: not computed (a private release is evaluated only on a public corpus: --eval-corpus FILE)`
-        : `held-out perplexity${evaluation.corpus === undefined ? '' : ` on ${evaluation.corpus}`}: ${evaluation.perplexity.toFixed(1)} (${evaluation.heldOutTokens} held-out tokens; ${evaluation.protocol})`,
-      renderStatement(privacy),
-      `model written to ${out}`,
-    ].join('\n'),
-  }
 }
 
 /**
@@ -593,36 +500,6 @@ const vocabularySelection = (
 /** `--vocabulary dp`'s defaults: (ε, δ) = (1, 1e-7); under a document relation each document contributes its first 50 distinct words. */
 const DP_VOCABULARY = { epsilon: 1, delta: 1e-7, wordsPerDocument: 50 } as const
 
-const SVI_EXACT_D =
-  'svi-lda protects add/remove one document, and without --documents D the exact number of documents sets ν = S/D, σ and the M-step, though it differs between neighbours (declare the public D with --documents)'
-
-
-const PROTOCOL = 'document completion: θ folded in on the first half of each test document (α_eval = 0.1, 100 fixed-point iterations), the second half scored'
-
-/**
- * Held-out perplexity of φ: on the public evaluation corpus when one is given, else on the run's own
- * test split when `split` is given (a run that is not a private release), else none.
- */
-const scoreRun = (
-  phi: Float64Array,
-  K: number,
-  evalCorpus: Corpus | undefined,
-  split: { readonly testObserved: Corpus; readonly testHeldOut: Corpus } | undefined,
-): E.Either<DpError, (ModelFileEvaluation & { readonly corpus?: string }) | undefined> => {
-  if (evalCorpus !== undefined) {
-    const { observed, heldOut } = completionHalves(evalCorpus)
-    return E.map((p: { perplexity: number; heldOutTokens: number }) => ({ perplexity: p.perplexity, heldOutTokens: p.heldOutTokens, protocol: `${PROTOCOL}; on the public corpus given by --eval-corpus`, corpus: 'the --eval-corpus corpus' }))(
-      heldOutPerplexity(phi, K, observed, heldOut),
-    )
-  }
-  if (split === undefined || documentCount(split.testObserved) === 0) return E.right(undefined)
-  return E.map((p: { perplexity: number; heldOutTokens: number }) => ({ perplexity: p.perplexity, heldOutTokens: p.heldOutTokens, protocol: `${PROTOCOL}; on the run's own test split (not a private release)` }))(
-    heldOutPerplexity(phi, K, split.testObserved, split.testHeldOut),
-  )
-}
-
-type ModelFileEvaluation = NonNullable<ModelFile['evaluation']>
-
 /** The public evaluation corpus: every document is a test document, read with the model's vocabulary. */
 const loadEvalCorpus = (path: string, vocab: ReadonlyArray<string>): E.Either<DpError, Corpus> => {
   const withVocab = loadDataset(path, { vocabulary: { words: vocab, file: 'the model’s vocabulary' }, split: false, minTokens: 2 })
@@ -657,10 +534,11 @@ const sizeText = (c: ModelFile['corpus']): string =>
   ].join(', ') + (c.sizes === undefined ? '' : ` (${c.sizes})`)
 
 /** argv (after "train") → result, for the dispatcher. */
-export const runTrainCli = (argv: ReadonlyArray<string>): CommandResult => {
-  const { values, positionals } = parseArgs({ args: [...argv], allowPositionals: true, options: TRAIN_OPTIONS })
-  if (positionals.length > 1) return fail(TRAIN_USAGE)
-  return runTrain({ trainer: positionals[0], values })
+export const runTrainCli = (argv: ReadonlyArray<string>, plugin?: AnyTrainer): CommandResult => {
+  const { values, positionals } = parseArgs({ args: [...argv], allowPositionals: true, options: plugin === undefined ? TRAIN_OPTIONS : trainOptions([plugin]) })
+  if (positionals.length > (plugin === undefined ? 1 : 0)) return fail(plugin === undefined ? TRAIN_USAGE : trainUsage([plugin]))
+  const flags: FlagValues = Object.fromEntries(Object.entries(values).map(([k, x]) => [k, Array.isArray(x) ? x.map(String) : x]))
+  return runTrain({ trainer: plugin ?? positionals[0], values: flags })
 }
 
 /**

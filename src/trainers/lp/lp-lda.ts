@@ -55,6 +55,8 @@ import { type LdaTrainer, pureClaim } from '../trainer.js'
 import { type PresenceColumns, presenceCorpus, reconstruct } from './estimate.js'
 import { checkFlip, flipProbability, type LocalReports, perturbDocuments, type UserDocuments } from './perturb.js'
 import { LDA_DP_PAPER } from '../papers.js'
+import { numericFlag } from '../flags.js'
+import { ldaFlags, ldaSurface } from '../lda-surface.js'
 
 export const LpConfig = t.intersection([BaseConfig, t.type({ flip: t.number, shuffler: t.boolean })])
 export type LpConfig = t.TypeOf<typeof LpConfig>
@@ -107,11 +109,18 @@ const validate = (c: LpConfig, stats?: CorpusStats): E.Either<DpError, LpConfig>
 const lpPlan = (c: LpConfig): PrivacyEvent =>
   compose([labeled(RR, presenceEvent(c.flip, WORD_BITS, WORD)), labeled(RECON, noOp), selfCompose(labeled(SWEEP, noOp), c.iterations)])
 
+/** --flip F: LP-LDA's and OLP-LDA's randomized response. */
+export const FLIP_FLAG = numericFlag('flip', 'flip', 'F', 'keep each presence bit with probability 1 − F')
+
 export const lpLda: LdaTrainer<LpConfig> = {
   name: 'lp-lda',
   description: `LP-LDA (${LDA_DP_PAPER}, §V): randomized response on word-presence bits by each user, reconstruction and CGS at the server`,
   config: LpConfig,
   defaults: { ...BASE_DEFAULTS, flip: 0.5, shuffler: false },
+  flags: [...ldaFlags(), FLIP_FLAG, { flag: 'shuffler', type: 'switch', field: 'shuffler', note: 'reports reach the server through a shuffler' }],
+  ...ldaSurface,
+  releases: ['phi', 'report-bits'],
+  statementNotes: (c, stats, deltas) => E.map(unitNotes)(unitGuarantees(c, stats, deltas)),
   validate,
   relation: WORD,
   accountingRelation: WORD,

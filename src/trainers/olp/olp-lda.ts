@@ -48,6 +48,10 @@ import { checkFlip, flipProbability, type LocalReports } from '../lp/perturb.js'
 import { bayesEstimate, nextPrior, theoremSixOmega } from './bayes.js'
 import { batchState, flatPrior, phiWithPrior, presenceDocuments, sweepWithPrior, type TopicWordPrior, updatePrior, wordTotals } from './online.js'
 import { LDA_DP, LDA_DP_PAPER } from '../papers.js'
+import { flagNumber, numericFlag } from '../flags.js'
+import { ldaFlags, ldaSurface } from '../lda-surface.js'
+import { FLIP_FLAG, unitGuarantees, unitNotes } from '../lp/lp-lda.js'
+import type { FlagValues } from '../trainer.js'
 
 /** ω given (Algorithm 2's "reconstruction factor"), or σ, the prior's standard deviation, with ω from Theorem 6 per batch. */
 export const Denoise = t.union([t.type({ omega: t.number }), t.type({ priorSd: t.number })])
@@ -57,7 +61,7 @@ export const OlpConfig = t.intersection([
   BaseConfig,
   t.type({
     flip: t.number,
-    /** A fraction in [0, 1) of the training documents split off as the public prior D0, or the path of a public prior corpus (loaded by the caller: `fitOnline`). */
+    /** A fraction in [0, 1) of the training documents split off as the public prior D0, or the path of a public prior corpus (an extra input: the caller loads it and `fit` takes it as `options.inputs.prior`). */
     prior: t.union([t.number, t.string]),
     /** Reports per mini-batch (the last batch holds the rest). */
     batch: t.number,
@@ -168,7 +172,7 @@ interface Denoised {
  * OLP-LDA on a public prior corpus (undefined: none) and a private stream. The prior's vocabulary
  * must equal the stream's.
  */
-export const fitOnline = (prior: PriorCorpus | undefined, stream: Corpus, c: OlpConfig, rng: Rng, options: FitOptions = {}): E.Either<DpError, FitResult> => {
+const fitOnline = (prior: PriorCorpus | undefined, stream: Corpus, c: OlpConfig, rng: Rng, options: FitOptions = {}): E.Either<DpError, FitResult> => {
   if (documentCount(stream) === 0) return E.left(invalidParameter('batch', 0, 'mini-batch 1 holds no documents: the stream is empty'))
   const ok = validateCorpus(stream)
   if (E.isLeft(ok)) return ok
@@ -245,12 +249,46 @@ export const fitOnline = (prior: PriorCorpus | undefined, stream: Corpus, c: Olp
   return E.right(privateFitResult(gate, c, V, phi, run))
 }
 
+/**
+ * olp-lda's flags into the config: --prior as a fraction (a number) or a path; --omega or --prior-sd
+ * (not both) as `denoise`. Returns an error message, or undefined.
+ */
+const onlineFlags = (v: FlagValues, config: Record<string, unknown>): string | undefined => {
+  const prior = v['prior']
+  if (typeof prior === 'string') {
+    const x = flagNumber('prior', prior)
+    config['prior'] = E.isRight(x) && x.right !== undefined ? x.right : prior
+  }
+  const omega = flagNumber('omega', v['omega'])
+  const sd = flagNumber('prior-sd', v['prior-sd'])
+  if (E.isLeft(omega)) return omega.left
+  if (E.isLeft(sd)) return sd.left
+  if (omega.right !== undefined && sd.right !== undefined) return '--omega and --prior-sd are alternatives: ω is given, or derived from σ by Theorem 6'
+  if (omega.right !== undefined) config['denoise'] = { omega: omega.right }
+  if (sd.right !== undefined) config['denoise'] = { priorSd: sd.right }
+  return undefined
+}
+
 export const olpLda: LdaTrainer<OlpConfig> = {
   name: 'olp-lda',
   description: `OLP-LDA (${LDA_DP_PAPER}, §VI): randomized response by each user; online LDA (O-LDA) over mini-batches from a public prior corpus, Bayesian denoising`,
   config: OlpConfig,
   // no prior by default: a prior split off the training documents is not public (issue 22)
   defaults: { ...BASE_DEFAULTS, flip: 0.5, prior: 0, batch: 50, lambda: 0.5, denoise: { omega: 0.4 } },
+  flags: [
+    ...ldaFlags(),
+    FLIP_FLAG,
+    { flag: 'prior', meta: 'FRACTION|PATH', shown: (d) => String(d['prior']), note: 'public prior corpus: a fraction of the training documents split off, or a corpus with the same vocabulary' },
+    numericFlag('batch', 'batch', 'B', 'reports per mini-batch'),
+    numericFlag('lambda', 'lambda', 'L', 'O-LDA correlation factor, eq. 10'),
+    { flag: 'omega', meta: 'W', shown: () => '0.4', note: 'weight of the prior μ_t in B(n_t), eq. 19' },
+    { flag: 'prior-sd', meta: 'S', note: 'instead of --omega: prior σ, ω per batch by Theorem 6' },
+  ],
+  fromFlags: onlineFlags,
+  inputs: [{ name: 'prior', flag: 'prior', path: (c) => (typeof c.prior === 'string' ? c.prior : undefined) }],
+  ...ldaSurface,
+  releases: ['phi', 'report-bits'],
+  statementNotes: (c, stats, deltas) => E.map(unitNotes)(unitGuarantees({ ...c, shuffler: false }, stats, deltas)),
   validate,
   relation: WORD,
   accountingRelation: WORD,
@@ -277,7 +315,10 @@ export const olpLda: LdaTrainer<OlpConfig> = {
     LDA_ASSUMPTIONS[1] as string,
   ],
   fit: (corpus, c, rng, options = {}) => {
-    if (typeof c.prior === 'string') return E.left(invalidParameter('prior', c.prior, 'a prior corpus path is loaded by the caller, which passes it to fitOnline (the registry trainer splits a fraction of the training documents)'))
+    if (typeof c.prior === 'string') {
+      const prior = options.inputs?.['prior']
+      return prior === undefined ? E.left(invalidParameter('prior', c.prior, 'a prior corpus path is an extra input: load it as a public corpus and pass it as options.inputs.prior')) : fitOnline(prior, corpus, c, rng, options)
+    }
     const ok = validateCorpus(corpus)
     if (E.isLeft(ok)) return ok
     const v = validate(c, corpusStats(corpus))

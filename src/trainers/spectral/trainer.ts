@@ -39,6 +39,9 @@ import { RANGE_FINDER_DEFAULTS } from './linalg.js'
 import { countDocuments, MIN_DOCUMENT_LENGTH } from './moments.js'
 import { MAX_NOISED_VOCABULARY, runPrivate } from './private.js'
 import { QUANTITY_TEXT } from './sensitivity.js'
+import { flagNumber, numericFlag } from '../flags.js'
+import { ldaFlags, ldaSurface } from '../lda-surface.js'
+import type { FlagValues } from '../trainer.js'
 
 export const SpectralConfig = t.intersection([
   BaseConfig,
@@ -221,11 +224,55 @@ const fitSpectral = (corpus: Corpus, c: SpectralConfig, rng: Rng, options: FitOp
   })
 }
 
+/**
+ * spectral's flags into the config: --config as the configuration text, --weights "key=w,…" as the
+ * budget weights, and the first --delta as the composite δ the noise is calibrated to (every --delta
+ * is still reported). Returns an error message, or undefined.
+ */
+const spectralFlags = (v: FlagValues, config: Record<string, unknown>): string | undefined => {
+  if (typeof v['config'] === 'string') config['configuration'] = v['config']
+  const deltas = v['delta']
+  if (Array.isArray(deltas) && deltas.length > 0) {
+    const d = flagNumber('delta', deltas[0])
+    if (E.isLeft(d)) return d.left
+    config['delta'] = d.right
+  }
+  const w = v['weights']
+  if (typeof w === 'string') {
+    const weights: Record<string, number> = {}
+    for (const part of w.split(',')) {
+      const [key, value, ...rest] = part.split('=').map((x) => x.trim())
+      const x = flagNumber('weights', value)
+      if (key === undefined || key === '' || rest.length > 0 || E.isLeft(x) || x.right === undefined) return `--weights: "${part}" is not KEY=NUMBER (e.g. e3=2,sigmaK=0.5)`
+      weights[key] = x.right
+    }
+    config['weights'] = weights
+  }
+  return undefined
+}
+
 export const spectralLdaTrainer: LdaTrainer<SpectralConfig> = {
   name: 'spectral',
   description: `private spectral LDA (${SPECTRAL_PAPER}): moments, whitening, tensor power method, Gaussian noise on a cut of the mechanism graph (configurations 1–4 or any cut), PTR for data-dependent sensitivities`,
   config: SpectralConfig,
   defaults: SPECTRAL_DEFAULTS,
+  flags: [
+    ...ldaFlags({ iterationsNote: 'power-method iterations' }),
+    { flag: 'config', meta: '1|2|3|4|e3,e4,e8|…', shown: (d) => String(d['configuration']), note: 'noised edges: paper configuration 1–4 or a cut of e0–e9' },
+    numericFlag('epsilon', 'epsilon', 'E'),
+    { flag: 'weights', meta: 'e3=2,sigmaK=0.5,…', shown: () => 'all 1', note: 'budget weight per noised edge and PTR quantity' },
+    numericFlag('failure-share', 'failureShare', 'F', 'share of δ charged for PTR failures'),
+    numericFlag('oversampling', 'oversampling', 'P'),
+    numericFlag('range-iterations', 'rangeIterations', 'Q'),
+    numericFlag('restarts', 'restarts', 'L'),
+  ],
+  fromFlags: spectralFlags,
+  unverified: (c) => {
+    const conf = configurationOf(c)
+    return E.isRight(conf) ? unverifiedReasons(conf.right) : []
+  },
+  ...ldaSurface,
+  releases: ['phi'],
   validate: validateSpectral,
   relation: SPECTRAL_RELATION,
   accountingRelation: SPECTRAL_RELATION,

@@ -49,6 +49,9 @@ import { bagOf, emptyBag, learningRate, OnlineLda } from './ovb.js'
 import { gammaVariate, truncate } from './random.js'
 import { BatchStatistic } from './statistic.js'
 import { PRIVATE_SVI_PAPER } from '../papers.js'
+import { numericFlag } from '../flags.js'
+import { ldaFlags, ldaSurface } from '../lda-surface.js'
+import type { DeclaredSizes, TrainerFlag } from '../trainer.js'
 
 export const SviConfig = t.intersection([
   BaseConfig,
@@ -267,6 +270,25 @@ const fitSvi = (corpus: Corpus, c: SviConfig, rng: Rng, options: FitOptions = {}
   return E.right(privateFitResult(gate, c, V, ovb.topics(), run))
 }
 
+/** Private SVI's flags (both sampling models; the trainer's name chooses the model). */
+const SVI_FLAGS: ReadonlyArray<TrainerFlag> = [
+  numericFlag('batch-size', 'batchSize', 'S', 'documents per mini-batch (Poisson rate S/D for svi-lda)'),
+  numericFlag('truncation', 'truncation', 'N', 'words kept per document'),
+  numericFlag('tau0', 'tau0', 'T0'),
+  numericFlag('kappa', 'kappa', 'K'),
+  numericFlag('epsilon-total', 'epsilonTotal', 'E'),
+  numericFlag('delta-total', 'deltaTotal', 'D'),
+  { flag: 'delta-reading', type: 'string', field: 'deltaReading', meta: 'total-over-J|per-iteration', note: 'how the paper’s δ′ is read' },
+  numericFlag('delta-iteration', 'deltaIteration', 'D'),
+  { flag: 'noise', type: 'string', field: 'noise', meta: 'chain|as-written|multiplier', note: 'σ from the paper’s chain, as written, or --multiplier × sensitivity' },
+  numericFlag('multiplier', 'multiplier', 'Z'),
+  { flag: 'clip-norm', field: 'clipNorm', meta: 'C', shown: () => 'off', note: 'project each document’s statistic to L2 norm ≤ C (the authors’ code; sensitivity min(C, N)/S)' },
+]
+
+/** Why svi-lda without a declared D is not a private release. */
+export const SVI_EXACT_D =
+  'svi-lda protects add/remove one document, and without --documents D the exact number of documents sets ν = S/D, σ and the M-step, though it differs between neighbours (declare the public D with --documents)'
+
 /**
  * The private SVI trainer for one sampling model. The trainer contract fixes `relation` per
  * trainer object, and the two sampling models are amplified under different relations, so each
@@ -282,6 +304,16 @@ export const makeSviTrainer = (sampling: Sampling): LdaTrainer<SviConfig> => {
         : `private SVI (${PRIVATE_SVI_PAPER}, Alg. 1): online VB with Gaussian noise on fixed-size mini-batches drawn without replacement (replace one document)`,
     config: SviConfig,
     defaults: { ...SVI_DEFAULTS, sampling },
+    flags: [...ldaFlags(), ...SVI_FLAGS],
+    ...ldaSurface,
+    releases: ['phi'],
+    ...(sampling === 'poisson'
+      ? {
+          // private SVI uses the declared D for ν = S/D, σ and the M-step, never the exact one
+          withDeclared: (c: SviConfig, d: DeclaredSizes): SviConfig => (d.documents === undefined ? c : { ...c, documents: d.documents }),
+          refusals: (_: SviConfig, d: DeclaredSizes) => (d.documents === undefined ? [SVI_EXACT_D] : []),
+        }
+      : {}),
     validate: (c, stats) =>
       c.sampling === sampling
         ? validateSvi(c, stats)
