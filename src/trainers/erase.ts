@@ -100,7 +100,7 @@ export const erase = <C, M>(trainer: Trainer<C, M>): AnyTrainer => ({
   accountingRelation: trainer.accountingRelation,
   defaults: trainer.defaults,
   flags: trainer.flags,
-  kind: trainer.model.kind,
+  kind: trainer.model.kind ?? 'dpaudit-model',
   metric: trainer.model.metric,
   releases: trainer.releases,
   nonPrivate: trainer.nonPrivate,

@@ -169,8 +169,8 @@ export interface Evaluation {
 
 /** How a trainer's model is written and evaluated. */
 export interface ModelOutput<Model> {
-  /** The model file's `kind` ("dpaudit-lda-model" for the LDA trainers). */
-  readonly kind: string
+  /** The model file's `kind` ("dpaudit-lda-model" for the LDA trainers; default "dpaudit-model"). */
+  readonly kind?: string
   /** The model file's fields after the vocabulary, in order (φ's rows, a weight vector, …): JSON data. */
   readonly fields: (model: Model) => Readonly<Record<string, unknown>>
   /** What the evaluation measures, as printed ("held-out perplexity", "held-out accuracy"). */

@@ -30,8 +30,8 @@ const missingMember = (x: Record<string, unknown>): string | undefined => {
   if (!Array.isArray(x['flags'])) return 'flags (an array of { flag, field, ... })'
   if (!Array.isArray(x['releases'])) return 'releases (an array)'
   const model = x['model']
-  if (typeof model !== 'object' || model === null || typeof (model as { fields?: unknown }).fields !== 'function' || typeof (model as { kind?: unknown }).kind !== 'string' || typeof (model as { metric?: unknown }).metric !== 'string')
-    return 'model ({ kind, fields, metric, evaluate? })'
+  if (typeof model !== 'object' || model === null || typeof (model as { fields?: unknown }).fields !== 'function' || typeof (model as { metric?: unknown }).metric !== 'string')
+    return 'model ({ fields, metric, kind?, evaluate? })'
   return undefined
 }
 
