@@ -172,7 +172,7 @@ describe('the spectral utility claims (paper 004 Fig. 2 and Fig. 4) read the mea
     const kind = (patch: (rows: Array<Record<string, unknown>>) => void): string => {
       const f = JSON.parse(JSON.stringify(figures)) as typeof figures
       patch(f['synthetic']['figure2'])
-      const v = verifyOne(spectral.paper, claim('spectral.figure2'), rootWith({ 'spectral-figures.json': f, 'spectral-figures-a10.json': a10 }))
+      const v = verifyOne(spectral.paper, claim('spectral.figure2'), rootWith({ 'spectral-figures.json': f, 'spectral-figures-a10.json': a10, 'spectral-calibrations.json': measured('spectral-calibrations.json') }))
       if (E.isLeft(v)) throw new Error(formatError(v.left))
       return v.right.kind
     }
