@@ -135,6 +135,7 @@ export const FLAGS = [
  * (a model that only learned the class balance scores the latter).
  */
 export const MODEL_OUTPUT = {
+  kind: 'dpaudit-dp-sgd-logreg-model',
   fields: (m) => ({ weights: Array.from(m.weights) }),
   metric: 'held-out accuracy',
   evaluate: (m, test) => {

@@ -10,12 +10,15 @@
  * The examples import `dpaudit/<sub>`, which the package's exports map to dist/; here they are
  * mapped to the sources, so the test needs no build.
  */
-import { readdirSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as E from 'fp-ts/lib/Either.js'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { account } from '../../src/accounting/index.js'
 import { auditMechanism } from '../../src/attacks/index.js'
+import { runTrainModule } from '../../src/cli/commands/train-module.js'
 import type { Rng } from '../../src/core/rng.js'
 import { seeded } from '../../src/core/rng.js'
 import { addRemove, gaussian, type PrivacyEvent, poissonSample, type ReleaseRecord, selfCompose } from '../../src/mechanisms/index.js'
@@ -119,6 +122,31 @@ describe('DP-SGD logistic regression, a plug-in outside LDA', () => {
     expect(a.accuracy).toBeGreaterThan(a.majorityClass + 0.1)
     // the evaluation is the features module's accuracy
     expect(a.accuracy).toBe(features.accuracy(features.presenceRows(ds.right.test), fit.right.model.weights).accuracy)
+  })
+
+  it('trains through `dpaudit train ./examples/dp-sgd-logreg.mjs --corpus spam`: the statement\'s ε is the accountants\' for its plan, accuracy above the majority class', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dpaudit-dp-sgd-'))
+    try {
+      const out = join(dir, 'dp-sgd.json')
+      const module = fileURLToPath(new URL('../../examples/dp-sgd-logreg.mjs', import.meta.url))
+      const r = await runTrainModule([module, '--corpus', 'spam', '--seed', '1', '--out', out, '--json'])
+      expect(r.stderr ?? '').toBe('')
+      expect(r.code).toBe(0)
+      const printed = JSON.parse(r.stdout ?? '') as {
+        privacy: { plan: PrivacyEvent; guarantee: ReadonlyArray<{ delta: number; epsilon: number }> }
+        evaluation: { accuracy: number; majorityClass: number }
+      }
+      const stated = printed.privacy.guarantee.find((g) => g.delta === DELTA)?.epsilon
+      const report = account({ schemaVersion: 1, relation: addRemove('document'), event: printed.privacy.plan }, { deltas: [DELTA] })
+      if (E.isLeft(report)) throw new Error(report.left.message)
+      expect(stated).toBe(report.right.tightest[0]?.epsilon)
+      expect(printed.evaluation.accuracy).toBeGreaterThan(printed.evaluation.majorityClass + 0.1)
+      const file = JSON.parse(readFileSync(out, 'utf8')) as { kind: string; weights: ReadonlyArray<number> }
+      expect(file.kind).toBe('dpaudit-dp-sgd-logreg-model')
+      expect(file.weights).toHaveLength(10_000)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('answers bad input with an error value naming the field (and no e-mail)', () => {
