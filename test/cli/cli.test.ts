@@ -81,14 +81,14 @@ describe('dpaudit account', () => {
   it('turns every kind of bad input into one line and exit code 1', () => {
     expectOneLineError(runSafely(['account', join(dir, 'missing.json')]), 1, /missing\.json: cannot read the file \(no such file\)/)
     expectOneLineError(runSafely(['account', file('bad.json', '{"schemaVersion": 1,')]), 1, /bad\.json: not valid JSON/)
-    expectOneLineError(runSafely(['account', file('q.json', { schemaVersion: 1, event: { _tag: 'PoissonSample', q: 1.5, event: { _tag: 'NoOp' } } })]), 1, /\$\.event\.q: must be a sampling rate q in \(0, 1\] \(got 1\.5\)/)
+    expectOneLineError(runSafely(['account', file('q.json', { schemaVersion: 1, event: { _tag: 'PoissonSample', q: 1.5, event: { _tag: 'NoOp' } } })]), 1, /\$\.event\.q: must be a sampling rate q in \[0, 1\] \(got 1\.5\)/)
     expectOneLineError(runSafely(['account', file('s.json', gaussianSpec(0))]), 1, /\$\.event\.event\.sigma: must be a positive number \(σ > 0\) \(got 0\)/)
     expectOneLineError(runSafely(['account', file('n.json', gaussianSpec('NaN'))]), 1, /sigma: must be a positive number \(σ > 0\), not NaN/)
     expectOneLineError(runSafely(['account', file('t.json', { schemaVersion: 1, event: { _tag: 'Gausian' } })]), 1, /\$\.event\._tag: unknown event tag/)
     let deep: unknown = { _tag: 'NoOp' }
     for (let i = 0; i < 200; i++) deep = { _tag: 'Labeled', label: 'x', event: deep }
     expectOneLineError(runSafely(['account', file('deep.json', { schemaVersion: 1, event: deep })]), 1, /nested too deep/)
-    expectOneLineError(runSafely(['account', 'examples/dp-sgd.json', '--delta', '1']), 1, /--delta: δ must be in \(0, 1\)/)
+    expectOneLineError(runSafely(['account', 'examples/dp-sgd.json', '--delta', '1']), 1, /--delta: δ must be in \[0, 1\)/)
     expectOneLineError(runSafely(['account', 'examples/dp-sgd.json', '--delta', 'abc']), 1, /--delta: "abc" is not a number/)
     expectOneLineError(runSafely(['account', 'examples/dp-sgd.json', '--accountant', 'magic']), 1, /unknown accountant "magic"/)
     expectOneLineError(runSafely(['account', 'examples/dp-sgd.json', '--orders', '0.5,2']), 1, /--orders/)
@@ -164,7 +164,7 @@ describe('dpaudit calibrate', () => {
 
   it('rejects bad targets and templates with one line', () => {
     expectOneLineError(runSafely(['calibrate', 'examples/calibrate-dp-sgd.json', '--epsilon', '0', '--delta', '1e-5']), 1, /epsilon: target ε must be a finite number > 0 \(got 0\)/)
-    expectOneLineError(runSafely(['calibrate', 'examples/calibrate-dp-sgd.json', '--epsilon', '1', '--delta', '1.5']), 1, /delta: target δ must be in \(0, 1\)/)
+    expectOneLineError(runSafely(['calibrate', 'examples/calibrate-dp-sgd.json', '--epsilon', '1', '--delta', '1.5']), 1, /delta: target δ must be in \[0, 1\)/)
     expectOneLineError(runSafely(['calibrate', 'examples/dp-sgd.json', '--epsilon', '1', '--delta', '1e-5']), 1, /a template needs "\$param"/)
     expectOneLineError(runSafely(['calibrate', 'examples/calibrate-dp-sgd.json', '--delta', '1e-5']), 1, /--epsilon is required/)
   })
