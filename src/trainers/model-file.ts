@@ -274,6 +274,15 @@ const checkConsistency = (m: t.TypeOf<typeof ModelFileCodec>, root: string): E.E
   return E.right(undefined)
 }
 
+/**
+ * A model file from parsed JSON, decoded (`decodeModelFile`) and with its statement re-derived from
+ * its own plan (`checkStatement`): what every reader that shows the statement uses.
+ */
+export const decodeCheckedModelFile = (u: unknown, root = '$'): E.Either<DpError, ModelFile> => {
+  const decoded = decodeModelFile(u, root)
+  return E.isLeft(decoded) ? decoded : checkStatement(decoded.right, root)
+}
+
 /** Reads and decodes a model file; errors are one line naming the file, the JSON path and the value. */
 export const readModelFile = (file: string): E.Either<DpError, LoadedModel> => {
   // bounded, regular files only, strict UTF-8: a device, a FIFO or a huge file is refused in one line
@@ -286,10 +295,8 @@ export const readModelFile = (file: string): E.Either<DpError, LoadedModel> => {
   // Parsed without a depth limit here: decodeModelFile refuses a deep value naming its JSON path.
   const u = parseJson(text, Infinity)
   if (E.isLeft(u)) return E.left(decodeFailure(`${file}: $`, text.length > 40 ? `…${text.slice(-40)}` : text, `not valid JSON (${u.left})`))
-  const decoded = decodeModelFile(u.right, `${file}: $`)
-  if (E.isLeft(decoded)) return decoded
   // the stated ε must follow from the file's own plan (an edited statement is not believed)
-  const m = checkStatement(decoded.right, `${file}: $`)
+  const m = decodeCheckedModelFile(u.right, `${file}: $`)
   if (E.isLeft(m)) return m
   const { topics: K, vocab } = m.right
   const phi = new Float64Array(K * vocab.length)

@@ -4,11 +4,12 @@
  * case failed on the code before it. (Model files whose parts contradict each other:
  * test/trainers/model-file.test.ts.)
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import * as E from 'fp-ts/lib/Either.js'
 import { afterAll, describe, expect, it } from 'vitest'
+import { runReport } from '../../src/cli/commands/report.js'
 import { runSafely } from '../../src/cli/run.js'
 import { formatError } from '../../src/core/error.js'
 import { loadDataset } from '../../src/trainers/corpus/load.js'
@@ -88,5 +89,25 @@ describe('evaluate reads a model file with a bound (item 1/3)', () => {
       expect(r.stderr).toMatch(/cannot read the model file \(it is a (device|directory)/)
       expect(r.stderr?.split('\n')).toHaveLength(1)
     }
+  })
+})
+
+describe('a report does not believe an edited statement (item 2)', () => {
+  it('a model whose ε was lowered is refused by `report`, naming the field; as written it is reported', async () => {
+    const model = join(dir, 'hdp.json')
+    const t = runSafely(['train', 'hdp-lda', '--corpus', 'brown', '--topics', '2', '--iterations', '2', '--seed', '1', '--quiet', '--out', model])
+    expect(t.code, t.stderr).toBe(0)
+    const m = JSON.parse(readFileSync(model, 'utf8')) as { privacy: { guarantee: { epsilon: number }[] } }
+    const g = m.privacy.guarantee[0] as { epsilon: number }
+    expect(Number.isFinite(g.epsilon)).toBe(true)
+    g.epsilon /= 10
+    const edited = join(dir, 'hdp-edited.json')
+    writeFileSync(edited, JSON.stringify(m))
+    const bad = await runReport([edited, '--out', join(dir, 'rep-edited')])
+    expect(bad.code).toBe(1)
+    expect(bad.stderr).toMatch(/\$\.privacy\.guarantee\[0\]\.epsilon: is below what the file's own plan gives/)
+    expect(existsSync(join(dir, 'rep-edited'))).toBe(false)
+    const good = await runReport([model, '--out', join(dir, 'rep-good')])
+    expect(good.code, good.stderr).toBe(0)
   })
 })

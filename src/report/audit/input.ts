@@ -35,7 +35,7 @@ import { type DpError, decodeFailure } from '../../core/error.js'
 import { parseJson } from '../../core/json.js'
 import { readBoundedText } from '../../core/read-file.js'
 import { decodeSpec, type Spec } from '../../mechanisms/codec.js'
-import { decodeModelFile, MODEL_KIND, type ModelFile } from '../../trainers/model-file.js'
+import { decodeCheckedModelFile, MODEL_KIND, type ModelFile } from '../../trainers/model-file.js'
 import { auditKindOf } from './audits.js'
 
 export const REPORT_INPUT_KIND = 'dpaudit-report-input'
@@ -136,7 +136,7 @@ const one = (kind: Exclude<Kind, 'manifest'>, file: string, input: string, text:
   const item = { input, file, ...hashed(text), ...extra }
   switch (kind) {
     case 'model': {
-      const m = decodeModelFile(u, `${file}:$`)
+      const m = decodeCheckedModelFile(u, `${file}:$`)
       return E.isLeft(m) ? m : E.right({ models: [{ ...item, value: m.right }], audits: [], specs: [] })
     }
     case 'audit':

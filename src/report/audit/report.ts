@@ -32,7 +32,7 @@ import type { TrainerOneRunResult } from '../../attacks/trainers/one-run.js'
 import type { DpError } from '../../core/error.js'
 import { stringifyJson } from '../../core/json.js'
 import { decodeSpec, type Spec } from '../../mechanisms/codec.js'
-import { decodeModelFile, type ModelFile } from '../../trainers/model-file.js'
+import { decodeCheckedModelFile, type ModelFile } from '../../trainers/model-file.js'
 import type { AuditOutput } from '../schemas.js'
 import { buildReport } from './build.js'
 import type { ChartSpec } from './charts.js'
@@ -108,7 +108,7 @@ export const reportInputs = (req: ReportRequest): E.Either<DpError, ReportInputs
   // an audit is decoded when the report is built (./audits.ts): here it only gets its name
   const asIs = (u: unknown): E.Either<DpError, unknown> => E.right(u)
   for (const part of [{ ...req, name: undefined as string | undefined }, ...(req.subjects ?? [])]) {
-    const m = items('model', part.models, part.name, decodeModelFile, models.length)
+    const m = items('model', part.models, part.name, decodeCheckedModelFile, models.length)
     if (E.isLeft(m)) return m
     const a = items<unknown>('audit', part.audits, part.name, asIs, audits.length)
     if (E.isLeft(a)) return a
