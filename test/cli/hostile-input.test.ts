@@ -251,7 +251,7 @@ describe('messages (item 7)', () => {
     writeFileSync(ta, '{}')
     const r = runAudit({ target: ta })
     expect(r.code).toBe(1)
-    expect(r.stderr).toBe(`audit: ${ta}: a JSON file is a trainer audit (docs/trainer-audits.md), run with --queue redis://HOST:PORT and \`dpaudit worker\`; a mechanism audit takes a .js or .mjs module or zoo:NAME`)
+    expect(r.stderr).toBe(`audit: ${ta}: a JSON file is a trainer audit (docs/trainer-audits.md), run by \`dpaudit audit FILE\` (locally, or with --queue; runQueueAudit from code); runAudit audits mechanisms and takes a .js or .mjs module or zoo:NAME`)
   })
 })
 

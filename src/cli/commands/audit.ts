@@ -179,12 +179,12 @@ const auditHolding = (args: AuditArgs, hold: (release: () => void) => void): Com
   } else {
     const file = resolve(args.target)
     if (!existsSync(file)) return { code: EXIT.input, stderr: `audit: ${args.target}: no such file` }
-    // importing a FIFO or a device would wait forever; a JSON file is a trainer audit, run on a queue
+    // importing a FIFO or a device would wait forever; a JSON file is a trainer audit, which the CLI runs through async-commands.ts
     if (!statSync(file).isFile()) return { code: EXIT.input, stderr: `audit: ${args.target}: not a regular file (a module is a .js or .mjs file)` }
     if (/\.json$/i.test(file))
       return {
         code: EXIT.input,
-        stderr: `audit: ${args.target}: a JSON file is a trainer audit (docs/trainer-audits.md), run with --queue redis://HOST:PORT and \`dpaudit worker\`; a mechanism audit takes a .js or .mjs module or zoo:NAME`,
+        stderr: `audit: ${args.target}: a JSON file is a trainer audit (docs/trainer-audits.md), run by \`dpaudit audit FILE\` (locally, or with --queue; runQueueAudit from code); runAudit audits mechanisms and takes a .js or .mjs module or zoo:NAME`,
       }
     // an output named outright is checked against the module before anything else is needed
     const early = refuseOutputOverInput(
