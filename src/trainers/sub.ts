@@ -173,7 +173,9 @@ export const subLda: LdaTrainer<SubConfig> = {
     'Alg. 1’s noise inside the token loop read as one release per iteration on the counts of the sample (§4.1)',
   ],
   fit: (corpus, c, rng, options = {}) => {
-    const start = startPrivateFit(corpus, c, validate, rng, c.clip, options)
+    // One thread unless asked: more than half of a fit is the per-token sampling coins and the noise, drawn on the
+    // calling thread, so a second thread made a 2-core fit slower (×0.80, docs/trainers.md § Across threads).
+    const start = startPrivateFit(corpus, c, validate, rng, c.clip, { ...options, workers: options.workers ?? 1 })
     if (E.isLeft(start)) return start
     const { gate, state, sampler, iterate } = start.right
     const { K, V, tokens, z } = state
