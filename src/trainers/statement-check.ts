@@ -14,21 +14,20 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, decodeFailure, formatError } from '../core/error.js'
-import { type NeighbouringRelation, type PrivacyUnit, type RelationKind, showRelation } from '../mechanisms/neighbouring.js'
+import { RelationCodec } from '../mechanisms/codec.js'
+import { type NeighbouringRelation, showRelation } from '../mechanisms/neighbouring.js'
 import type { ModelFile } from './model-file.js'
 import { accountPlan } from './statement.js'
 
-const KINDS: ReadonlyArray<RelationKind> = ['add-remove', 'replace-one']
-const UNITS: ReadonlyArray<PrivacyUnit> = ['record', 'word', 'document', 'user']
-
-/** The relation a statement names (`showRelation`'s text, e.g. "replace-one one word"), or undefined. */
+/** The relation a statement names (`showRelation`'s text, e.g. "replace-one one word"), read by the spec codec's `RelationCodec`, or undefined. */
 export const parseRelation = (text: string): NeighbouringRelation | undefined => {
   const m = /^(\S+) one (\S+)$/.exec(text)
   if (m === null) return undefined
-  const kind = KINDS.find((k) => k === m[1])
-  const unit = UNITS.find((u) => u === m[2])
-  return kind === undefined || unit === undefined ? undefined : { kind, unit }
+  const r = RelationCodec.decode({ kind: m[1], unit: m[2] })
+  return E.isRight(r) ? r.right : undefined
 }
+
+const UNKNOWN_RELATION = 'not a neighbouring relation dpaudit knows ("KIND one UNIT", as a spec\'s relation: add-remove | replace-one one record | word | document | user)'
 
 /** A stated ε is below the re-derived one beyond floating-point noise in the accountants' arithmetic. */
 const understates = (stated: number, derived: number): boolean => stated < derived - 1e-9 * Math.max(1, Math.abs(derived))
@@ -41,9 +40,9 @@ export const checkStatement = (m: ModelFile, root = '$'): E.Either<DpError, Mode
   const p = m.privacy
   const accountingRelation = parseRelation(p.accountedUnder)
   if (accountingRelation === undefined)
-    return E.left(decodeFailure(`${root}.privacy.accountedUnder`, p.accountedUnder, `not a neighbouring relation dpaudit knows (${KINDS.join(' | ')} one ${UNITS.join(' | ')})`))
+    return E.left(decodeFailure(`${root}.privacy.accountedUnder`, p.accountedUnder, UNKNOWN_RELATION))
   const relation = parseRelation(p.protects)
-  if (relation === undefined) return E.left(decodeFailure(`${root}.privacy.protects`, p.protects, `not a neighbouring relation dpaudit knows (${KINDS.join(' | ')} one ${UNITS.join(' | ')})`))
+  if (relation === undefined) return E.left(decodeFailure(`${root}.privacy.protects`, p.protects, UNKNOWN_RELATION))
   const deltas = p.accounted.map((a) => a.delta)
   if (p.guarantee.length !== deltas.length || p.guarantee.some((g, i) => g.delta !== deltas[i]))
     return E.left(decodeFailure(`${root}.privacy.guarantee`, p.guarantee.map((g) => g.delta), `is not stated at the δ of $.privacy.accounted (${deltas.join(', ')})`))
