@@ -35,7 +35,8 @@ export type NormalizedLeaf =
   | { readonly _tag: 'Exponential'; readonly epsilon: number }
   | { readonly _tag: 'PureDP'; readonly epsilon: number }
   | { readonly _tag: 'ApproxDP'; readonly epsilon: number; readonly delta: number }
-  | { readonly _tag: 'ZCDP'; readonly rho: number }
+  /** (ξ, ρ)-zCDP: D_α ≤ ξ + ρα (Bun & Steinke 2016, Def. 1.1); ξ = 0 is ρ-zCDP. */
+  | { readonly _tag: 'ZCDP'; readonly rho: number; readonly xi: number }
 
 export interface Resolved {
   readonly leaf: NormalizedLeaf
@@ -72,7 +73,7 @@ const asIs = (e: NoiseEvent): NormalizedLeaf => {
     case 'ApproxDP':
       return { _tag: 'ApproxDP', epsilon: e.epsilon, delta: e.delta }
     case 'ZCDP':
-      return { _tag: 'ZCDP', rho: e.rho }
+      return { _tag: 'ZCDP', rho: e.rho, xi: e.xi ?? 0 }
   }
 }
 
@@ -114,7 +115,8 @@ const doubled = (e: NoiseEvent): NormalizedLeaf => {
         delta: Math.min(1, e.delta * (1 + Math.exp(e.epsilon))),
       }
     case 'ZCDP':
-      return { _tag: 'ZCDP', rho: 4 * e.rho }
+      // ξ = 0 only: `resolveLeaf` refuses to convert a (ξ, ρ) guarantee with ξ > 0.
+      return { _tag: 'ZCDP', rho: 4 * e.rho, xi: 0 }
   }
 }
 
@@ -131,6 +133,14 @@ export const resolveLeaf = (
         path,
         `${e._tag} protects one ${e.relation.unit} but the guarantee is asked for one ${target.unit}; ` +
           'no sound conversion between units is known without a bound on the group size',
+      ),
+    )
+  if (e.relation.kind === 'add-remove' && target.kind === 'replace-one' && e._tag === 'ZCDP' && (e.xi ?? 0) > 0)
+    return E.left(
+      incompatibleNeighbouring(
+        path,
+        `a (ξ, ρ)-zCDP guarantee with ξ = ${e.xi} > 0 stated under ${showRelation(e.relation)}: group privacy for groups of 2 ` +
+          '(Bun & Steinke 2016, Prop. 1.9) is used here only for ξ = 0; state the guarantee under the relation asked',
       ),
     )
   if (e.relation.kind === 'add-remove' && target.kind === 'replace-one')
@@ -167,9 +177,11 @@ export const pureEpsilonOf = (l: NormalizedLeaf): number | undefined => {
       return l.bits * Math.log((1 - l.flipProbability) / l.flipProbability)
     case 'ApproxDP':
       return l.delta === 0 ? l.epsilon : undefined
+    case 'ZCDP':
+      // (ξ, 0)-zCDP bounds D_α by ξ at every order, hence D_∞ = sup_α D_α ≤ ξ: pure ξ-DP.
+      return l.rho === 0 ? l.xi : undefined
     case 'Gaussian':
     case 'DiscreteGaussian':
-    case 'ZCDP':
       return undefined
   }
 }
@@ -197,6 +209,6 @@ export const isSilentLeaf = (leaf: NormalizedLeaf): boolean => {
     case 'ApproxDP':
       return leaf.epsilon === 0 && leaf.delta === 0
     case 'ZCDP':
-      return leaf.rho === 0
+      return leaf.rho === 0 && leaf.xi === 0
   }
 }

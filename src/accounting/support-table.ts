@@ -29,6 +29,7 @@ export const SAMPLE_EVENTS: ReadonlyArray<{ readonly tag: ev.EventTag; readonly 
   { tag: 'PureDP', label: 'PureDP(ε = 1)', event: ev.pureDP(1, AR), relation: AR },
   { tag: 'ApproxDP', label: 'ApproxDP(ε = 1, δ = 1e-6)', event: ev.approxDP(1, 1e-6, AR), relation: AR },
   { tag: 'ZCDP', label: 'ZCDP(ρ = 0.5)', event: ev.zcdp(0.5, AR), relation: AR },
+  { tag: 'ZCDP', label: 'ZCDP(ρ = 0.5, ξ = 0.1), (ξ, ρ)-zCDP', event: ev.zcdp(0.5, AR, { xi: 0.1 }), relation: AR },
   { tag: 'NoOp', label: 'NoOp', event: ev.noOp, relation: AR },
   { tag: 'NonPrivate', label: 'NonPrivate', event: ev.nonPrivate, relation: AR },
   { tag: 'Compose', label: 'Compose[Gaussian(σ = 1), Laplace(b = 1)]', event: ev.compose([ev.gaussian(1, 1, AR), ev.laplace(1, 1, AR)]), relation: AR },

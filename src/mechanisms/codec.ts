@@ -58,7 +58,10 @@ export const EventCodec: t.Type<PrivacyEvent, unknown, unknown> = t.recursion<Pr
     ),
     t.readonly(t.type({ _tag: t.literal('PureDP'), epsilon: N, relation: RelationCodec })),
     t.readonly(t.type({ _tag: t.literal('ApproxDP'), epsilon: N, delta: N, relation: RelationCodec })),
-    t.readonly(t.type({ _tag: t.literal('ZCDP'), rho: N, relation: RelationCodec })),
+    t.intersection([
+      t.readonly(t.type({ _tag: t.literal('ZCDP'), rho: N, relation: RelationCodec })),
+      t.readonly(t.partial({ xi: N })),
+    ]),
     t.readonly(t.type({ _tag: t.literal('NoOp') })),
     t.readonly(t.type({ _tag: t.literal('NonPrivate') })),
     t.readonly(t.type({ _tag: t.literal('Compose'), events: t.readonlyArray(EventCodec) })),
@@ -209,6 +212,7 @@ export const validateEvent = (e: PrivacyEvent, path = '$'): E.Either<DpError, Pr
         break
       case 'ZCDP':
         checks.push(need(`${p}.rho`, v.rho, (x) => x >= 0, 'ρ ≥ 0'))
+        if (v.xi !== undefined) checks.push(need(`${p}.xi`, v.xi, (x) => x >= 0, 'ξ ≥ 0 (the additive term of (ξ, ρ)-zCDP)'))
         break
       case 'NoOp':
       case 'NonPrivate':

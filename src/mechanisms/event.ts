@@ -138,11 +138,15 @@ export interface ApproxDP {
   readonly relation: NeighbouringRelation
 }
 
-/** An opaque stated ρ-zCDP guarantee. */
+/**
+ * An opaque stated zCDP guarantee: (ξ, ρ)-zCDP, D_α(M(x)‖M(x′)) ≤ ξ + ρα for every α > 1 (Bun &
+ * Steinke 2016, Def. 1.1). `xi` (optional, default 0) is the additive ξ; without it, ρ-zCDP.
+ */
 export interface ZCDP {
   readonly _tag: 'ZCDP'
   readonly rho: number
   readonly relation: NeighbouringRelation
+  readonly xi?: number
 }
 
 /** Releases nothing about the data. */
@@ -279,7 +283,9 @@ export const approxDP = (epsilon: number, delta: number, relation: NeighbouringR
   delta,
   relation,
 })
-export const zcdp = (rho: number, relation: NeighbouringRelation): ZCDP => ({ _tag: 'ZCDP', rho, relation })
+/** `options.xi`: the additive ξ of (ξ, ρ)-zCDP (see `ZCDP`); omitted when not given. */
+export const zcdp = (rho: number, relation: NeighbouringRelation, options: { readonly xi?: number } = {}): ZCDP =>
+  options.xi === undefined ? { _tag: 'ZCDP', rho, relation } : { _tag: 'ZCDP', rho, relation, xi: options.xi }
 export const noOp: NoOp = { _tag: 'NoOp' }
 export const nonPrivate: NonPrivate = { _tag: 'NonPrivate' }
 export const compose = (events: ReadonlyArray<PrivacyEvent>): Compose => ({ _tag: 'Compose', events })

@@ -94,7 +94,7 @@ const termEpsilon = (t: DpTerm, d: number, method: DpMethod): number => {
     case 'DiscreteGaussian':
       return d >= 1 ? 0 : d > 0 ? discreteGaussianEpsilon(t.sigma, t.sensitivity, d) : Infinity
     case 'Zcdp':
-      return d >= 1 ? 0 : d > 0 ? zcdpEpsilonTight(t.rho, d) : Infinity
+      return d >= 1 ? 0 : d > 0 ? zcdpEpsilonTight(t.rho, d, t.xi) : Infinity
     case 'Sampled': {
       // The inner mechanism at δ_in = d/γ; (0, 1) is trivially true, and amplifies to (0, γ).
       // d ≥ γ·(inner committed δ) by construction; the max only undoes rounding in d/γ.

@@ -29,8 +29,8 @@ export type DpTerm =
    * not dominate, is a zCDP step instead.
    */
   | { readonly _tag: 'DiscreteGaussian'; readonly sigma: number; readonly sensitivity: number }
-  /** A ρ-zCDP step: (ε, δ) from the zCDP conversion, chosen per query. */
-  | { readonly _tag: 'Zcdp'; readonly rho: number }
+  /** A (ξ, ρ)-zCDP step (ξ = 0: ρ-zCDP): (ε, δ) from the zCDP conversion, chosen per query. */
+  | { readonly _tag: 'Zcdp'; readonly rho: number; readonly xi: number }
   /** A subsampled sub-composition: composed to one (ε, δ) per query, then amplified by `rate`. */
   | { readonly _tag: 'Sampled'; readonly scheme: SamplingScheme; readonly rate: number; readonly inner: DpState }
 
@@ -60,7 +60,7 @@ const termKey = (t: DpTerm): string => {
     case 'DiscreteGaussian':
       return `DG(${t.sigma},${t.sensitivity})`
     case 'Zcdp':
-      return `Z(${t.rho})`
+      return t.xi === 0 ? `Z(${t.rho})` : `Z(${t.rho},${t.xi})`
     case 'Sampled':
       return `S(${t.scheme},${t.rate},[${t.inner.entries.map((e) => `${e.count}×${e.key}`).join(';')}])`
   }
@@ -71,7 +71,7 @@ const isTrivial = (t: DpTerm): boolean =>
   (t._tag === 'Fixed' && t.epsilon === 0 && t.delta === 0) ||
   (t._tag === 'Gaussian' && t.noiseMultiplier === Infinity) ||
   (t._tag === 'DiscreteGaussian' && t.sigma === Infinity) ||
-  (t._tag === 'Zcdp' && t.rho === 0)
+  (t._tag === 'Zcdp' && t.rho === 0 && t.xi === 0)
 
 const mergeNotes = (a: Notes, b: Notes): Notes => (b.length === 0 ? a : [...a, ...b.filter((n) => !a.includes(n))])
 
@@ -130,9 +130,10 @@ const leafTerm = (l: NormalizedLeaf): DpTerm => {
     case 'DiscreteGaussian':
       return l.scalarShift
         ? { _tag: 'DiscreteGaussian', sigma: l.sigma, sensitivity: l.sensitivity }
-        : { _tag: 'Zcdp', rho: (l.sensitivity * l.sensitivity) / (2 * l.sigma * l.sigma) }
+        : { _tag: 'Zcdp', rho: (l.sensitivity * l.sensitivity) / (2 * l.sigma * l.sigma), xi: 0 }
     case 'ZCDP':
-      return { _tag: 'Zcdp', rho: l.rho }
+      // (ξ, 0)-zCDP is pure ξ-DP: a fixed step.
+      return l.rho === 0 ? { _tag: 'Fixed', epsilon: l.xi, delta: 0 } : { _tag: 'Zcdp', rho: l.rho, xi: l.xi }
     case 'ApproxDP':
       return { _tag: 'Fixed', epsilon: l.epsilon, delta: l.delta }
     default:

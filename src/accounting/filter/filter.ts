@@ -260,7 +260,11 @@ export const zcdpFilter = (target: FilterTarget): E.Either<DpError, PrivacyFilte
       guarantee,
       (event, count, path) => {
         const s = acct.compose(event, count, path)(acct.empty)
-        return E.isLeft(s) ? s : E.right(s.right.nonPrivate ? Infinity : s.right.rho)
+        if (E.isLeft(s)) return s
+        // The filter's budget is on Σρ alone (its theorems are for ρ-zCDP): a (ξ, ρ) guarantee with ξ > 0 is refused.
+        if (s.right.xi > 0)
+          return E.left(unsupportedEvent(path, 'zcdp', 'ZCDP', `a (ξ, ρ)-zCDP guarantee with ξ = ${s.right.xi} > 0: the zCDP filter budgets ρ only; use the rdp filter`))
+        return E.right(s.right.nonPrivate ? Infinity : s.right.rho)
       },
       (s, cost) => ({ ...s, rho: addUp(s.rho, cost) }),
       (s) => s.rho <= budget,

@@ -220,7 +220,8 @@ export const basePairOfLeaf = (leaf: NormalizedLeaf): BasePair | null | undefine
     case 'ApproxDP':
       return leaf.epsilon === 0 && leaf.delta === 0 ? null : approxDpPair(leaf.epsilon, leaf.delta)
     case 'ZCDP':
-      return undefined
+      // (ξ, 0)-zCDP is pure ξ-DP (D_∞ = sup_α D_α ≤ ξ), dominated by binary RR(ξ); with ρ > 0 no pair is known.
+      return leaf.rho > 0 ? undefined : leaf.xi === 0 ? null : randomizedResponsePair(leaf.xi, 2)
     default:
       return absurd(leaf)
   }

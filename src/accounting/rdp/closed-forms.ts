@@ -159,8 +159,8 @@ export const bitwiseRandomizedResponseRdp = (flipProbability: number, bits: numb
 export const exponentialRdp = (epsilon: number, alpha: number): number =>
   Math.min(pureDpRdp(epsilon, alpha), (alpha * epsilon * epsilon) / 8)
 
-/** ρ-zCDP is by definition D_α ≤ αρ for all α > 1 (Bun & Steinke 2016, Def. 1.1). */
-export const zcdpRdp = (rho: number, alpha: number): number => alpha * rho
+/** (ξ, ρ)-zCDP is by definition D_α ≤ ξ + αρ for all α > 1 (Bun & Steinke 2016, Def. 1.1); ξ = 0 is ρ-zCDP. */
+export const zcdpRdp = (rho: number, alpha: number, xi = 0): number => xi + alpha * rho
 
 /**
  * Relative margin added by `leafRdp`: the closed forms above agree with 60-digit mpmath to within
@@ -202,7 +202,7 @@ const leafRdpExact = (leaf: NormalizedLeaf, alpha: number): number | undefined =
     case 'ApproxDP':
       return leaf.delta === 0 ? pureDpRdp(leaf.epsilon, alpha) : undefined
     case 'ZCDP':
-      return zcdpRdp(leaf.rho, alpha)
+      return zcdpRdp(leaf.rho, alpha, leaf.xi)
     default:
       return absurd(leaf)
   }

@@ -9,7 +9,9 @@
  * PureDP; bitwise randomized response is a product of independent
  * bit flips of which at most `bits` differ, each ε_b = ln((1 − f)/f)-DP, so ρ = bits·ε_b²/2 by
  * composition; the exponential mechanism is ε-bounded-range, hence ε²/8-zCDP (Cesar & Rogers 2021;
- * bounded range from Durfee & Rogers 2019); ZCDP(ρ) as stated; ApproxDP with δ > 0 has no zCDP bound
+ * bounded range from Durfee & Rogers 2019); ZCDP(ρ) as stated, and a stated (ξ, ρ)-zCDP guarantee
+ * (Def. 1.1: D_α ≤ ξ + ρα) carries its ξ, which composes by addition as ρ does (Lemma 1.7) and enters
+ * the conversion (Prop. 1.3: ε = ξ + ρ + 2√(ρ log(1/δ)), or CKS at every order of ξ + ρα); ApproxDP with δ > 0 has no zCDP bound
  * and is refused with its path.
  *
  * Subsampling: zCDP has no amplification theorem, but the unsampled ρ stays valid — the output
@@ -36,12 +38,17 @@ export interface ZcdpAccountantOptions {
 
 export interface ZcdpState {
   readonly rho: number
+  /**
+   * The additive ξ of (ξ, ρ)-zCDP (Bun & Steinke 2016, Def. 1.1): 0 unless a stated (ξ, ρ) guarantee
+   * was composed. (ξ, ρ) compose by adding both (ibid., Lemma 1.7).
+   */
+  readonly xi: number
   /** A NonPrivate release was composed (ρ = ∞). */
   readonly nonPrivate: boolean
   readonly notes: Notes
 }
 
-export const emptyZcdpState: ZcdpState = { rho: 0, nonPrivate: false, notes: [] }
+export const emptyZcdpState: ZcdpState = { rho: 0, xi: 0, nonPrivate: false, notes: [] }
 
 const NAME = 'zcdp'
 
@@ -91,30 +98,33 @@ const foldRho = (e: PrivacyEvent, relation: NeighbouringRelation, path: string):
     if (E.isLeft(r)) return r
     const exact = zcdpOfLeaf(r.right.leaf)
     // ε²/2 underflows to 0 for ε ≲ 1e-162: a leaf that reveals anything keeps ρ > 0 (issue 30).
-    const rho = exact === 0 && !isSilentLeaf(r.right.leaf) ? Number.MIN_VALUE : exact
+    const xi = r.right.leaf._tag === 'ZCDP' ? r.right.leaf.xi : 0
+    const rho = exact === 0 && xi === 0 && !isSilentLeaf(r.right.leaf) ? Number.MIN_VALUE : exact
     if (rho === undefined)
       return E.left(
         unsupportedEvent(path, NAME, e._tag, 'an (ε, δ) guarantee with δ > 0 implies no zCDP bound; use the basic/advanced/optimal accountant'),
       )
-    return E.right({ rho, nonPrivate: false, notes: r.right.note === undefined ? [] : [r.right.note] })
+    return E.right({ rho, xi, nonPrivate: false, notes: r.right.note === undefined ? [] : [r.right.note] })
   }
   switch (e._tag) {
     case 'NoOp':
       return E.right(emptyZcdpState)
     case 'NonPrivate':
-      return E.right({ rho: Infinity, nonPrivate: true, notes: [] })
+      return E.right({ rho: Infinity, xi: 0, nonPrivate: true, notes: [] })
     case 'Compose': {
       let rho = 0
+      let xi = 0
       let nonPrivate = false
       const notes = new Set<string>()
       for (let i = 0; i < e.events.length; i++) {
         const r = foldRho(e.events[i] as PrivacyEvent, relation, childPath(path, e, i))
         if (E.isLeft(r)) return r
         rho += r.right.rho // Lemma 1.7
+        xi += r.right.xi
         nonPrivate = nonPrivate || r.right.nonPrivate
         for (const n of r.right.notes) notes.add(n)
       }
-      return E.right({ rho, nonPrivate, notes: [...notes] })
+      return E.right({ rho, xi, nonPrivate, notes: [...notes] })
     }
     case 'SelfCompose': {
       const r = foldRho(e.event, relation, childPath(path, e))
@@ -144,9 +154,13 @@ const composeStates = (s: ZcdpState, t: ZcdpState, count: number): ZcdpState =>
     ? { ...s, notes: addNotes(s.notes, t.notes) }
     : {
         rho: t.rho === 0 ? s.rho : s.rho + count * t.rho,
+        xi: t.xi === 0 ? s.xi : s.xi + count * t.xi,
         nonPrivate: s.nonPrivate || t.nonPrivate,
         notes: addNotes(s.notes, t.notes),
       }
+
+/** ρ, and ξ when a stated (ξ, ρ) guarantee made it positive. */
+const showParams = (s: ZcdpState): string => (s.xi === 0 ? `ρ = ${s.rho.toPrecision(6)}` : `ξ = ${s.xi.toPrecision(6)}, ρ = ${s.rho.toPrecision(6)}`)
 
 /** The zCDP accountant. */
 export const makeZcdpAccountant = (options: ZcdpAccountantOptions): Accountant<ZcdpState> => ({
@@ -170,11 +184,13 @@ export const makeZcdpAccountant = (options: ZcdpAccountantOptions): Accountant<Z
     if (delta === 0)
       return E.right(
         s.rho === 0
-          ? { epsilon: 0, delta, method: 'ρ = 0: the release is independent of the data' }
+          ? s.xi === 0
+            ? { epsilon: 0, delta, method: 'ρ = 0: the release is independent of the data' }
+            : { epsilon: roundUpLoss(s.xi), delta, method: `ξ = ${s.xi.toPrecision(6)}, ρ = 0: pure ξ-DP (D_α ≤ ξ at every order, so D_∞ ≤ ξ)` }
           : { epsilon: Infinity, delta, method: 'δ = 0 asks for pure ε-DP, which ρ-zCDP with ρ > 0 does not imply (a Gaussian is ρ-zCDP and not ε-DP for any ε)' },
       )
-    const c = zcdpToEpsilon(s.rho, delta)
-    const method = `ρ = ${s.rho.toPrecision(6)}; ${c.method}`
+    const c = zcdpToEpsilon(s.rho, delta, s.xi)
+    const method = `${showParams(s)}; ${c.method}`
     return E.right(
       c.order === undefined
         ? { epsilon: roundUpLoss(c.epsilon), delta, method }
@@ -186,8 +202,8 @@ export const makeZcdpAccountant = (options: ZcdpAccountantOptions): Accountant<Z
     if (E.isLeft(e)) return e
     if (s.nonPrivate)
       return E.right({ epsilon, delta: epsilon === Infinity ? 0 : 1, method: 'a NonPrivate release was composed: no δ < 1 at finite ε' })
-    const c = zcdpToDelta(s.rho, epsilon)
-    const method = `ρ = ${s.rho.toPrecision(6)}; ${c.method}`
+    const c = zcdpToDelta(s.rho, epsilon, s.xi)
+    const method = `${showParams(s)}; ${c.method}`
     const delta = Math.min(1, roundUpLoss(c.delta))
     return E.right(c.order === undefined ? { epsilon, delta, method } : { epsilon, delta, method, order: c.order })
   },

@@ -1,9 +1,12 @@
 /**
- * zCDP → (ε, δ)-DP conversions (Bun & Steinke 2016). ρ-zCDP means D_α(M(x) ‖ M(x′)) ≤ αρ for every
- * α > 1, so every order gives a valid (ε, δ) and we may optimise over a continuous α:
- * - classic: ε = ρ + 2√(ρ log(1/δ)) (Bun & Steinke 2016, Prop. 1.3);
- * - tight: ε = min over real α > 1 of the Canonne–Kamath–Steinke conversion of (α, αρ)-RDP
- *   (CKS 2020, Prop. 12 / Cor. 13), evaluated by `rdpEpsilonAtOrder`.
+ * zCDP → (ε, δ)-DP conversions (Bun & Steinke 2016). (ξ, ρ)-zCDP means D_α(M(x) ‖ M(x′)) ≤ ξ + αρ for
+ * every α > 1 (Def. 1.1; ξ = 0 is ρ-zCDP), so every order gives a valid (ε, δ) and we may optimise
+ * over a continuous α:
+ * - classic: ε = ξ + ρ + 2√(ρ log(1/δ)) (Bun & Steinke 2016, Prop. 1.3, stated for (ξ, ρ));
+ * - tight: ε = min over real α > 1 of the Canonne–Kamath–Steinke conversion of (α, ξ + αρ)-RDP
+ *   (CKS 2020, Prop. 12 / Cor. 13), evaluated by `rdpEpsilonAtOrder`;
+ * - ρ = 0: D_α ≤ ξ at every order, so D_∞ ≤ ξ: pure ξ-DP, ε = ξ at every δ.
+ * Every function takes ξ last, defaulting to 0.
  * The tight form is never worse: at α − 1 = √(log(1/δ)/ρ) its value is the classic one minus
  * log(α)/(α − 1) − log(1 − 1/α) ≥ 0, and that α is always among the candidates.
  *
@@ -25,7 +28,8 @@ export interface ZcdpDelta {
   readonly method: string
 }
 
-const CLASSIC = 'zCDP → (ε,δ) by Bun & Steinke 2016, Prop. 1.3: ρ + 2√(ρ log(1/δ))'
+const CLASSIC = 'zCDP → (ε,δ) by Bun & Steinke 2016, Prop. 1.3: ξ + ρ + 2√(ρ log(1/δ))'
+const PURE_XI = '(ξ, 0)-zCDP: D_α ≤ ξ at every order, so pure ξ-DP (D_∞ = sup_α D_α)'
 const tightMethod = (alpha: number): string =>
   `zCDP → (ε,δ) by Canonne, Kamath & Steinke 2020, Prop. 12 at the continuous order α = ${alpha.toPrecision(6)}`
 
@@ -78,21 +82,21 @@ const minimiseOverOrders = (
   return best
 }
 
-/** Classic conversion ρ + 2√(ρ log(1/δ)) (Bun & Steinke 2016, Prop. 1.3). NaN outside ρ ≥ 0, δ ∈ (0, 1]. */
-export const zcdpEpsilonClassic = (rho: number, delta: number): number => {
-  if (!(rho >= 0) || !(delta > 0 && delta <= 1)) return Number.NaN
-  if (rho === Infinity) return Infinity
-  return rho + 2 * Math.sqrt(rho * -Math.log(delta))
+/** Classic conversion ξ + ρ + 2√(ρ log(1/δ)) (Bun & Steinke 2016, Prop. 1.3). NaN outside ρ, ξ ≥ 0, δ ∈ (0, 1]. */
+export const zcdpEpsilonClassic = (rho: number, delta: number, xi = 0): number => {
+  if (!(rho >= 0) || !(xi >= 0) || !(delta > 0 && delta <= 1)) return Number.NaN
+  if (rho === Infinity || xi === Infinity) return Infinity
+  return xi + rho + 2 * Math.sqrt(rho * -Math.log(delta))
 }
 
 /** Best ε over real orders α > 1 of the CKS conversion, with the order that attains it. */
-export const zcdpEpsilonTightAt = (rho: number, delta: number): { readonly epsilon: number; readonly order: number } => {
-  if (!(rho >= 0) || !(delta > 0 && delta <= 1)) return { epsilon: Number.NaN, order: Number.NaN }
-  if (rho === Infinity) return { epsilon: Infinity, order: Number.NaN }
-  if (rho === 0) return { epsilon: 0, order: Number.NaN }
+export const zcdpEpsilonTightAt = (rho: number, delta: number, xi = 0): { readonly epsilon: number; readonly order: number } => {
+  if (!(rho >= 0) || !(xi >= 0) || !(delta > 0 && delta <= 1)) return { epsilon: Number.NaN, order: Number.NaN }
+  if (rho === Infinity || xi === Infinity) return { epsilon: Infinity, order: Number.NaN }
+  if (rho === 0) return { epsilon: xi, order: Number.NaN } // pure ξ-DP (see the module comment)
   const L = -Math.log(delta)
   const f = (alpha: number): number => {
-    const v = rdpEpsilonAtOrder(alpha, alpha * rho, delta)
+    const v = rdpEpsilonAtOrder(alpha, xi + alpha * rho, delta)
     return Number.isNaN(v) ? Infinity : v // an order the kernel refuses is simply not a candidate
   }
   // Every candidate α > 1 gives a valid ε, so taking the minimum over them is sound.
@@ -102,53 +106,55 @@ export const zcdpEpsilonTightAt = (rho: number, delta: number): { readonly epsil
 }
 
 /** Tight ε (CKS 2020, Prop. 12, optimised over real α). */
-export const zcdpEpsilonTight = (rho: number, delta: number): number => zcdpEpsilonTightAt(rho, delta).epsilon
+export const zcdpEpsilonTight = (rho: number, delta: number, xi = 0): number => zcdpEpsilonTightAt(rho, delta, xi).epsilon
 
 /** The tighter of the classic and tight conversions, with the method that gave it. */
-export const zcdpToEpsilon = (rho: number, delta: number): ZcdpEpsilon => {
-  const classic = zcdpEpsilonClassic(rho, delta)
-  const tight = zcdpEpsilonTightAt(rho, delta)
-  if (rho === 0) return { epsilon: 0, method: 'ρ = 0: the release is independent of the data' }
-  if (rho === Infinity) return { epsilon: Infinity, method: 'ρ = ∞: no zCDP guarantee' }
+export const zcdpToEpsilon = (rho: number, delta: number, xi = 0): ZcdpEpsilon => {
+  if (rho === Infinity || xi === Infinity) return { epsilon: Infinity, method: 'ρ = ∞ or ξ = ∞: no zCDP guarantee' }
+  if (rho === 0) return xi === 0 ? { epsilon: 0, method: 'ρ = 0: the release is independent of the data' } : { epsilon: xi, method: PURE_XI }
+  const classic = zcdpEpsilonClassic(rho, delta, xi)
+  const tight = zcdpEpsilonTightAt(rho, delta, xi)
   return tight.epsilon <= classic
     ? { epsilon: tight.epsilon, order: tight.order, method: tightMethod(tight.order) }
     : { epsilon: classic, method: CLASSIC }
 }
 
-/** Classic δ at ε: Prop. 1.3 solved for δ, exp(−(ε − ρ)²/(4ρ)) when ε > ρ, else 1. */
-export const zcdpDeltaClassic = (rho: number, epsilon: number): number => {
-  if (!(rho >= 0) || !(epsilon >= 0)) return Number.NaN
-  if (rho === 0 || epsilon === Infinity) return 0
-  if (rho === Infinity || epsilon <= rho) return 1
-  const t = epsilon - rho
+/** Classic δ at ε: Prop. 1.3 solved for δ, exp(−(ε − ξ − ρ)²/(4ρ)) when ε > ξ + ρ, else 1. */
+export const zcdpDeltaClassic = (rho: number, epsilon: number, xi = 0): number => {
+  if (!(rho >= 0) || !(xi >= 0) || !(epsilon >= 0)) return Number.NaN
+  if (epsilon === Infinity) return 0
+  if (rho === 0) return epsilon >= xi ? 0 : 1
+  if (rho === Infinity || epsilon <= xi + rho) return 1
+  const t = epsilon - xi - rho
   return Math.exp(-(t * t) / (4 * rho))
 }
 
 /** Best δ over real orders of the CKS conversion (Prop. 12 solved for δ), with the order. */
-export const zcdpDeltaTightAt = (rho: number, epsilon: number): { readonly delta: number; readonly order: number } => {
-  if (!(rho >= 0) || !(epsilon >= 0)) return { delta: Number.NaN, order: Number.NaN }
-  if (rho === 0 || epsilon === Infinity) return { delta: 0, order: Number.NaN }
-  if (rho === Infinity) return { delta: 1, order: Number.NaN }
+export const zcdpDeltaTightAt = (rho: number, epsilon: number, xi = 0): { readonly delta: number; readonly order: number } => {
+  if (!(rho >= 0) || !(xi >= 0) || !(epsilon >= 0)) return { delta: Number.NaN, order: Number.NaN }
+  if (epsilon === Infinity || (rho === 0 && epsilon >= xi)) return { delta: 0, order: Number.NaN }
+  if (rho === Infinity || xi === Infinity) return { delta: 1, order: Number.NaN }
   const f = (alpha: number): number => {
-    const v = rdpDeltaAtOrder(alpha, alpha * rho, epsilon)
+    const v = rdpDeltaAtOrder(alpha, xi + alpha * rho, epsilon)
     return Number.isNaN(v) ? Infinity : Math.log(v)
   }
   // Search centre (only a starting point): the stationary point of the CKS δ solves
   // (2α − 1)ρ + log(1 − 1/α) = ε, roughly α ≈ (1 + ε/ρ)/2 when ε ≫ ρ and α ≈ 1/√(2ρ) when ε ≪ ρ.
-  const a0 = Math.max((1 + epsilon / rho) / 2, 1 + 1 / Math.sqrt(2 * rho))
+  const a0 = rho === 0 ? 1e3 : Math.max((1 + Math.max(0, epsilon - xi) / rho) / 2, 1 + 1 / Math.sqrt(2 * rho))
   const best = minimiseOverOrders(f, Math.log(a0 - 1), [a0, ALPHA_NEAR_ONE])
   return { delta: Math.min(1, Math.exp(best.value)), order: best.order }
 }
 
 /** The tighter δ of the two conversions. */
-export const zcdpDelta = (rho: number, epsilon: number): number => zcdpToDelta(rho, epsilon).delta
+export const zcdpDelta = (rho: number, epsilon: number, xi = 0): number => zcdpToDelta(rho, epsilon, xi).delta
 
 /** The tighter δ of the classic and tight conversions, with the method that gave it. */
-export const zcdpToDelta = (rho: number, epsilon: number): ZcdpDelta => {
-  if (rho === 0) return { delta: 0, method: 'ρ = 0: the release is independent of the data' }
-  if (rho === Infinity) return { delta: epsilon === Infinity ? 0 : 1, method: 'ρ = ∞: no zCDP guarantee' }
-  const classic = zcdpDeltaClassic(rho, epsilon)
-  const tight = zcdpDeltaTightAt(rho, epsilon)
+export const zcdpToDelta = (rho: number, epsilon: number, xi = 0): ZcdpDelta => {
+  if (rho === 0 && xi === 0) return { delta: 0, method: 'ρ = 0: the release is independent of the data' }
+  if (rho === 0 && epsilon >= xi) return { delta: 0, method: PURE_XI }
+  if (rho === Infinity || xi === Infinity) return { delta: epsilon === Infinity ? 0 : 1, method: 'ρ = ∞ or ξ = ∞: no zCDP guarantee' }
+  const classic = zcdpDeltaClassic(rho, epsilon, xi)
+  const tight = zcdpDeltaTightAt(rho, epsilon, xi)
   // With ρ > 0 and finite ε the true δ is positive: an underflow reports the least positive double.
   const floor = (d: number): number => (epsilon === Infinity ? d : Math.max(d, Number.MIN_VALUE))
   return tight.delta <= classic
