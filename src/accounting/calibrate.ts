@@ -41,6 +41,7 @@ const KINDS: Readonly<Record<string, ParamKind>> = {
   m: { direction: 'budget', integer: true, lower: 1, upper: 2 ** 40, upperInclusive: true },
   epsilon: { direction: 'budget', integer: false, lower: 0, upper: 1e4, upperInclusive: true },
   rho: { direction: 'budget', integer: false, lower: 0, upper: 1e6, upperInclusive: true },
+  xi: { direction: 'budget', integer: false, lower: 0, upper: 1e4, upperInclusive: true },
   sensitivity: { direction: 'budget', integer: false, lower: 0, upper: 1e8, upperInclusive: true },
 }
 

@@ -13,7 +13,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, incompatibleNeighbouring } from '../core/error.js'
-import type { NoiseEvent } from '../mechanisms/event.js'
+import type { NoiseEvent, TreeAggregation } from '../mechanisms/event.js'
 import { type NeighbouringRelation, sameRelation, showRelation } from '../mechanisms/neighbouring.js'
 
 export type NormalizedLeaf =
@@ -44,6 +44,20 @@ export interface Resolved {
   readonly note?: string
 }
 
+/**
+ * Levels of a tree over T steps whose nodes complete within T steps: ⌈log₂(T + 1)⌉ (T = 1: the leaf
+ * alone; T = 4: leaf, pair, root). A step's leaf lies under one node per level (Kairouz et al. 2021,
+ * App. D; dp_accounting's tree aggregation takes the same depth).
+ */
+export const treeLevels = (steps: number): number => (steps <= 0 ? 0 : steps.toString(2).length) // bit length of T = ⌈log₂(T + 1)⌉
+
+/**
+ * L2 sensitivity of a tree-aggregation release under its stated relation: Δ·k·√levels of the
+ * tallest tree (see `TreeAggregation`: each touched node moves by ≤ kΔ, at most k nodes per level).
+ */
+export const treeSensitivity = (e: TreeAggregation): number =>
+  e.sensitivity * (e.participations ?? 1) * Math.sqrt(treeLevels(Math.max(0, ...e.stepCounts)))
+
 const asIs = (e: NoiseEvent): NormalizedLeaf => {
   switch (e._tag) {
     case 'Gaussian':
@@ -68,6 +82,8 @@ const asIs = (e: NoiseEvent): NormalizedLeaf => {
     case 'PermuteAndFlip':
       // ε-DP (McKenna & Sheldon 2020, Thm 1): accounted as the stated pure guarantee.
       return { _tag: 'PureDP', epsilon: e.epsilon }
+    case 'TreeAggregation':
+      return { _tag: 'Gaussian', noiseMultiplier: e.sigma / treeSensitivity(e) }
     case 'PureDP':
       return { _tag: 'PureDP', epsilon: e.epsilon }
     case 'ApproxDP':
@@ -106,6 +122,8 @@ const doubled = (e: NoiseEvent): NormalizedLeaf => {
       return { _tag: 'Exponential', epsilon: 2 * e.epsilon }
     case 'PermuteAndFlip':
       return { _tag: 'PureDP', epsilon: 2 * e.epsilon }
+    case 'TreeAggregation':
+      return { _tag: 'Gaussian', noiseMultiplier: e.sigma / (2 * treeSensitivity(e)) }
     case 'PureDP':
       return { _tag: 'PureDP', epsilon: 2 * e.epsilon }
     case 'ApproxDP':

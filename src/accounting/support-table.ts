@@ -26,6 +26,8 @@ export const SAMPLE_EVENTS: ReadonlyArray<{ readonly tag: ev.EventTag; readonly 
   { tag: 'BitwiseRandomizedResponse', label: 'BitwiseRandomizedResponse(f = 0.25, 2 bits)', event: ev.bitwiseRandomizedResponse(0.25, 2, AR), relation: AR },
   { tag: 'Exponential', label: 'Exponential(ε = 1)', event: ev.exponential(1, 1, AR), relation: AR },
   { tag: 'PermuteAndFlip', label: 'PermuteAndFlip(ε = 1)', event: ev.permuteAndFlip(1, 1, AR), relation: AR },
+  { tag: 'TreeAggregation', label: 'TreeAggregation(σ = 8.83, 1600 steps), DP-FTRL', event: ev.treeAggregation(8.83, 1, [1600], AR), relation: AR },
+  { tag: 'TreeAggregation', label: 'TreeAggregation(σ = 8.83, 400 steps) × 4 restarts, replace-one', event: ev.selfCompose(ev.treeAggregation(8.83, 1, [400], AR), 4), relation: RO },
   { tag: 'PureDP', label: 'PureDP(ε = 1)', event: ev.pureDP(1, AR), relation: AR },
   { tag: 'ApproxDP', label: 'ApproxDP(ε = 1, δ = 1e-6)', event: ev.approxDP(1, 1e-6, AR), relation: AR },
   { tag: 'ZCDP', label: 'ZCDP(ρ = 0.5)', event: ev.zcdp(0.5, AR), relation: AR },

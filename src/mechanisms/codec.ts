@@ -56,6 +56,12 @@ export const EventCodec: t.Type<PrivacyEvent, unknown, unknown> = t.recursion<Pr
     t.readonly(
       t.type({ _tag: t.literal('PermuteAndFlip'), epsilon: N, utilitySensitivity: N, relation: RelationCodec }),
     ),
+    t.intersection([
+      t.readonly(
+        t.type({ _tag: t.literal('TreeAggregation'), sigma: N, sensitivity: N, stepCounts: t.readonlyArray(N), relation: RelationCodec }),
+      ),
+      t.readonly(t.partial({ participations: N })),
+    ]),
     t.readonly(t.type({ _tag: t.literal('PureDP'), epsilon: N, relation: RelationCodec })),
     t.readonly(t.type({ _tag: t.literal('ApproxDP'), epsilon: N, delta: N, relation: RelationCodec })),
     t.intersection([
@@ -101,6 +107,7 @@ export const KNOWN_TAGS = [
   'BitwiseRandomizedResponse',
   'Exponential',
   'PermuteAndFlip',
+  'TreeAggregation',
   'PureDP',
   'ApproxDP',
   'ZCDP',
@@ -202,6 +209,15 @@ export const validateEvent = (e: PrivacyEvent, path = '$'): E.Either<DpError, Pr
       case 'PermuteAndFlip':
         checks.push(need(`${p}.epsilon`, v.epsilon, positive, 'ε > 0'))
         checks.push(need(`${p}.utilitySensitivity`, v.utilitySensitivity, finitePositive, 'a finite positive number'))
+        break
+      case 'TreeAggregation':
+        checks.push(...noiseChecks(p, 'sigma', v.sigma, 'σ > 0', v.sensitivity, false))
+        if (v.stepCounts.length === 0) checks.push(E.left(invalidParameter(`${p}.stepCounts`, v.stepCounts, 'must list the steps of at least one tree')))
+        v.stepCounts.forEach((c, i) =>
+          checks.push(need(`${p}.stepCounts[${i}]`, c, (x) => Number.isInteger(x) && x >= 0 && x <= 2 ** 40, 'a non-negative integer (steps in a tree)')),
+        )
+        if (v.participations !== undefined)
+          checks.push(need(`${p}.participations`, v.participations, positiveInteger, 'a positive integer (steps of one tree a record contributes to)'))
         break
       case 'PureDP':
         checks.push(need(`${p}.epsilon`, v.epsilon, (x) => x >= 0, 'ε ≥ 0'))

@@ -123,6 +123,31 @@ export interface PermuteAndFlip {
   readonly relation: NeighbouringRelation
 }
 
+/**
+ * Tree aggregation of a stream (the binary-tree mechanism; DP-FTRL, Kairouz, McMahan, Song, Thakkar,
+ * Thakurta & Xu 2021, "Practical and private (deep) learning without sampling or shuffling"): every
+ * node of a binary tree over the steps releases the sum of its leaves' contributions (each of L2 norm
+ * ≤ `sensitivity`) plus Gaussian noise of standard deviation σ. `stepCounts` lists the steps of each
+ * tree (the tree restarts after each; one entry for a single tree). A record contributes to one step
+ * in all the trees together — their Appendix D, as dp_accounting's SingleEpochTreeAggregationDpEvent —
+ * unless `participations` k (optional, default 1) says it contributes to up to k steps of one tree.
+ * For several epochs with a restart per epoch, wrap in SelfCompose(epochs).
+ *
+ * The released node vector is a Gaussian mechanism: a step's leaf lies under one node per level,
+ * and a tree of T steps has ⌈log₂(T + 1)⌉ levels whose nodes complete within T steps, so one record
+ * moves the vector by at most Δ√⌈log₂(T_max + 1)⌉ in L2 (×k with k participations, by the triangle
+ * inequality: every node moves by ≤ kΔ and at most k per level are touched, Σ ≤ k²·levels·Δ²). The
+ * adaptively chosen contributions of DP-FTRL compose as Gaussians do (Kairouz et al. 2021, App. D).
+ */
+export interface TreeAggregation {
+  readonly _tag: 'TreeAggregation'
+  readonly sigma: number
+  readonly sensitivity: number
+  readonly stepCounts: ReadonlyArray<number>
+  readonly relation: NeighbouringRelation
+  readonly participations?: number
+}
+
 /** An opaque stated pure-DP guarantee (for example a claim taken from a paper). */
 export interface PureDP {
   readonly _tag: 'PureDP'
@@ -203,6 +228,7 @@ export type NoiseEvent =
   | BitwiseRandomizedResponse
   | Exponential
   | PermuteAndFlip
+  | TreeAggregation
   | PureDP
   | ApproxDP
   | ZCDP
@@ -272,6 +298,17 @@ export const permuteAndFlip = (epsilon: number, utilitySensitivity: number, rela
   utilitySensitivity,
   relation,
 })
+/** `options.participations`: a record's steps in one tree (see `TreeAggregation`); omitted when not given. */
+export const treeAggregation = (
+  sigma: number,
+  sensitivity: number,
+  stepCounts: ReadonlyArray<number>,
+  relation: NeighbouringRelation,
+  options: { readonly participations?: number } = {},
+): TreeAggregation =>
+  options.participations === undefined
+    ? { _tag: 'TreeAggregation', sigma, sensitivity, stepCounts, relation }
+    : { _tag: 'TreeAggregation', sigma, sensitivity, stepCounts, relation, participations: options.participations }
 export const pureDP = (epsilon: number, relation: NeighbouringRelation): PureDP => ({
   _tag: 'PureDP',
   epsilon,
@@ -320,6 +357,7 @@ const NOISE_TAGS: ReadonlySet<string> = new Set([
   'BitwiseRandomizedResponse',
   'Exponential',
   'PermuteAndFlip',
+  'TreeAggregation',
   'PureDP',
   'ApproxDP',
   'ZCDP',

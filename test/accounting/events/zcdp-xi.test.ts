@@ -16,6 +16,7 @@ import { decodeEvent, encodeEvent } from '../../../src/mechanisms/codec.js'
 import * as ev from '../../../src/mechanisms/event.js'
 import { addRemove, replaceOne } from '../../../src/mechanisms/neighbouring.js'
 import { epsAt } from '../eps-at.js'
+import { calibrate, decodeTemplate } from '../../../src/accounting/calibrate.js'
 
 const AR = addRemove('record')
 const RO = replaceOne('record')
@@ -144,5 +145,18 @@ describe('(ξ, ρ)-zCDP in the accountants', () => {
       ),
       { seed: SEED, numRuns: 10 },
     )
+  })
+})
+
+describe('(ξ, ρ)-zCDP through calibrate', () => {
+  it('finds the largest ξ with ε ≤ 3 at δ = 1e-6 for ρ = 0.1: ξ = 3 minus the ρ-alone ε', () => {
+    const t = decodeTemplate({ schemaVersion: 1, event: { _tag: 'ZCDP', rho: 0.1, xi: '$param', relation: AR } })
+    expect(E.isRight(t)).toBe(true)
+    if (E.isLeft(t)) return
+    const c = calibrate(t.right, { epsilon: 3, delta: 1e-6, accountant: 'zcdp', tolerance: 1e-9 })
+    expect(E.isRight(c)).toBe(true)
+    if (E.isLeft(c)) return
+    expect(c.right.direction).toBe('largest')
+    expect(c.right.value).toBeCloseTo(3 - zcdpToEpsilon(0.1, 1e-6).epsilon, 6)
   })
 })
