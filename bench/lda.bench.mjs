@@ -1,7 +1,10 @@
 // LDA speed and quality bench (issue 4). Build first: `npm run build`, then `node bench/lda.bench.mjs [--quick]`.
 // Per run: tokens/s (N_train × sweeps / timed wall, single thread), held-out perplexity (LDA-EVAL.md §3),
 // peak RSS, and the ratio to the straightforward dense typed-array CGS measured in the same process.
-import { availableParallelism, loadavg } from 'node:os'
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { availableParallelism, loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { secure, seeded } from '../dist/core/rng.js'
 import { secureWords, seededWords, WordStream } from '../dist/core/words.js'
@@ -116,6 +119,92 @@ const workersSection = () => {
 }
 if (process.argv.includes('--workers')) {
   workersSection()
+  process.exit(0)
+}
+
+// Non-private CGS against the dense C reference, and AD-LDA across threads (issue 27). Brown, K = 50, SWEEPS sweeps,
+// seeds 1–3 interleaved (a burst of load then slows one round of every sampler, not one sampler):
+// - the dense C reference of LDA-EVAL.md §4 (bench/lda-c/dense-cgs.c, float32, vectorised), compiled here with
+//   `gcc -O3 -march=native -ffast-math` when gcc is on PATH (else skipped, and only LDA-EVAL's ratio is stated);
+// - CGS as `dpaudit train --trainer cgs` runs it (SparseLDA, one thread, exact);
+// - CGS with --workers W (AD-LDA, approximate) at W = 2 and all cores;
+// and, once, the dense JavaScript baseline. Per sweep: wall ms (the whole fit for the trainers, thread start
+// included), tokens/s, the ratio to the dense JS baseline and to C; held-out perplexity as the mean of the seeds
+// with their range (LDA-EVAL: ±3 % between seeds). `node bench/lda.bench.mjs --cgs [--quick]` runs this section only.
+const cgsSection = () => {
+  const K = 50
+  const seeds = [1, 2, 3]
+  const data = loadDataset('brown').right
+  const tr = data.train
+  const N = tr.tokens.length
+  const D = tr.docStart.length - 1
+  const V = tr.vocab.length
+  const all = availableParallelism()
+  console.log(`\nNon-private CGS against the dense C reference; AD-LDA across threads: brown, N_train = ${N}, K = ${K}, ${SWEEPS} sweeps, seeds ${seeds.join(', ')}; ${all} cores; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} (1/5/15 min) at the start`)
+  const perplexityOf = (nwk) => heldOutPerplexity(phiFromCounts(nwk, K, V, BETA), K, data.testObserved, data.testHeldOut).right.perplexity
+  // the C reference, compiled in a scratch folder
+  let cBinary
+  const scratch = mkdtempSync(join(tmpdir(), 'dpaudit-lda-c-'))
+  try {
+    const src = new URL('./lda-c/dense-cgs.c', import.meta.url)
+    cBinary = join(scratch, 'dense-cgs')
+    execFileSync('gcc', ['-O3', '-march=native', '-ffast-math', '-o', cBinary, src.pathname], { stdio: 'pipe' })
+  } catch (e) {
+    cBinary = undefined
+    console.log(`dense C reference skipped: cannot compile bench/lda-c/dense-cgs.c with gcc (${String(e.message).split('\n')[0]})`)
+  }
+  const runC = (seed) => {
+    const u = new FastUniform(seeded(seed)); const s = initState(tr, K, () => u.next(), 'by-word')
+    const buf = new Int32Array(3 + D + 1 + 2 * N)
+    buf[0] = D; buf[1] = V; buf[2] = N; buf.set(s.docStart, 3); buf.set(s.tokens, 4 + D); buf.set(s.z, 4 + D + N)
+    const inFile = join(scratch, 'in.bin'); const outFile = join(scratch, 'out.bin')
+    writeFileSync(inFile, buf)
+    const ms = Number(execFileSync(cBinary, [inFile, outFile, String(K), String(SWEEPS), String(ALPHA), String(BETA), String(seed)]).toString())
+    const z = new Int32Array(readFileSync(outFile).buffer.slice(0))
+    const nwk = new Int32Array(V * K)
+    for (let i = 0; i < N; i++) nwk[s.tokens[i] * K + z[i]]++
+    return { ms, ppl: perplexityOf(nwk) }
+  }
+  const runCgs = (seed, workers) => {
+    const t0 = performance.now()
+    const f = cgs.fit(tr, { topics: K, iterations: SWEEPS, alpha: ALPHA, beta: BETA }, seeded(seed), { logLikelihoodEvery: 0, workers })
+    const ms = performance.now() - t0
+    return { ms, ppl: heldOutPerplexity(f.right.model.phi, K, data.testObserved, data.testHeldOut).right.perplexity }
+  }
+  const rows = new Map()
+  const add = (label, r) => { if (!rows.has(label)) rows.set(label, []); rows.get(label).push(r) }
+  {
+    const u = new FastUniform(seeded(1)); const s = initState(tr, K, () => u.next())
+    const t0 = performance.now(); for (let t = 0; t < SWEEPS; t++) denseSweep(s, u, ALPHA, BETA)
+    add('dense JS (baseline), seed 1', { ms: performance.now() - t0, ppl: perplexityOf(s.nwk) })
+  }
+  const workerCounts = [...new Set([2, all])].filter((w) => w > 1)
+  for (const seed of seeds) {
+    if (cBinary !== undefined) add('dense C reference', runC(seed))
+    add('CGS (SparseLDA), 1 thread', runCgs(seed, 1))
+    for (const w of workerCounts) add(`CGS --workers ${w} (AD-LDA)`, runCgs(seed, w))
+  }
+  rmSync(scratch, { recursive: true, force: true })
+  const summary = new Map([...rows].map(([label, rs]) => {
+    const ms = rs.reduce((a, r) => a + r.ms, 0) / rs.length / SWEEPS
+    const p = rs.map((r) => r.ppl)
+    return [label, { ms, ppl: p.reduce((a, b) => a + b, 0) / p.length, lo: Math.min(...p), hi: Math.max(...p) }]
+  }))
+  const base = summary.get('dense JS (baseline), seed 1')
+  const c = summary.get('dense C reference')
+  const seq = summary.get('CGS (SparseLDA), 1 thread')
+  for (const [label, r] of summary) {
+    const vsC = c === undefined || r === c ? '' : `  ×${(c.ms / r.ms).toFixed(2)} C's speed`
+    const vsSeq = label.includes('AD-LDA') ? `  perplexity ${(100 * (r.ppl / seq.ppl - 1)).toFixed(2)} % vs 1 thread (target within 1 %)` : ''
+    console.log(`${label.padEnd(30)} ${r.ms.toFixed(2).padStart(7)} ms/sweep  ${((N / r.ms) / 1e3).toFixed(2).padStart(6)} M tokens/s  ×${(base.ms / r.ms).toFixed(2)} dense JS${vsC}  perplexity ${r.ppl.toFixed(1)} [${r.lo.toFixed(1)}, ${r.hi.toFixed(1)}]${vsSeq}`)
+  }
+  if (c !== undefined)
+    console.log(`${''.padEnd(30)} CGS per sweep against the dense C reference: ×${(c.ms / seq.ms).toFixed(2)} its speed (target > ×1, at perplexity within 1 %: ${(100 * (seq.ppl / c.ppl - 1)).toFixed(2)} %)`)
+  console.log(`${''.padEnd(30)} LDA-EVAL's reference machine: dense C 26.5 M = ×${(26.5 / 5.9).toFixed(2)} its dense JS port (5.9 M) at K = 50; this run: CGS ×${(base.ms / seq.ms).toFixed(2)} dense JS`)
+  console.log(`load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} at the end`)
+}
+if (process.argv.includes('--cgs')) {
+  cgsSection()
   process.exit(0)
 }
 
@@ -293,5 +382,6 @@ console.log('\nOLP-LDA per mini-batch (Brown, K = 20, 30 sweeps a batch, f = 0.5
     )
   }
 }
+cgsSection()
 workersSection()
 clearInterval(timer)

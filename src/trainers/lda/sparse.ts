@@ -24,8 +24,15 @@ export interface SparseSampler {
   readonly state: GibbsState
   /** One full sweep over every token, document by document, grouped by word inside each. */
   readonly sweep: (u: FastUniform) => void
+  /**
+   * One sweep whose per-token uniforms come from the xoshiro128** state (a, b, c, d) instead of
+   * four words of a FastUniform (AD-LDA: each thread's stream is drawn by the calling thread).
+   */
+  readonly sweepFrom: (a: number, b: number, c: number, d: number) => void
   /** Writes the word-topic counts back into state.nwk (dense), e.g. before computing φ. */
   readonly syncDense: () => void
+  /** Rebuilds the sampler's word lists from state.nwk (dense), e.g. after another thread's counts were merged in. */
+  readonly reload: () => void
 }
 
 export const makeSparseSampler = (state: GibbsState, alphaC: number, betaC: number): SparseSampler => {
@@ -36,24 +43,37 @@ export const makeSparseSampler = (state: GibbsState, alphaC: number, betaC: numb
   const mask = (1 << bits) - 1
   const bitsC = bits
   const maskC = mask
-  // Packed per-word arrays with capacity min(K, frequency of the word).
-  const freq = new Int32Array(V)
-  for (let i = 0; i < tokens.length; i++) { const w = tokens[i] as number; freq[w] = (freq[w] as number) + 1 }
+  // Packed per-word arrays with capacity min(K, frequency of the word); the frequency is the count
+  // row's sum, which a sweep keeps (it is the whole corpus's for an AD-LDA part's copy of the table).
   const offset = new Int32Array(V + 1)
-  for (let w = 0; w < V; w++) offset[w + 1] = (offset[w] as number) + Math.min(K, freq[w] as number)
+  for (let w = 0; w < V; w++) {
+    let f = 0
+    for (let k = 0; k < K; k++) f += nwk[w * K + k] as number
+    offset[w + 1] = (offset[w] as number) + Math.min(K, f)
+  }
   const packed = new Int32Array(offset[V] as number)
   const wlenC = new Int32Array(V)
-  for (let w = 0; w < V; w++) {
-    let p = offset[w] as number
-    const entries: number[] = []
-    for (let k = 0; k < K; k++) {
-      const c = nwk[w * K + k] as number
-      if (c > 0) entries.push(c * (1 << bits) + k)
+  const reload = (): void => {
+    for (let w = 0; w < V; w++) {
+      const lo = offset[w] as number
+      let end = lo
+      for (let k = 0; k < K; k++) {
+        const c = nwk[w * K + k] as number
+        if (c === 0) continue
+        // insertion into the sorted list (decreasing count · 2^bits + topic)
+        const v = c * (1 << bits) + k
+        let j = end++
+        while (j > lo && (packed[j - 1] as number) < v) {
+          packed[j] = packed[j - 1] as number
+          j--
+        }
+        packed[j] = v
+      }
+      wlenC[w] = end - lo
+      packed.fill(0, end, offset[w + 1] as number)
     }
-    entries.sort((a, b) => b - a)
-    wlenC[w] = entries.length
-    for (const e of entries) packed[p++] = e
   }
+  reload()
   const betaSum = V * beta
   const betaSumC = betaSum
   const coef = new Float64Array(K)
@@ -65,10 +85,16 @@ export const makeSparseSampler = (state: GibbsState, alphaC: number, betaC: numb
 
   let sink = 0
   const sweep = (u: FastUniform): void => {
-    sweepImpl(u, tokens, z, ndk, nk, packed, offset, coef, scores, local, nzTopics, nzPos)
+    sweepImpl(u.nextUint32() | 0, u.nextUint32() | 0, u.nextUint32() | 0, u.nextUint32() | 1, tokens, z, ndk, nk, packed, offset, coef, scores, local, nzTopics, nzPos)
+  }
+  const sweepFrom = (a: number, b: number, c: number, d: number): void => {
+    sweepImpl(a | 0, b | 0, c | 0, d | 1, tokens, z, ndk, nk, packed, offset, coef, scores, local, nzTopics, nzPos)
   }
   const sweepImpl = (
-    u: FastUniform,
+    ra: number,
+    rb: number,
+    rc: number,
+    rd: number,
     tokens: Int32Array,
     z: Int32Array,
     ndk: Int32Array,
@@ -90,13 +116,9 @@ export const makeSparseSampler = (state: GibbsState, alphaC: number, betaC: numb
     const beta = betaC
     const betaSum = betaSumC
     const ab = alpha * beta
-    // The per-token uniforms come from a xoshiro128** stream held in locals, seeded from u once
-    // per sweep: calling u.next() per token costs a property load/store round trip on u's state
-    // (boxed, as the 32-bit words do not fit a small integer) that dominated the token cost.
-    let ra = u.nextUint32() | 0
-    let rb = u.nextUint32() | 0
-    let rc = u.nextUint32() | 0
-    let rd = u.nextUint32() | 1
+    // The per-token uniforms come from a xoshiro128** stream held in locals (ra, rb, rc, rd), seeded
+    // from u once per sweep: calling u.next() per token costs a property load/store round trip on u's
+    // state (boxed, as the 32-bit words do not fit a small integer) that dominated the token cost.
     let pf = 0
     const one = 1 << bits
     const wlen = wlenC
@@ -328,7 +350,7 @@ export const makeSparseSampler = (state: GibbsState, alphaC: number, betaC: numb
         nwk[w * K + (v & mask)] = v >> bits
       }
   }
-  return { state, sweep, syncDense }
+  return { state, sweep, sweepFrom, syncDense, reload }
 }
 
 /**
