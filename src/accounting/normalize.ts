@@ -13,7 +13,8 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, incompatibleNeighbouring } from '../core/error.js'
-import type { NoiseEvent, TreeAggregation } from '../mechanisms/event.js'
+import { absurd, type NoiseEvent, type TreeAggregation } from '../mechanisms/event.js'
+import { profileEpsilon, sortedCurve, type StatedCurve } from './stated.js'
 import { type NeighbouringRelation, sameRelation, showRelation } from '../mechanisms/neighbouring.js'
 
 export type NormalizedLeaf =
@@ -37,6 +38,10 @@ export type NormalizedLeaf =
   | { readonly _tag: 'ApproxDP'; readonly epsilon: number; readonly delta: number }
   /** (ξ, ρ)-zCDP: D_α ≤ ξ + ρα (Bun & Steinke 2016, Def. 1.1); ξ = 0 is ρ-zCDP. */
   | { readonly _tag: 'ZCDP'; readonly rho: number; readonly xi: number }
+  /** A stated RDP curve, sorted by order (./stated.ts reads it between orders). */
+  | { readonly _tag: 'StatedRdp'; readonly curve: StatedCurve }
+  /** A stated privacy profile: (ε_i, δ_i)-DP for every i. */
+  | { readonly _tag: 'StatedProfile'; readonly epsilons: ReadonlyArray<number>; readonly deltas: ReadonlyArray<number> }
 
 export interface Resolved {
   readonly leaf: NormalizedLeaf
@@ -84,6 +89,10 @@ const asIs = (e: NoiseEvent): NormalizedLeaf => {
       return { _tag: 'PureDP', epsilon: e.epsilon }
     case 'TreeAggregation':
       return { _tag: 'Gaussian', noiseMultiplier: e.sigma / treeSensitivity(e) }
+    case 'StatedRdp':
+      return { _tag: 'StatedRdp', curve: sortedCurve(e.orders, e.rdp) }
+    case 'StatedProfile':
+      return { _tag: 'StatedProfile', epsilons: e.epsilons, deltas: e.deltas }
     case 'PureDP':
       return { _tag: 'PureDP', epsilon: e.epsilon }
     case 'ApproxDP':
@@ -124,6 +133,15 @@ const doubled = (e: NoiseEvent): NormalizedLeaf => {
       return { _tag: 'PureDP', epsilon: 2 * e.epsilon }
     case 'TreeAggregation':
       return { _tag: 'Gaussian', noiseMultiplier: e.sigma / (2 * treeSensitivity(e)) }
+    case 'StatedRdp':
+      return absurd(e as never) // refused by `resolveLeaf` before conversion
+    case 'StatedProfile':
+      // Group privacy for groups of 2 at every point, as for ApproxDP.
+      return {
+        _tag: 'StatedProfile',
+        epsilons: e.epsilons.map((x) => 2 * x),
+        deltas: e.deltas.map((d, i) => Math.min(1, d * (1 + Math.exp(e.epsilons[i] as number)))),
+      }
     case 'PureDP':
       return { _tag: 'PureDP', epsilon: 2 * e.epsilon }
     case 'ApproxDP':
@@ -151,6 +169,14 @@ export const resolveLeaf = (
         path,
         `${e._tag} protects one ${e.relation.unit} but the guarantee is asked for one ${target.unit}; ` +
           'no sound conversion between units is known without a bound on the group size',
+      ),
+    )
+  if (e.relation.kind === 'add-remove' && target.kind === 'replace-one' && e._tag === 'StatedRdp')
+    return E.left(
+      incompatibleNeighbouring(
+        path,
+        `a stated RDP curve under ${showRelation(e.relation)} is not converted to ${showRelation(target)}: group privacy for RDP ` +
+          '(Mironov 2017, Prop. 2) needs orders 2α and 2α − 1 the curve may not state; state the curve under the relation asked',
       ),
     )
   if (e.relation.kind === 'add-remove' && target.kind === 'replace-one' && e._tag === 'ZCDP' && (e.xi ?? 0) > 0)
@@ -198,6 +224,12 @@ export const pureEpsilonOf = (l: NormalizedLeaf): number | undefined => {
     case 'ZCDP':
       // (ξ, 0)-zCDP bounds D_α by ξ at every order, hence D_∞ = sup_α D_α ≤ ξ: pure ξ-DP.
       return l.rho === 0 ? l.xi : undefined
+    case 'StatedRdp':
+      return undefined
+    case 'StatedProfile': {
+      const e = profileEpsilon(l.epsilons, l.deltas, 0)
+      return e < Infinity ? e : undefined
+    }
     case 'Gaussian':
     case 'DiscreteGaussian':
       return undefined
@@ -228,5 +260,10 @@ export const isSilentLeaf = (leaf: NormalizedLeaf): boolean => {
       return leaf.epsilon === 0 && leaf.delta === 0
     case 'ZCDP':
       return leaf.rho === 0 && leaf.xi === 0
+    case 'StatedRdp':
+      // D_α = 0 at one order α > 1 means the two laws coincide.
+      return leaf.curve.rdp.some((r) => r === 0)
+    case 'StatedProfile':
+      return profileEpsilon(leaf.epsilons, leaf.deltas, 0) === 0
   }
 }

@@ -28,6 +28,13 @@ export const SAMPLE_EVENTS: ReadonlyArray<{ readonly tag: ev.EventTag; readonly 
   { tag: 'PermuteAndFlip', label: 'PermuteAndFlip(ε = 1)', event: ev.permuteAndFlip(1, 1, AR), relation: AR },
   { tag: 'TreeAggregation', label: 'TreeAggregation(σ = 8.83, 1600 steps), DP-FTRL', event: ev.treeAggregation(8.83, 1, [1600], AR), relation: AR },
   { tag: 'TreeAggregation', label: 'TreeAggregation(σ = 8.83, 400 steps) × 4 restarts, replace-one', event: ev.selfCompose(ev.treeAggregation(8.83, 1, [400], AR), 4), relation: RO },
+  {
+    tag: 'StatedRdp',
+    label: 'StatedRdp(Gaussian σ = 1 at α = 2, 4, …, 64)',
+    event: ev.statedRdp([2, 4, 8, 16, 32, 64], [1, 2, 4, 8, 16, 32], AR),
+    relation: AR,
+  },
+  { tag: 'StatedProfile', label: 'StatedProfile((1, 1e-3), (2, 1e-6), (4, 1e-9))', event: ev.statedProfile([1, 2, 4], [1e-3, 1e-6, 1e-9], AR), relation: AR },
   { tag: 'PureDP', label: 'PureDP(ε = 1)', event: ev.pureDP(1, AR), relation: AR },
   { tag: 'ApproxDP', label: 'ApproxDP(ε = 1, δ = 1e-6)', event: ev.approxDP(1, 1e-6, AR), relation: AR },
   { tag: 'ZCDP', label: 'ZCDP(ρ = 0.5)', event: ev.zcdp(0.5, AR), relation: AR },

@@ -62,6 +62,10 @@ export const EventCodec: t.Type<PrivacyEvent, unknown, unknown> = t.recursion<Pr
       ),
       t.readonly(t.partial({ participations: N })),
     ]),
+    t.readonly(t.type({ _tag: t.literal('StatedRdp'), orders: t.readonlyArray(N), rdp: t.readonlyArray(N), relation: RelationCodec })),
+    t.readonly(
+      t.type({ _tag: t.literal('StatedProfile'), epsilons: t.readonlyArray(N), deltas: t.readonlyArray(N), relation: RelationCodec }),
+    ),
     t.readonly(t.type({ _tag: t.literal('PureDP'), epsilon: N, relation: RelationCodec })),
     t.readonly(t.type({ _tag: t.literal('ApproxDP'), epsilon: N, delta: N, relation: RelationCodec })),
     t.intersection([
@@ -108,6 +112,8 @@ export const KNOWN_TAGS = [
   'Exponential',
   'PermuteAndFlip',
   'TreeAggregation',
+  'StatedRdp',
+  'StatedProfile',
   'PureDP',
   'ApproxDP',
   'ZCDP',
@@ -178,6 +184,20 @@ const noiseChecks = (
     : need(`${p}.sensitivity`, sensitivity, finitePositive, 'a finite positive number'),
 ]
 
+/** Two lists read pairwise: both non-empty and of one length. */
+const pairedLists = (
+  p: string,
+  aName: string,
+  a: ReadonlyArray<number>,
+  bName: string,
+  b: ReadonlyArray<number>,
+): ReadonlyArray<E.Either<DpError, void>> =>
+  a.length === 0
+    ? [E.left(invalidParameter(`${p}.${aName}`, a, 'must list at least one value'))]
+    : a.length !== b.length
+      ? [E.left(invalidParameter(`${p}.${bName}`, b, `must have one entry per entry of ${aName} (${a.length}), not ${b.length}`))]
+      : []
+
 /** Checks every parameter of an event tree; the first failure names its path. */
 export const validateEvent = (e: PrivacyEvent, path = '$'): E.Either<DpError, PrivacyEvent> => {
   const checks: Array<E.Either<DpError, void>> = []
@@ -218,6 +238,18 @@ export const validateEvent = (e: PrivacyEvent, path = '$'): E.Either<DpError, Pr
         )
         if (v.participations !== undefined)
           checks.push(need(`${p}.participations`, v.participations, positiveInteger, 'a positive integer (steps of one tree a record contributes to)'))
+        break
+      case 'StatedRdp':
+        checks.push(...pairedLists(p, 'orders', v.orders, 'rdp', v.rdp))
+        v.orders.forEach((a, i) =>
+          checks.push(need(`${p}.orders[${i}]`, a, (x) => Number.isFinite(x) && x > 1 && x <= 1e4, 'a Rényi order, finite, in (1, 10^4]')),
+        )
+        v.rdp.forEach((r, i) => checks.push(need(`${p}.rdp[${i}]`, r, (x) => x >= 0, 'an RDP value ≥ 0 (∞ allowed)')))
+        break
+      case 'StatedProfile':
+        checks.push(...pairedLists(p, 'epsilons', v.epsilons, 'deltas', v.deltas))
+        v.epsilons.forEach((e, i) => checks.push(need(`${p}.epsilons[${i}]`, e, (x) => x >= 0, 'ε ≥ 0 (∞ allowed)')))
+        v.deltas.forEach((d, i) => checks.push(need(`${p}.deltas[${i}]`, d, (x) => x >= 0 && x <= 1, 'δ in [0, 1]')))
         break
       case 'PureDP':
         checks.push(need(`${p}.epsilon`, v.epsilon, (x) => x >= 0, 'ε ≥ 0'))

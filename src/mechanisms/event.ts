@@ -148,6 +148,30 @@ export interface TreeAggregation {
   readonly participations?: number
 }
 
+/**
+ * A stated RDP curve: D_α(M(x)‖M(x′)) ≤ rdp[i] at each order α = orders[i] > 1 (Mironov 2017), for
+ * example a curve computed by another accountant. Other orders are bounded only upward, from the
+ * stated ones (monotonicity and convexity in α; see accounting/stated.ts); above the largest stated
+ * order nothing is known.
+ */
+export interface StatedRdp {
+  readonly _tag: 'StatedRdp'
+  readonly orders: ReadonlyArray<number>
+  readonly rdp: ReadonlyArray<number>
+  readonly relation: NeighbouringRelation
+}
+
+/**
+ * A stated privacy profile: the mechanism is (epsilons[i], deltas[i])-DP for every i (points of its
+ * δ(ε) curve, or of any upper bound on it).
+ */
+export interface StatedProfile {
+  readonly _tag: 'StatedProfile'
+  readonly epsilons: ReadonlyArray<number>
+  readonly deltas: ReadonlyArray<number>
+  readonly relation: NeighbouringRelation
+}
+
 /** An opaque stated pure-DP guarantee (for example a claim taken from a paper). */
 export interface PureDP {
   readonly _tag: 'PureDP'
@@ -229,6 +253,8 @@ export type NoiseEvent =
   | Exponential
   | PermuteAndFlip
   | TreeAggregation
+  | StatedRdp
+  | StatedProfile
   | PureDP
   | ApproxDP
   | ZCDP
@@ -309,6 +335,17 @@ export const treeAggregation = (
   options.participations === undefined
     ? { _tag: 'TreeAggregation', sigma, sensitivity, stepCounts, relation }
     : { _tag: 'TreeAggregation', sigma, sensitivity, stepCounts, relation, participations: options.participations }
+export const statedRdp = (orders: ReadonlyArray<number>, rdp: ReadonlyArray<number>, relation: NeighbouringRelation): StatedRdp => ({
+  _tag: 'StatedRdp',
+  orders,
+  rdp,
+  relation,
+})
+export const statedProfile = (
+  epsilons: ReadonlyArray<number>,
+  deltas: ReadonlyArray<number>,
+  relation: NeighbouringRelation,
+): StatedProfile => ({ _tag: 'StatedProfile', epsilons, deltas, relation })
 export const pureDP = (epsilon: number, relation: NeighbouringRelation): PureDP => ({
   _tag: 'PureDP',
   epsilon,
@@ -358,6 +395,8 @@ const NOISE_TAGS: ReadonlySet<string> = new Set([
   'Exponential',
   'PermuteAndFlip',
   'TreeAggregation',
+  'StatedRdp',
+  'StatedProfile',
   'PureDP',
   'ApproxDP',
   'ZCDP',

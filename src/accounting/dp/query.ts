@@ -23,6 +23,8 @@
 import { analyticGaussianEpsilon } from '../analytic-gaussian.js'
 import { discreteGaussianEpsilon } from '../discrete-noise.js'
 import { zcdpEpsilonTight } from '../zcdp/conversion.js'
+import { rdpEpsilonAtOrder } from '../conversions.js'
+import { profileEpsilon } from '../stated.js'
 import { amplifiedEpsilon } from './amplification.js'
 import {
   advancedCompositionDeltaPrime,
@@ -62,6 +64,8 @@ const termBase = (t: DpTerm): number => {
     case 'Gaussian':
     case 'DiscreteGaussian':
     case 'Zcdp':
+    case 'Rdp':
+    case 'Profile':
       return 0
     case 'Sampled':
       return t.rate * baseDelta(t.inner)
@@ -76,6 +80,8 @@ const isFlexible = (t: DpTerm, method: DpMethod): boolean => {
     case 'Gaussian':
     case 'DiscreteGaussian':
     case 'Zcdp':
+    case 'Rdp':
+    case 'Profile':
       return true
     case 'Sampled':
       return t.inner.entries.some((e) => isFlexible(e.term, method)) || (method !== 'basic' && totalCount(t.inner) > 1)
@@ -95,6 +101,19 @@ const termEpsilon = (t: DpTerm, d: number, method: DpMethod): number => {
       return d >= 1 ? 0 : d > 0 ? discreteGaussianEpsilon(t.sigma, t.sensitivity, d) : Infinity
     case 'Zcdp':
       return d >= 1 ? 0 : d > 0 ? zcdpEpsilonTight(t.rho, d, t.xi) : Infinity
+    case 'Rdp': {
+      // Every stated order gives a valid (ε, d) (CKS 2020, Prop. 12); the best is taken.
+      if (d >= 1) return 0
+      if (!(d > 0)) return Infinity
+      let eps = Infinity
+      t.curve.orders.forEach((a, i) => {
+        const v = rdpEpsilonAtOrder(a, t.curve.rdp[i] as number, d)
+        if (v < eps) eps = v
+      })
+      return eps
+    }
+    case 'Profile':
+      return d >= 1 ? 0 : profileEpsilon(t.epsilons, t.deltas, d)
     case 'Sampled': {
       // The inner mechanism at δ_in = d/γ; (0, 1) is trivially true, and amplifies to (0, γ).
       // d ≥ γ·(inner committed δ) by construction; the max only undoes rounding in d/γ.

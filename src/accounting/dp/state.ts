@@ -15,6 +15,7 @@ import type { Notes } from '../accountant.js'
 import { type NormalizedLeaf, pureEpsilonOf, resolveLeaf } from '../normalize.js'
 import { checkSamplingRelation } from '../relation.js'
 import { amplify } from './amplification.js'
+import type { StatedCurve } from '../stated.js'
 
 export type SamplingScheme = 'poisson' | 'without-replacement'
 
@@ -31,6 +32,10 @@ export type DpTerm =
   | { readonly _tag: 'DiscreteGaussian'; readonly sigma: number; readonly sensitivity: number }
   /** A (ξ, ρ)-zCDP step (ξ = 0: ρ-zCDP): (ε, δ) from the zCDP conversion, chosen per query. */
   | { readonly _tag: 'Zcdp'; readonly rho: number; readonly xi: number }
+  /** A stated RDP curve: (ε, δ) at the best stated order (CKS 2020, Prop. 12), chosen per query. */
+  | { readonly _tag: 'Rdp'; readonly curve: StatedCurve }
+  /** A stated privacy profile of several points: the least ε_i with δ_i within the share, per query. */
+  | { readonly _tag: 'Profile'; readonly epsilons: ReadonlyArray<number>; readonly deltas: ReadonlyArray<number> }
   /** A subsampled sub-composition: composed to one (ε, δ) per query, then amplified by `rate`. */
   | { readonly _tag: 'Sampled'; readonly scheme: SamplingScheme; readonly rate: number; readonly inner: DpState }
 
@@ -61,6 +66,10 @@ const termKey = (t: DpTerm): string => {
       return `DG(${t.sigma},${t.sensitivity})`
     case 'Zcdp':
       return t.xi === 0 ? `Z(${t.rho})` : `Z(${t.rho},${t.xi})`
+    case 'Rdp':
+      return `R(${t.curve.orders.join(',')};${t.curve.rdp.join(',')})`
+    case 'Profile':
+      return `P(${t.epsilons.join(',')};${t.deltas.join(',')})`
     case 'Sampled':
       return `S(${t.scheme},${t.rate},[${t.inner.entries.map((e) => `${e.count}×${e.key}`).join(';')}])`
   }
@@ -134,6 +143,12 @@ const leafTerm = (l: NormalizedLeaf): DpTerm => {
     case 'ZCDP':
       // (ξ, 0)-zCDP is pure ξ-DP: a fixed step.
       return l.rho === 0 ? { _tag: 'Fixed', epsilon: l.xi, delta: 0 } : { _tag: 'Zcdp', rho: l.rho, xi: l.xi }
+    case 'StatedRdp':
+      return { _tag: 'Rdp', curve: l.curve }
+    case 'StatedProfile':
+      return l.epsilons.length === 1
+        ? { _tag: 'Fixed', epsilon: l.epsilons[0] as number, delta: l.deltas[0] as number }
+        : { _tag: 'Profile', epsilons: l.epsilons, deltas: l.deltas }
     case 'ApproxDP':
       return { _tag: 'Fixed', epsilon: l.epsilon, delta: l.delta }
     default:

@@ -69,6 +69,8 @@ const latticeOf = (leaf: NormalizedLeaf): number | undefined => {
     }
     case 'Gaussian':
     case 'ZCDP':
+    case 'StatedRdp':
+    case 'StatedProfile':
       return undefined
     default:
       return absurd(leaf)
@@ -105,7 +107,17 @@ const unsupportedLeaf = (leaf: NormalizedLeaf, path: string): DpError =>
           'dominate vector differences of L2 norm Δ (for σ = 1, Δ = 2 the difference (1, 1, 1, 1) has a larger δ(ε)); ' +
           'state "scalar": true if the query is one integer, or use the zcdp or rdp accountant',
       )
-    : unsupportedZcdp(path)
+    : leaf._tag === 'StatedRdp'
+      ? unsupportedEvent(path, NAME, 'StatedRdp', 'an RDP curve stated at finitely many orders determines no dominating pair; use the rdp accountant')
+      : leaf._tag === 'StatedProfile'
+        ? unsupportedEvent(
+            path,
+            NAME,
+            'StatedProfile',
+            'a privacy profile of several points: each point alone is a dominating pair, the PLD of their intersection is not built here, ' +
+              'and a PLD read back from points is not exact; state one point (as ApproxDP) or use the basic/advanced/optimal accountant',
+          )
+        : unsupportedZcdp(path)
 
 /** What a Poisson-sampled sub-tree reduces to. */
 type Inner =

@@ -219,6 +219,14 @@ export const basePairOfLeaf = (leaf: NormalizedLeaf): BasePair | null | undefine
       return leaf.epsilon === 0 ? null : randomizedResponsePair(leaf.epsilon, 2)
     case 'ApproxDP':
       return leaf.epsilon === 0 && leaf.delta === 0 ? null : approxDpPair(leaf.epsilon, leaf.delta)
+    case 'StatedRdp':
+      return undefined
+    case 'StatedProfile': {
+      // One point is an (ε, δ) guarantee and its pair; several are refused (see pld/fold.ts).
+      if (leaf.epsilons.length !== 1) return undefined
+      const [e, d] = [leaf.epsilons[0] as number, leaf.deltas[0] as number]
+      return e === 0 && d === 0 ? null : approxDpPair(e, d)
+    }
     case 'ZCDP':
       // (ξ, 0)-zCDP is pure ξ-DP (D_∞ = sup_α D_α ≤ ξ), dominated by binary RR(ξ); with ρ > 0 no pair is known.
       return leaf.rho > 0 ? undefined : leaf.xi === 0 ? null : randomizedResponsePair(leaf.xi, 2)

@@ -12,6 +12,7 @@ import { type DpError, unsupportedEvent } from '../../core/error.js'
 import { log1mExp, logAddExp, logSumExp, roundUpLoss } from '../../core/numeric.js'
 import { absurd } from '../../mechanisms/event.js'
 import { isSilentLeaf, type NormalizedLeaf, pureEpsilonOf } from '../normalize.js'
+import { statedRdpAt } from '../stated.js'
 import { logExpm1, logPhi, softplus } from './log-space.js'
 
 /** Gaussian, noise multiplier m = σ/Δ₂: ε(α) = α/(2m²) (Mironov 2017, Prop. 7). */
@@ -203,6 +204,14 @@ const leafRdpExact = (leaf: NormalizedLeaf, alpha: number): number | undefined =
       return leaf.delta === 0 ? pureDpRdp(leaf.epsilon, alpha) : undefined
     case 'ZCDP':
       return zcdpRdp(leaf.rho, alpha, leaf.xi)
+    case 'StatedRdp':
+      // Upward only: monotone and convex in α between stated orders, ∞ above them (./../stated.ts).
+      return statedRdpAt(leaf.curve, alpha).value
+    case 'StatedProfile': {
+      // A profile bounds a Rényi divergence only through a pure point (δ_i = 0).
+      const pure = pureEpsilonOf(leaf)
+      return pure === undefined ? undefined : pureDpRdp(pure, alpha)
+    }
     default:
       return absurd(leaf)
   }
@@ -217,6 +226,15 @@ export const leafCurve = (
   orders: ReadonlyArray<number>,
   path: string,
 ): E.Either<DpError, Float64Array> => {
+  if (leaf._tag === 'StatedProfile' && pureEpsilonOf(leaf) === undefined)
+    return E.left(
+      unsupportedEvent(
+        path,
+        'rdp',
+        'StatedProfile',
+        'a privacy profile without a point at δ = 0 bounds no Rényi divergence; use the basic/advanced/optimal accountant',
+      ),
+    )
   if (leaf._tag === 'ApproxDP' && leaf.delta > 0)
     return E.left(
       unsupportedEvent(

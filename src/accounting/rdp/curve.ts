@@ -165,6 +165,12 @@ const foldUncached = (e: PrivacyEvent, os: OrderSet, path: string, ctx: Context)
     if (E.isLeft(res)) return res
     if (res.right.note !== undefined) note(ctx, res.right.note)
     const leaf = res.right.leaf
+    if (leaf._tag === 'StatedRdp')
+      note(
+        ctx,
+        `${path}: stated RDP curve read between its orders by monotonicity and convexity of (α − 1)D_α in α ` +
+          `(van Erven & Harremoës 2014, Thm 3 and Cor. 2; upper bounds only), ∞ above its largest order α = ${String(leaf.curve.orders[leaf.curve.orders.length - 1])}`,
+      )
     // Large specs repeat the same leaf many times: its curve is computed once per grid.
     const key = `${leafKey(leaf)}|${os.key}`
     const hit = ctx.leaves.get(key)

@@ -79,6 +79,12 @@ export const zcdpOfLeaf = (l: NormalizedLeaf): number | undefined => {
       return l.delta === 0 ? (l.epsilon * l.epsilon) / 2 : undefined
     case 'ZCDP':
       return l.rho
+    case 'StatedRdp':
+      return undefined
+    case 'StatedProfile': {
+      const pure = pureEpsilonOf(l)
+      return pure === undefined ? undefined : (pure * pure) / 2 // Prop. 1.4 on a pure point
+    }
     default:
       return absurd(l)
   }
@@ -102,7 +108,14 @@ const foldRho = (e: PrivacyEvent, relation: NeighbouringRelation, path: string):
     const rho = exact === 0 && xi === 0 && !isSilentLeaf(r.right.leaf) ? Number.MIN_VALUE : exact
     if (rho === undefined)
       return E.left(
-        unsupportedEvent(path, NAME, e._tag, 'an (ε, δ) guarantee with δ > 0 implies no zCDP bound; use the basic/advanced/optimal accountant'),
+        unsupportedEvent(
+          path,
+          NAME,
+          e._tag,
+          r.right.leaf._tag === 'StatedRdp'
+            ? 'an RDP curve stated at finitely many orders bounds no ρ (nothing is known above its largest order); use the rdp accountant'
+            : 'an (ε, δ) guarantee with δ > 0 implies no zCDP bound; use the basic/advanced/optimal accountant',
+        ),
       )
     return E.right({ rho, xi, nonPrivate: false, notes: r.right.note === undefined ? [] : [r.right.note] })
   }
