@@ -16,7 +16,7 @@ import { performance } from 'node:perf_hooks'
 import { seeded } from 'dpaudit'
 import { account } from 'dpaudit/accounting'
 import { auditMechanism } from 'dpaudit/attacks'
-import { loadDataset } from 'dpaudit/trainers'
+import { loadDataset, planOf } from 'dpaudit/trainers'
 import { trainer } from '../examples/dp-sgd-logreg.mjs'
 import { trainer as broken } from '../examples/dp-sgd-logreg-broken.mjs'
 import { accountedEpsilon, AUDIT_CONFIG, auditCorpus, canaryMechanism, oneRunAudit } from '../examples/dp-sgd/audit.mjs'
@@ -50,7 +50,7 @@ const xTrain = presenceRows(train)
 const xTest = presenceRows(test)
 const c = trainer.defaults
 const n = xTrain.rows
-const plan = trainer.plan(c, { documents: n })
+const plan = planOf(trainer, c, { documents: n })
 const acc = account({ schemaVersion: 1, relation: trainer.accountingRelation, event: plan.right }, { deltas: [DELTA], accountants: ['rdp', 'pld'] }).right
 console.log(`1. SpamAssassin: ${n} training e-mails, ${xTest.rows} held out, V = ${xTrain.columns}; T = ${c.steps}, B = ${c.batchSize} (q = ${(c.batchSize / n).toFixed(4)}), σ = ${c.noiseMultiplier}, C = ${c.clip}, η = ${c.learningRate}`)
 for (const r of acc.results) console.log(`   ε(δ = 1e-5), ${r.accountant}: ${r.ok ? r.answers[0].epsilon.toFixed(3) : r.message}`)

@@ -26,7 +26,7 @@ import { writeFileSync } from 'node:fs'
 import { performance } from 'node:perf_hooks'
 import { auditClassifierMembership, buildGame } from '../dist/attacks/index.js'
 import { account } from '../dist/accounting/account.js'
-import { corpusStats, loadDataset } from '../dist/trainers/index.js'
+import { corpusStats, loadDataset, planOf } from '../dist/trainers/index.js'
 
 const PER_LABEL = 8
 const LENGTH = 120
@@ -61,7 +61,7 @@ const LP = { topics: K, iterations: 50, alpha: 0.5, beta: 0.1, flip: 0.8 }
 /** The trainer's accounted ε (its plan through the accountant, tightest, δ = 1e-5) under its own relation (replace one word); null when no finite ε. */
 const accounted = (trainer, config, corpus, target) => {
   const g = buildGame({ trainer, config, corpus, neighbour: { kind: 'add-document', words: target.words }, view: 'black-box' })
-  const plan = g.right.trainer.plan(g.right.config, corpusStats(g.right.corpora[0]))
+  const plan = planOf(g.right.trainer, g.right.config, corpusStats(g.right.corpora[0]))
   const r = account({ schemaVersion: 1, relation: g.right.trainer.accountingRelation, event: plan.right }, { deltas: [1e-5] })
   return r.right.tightest[0].epsilon
 }

@@ -44,6 +44,7 @@ import {
   sviLdaWithoutReplacement,
   SVI_DEFAULTS,
   TRAINERS,
+  planOf,
 } from '../dist/trainers/index.js'
 
 const { values } = parseArgs({
@@ -144,7 +145,7 @@ for (const eps of EPSILONS) {
   for (const T of HDP_T) {
     const perHalf = epsWord / (2 * T) // ε_L = ε_I = ε_word/(2T) per iteration
     const hdpCfg = { topics: K, iterations: T, alpha: ALPHA, beta: HDP_BETA, epsilonL: perHalf, clip: HDP_BETA * Math.expm1(perHalf / 2), noise: 'fresh' }
-    const plan = TRAINERS['hdp-lda'].plan(hdpCfg, stats)
+    const plan = planOf(TRAINERS['hdp-lda'], hdpCfg, stats)
     const pure = plan._tag === 'Right' ? pureEpsilon(plan.right, TRAINERS['hdp-lda'].accountingRelation) : plan
     const pureWord = pure._tag === 'Right' ? pure.right : null
     const r = {

@@ -23,7 +23,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { account } from 'dpaudit/accounting'
 import { auditOneRun } from 'dpaudit/attacks'
-import { fromDocuments, loadDataset, selectDocuments } from 'dpaudit/trainers'
+import { fromDocuments, loadDataset, planOf, selectDocuments } from 'dpaudit/trainers'
 
 /** The audited configuration: q = 5/100 = 0.05, T = 100, σ = 2, and a small C = 0.05. */
 export const AUDIT_CONFIG = { steps: 100, batchSize: 5, documents: 100, noiseMultiplier: 2, clip: 0.05, learningRate: 4 }
@@ -68,7 +68,7 @@ export const canaryScores = (trainer, corpus, config, canaries, rng) => {
 
 /** The accounted ε of `config` at δ (the tightest of dpaudit's accountants on the trainer's plan). */
 export const accountedEpsilon = (trainer, config, delta) => {
-  const plan = trainer.plan({ ...trainer.defaults, ...config }, { documents: config.documents })
+  const plan = planOf(trainer, { ...trainer.defaults, ...config }, { documents: config.documents })
   if (E.isLeft(plan)) throw new Error(plan.left.message)
   const r = account({ schemaVersion: 1, relation: trainer.accountingRelation, event: plan.right }, { deltas: [delta] })
   if (E.isLeft(r)) throw new Error(r.left.message)

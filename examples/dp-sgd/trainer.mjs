@@ -1,7 +1,8 @@
 // The DP-SGD logistic-regression trainer, written only against dpaudit's public API (see
 // docs/plugins.md): a plug-in in the shape of dpaudit's trainer contract — a config codec and its
-// defaults, range checks naming the field, the relation it protects, the plan it will execute,
-// what it assumes, and `fit`, whose every data-dependent output leaves through a release gate.
+// defaults, range checks naming the field, the relation it protects, the releases it will make (its
+// schedule, from which dpaudit derives its plan), what it assumes, and `fit`, whose every
+// data-dependent output leaves through a release gate given that schedule.
 //
 // Algorithm (Abadi et al. 2016, Algorithm 1, with Poisson-sampled lots): w₀ = 0; for t = 1..T,
 // release s_t = Σ_{i ∈ lot_t} clip_C(∇ℓ(w_{t−1}; x_i, y_i)) + N(0, σ²C²·I) (./step.mjs) and set
@@ -18,7 +19,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
 import { invalidParameter } from 'dpaudit'
-import { addRemove, labeled, ReleaseGate, selfCompose, wordsFromRng } from 'dpaudit/mechanisms'
+import { addRemove, ReleaseGate, wordsFromRng } from 'dpaudit/mechanisms'
 import { noClaim, validateCorpus } from 'dpaudit/trainers'
 import { accuracy, presenceRows } from './features.mjs'
 import { dpSgdStep, STEP_LABEL } from './step.mjs'
@@ -64,11 +65,10 @@ export const validate = (c, stats) => {
 /** One step's event: Poisson sampling at q = B/n̂ around the Gaussian of the clipped sum. */
 export const stepEvent = (c, documents) => dpSgdStep({ x: { rows: 0, columns: 0 }, batchSize: c.batchSize, documents, clip: c.clip, noiseMultiplier: c.noiseMultiplier, relation: RELATION }).event
 
-const plan = (c, stats) => {
-  const v = validate(c, stats)
-  if (E.isLeft(v)) return v
-  return E.right(selfCompose(labeled(STEP_LABEL, stepEvent(c, publicDocuments(c, stats))), c.steps))
-}
+/** T steps, each the same release; the plan is derived from it (planOf), and fit's gate checks every release against it. */
+const stepSchedule = (c, documents) => ({ each: [{ label: STEP_LABEL, event: stepEvent(c, documents) }], iterations: c.steps })
+
+const schedule = (c, stats) => E.map((v) => stepSchedule(v, publicDocuments(v, stats)))(validate(c, stats))
 
 const assumptions = (c) => [
   'neighbouring training sets differ by adding or removing one e-mail with its label; every step includes each e-mail independently with probability q = B/n̂ (Poisson sampling, the model dp_accounting and Opacus account DP-SGD under)',
@@ -99,6 +99,7 @@ const fit = ({ clipping }) => (corpus, c, rng, options = {}) => {
   const gate = new ReleaseGate(wordsFromRng(rng), {
     ...(options.diagnostics === undefined ? {} : { diagnostics: options.diagnostics }),
     ...(options.onRelease === undefined ? {} : { onRelease: options.onRelease }),
+    schedule: stepSchedule(c, n),
   })
   const w = new Float64Array(x.columns) // w₀ = 0: data-independent
   const eta = c.learningRate / c.batchSize // η/(q·n̂) = η/B
@@ -150,7 +151,7 @@ export const MODEL_OUTPUT = {
   },
 }
 
-/** The trainer; `clipping: false` is the deliberately broken variant (same declared plan, no clipping). */
+/** The trainer; `clipping: false` is the deliberately broken variant (same declared schedule, no clipping). */
 export const makeDpSgdTrainer = ({ name, clipping }) => ({
   name,
   description: clipping
@@ -161,7 +162,7 @@ export const makeDpSgdTrainer = ({ name, clipping }) => ({
   validate,
   relation: RELATION,
   accountingRelation: RELATION,
-  plan,
+  schedule,
   claimed: () => noClaim('Abadi et al. 2016, Algorithm 1', 'no guarantee of its own: the accountant answers for the plan', RELATION),
   assumptions,
   fit: fit({ clipping }),

@@ -24,5 +24,6 @@ export {
   randomizedStep,
   unprotected,
 } from './measurement.js'
+export { type Declared, type Schedule, declared, schedulePlan, compositionAtoms, sameComposition } from './schedule.js'
 export { ReleaseGate, type GateOptions, type ReleaseRecord, DIAGNOSTICS_ASKED } from './gate.js'
 export { type RandomWords, WordStream, secureWords, seededWords, wordsFromRng } from '../core/words.js'

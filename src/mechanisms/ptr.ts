@@ -63,15 +63,20 @@ export const failureCharge = (tests: ReadonlyArray<PtrTest>): number => 2 * test
  * The PTR event: the Laplace tests, the release (calibrated to the proposed bounds, so its event
  * does not depend on them) and the failure probability, composed.
  */
-export const ptrEvent = (label: string, tests: ReadonlyArray<PtrTest>, release: PrivacyEvent, relation: NeighbouringRelation): PrivacyEvent =>
-  labeled(
-    `propose-test-release: ${label}`,
-    compose([
-      ...tests.map((t) => labeled(`test: ${t.label} (Laplace, ε = ${Number(t.epsilon.toPrecision(6))}, fails w.p. ${t.failureDelta.toExponential(2)})`, laplace(testScale(t), t.sensitivity, relation))),
-      labeled(`release: ${label}`, release),
-      labeled(`failure: some bound is wrong (2·Σδ_j = ${failureCharge(tests).toExponential(2)}, Lemma 8)`, approxDP(0, failureCharge(tests), relation)),
-    ]),
-  )
+export const ptrEvent = (label: string, tests: ReadonlyArray<PtrTest>, release: PrivacyEvent, relation: NeighbouringRelation): PrivacyEvent => {
+  const step = ptrStep(label, tests, release, relation)
+  return labeled(step.label, step.event)
+}
+
+/** `ptrEvent` as the label and event of one release (a trainer's schedule declares it so). */
+export const ptrStep = (label: string, tests: ReadonlyArray<PtrTest>, release: PrivacyEvent, relation: NeighbouringRelation): { readonly label: string; readonly event: PrivacyEvent } => ({
+  label: `propose-test-release: ${label}`,
+  event: compose([
+    ...tests.map((t) => labeled(`test: ${t.label} (Laplace, ε = ${Number(t.epsilon.toPrecision(6))}, fails w.p. ${t.failureDelta.toExponential(2)})`, laplace(testScale(t), t.sensitivity, relation))),
+    labeled(`release: ${label}`, release),
+    labeled(`failure: some bound is wrong (2·Σδ_j = ${failureCharge(tests).toExponential(2)}, Lemma 8)`, approxDP(0, failureCharge(tests), relation)),
+  ]),
+})
 
 /** Laplace(b) as ±b·Exp(1): the sign from one word, the exponential from −ln of a uniform in (0, 1]. */
 export const laplaceDraw = (words: WordStream, b: number): number => {

@@ -20,13 +20,14 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
-import { compose, labeled, nonPrivate, type PrivacyEvent, selfCompose } from '../mechanisms/event.js'
+import { nonPrivate } from '../mechanisms/event.js'
+import { type Declared, declared, type Schedule } from '../mechanisms/schedule.js'
 import { replaceOne } from '../mechanisms/neighbouring.js'
 import { BASE_DEFAULTS, BaseConfig, checkBase, positive } from './config.js'
 import { privateFitResult } from './lda/loop.js'
 import { startPrivateFit } from './lda/private-fit.js'
 import { phiFromNoisyCounts } from './lda/state.js'
-import { discreteLaplaceTable, discreteLaplaceTableEvent, randomizedStep, type TableSensitivity, unprotected } from '../mechanisms/measurement.js'
+import { discreteLaplaceTable, randomizedStep, type TableSensitivity, unprotected } from '../mechanisms/measurement.js'
 import { LDA_ASSUMPTIONS } from './assumptions.js'
 import { type LdaTrainer, pureClaim } from './trainer.js'
 import { LDA_DP, LDA_DP_PAPER } from './papers.js'
@@ -43,10 +44,19 @@ const DT = 'discrete Laplace of scale 1/ε on the document-topic counts N_km (tw
 const REUSED = 'the first iteration’s noise re-used on the current true counts (no guarantee for the new counts)'
 const DRAW = `topic draws on unclipped counts: no data-independent bound (${LDA_DP}, Thm 1)`
 
-const releases = (c: CdpConfig): PrivacyEvent[] => [
-  labeled(TW, discreteLaplaceTableEvent(1 / c.epsilon, TWO_CELLS)),
-  labeled(DT, discreteLaplaceTableEvent(1 / c.epsilon, TWO_CELLS)),
-]
+/**
+ * Every iteration: the two tables, then the sweep's draws. CDP-LDA: the first iteration's only; the
+ * later ones re-use its noise on the new true counts.
+ */
+const cdpSchedule = (c: CdpConfig, every: boolean): Schedule => {
+  const draws: Declared = { label: DRAW, event: nonPrivate }
+  const fresh = [declared(topicWord(c)), declared(docTopic(c)), draws]
+  const reused: Declared = { label: REUSED, event: nonPrivate }
+  return every ? { each: fresh, iterations: c.iterations } : { first: fresh, each: [reused, reused, draws], iterations: c.iterations }
+}
+
+const topicWord = (c: CdpConfig) => discreteLaplaceTable(TW, 1 / c.epsilon, TWO_CELLS)
+const docTopic = (c: CdpConfig) => discreteLaplaceTable(DT, 1 / c.epsilon, TWO_CELLS)
 
 const validate = (c: CdpConfig, stats?: Parameters<typeof checkBase>[1]) => {
   const b = checkBase(c, stats)
@@ -68,14 +78,7 @@ const make = (every: boolean): LdaTrainer<CdpConfig> => ({
   validate,
   relation: WORD,
   accountingRelation: WORD,
-  plan: (c) => {
-    const v = validate(c)
-    if (E.isLeft(v)) return v
-    const draws = labeled(DRAW, nonPrivate)
-    if (every) return E.right(selfCompose(compose([...releases(c), draws]), c.iterations))
-    const later = c.iterations > 1 ? [selfCompose(compose([labeled(REUSED, nonPrivate), labeled(REUSED, nonPrivate), draws]), c.iterations - 1)] : []
-    return E.right(compose([...releases(c), draws, ...later]))
-  },
+  schedule: (c) => E.map((v: CdpConfig) => cdpSchedule(v, every))(validate(c)),
   claimed: (c) =>
     every
       ? pureClaim(
@@ -91,12 +94,12 @@ const make = (every: boolean): LdaTrainer<CdpConfig> => ({
     'the topic draws read unclipped counts and are accounted as released: no bound',
   ],
   fit: (corpus, c, rng, options = {}) => {
-    const start = startPrivateFit(corpus, c, validate, rng, Number.POSITIVE_INFINITY, options)
+    const start = startPrivateFit(corpus, c, validate, rng, Number.POSITIVE_INFINITY, options, cdpSchedule(c, every))
     if (E.isLeft(start)) return start
     const { gate, state, sampler, iterate } = start.right
     const { nwk, ndk } = state
-    const tw = discreteLaplaceTable(TW, 1 / c.epsilon, TWO_CELLS)
-    const dt = discreteLaplaceTable(DT, 1 / c.epsilon, TWO_CELLS)
+    const tw = topicWord(c)
+    const dt = docTopic(c)
     let twNoise: Float64Array = new Float64Array(nwk.length)
     let dtNoise: Float64Array = new Float64Array(ndk.length)
     // CDP-LDA's later iterations: the true counts plus the first iteration's noise

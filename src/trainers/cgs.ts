@@ -10,7 +10,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type * as t from 'io-ts'
-import { labeled, nonPrivate, selfCompose, type PrivacyEvent } from '../mechanisms/event.js'
+import { labeled, nonPrivate, type PrivacyEvent } from '../mechanisms/event.js'
 import { replaceOne } from '../mechanisms/neighbouring.js'
 import { BASE_DEFAULTS, BaseConfig, checkBase } from './config.js'
 import { corpusStats, validateCorpus } from './corpus/corpus.js'
@@ -38,7 +38,7 @@ export const cgs: LdaTrainer<CgsConfig> = {
   validate: checkBase,
   relation: replaceOne('word'),
   accountingRelation: replaceOne('word'),
-  plan: (c) => E.right(selfCompose(labeled(SWEEP, nonPrivate), c.iterations)),
+  schedule: (c) => E.right({ each: [{ label: SWEEP, event: nonPrivate }], iterations: c.iterations }),
   claimed: () => noClaim('—', 'non-private baseline: no privacy is claimed', replaceOne('word')),
   assumptions: () => [
     'non-private baseline: every sweep reads the raw counts; θ and the trace are written to the model file',

@@ -29,14 +29,15 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
-import { compose, exponential, labeled, type PrivacyEvent, selfCompose } from '../mechanisms/event.js'
+import { exponential, type PrivacyEvent } from '../mechanisms/event.js'
+import { type Declared, declared, type Schedule } from '../mechanisms/schedule.js'
 import { replaceOne } from '../mechanisms/neighbouring.js'
 import { BASE_DEFAULTS, BaseConfig, checkBase, positive } from './config.js'
 import { privateFitResult } from './lda/loop.js'
 import { startPrivateFit } from './lda/private-fit.js'
 import type { SnapshotSampler } from './lda/snapshot.js'
 import { phiFromNoisyCounts } from './lda/state.js'
-import { discreteLaplaceTable, discreteLaplaceTableEvent, type Measurement, randomizedStep, type TableSensitivity } from '../mechanisms/measurement.js'
+import { discreteLaplaceTable, type Measurement, randomizedStep, type TableSensitivity } from '../mechanisms/measurement.js'
 import { LDA_ASSUMPTIONS } from './assumptions.js'
 import { type LdaTrainer, pureClaim } from './trainer.js'
 import { invalidParameter } from '../core/error.js'
@@ -100,6 +101,15 @@ const countLabel = (c: HdpConfig, it: number): string => (c.noise === 'accumulat
 export const topicDraws = (clip: number, beta: number, sampler: SnapshotSampler, relation = WORD): Measurement<Uint8Array | undefined, void> =>
   randomizedStep(DRAW, topicDrawEvent(clip, beta, relation), (include, words: WordStream) => sampler.sweep(words, include))
 
+/** One iteration: the noisy counts, then the sweep's topic draws on them; under `accumulate` the counts of the later iterations move four cells. */
+const hdpSchedule = (c: HdpConfig): Schedule => {
+  const iteration = (it: number): Declared[] => [declared(countRelease(c, it)), { label: DRAW, event: topicDrawEvent(c.clip, c.beta) }]
+  return c.noise === 'fresh' ? { each: iteration(1), iterations: c.iterations } : { first: iteration(1), each: iteration(2), iterations: c.iterations }
+}
+
+/** Iteration `it`'s release of the counts (η_it alone: the accumulate reading adds it to the earlier noise in `fit`). */
+const countRelease = (c: HdpConfig, it: number) => discreteLaplaceTable(countLabel(c, it), 2 / c.epsilonL, countSensitivity(c, it))
+
 const validate = (c: HdpConfig, stats?: Parameters<typeof checkBase>[1]): E.Either<ReturnType<typeof invalidParameter>, HdpConfig> => {
   const b = checkBase(c, stats)
   if (E.isLeft(b)) return b
@@ -122,17 +132,7 @@ export const hdpLda: LdaTrainer<HdpConfig> = {
   validate,
   relation: WORD,
   accountingRelation: WORD,
-  plan: (c) => {
-    const v = validate(c)
-    if (E.isLeft(v)) return v
-    const counts = (it: number): PrivacyEvent => labeled(countLabel(c, it), discreteLaplaceTableEvent(2 / c.epsilonL, countSensitivity(c, it)))
-    const draw = labeled(DRAW, topicDrawEvent(c.clip, c.beta))
-    if (c.noise === 'fresh') return E.right(selfCompose(compose([counts(1), draw]), c.iterations))
-    const parts: PrivacyEvent[] = [counts(1)]
-    if (c.iterations > 1) parts.push(selfCompose(counts(2), c.iterations - 1))
-    parts.push(selfCompose(draw, c.iterations))
-    return E.right(compose(parts))
-  },
+  schedule: (c) => E.map(hdpSchedule)(validate(c)),
   claimed: (c) => {
     const eI = paperInherentEpsilon(c.clip, c.beta)
     const total = c.iterations * (c.epsilonL + eI)
@@ -151,16 +151,15 @@ export const hdpLda: LdaTrainer<HdpConfig> = {
     `the topic draws are accounted as released (${LDA_DP}, Thm 3): each sweep is an exponential mechanism on the clipped release, tokens visited in reading order`,
   ],
   fit: (corpus, c, rng, options = {}) => {
-    const start = startPrivateFit(corpus, c, validate, rng, c.clip, options)
+    const start = startPrivateFit(corpus, c, validate, rng, c.clip, options, hdpSchedule(c))
     if (E.isLeft(start)) return start
     const { gate, state, sampler, iterate } = start.right
-    const scale = 2 / c.epsilonL
     // line 9, fresh reading: n̂ = n + η with fresh η every iteration
-    const fresh = discreteLaplaceTable(LAP, scale, countSensitivity(c, 1))
+    const fresh = countRelease(c, 1)
     // accumulate reading: the noise stays, n̂_i = n_i + η_1 + … + η_i
     const acc = new Float64Array(state.nwk.length)
     const accumulated = (it: number): Measurement<Int32Array, Float64Array> => {
-      const m = discreteLaplaceTable(countLabel(c, it), scale, countSensitivity(c, it))
+      const m = countRelease(c, it)
       return {
         ...m,
         run: (nwk, words) => {

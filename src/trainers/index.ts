@@ -6,7 +6,7 @@
  * @module
  */
 export type * from './trainer.js'
-export { compositionAtoms, sameComposition, pureClaim, rdpClaim, noClaim } from './trainer.js'
+export { compositionAtoms, sameComposition, planOf, pureClaim, rdpClaim, noClaim } from './trainer.js'
 export { TRAINERS, TRAINER_LIST, TRAINER_NAMES, isTrainerName, trainerNamed } from './registry.js'
 export { erase, type AnyTrainer, type ConfiguredTrainer, type TrainedModel } from './erase.js'
 export { flagNumber, numericFlag } from './flags.js'

@@ -32,7 +32,7 @@ import { compose, type PrivacyEvent } from '../mechanisms/event.js'
 import { type NeighbouringRelation, sameRelation, showRelation } from '../mechanisms/neighbouring.js'
 import { type VocabularySource, vocabularyAssumption } from './assumptions.js'
 import type { CorpusStats } from './corpus/corpus.js'
-import type { Trainer } from './trainer.js'
+import { planOf, type Trainer } from './trainer.js'
 
 export interface AccountedEpsilon {
   readonly delta: number
@@ -214,7 +214,7 @@ export const accountPlan = (
 }
 
 export const privacyStatement = <C>(
-  trainer: Pick<Trainer<C, unknown>, 'name' | 'relation' | 'accountingRelation' | 'plan' | 'claimed' | 'assumptions'>,
+  trainer: Pick<Trainer<C, unknown>, 'name' | 'relation' | 'accountingRelation' | 'schedule' | 'claimed' | 'assumptions'>,
   config: C,
   stats: CorpusStats,
   deltas: ReadonlyArray<number>,
@@ -222,7 +222,7 @@ export const privacyStatement = <C>(
   /** Releases made before training (a differentially private vocabulary selection), charged first. */
   before?: PrivacyEvent,
 ): E.Either<DpError, PrivacyStatement> => {
-  const own = trainer.plan(config, stats)
+  const own = planOf(trainer, config, stats)
   if (E.isLeft(own)) return own
   const plan = E.right(before === undefined ? own.right : compose([before, own.right])) as E.Right<PrivacyEvent>
   const accounting = accountPlan(plan.right, trainer.accountingRelation, trainer.relation, deltas)

@@ -44,7 +44,8 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
 import { invalidParameter } from '../core/error.js'
-import { approxDP, compose, labeled, nonPrivate, type PrivacyEvent, selfCompose } from '../mechanisms/event.js'
+import { approxDP, nonPrivate } from '../mechanisms/event.js'
+import { type Declared, type Schedule } from '../mechanisms/schedule.js'
 import { replaceOne } from '../mechanisms/neighbouring.js'
 import { BASE_DEFAULTS, BaseConfig, checkBase, positive } from './config.js'
 import { topicDraws, topicDrawEvent } from './hdp.js'
@@ -86,9 +87,15 @@ export const adaptiveMultiplier = (a: { q: number; eta: number }): number => 1 /
 const rateOf = (c: SubConfig, it: number): number => (c.adaptive === null || it === 1 ? c.gamma : Math.min(1, c.gamma * adaptiveMultiplier(c.adaptive)))
 const adaptiveAt = (c: SubConfig, it: number): boolean => c.adaptive !== null && it > 1
 
-const countsEvent = (c: SubConfig): PrivacyEvent => labeled(GAUSS, discreteGaussianTableEvent(subLdaSigma(c.order, c.rdpEpsilon), TWO_CELLS))
-const drawEvent = (c: SubConfig, it: number): PrivacyEvent => (adaptiveAt(c, it) ? labeled(ADAPTIVE_DRAW, nonPrivate) : labeled(DRAW, topicDrawEvent(c.clip, c.beta, RO)))
-const iterationEvent = (c: SubConfig, it: number): PrivacyEvent => compose([countsEvent(c), drawEvent(c, it)])
+/** Iteration `it`'s releases: the noisy counts of the sample, then the draws (no bound once the sample follows the words). */
+const iteration = (c: SubConfig, it: number): Declared[] => [
+  { label: GAUSS, event: discreteGaussianTableEvent(subLdaSigma(c.order, c.rdpEpsilon), TWO_CELLS) },
+  adaptiveAt(c, it) ? { label: ADAPTIVE_DRAW, event: nonPrivate } : { label: DRAW, event: topicDrawEvent(c.clip, c.beta, RO) },
+]
+
+/** Uniform subsampling: the same iteration T times; adaptive: the first iteration uniform, the later ones adaptive. */
+const subSchedule = (c: SubConfig): Schedule =>
+  c.adaptive === null ? { each: iteration(c, 1), iterations: c.iterations } : { first: iteration(c, 1), each: iteration(c, 2), iterations: c.iterations }
 
 const validate = (c: SubConfig, stats?: Parameters<typeof checkBase>[1]) => {
   const b = checkBase(c, stats)
@@ -140,12 +147,7 @@ export const subLda: LdaTrainer<SubConfig> = {
   validate,
   relation: RO,
   accountingRelation: RO,
-  plan: (c) => {
-    const v = validate(c)
-    if (E.isLeft(v)) return v
-    if (c.adaptive === null || c.iterations === 1) return E.right(selfCompose(iterationEvent(c, 1), c.iterations))
-    return E.right(compose([iterationEvent(c, 1), selfCompose(iterationEvent(c, 2), c.iterations - 1)]))
-  },
+  schedule: (c) => E.map(subSchedule)(validate(c)),
   claimed: (c): Claim => {
     const sigma = subLdaSigma(c.order, c.rdpEpsilon)
     const per = paperSubsampledRdp(c.order, c.gamma, gaussianRdp(sigma))
@@ -175,7 +177,7 @@ export const subLda: LdaTrainer<SubConfig> = {
   fit: (corpus, c, rng, options = {}) => {
     // One thread unless asked: more than half of a fit is the per-token sampling coins and the noise, drawn on the
     // calling thread, so a second thread made a 2-core fit slower (×0.80, docs/trainers.md § Across threads).
-    const start = startPrivateFit(corpus, c, validate, rng, c.clip, { ...options, workers: options.workers ?? 1 })
+    const start = startPrivateFit(corpus, c, validate, rng, c.clip, { ...options, workers: options.workers ?? 1 }, subSchedule(c))
     if (E.isLeft(start)) return start
     const { gate, state, sampler, iterate } = start.right
     const { K, V, tokens, z } = state

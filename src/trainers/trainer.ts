@@ -1,7 +1,7 @@
 /**
- * The trainer contract: a trainer declares the privacy events it will execute (`plan`) and
- * records those it did execute (the ledger returned by `fit`); the accountant, not the trainer,
- * turns them into ε. The paper's own claim travels beside them as an opaque stated guarantee
+ * The trainer contract: a trainer declares the releases it will make (`schedule`, from which its
+ * plan is derived) and records those it did make (the ledger returned by `fit`); the accountant,
+ * not the trainer, turns them into ε. The paper's own claim travels beside them as an opaque stated guarantee
  * (`claimed`), so dpaudit can print both and show where they differ. A trainer also owns its
  * surface: its command-line flags, its config codec, its extra inputs, why a run of it cannot be a
  * private release, what its model file holds and how it is evaluated, and what it releases (for the
@@ -14,7 +14,8 @@ import * as E from 'fp-ts/lib/Either.js'
 import type * as t from 'io-ts'
 import type { DpError } from '../core/error.js'
 import type { Rng } from '../core/rng.js'
-import { approxDP, children, type PrivacyEvent, pureDP } from '../mechanisms/event.js'
+import { approxDP, type PrivacyEvent, pureDP } from '../mechanisms/event.js'
+import { type Schedule, schedulePlan } from '../mechanisms/schedule.js'
 import type { NeighbouringRelation } from '../mechanisms/neighbouring.js'
 import type { ReleaseRecord } from '../mechanisms/gate.js'
 import type { Corpus, CorpusStats, PublicCorpus } from './corpus/corpus.js'
@@ -88,7 +89,7 @@ export interface ReleaseVerdict {
 export interface FitResult<Model = LdaModel> {
   readonly model: Model
   readonly trace: ReadonlyArray<IterationLog>
-  /** The privacy events the run executed, in order. Property-tested ≡ plan. */
+  /** The privacy events the run executed, in order. ≡ the plan: the gate checks each release against the schedule. */
   readonly ledger: PrivacyEvent
   /** Tokens visited by the sampler over the run (Σ over iterations). */
   readonly tokensSampled: number
@@ -215,8 +216,10 @@ export type ReleaseKind =
  * - `flags`: its command-line flags (flag → config field, default, note); `dpaudit train --help`
  *   lists them, and any flag not declared (nor common to every trainer) is refused;
  * - `relation` (what it protects) and `accountingRelation` (what `plan` is accounted under);
- * - `plan(config, stats)`: the events one run will execute, from public sizes only — derive it from
- *   the same measurements `fit` runs through its `ReleaseGate` (dpaudit/mechanisms);
+ * - `schedule(config, stats)`: the releases one run will make, from public sizes only — the labels
+ *   and events of the measurements `fit` runs through its `ReleaseGate` (dpaudit/mechanisms), once
+ *   before the iterations, in the first iteration where it differs, in every iteration; the plan is
+ *   derived from it (`planOf`), and `fit` passes it to its gate, which checks every release against it;
  * - `claimed`, `assumptions`: the paper's claim (opaque, printed beside the accounted ε) and what the
  *   accounted ε assumes, in words;
  * - `fit(corpus, config, rng, options)`: trains, every data-dependent value leaving through one
@@ -249,8 +252,13 @@ export interface Trainer<Config, Model> {
    * trainer is stated by group privacy (statement.ts).
    */
   readonly accountingRelation: NeighbouringRelation
-  /** The mechanism graph the trainer will execute, as an event tree. */
-  plan(config: Config, stats: CorpusStats): E.Either<DpError, PrivacyEvent>
+  /**
+   * The releases one run will make, from public sizes only: before the iterations, in the first where
+   * it differs, in every iteration — each the label and event of a measurement `fit` runs through its
+   * gate (given the same schedule, the gate checks each release against it). The plan is derived from
+   * it (`planOf`), never declared beside `fit`.
+   */
+  schedule(config: Config, stats: CorpusStats): E.Either<DpError, Schedule>
   /** The paper's claim, opaque, for comparison with the accounted guarantee. */
   claimed(config: Config, stats: CorpusStats): Claim
   /**
@@ -291,58 +299,11 @@ export interface Trainer<Config, Model> {
 
 export type LdaTrainer<C extends LdaConfigBase = LdaConfigBase> = Trainer<C, LdaModel>
 
-// -------------------------------------------------------------------------------------------
-// ledger ≡ plan
-// -------------------------------------------------------------------------------------------
-
 /**
- * The canonical multiset of a composition: every maximal non-structural sub-event (a noise
- * leaf, a sampling wrapper with its inner event, NonPrivate) with its multiplicity; Labeled is
- * seen through; NoOp vanishes. Two events with the same atoms compose to the same guarantee
- * under every accountant (composition is commutative).
+ * The trainer's plan: the events one run will execute, derived from its schedule (`schedulePlan`,
+ * dpaudit/mechanisms) — the one place a plan comes from, for a built-in trainer and a plug-in alike.
  */
-export const compositionAtoms = (e: PrivacyEvent): ReadonlyMap<string, number> => {
-  const out = new Map<string, number>()
-  const walk = (v: PrivacyEvent, times: number): void => {
-    switch (v._tag) {
-      case 'NoOp':
-        return
-      case 'Labeled':
-        return walk(v.event, times)
-      case 'Compose':
-        for (const c of v.events) walk(c, times)
-        return
-      case 'SelfCompose':
-        return walk(v.event, times * v.count)
-      case 'PoissonSample':
-      case 'SampleWithoutReplacement': {
-        const key = JSON.stringify({ ...v, event: canonical(v.event) })
-        out.set(key, (out.get(key) ?? 0) + times)
-        return
-      }
-      default: {
-        const key = JSON.stringify(v)
-        out.set(key, (out.get(key) ?? 0) + times)
-      }
-    }
-  }
-  walk(e, 1)
-  return out
-}
+export const planOf = <C, M>(trainer: Pick<Trainer<C, M>, 'schedule'>, config: C, stats: CorpusStats): E.Either<DpError, PrivacyEvent> =>
+  E.map(schedulePlan)(trainer.schedule(config, stats))
 
-const canonical = (e: PrivacyEvent): unknown => [...compositionAtoms(e).entries()].sort()
-
-/** Whether two events compose the same atoms with the same multiplicities. */
-export const sameComposition = (a: PrivacyEvent, b: PrivacyEvent): boolean => {
-  const x = compositionAtoms(a)
-  const y = compositionAtoms(b)
-  if (x.size !== y.size) return false
-  for (const [k, n] of x) if (y.get(k) !== n) return false
-  return true
-}
-
-/** Number of leaves of an event tree, counting SelfCompose once (for size checks). */
-export const leafCount = (e: PrivacyEvent): number => {
-  const cs = children(e)
-  return cs.length === 0 ? 1 : cs.reduce((s, c) => s + leafCount(c), 0)
-}
+export { compositionAtoms, sameComposition, leafCount } from '../mechanisms/schedule.js'

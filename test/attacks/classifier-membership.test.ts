@@ -5,6 +5,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import fc from 'fast-check'
+import { planOf } from '../../src/trainers/trainer.js'
 import { describe, expect, it } from 'vitest'
 import { account } from '../../src/accounting/account.js'
 import { seeded } from '../../src/core/rng.js'
@@ -116,7 +117,7 @@ describe('membership inference on the classifier (add/remove one document)', () 
 
   it('HDP-LDA: the bound does not exceed the accounted ε', () => {
     const config = { topics: 2, iterations: 3, epsilonL: 0.2, clip: 0.1, beta: 1, alpha: 0.5, noise: 'fresh' }
-    const plan = hdpLda.plan(config as never, undefined as never)
+    const plan = planOf(hdpLda, config as never, undefined as never)
     if (E.isLeft(plan)) throw new Error('plan')
     const acc = account({ schemaVersion: 1, relation: hdpLda.relation, event: plan.right }, { deltas: [1e-5] })
     if (E.isLeft(acc)) throw new Error('account')

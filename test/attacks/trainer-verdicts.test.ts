@@ -16,7 +16,7 @@ import { buildGame, type TrainerGameSpec } from '../../src/attacks/trainers/game
 import { corpusStats } from '../../src/trainers/corpus/corpus.js'
 import { splitPrior } from '../../src/trainers/olp/olp-lda.js'
 import { bitEpsilon } from '../../src/trainers/lp/lp-lda.js'
-import type { LdaConfigBase, LdaTrainer } from '../../src/trainers/trainer.js'
+import { type LdaConfigBase, type LdaTrainer, planOf } from '../../src/trainers/trainer.js'
 
 const corpus: CorpusJson = E.getOrElseW((e) => {
   throw new Error(JSON.stringify(e))
@@ -37,7 +37,7 @@ const HDP = { topics: 3, iterations: 3, epsilonL: 0.2, clip: 0.1, beta: 1, alpha
 const accounted = (game: TrainerGameSpec): number => {
   const g = buildGame(game)
   if (E.isLeft(g)) throw new Error(JSON.stringify(g.left))
-  const plan = g.right.trainer.plan(g.right.config, corpusStats(g.right.corpora[0]))
+  const plan = planOf(g.right.trainer, g.right.config, corpusStats(g.right.corpora[0]))
   if (E.isLeft(plan)) throw new Error('plan')
   const r = account({ schemaVersion: 1, relation: g.right.trainer.accountingRelation, event: plan.right }, { deltas: [1e-5] })
   if (E.isLeft(r)) throw new Error('account')
@@ -45,7 +45,7 @@ const accounted = (game: TrainerGameSpec): number => {
 }
 
 const hdpAccounted = (): number => {
-  const plan = hdpLda.plan(HDP as never, undefined as never)
+  const plan = planOf(hdpLda, HDP as never, undefined as never)
   if (E.isLeft(plan)) throw new Error('plan')
   const r = account({ schemaVersion: 1, relation: hdpLda.relation, event: plan.right }, { deltas: [1e-5] })
   if (E.isLeft(r)) throw new Error('account')

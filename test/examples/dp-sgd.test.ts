@@ -19,11 +19,12 @@ import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { account } from '../../src/accounting/index.js'
 import { auditMechanism } from '../../src/attacks/index.js'
 import { runTrainModule } from '../../src/cli/commands/train-module.js'
+import type { DpError } from '../../src/core/error.js'
 import type { Rng } from '../../src/core/rng.js'
 import { seeded } from '../../src/core/rng.js'
-import { addRemove, gaussian, type PrivacyEvent, poissonSample, type ReleaseRecord, selfCompose } from '../../src/mechanisms/index.js'
+import { addRemove, gaussian, type PrivacyEvent, poissonSample, type ReleaseRecord, type Schedule, selfCompose } from '../../src/mechanisms/index.js'
 import { expectNeighbourIndistinguishable, NeighbourLeakError, type RunOutputs } from '../../src/testing/index.js'
-import { type Corpus, fromDocuments, loadDataset, selectDocuments } from '../../src/trainers/index.js'
+import { type Corpus, type CorpusStats, fromDocuments, loadDataset, planOf, selectDocuments } from '../../src/trainers/index.js'
 
 vi.mock('dpaudit', async () => await import('../../src/index.js'))
 vi.mock('dpaudit/accounting', async () => await import('../../src/accounting/index.js'))
@@ -44,7 +45,7 @@ interface DpSgdTrainer {
   readonly name: string
   readonly defaults: Config
   readonly accountingRelation: ReturnType<typeof addRemove>
-  readonly plan: (c: Config, stats: { readonly documents: number }) => E.Either<unknown, PrivacyEvent>
+  readonly schedule: (c: Config, stats: CorpusStats) => E.Either<DpError, Schedule>
   readonly fit: (
     corpus: Corpus,
     c: Config,
@@ -163,7 +164,7 @@ describe('DP-SGD logistic regression, a plug-in outside LDA', () => {
   it('plans the DP-SGD event of dp_accounting, so its ε is the RDP and PLD accountants\' answer for it', () => {
     const c = trainer.defaults
     const n = 5434
-    const plan = trainer.plan(c, { documents: n })
+    const plan = planOf(trainer, c, { documents: n, vocabulary: 0, tokens: 0, maxDocumentLength: 0 })
     if (E.isLeft(plan)) throw new Error('no plan')
     // SelfComposedDpEvent(PoissonSampledDpEvent(q, GaussianDpEvent(σ)), T), add/remove (dp_accounting, Opacus)
     const reference = selfCompose(poissonSample(c.batchSize / n, gaussian(c.noiseMultiplier, 1, addRemove('document'))), c.steps)

@@ -30,6 +30,7 @@ import {
   strideOf,
   unitGuarantees,
   type UserDocuments,
+  planOf,
 } from '../../src/trainers/index.js'
 import type { ReleaseRecord } from '../../src/mechanisms/gate.js'
 
@@ -199,7 +200,7 @@ describe('privacy as events, the unit explicit', () => {
     fc.assert(
       fc.property(fc.double({ min: 0.01, max: 0.99, noNaN: true }), fc.integer({ min: 1, max: 4 }), fc.boolean(), fc.integer(), (flip, iterations, shuffler, seed) => {
         const c = config({ flip, iterations, shuffler })
-        const plan = lpLda.plan(c, stats)
+        const plan = planOf(lpLda, c, stats)
         const fit = lpLda.fit(corpus, c, seeded(seed), { logLikelihoodEvery: 0 })
         if (E.isLeft(plan) || E.isLeft(fit)) return false
         return sameComposition(plan.right, fit.right.ledger)

@@ -36,6 +36,7 @@ import {
   TRAINER_NAMES,
   TRAINERS,
   updatePrior,
+  planOf,
 } from '../../src/trainers/index.js'
 import { FastUniform } from '../../src/trainers/lda/random.js'
 import type { ReleaseRecord } from '../../src/mechanisms/gate.js'
@@ -179,7 +180,7 @@ describe('privacy: one release for the stream, D0 public', () => {
         fc.integer(),
         (flip, batch, prior, lambda, theorem6, seed) => {
           const c = config({ flip, batch, prior, lambda, iterations: 1, denoise: theorem6 ? { priorSd: 5 } : { omega: lambda } })
-          const plan = olpLda.plan(c, stats)
+          const plan = planOf(olpLda, c, stats)
           const fit = olpLda.fit(corpus, c, seeded(seed))
           if (E.isLeft(plan) || E.isLeft(fit)) return false
           // one randomized-response atom, plus a NonPrivate one when the prior is split off the private documents
@@ -199,7 +200,7 @@ describe('privacy: one release for the stream, D0 public', () => {
     expect(released[0]?.label).toMatch(/^public prior: prior corpus D0 split off the private training documents/)
     expect(released[0]?.event._tag).toBe('NonPrivate')
     expect(fit.right.release.notPrivateBecause.join(' ')).toMatch(/prior corpus D0 split off .* without protection/)
-    const plan = olpLda.plan(config(), stats)
+    const plan = planOf(olpLda, config(), stats)
     const s = privacyStatement(olpLda, config(), stats, [1e-5])
     if (E.isLeft(plan) || E.isLeft(s)) throw new Error('plan')
     expect(s.right.guarantee[0]?.epsilon).toBe(Number.POSITIVE_INFINITY)

@@ -9,7 +9,8 @@
 // The temporary folder's name, in the corpus's name, is written as <root> in both.
 // The digests live in pinned-models.json. A deliberate change of the output regenerates them with
 //   PIN_MODELS=update npx vitest run test/trainers/pinned-models.test.ts
-// and the commit says why the bytes moved.
+// and the commit says why the bytes moved; PIN_MODELS_DUMP=DIR also writes each case's model file
+// and stdout there, to diff what moved against a run of the previous commit.
 import { createHash } from 'node:crypto'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -21,6 +22,10 @@ import { stubbedSecureRng, syntheticTextCorpus, vocabularyFileText, writeJsonLin
 
 const PINS_FILE = join(import.meta.dirname, 'pinned-models.json')
 const UPDATE = process.env['PIN_MODELS'] === 'update'
+const DUMP = process.env['PIN_MODELS_DUMP']
+const dump = (name: string, text: string): void => {
+  if (DUMP !== undefined) writeFileSync(join(DUMP, name.replace(/[^a-z0-9+.-]+/gi, '_')), text)
+}
 
 const ROOT = mkdtempSync(join(tmpdir(), 'dpaudit-pins-'))
 afterAll(() => rmSync(ROOT, { recursive: true, force: true }))
@@ -95,6 +100,8 @@ describe('every built-in trainer writes the pinned model file', () => {
       const r = await run(trainer, flags, 'secure')
       expect(r.code, r.stderr).toBe(0)
       measured[`${name} secure model`] = sha(r.model)
+      dump(`${name} secure model.json`, r.model)
+      dump(`${name} secure stdout.txt`, r.stdout)
       measured[`${name} secure stdout`] = sha(r.stdout)
       if (!UPDATE) {
         expect(sha(r.model), `${name}: model file bytes moved`).toBe(pins[`${name} secure model`])
@@ -105,6 +112,7 @@ describe('every built-in trainer writes the pinned model file', () => {
       const r = await run(trainer, flags, 'seeded')
       expect(r.code, r.stderr).toBe(0)
       measured[`${name} seeded model`] = sha(r.model)
+      dump(`${name} seeded model.json`, r.model)
       if (!UPDATE) expect(sha(r.model), `${name}: seeded model file bytes moved`).toBe(pins[`${name} seeded model`])
     })
   }

@@ -11,6 +11,8 @@ import { secure, seeded } from '../../src/core/rng.js'
 import { secureWords, seededWords, WordStream } from '../../src/core/words.js'
 import { compositionAtoms, corpusStats, datasetFromRaw, generateLda, hdpLda, subLda, TRAINERS } from '../../src/trainers/index.js'
 import { ReleaseGate, type ReleaseRecord } from '../../src/mechanisms/gate.js'
+import { labeled, selfCompose } from '../../src/mechanisms/event.js'
+import { schedulePlan } from '../../src/mechanisms/schedule.js'
 import { loadDataset } from '../../src/trainers/corpus/load.js'
 import { phiFromNoisyCounts } from '../../src/trainers/lda/state.js'
 import { discreteLaplaceTable } from '../../src/mechanisms/measurement.js'
@@ -71,6 +73,23 @@ describe('ReleaseGate', () => {
     expect(on.diagnostic('ll', () => 1)).toBe(1)
     expect([...compositionAtoms(on.ledger()).keys()]).toEqual([JSON.stringify({ _tag: 'NonPrivate' })])
     expect(on.isPrivate).toBe(false)
+  })
+  it('given a schedule, accepts the releases it declares (in any order, or fewer) and says so of one beyond it', () => {
+    const m = discreteLaplaceTable('counts', 2, { cells: 2, perCell: 1, relation: WORD })
+    const other = discreteLaplaceTable('counts', 1, { cells: 2, perCell: 1, relation: WORD }) // another scale: not declared
+    const schedule = { each: [{ label: m.label, event: m.event }], iterations: 2 }
+    expect(schedulePlan(schedule)).toEqual(selfCompose(labeled('counts', m.event), 2))
+    const within = new ReleaseGate(secureWords(), { schedule })
+    within.release(m, Int32Array.from([1, 2]), 'iteration 1')
+    expect(within.isPrivate).toBe(true) // one of two: a run may stop early (its plan overstates)
+    within.release(m, Int32Array.from([1, 2]), 'iteration 2')
+    expect(within.isPrivate).toBe(true)
+    within.release(m, Int32Array.from([1, 2]), 'iteration 3')
+    expect(within.notPrivateBecause().join(' ')).toMatch(/counts was released beyond the run's schedule/)
+    const wrong = new ReleaseGate(secureWords(), { schedule })
+    wrong.release(other, Int32Array.from([1, 2]))
+    expect(wrong.isPrivate).toBe(false)
+    expect(compositionAtoms(wrong.ledger())).toEqual(compositionAtoms(other.event)) // still recorded as done
   })
 })
 

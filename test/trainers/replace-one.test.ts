@@ -2,9 +2,9 @@ import * as E from 'fp-ts/lib/Either.js'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { formatError } from '../../src/core/error.js'
-import { compose, gaussian, labeled, poissonSample, selfCompose } from '../../src/mechanisms/event.js'
+import { compose, gaussian, labeled, poissonSample, type PrivacyEvent, selfCompose } from '../../src/mechanisms/event.js'
 import { addRemove } from '../../src/mechanisms/neighbouring.js'
-import { type CorpusStats, type LdaTrainer, privacyStatement, subLda, type SubConfig, subLdaSigma, topicDrawEvent } from '../../src/trainers/index.js'
+import { type CorpusStats, type LdaTrainer, planOf as trainerPlan, privacyStatement, subLda, type SubConfig, subLdaSigma, topicDrawEvent } from '../../src/trainers/index.js'
 import { replaceOneByApproxGroup, replaceOneByRdpGroup } from '../../src/trainers/statement.js'
 
 // SUB-LDA's trainer now accounts directly under replace-one (its sample is shared with the draws,
@@ -12,11 +12,13 @@ import { replaceOneByApproxGroup, replaceOneByRdpGroup } from '../../src/trainer
 // accounted under add/remove; they are tested on SUB-LDA as the paper analyses it: Poisson-subsampled
 // Gaussians (σ² = α/(2ε(α)), Δ₂ = 1) and draws under add/remove one word.
 const AR = addRemove('word')
+/** A schedule whose plan is `event` run once. */
+const oneStep = (event: PrivacyEvent) => ({ each: [{ label: 'the paper’s SUB-LDA', event }], iterations: 1 })
 const paperSubLda: LdaTrainer<SubConfig> = {
   ...subLda,
   accountingRelation: AR,
-  plan: (c) =>
-    E.right(selfCompose(poissonSample(c.gamma, compose([gaussian(subLdaSigma(c.order, c.rdpEpsilon), 1, AR), labeled('draws', topicDrawEvent(c.clip, c.beta, AR))])), c.iterations)),
+  schedule: (c: SubConfig) =>
+    E.right(oneStep(selfCompose(poissonSample(c.gamma, compose([gaussian(subLdaSigma(c.order, c.rdpEpsilon), 1, AR), labeled('draws', topicDrawEvent(c.clip, c.beta, AR))])), c.iterations))),
 }
 
 const stats: CorpusStats = { documents: 50, vocabulary: 100, tokens: 5_000, maxDocumentLength: 300 }
@@ -32,7 +34,7 @@ const statement = (c: SubConfig, deltas: ReadonlyArray<number> = [DELTA]) => {
 }
 
 const planOf = (c: SubConfig) => {
-  const p = paperSubLda.plan(c, stats)
+  const p = trainerPlan(paperSubLda, c, stats)
   if (E.isLeft(p)) throw new Error(formatError(p.left))
   return p.right
 }

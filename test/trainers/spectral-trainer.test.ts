@@ -17,7 +17,7 @@ import { seededWords, WordStream } from '../../src/core/words.js'
 import { type Corpus, corpusStats, selectDocuments } from '../../src/trainers/corpus/corpus.js'
 import { generateLda } from '../../src/trainers/corpus/synthetic.js'
 import { privacyStatement } from '../../src/trainers/statement.js'
-import { sameComposition } from '../../src/trainers/trainer.js'
+import { sameComposition, planOf } from '../../src/trainers/trainer.js'
 import { whitenedNoise, runPrivate } from '../../src/trainers/spectral/private.js'
 import { spendingAt } from '../../src/trainers/spectral/budget.js'
 import { parseConfiguration } from '../../src/trainers/spectral/graph.js'
@@ -50,7 +50,7 @@ describe('plan ≡ ledger and the composite from the accountant', () => {
   ] as const)
     it(`configuration ${configuration}: the ledger composes the plan's events; the accountant's ε at δ meets the target`, () => {
       const c = config({ configuration, epsilon, weights: configuration === '1' || configuration === 'e2,e3,e5' ? {} : TEST_WEIGHTS[configuration] ?? {} })
-      const plan = spectralLdaTrainer.plan(c, stats)
+      const plan = planOf(spectralLdaTrainer, c, stats)
       if (E.isLeft(plan)) throw new Error(formatError(plan.left))
       const fit = spectralLdaTrainer.fit(corpus, c, seeded(2))
       if (E.isLeft(fit)) throw new Error(formatError(fit.left))
@@ -68,7 +68,7 @@ describe('plan ≡ ledger and the composite from the accountant', () => {
     })
 
   it('a PTR plan is answered by PLD and the (ε, δ) accountants; RDP says why it cannot', () => {
-    const plan = spectralLdaTrainer.plan(config({ configuration: '2', epsilon: 5 }), stats)
+    const plan = planOf(spectralLdaTrainer, config({ configuration: '2', epsilon: 5 }), stats)
     if (E.isLeft(plan)) throw new Error(formatError(plan.left))
     const r = account({ schemaVersion: 1, relation: spectralLdaTrainer.relation, event: plan.right }, { deltas: [1e-5] })
     if (E.isLeft(r)) throw new Error(formatError(r.left))

@@ -14,7 +14,7 @@ import { replaceOneByApproxGroup, replaceOneByRdpGroup, replaceOneDirect } from 
 // the direct replace-one accounting, RDP group privacy at the best real order, and (ε, δ) group privacy.
 const AR = addRemove('word')
 const RO = replaceOne('word')
-const trainerOf = (event: PrivacyEvent): LdaTrainer<SubConfig> => ({ ...subLda, relation: RO, accountingRelation: AR, plan: () => E.right(event) })
+const trainerOf = (event: PrivacyEvent): LdaTrainer<SubConfig> => ({ ...subLda, relation: RO, accountingRelation: AR, schedule: () => E.right({ each: [{ label: 'plan', event }], iterations: 1 }) })
 const config = { ...(subLda.defaults as unknown as SubConfig), topics: 20, iterations: 10 }
 const stats: CorpusStats = { documents: 50, vocabulary: 100, tokens: 5_000, maxDocumentLength: 300 }
 const SEED = 20_261_124

@@ -11,7 +11,7 @@ import { seededWords, WordStream } from '../../src/core/words.js'
 import { formatError } from '../../src/core/error.js'
 import { corpusStats, fromDocuments } from '../../src/trainers/corpus/corpus.js'
 import { generateLda } from '../../src/trainers/corpus/synthetic.js'
-import { sameComposition } from '../../src/trainers/trainer.js'
+import { sameComposition, planOf } from '../../src/trainers/trainer.js'
 import { bagOf, emptyBag, OnlineLda } from '../../src/trainers/svi/ovb.js'
 import { BatchStatistic } from '../../src/trainers/svi/statistic.js'
 import { documentNormBound, noiseSigma, SVI_DEFAULTS, type SviConfig, sviTrainerFor, statisticSensitivity } from '../../src/trainers/svi/trainer.js'
@@ -135,7 +135,7 @@ describe('per-document projection to L2 norm ≤ C', () => {
           const r = Math.min(over.clipNorm, over.truncation)
           if (c.noise === 'multiplier' && Math.abs(sigma.right - (2 * (over.sampling === 'poisson' ? 1 : Math.SQRT2) * r) / over.batchSize) > 1e-12 * sigma.right) return false
           const tr = sviTrainerFor(c)
-          const plan = tr.plan(c, stats)
+          const plan = planOf(tr, c, stats)
           const fit = tr.fit(corpus, c, seeded(seed))
           if (E.isLeft(plan) || E.isLeft(fit)) return false
           const inner = JSON.stringify(plan.right)

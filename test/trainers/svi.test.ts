@@ -12,7 +12,7 @@ import { type Corpus, fromDocuments, corpusStats, selectDocuments } from '../../
 import { completionHalves } from '../../src/trainers/corpus/dataset.js'
 import { generateLda } from '../../src/trainers/corpus/synthetic.js'
 import { heldOutPerplexity } from '../../src/trainers/eval/perplexity.js'
-import { sameComposition } from '../../src/trainers/trainer.js'
+import { sameComposition, planOf } from '../../src/trainers/trainer.js'
 import { privacyStatement } from '../../src/trainers/statement.js'
 import { formatError } from '../../src/core/error.js'
 import { digamma } from '../../src/trainers/svi/digamma.js'
@@ -259,7 +259,7 @@ describe('the private trainer', () => {
         ({ seed, ...over }) => {
           const c = config({ ...over, topics: 3 })
           const tr = sviTrainerFor(c)
-          const plan = tr.plan(c, stats)
+          const plan = planOf(tr, c, stats)
           const fit = tr.fit(train, c, seeded(seed))
           if (E.isLeft(plan) || E.isLeft(fit)) return false
           return sameComposition(plan.right, fit.right.ledger) && !fit.right.release.private

@@ -25,7 +25,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, invalidParameter } from '../../core/error.js'
 import type { Rng } from '../../core/rng.js'
 import { nonPrivate } from '../../mechanisms/event.js'
-import type { Corpus } from '../../trainers/corpus/corpus.js'
+import { type Corpus, corpusStats } from '../../trainers/corpus/corpus.js'
 import { cdpLdaPlus } from '../../trainers/cdp.js'
 import { cgs } from '../../trainers/cgs.js'
 import { hdpLda, topicDraws } from '../../trainers/hdp.js'
@@ -147,7 +147,9 @@ export const observedGibbsFit = (
   const topics = new Int32Array(T)
   if (which === 'hdp-lda') {
     const c = config as HdpLike
-    const start = startPrivateFit(corpus, c, hdpLda.validate as never, rng, c.clip, { onRelease })
+    const schedule = hdpLda.schedule({ ...c, noise: 'fresh' }, corpusStats(corpus)) // the fresh reading, as run below
+    if (E.isLeft(schedule)) return schedule
+    const start = startPrivateFit(corpus, c, hdpLda.validate as never, rng, c.clip, { onRelease }, schedule.right)
     if (E.isLeft(start)) return start
     const { gate, state, sampler } = start.right
     const fresh = discreteLaplaceTable('discrete Laplace of scale 2/ε_L on every topic-word count n_tk', 2 / c.epsilonL, WORD_CELLS)
@@ -162,7 +164,9 @@ export const observedGibbsFit = (
     return E.right({ phi: phiFromNoisyCounts(noisy, c.topics, state.V, c.beta), tokenTopics: topics, notPrivateBecause: gate.notPrivateBecause() })
   }
   const c = config as CdpLike
-  const start = startPrivateFit(corpus, c, cdpLdaPlus.validate as never, rng, Number.POSITIVE_INFINITY, { onRelease })
+  const schedule = cdpLdaPlus.schedule(c, corpusStats(corpus))
+  if (E.isLeft(schedule)) return schedule
+  const start = startPrivateFit(corpus, c, cdpLdaPlus.validate as never, rng, Number.POSITIVE_INFINITY, { onRelease }, schedule.right)
   if (E.isLeft(start)) return start
   const { gate, state, sampler } = start.right
   const { nwk, ndk } = state

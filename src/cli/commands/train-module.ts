@@ -16,7 +16,7 @@ import type { Trainer } from '../../trainers/trainer.js'
 import { type CommandResult, EXIT } from './result.js'
 import { runTrainCli } from './train.js'
 
-const FUNCTIONS = ['validate', 'plan', 'claimed', 'assumptions', 'fit', 'iterations'] as const
+const FUNCTIONS = ['validate', 'schedule', 'claimed', 'assumptions', 'fit', 'iterations'] as const
 
 /** The members a trainer module's export must have, each named when missing. */
 const missingMember = (x: Record<string, unknown>): string | undefined => {
@@ -25,7 +25,8 @@ const missingMember = (x: Record<string, unknown>): string | undefined => {
   const config = x['config']
   if (typeof config !== 'object' || config === null || typeof (config as { decode?: unknown }).decode !== 'function') return 'config (an io-ts codec)'
   if (typeof x['defaults'] !== 'object' || x['defaults'] === null) return 'defaults (an object)'
-  for (const f of FUNCTIONS) if (typeof x[f] !== 'function') return `${f} (a function)`
+  for (const f of FUNCTIONS)
+    if (typeof x[f] !== 'function') return f === 'schedule' && typeof x['plan'] === 'function' ? 'schedule (a function: the plan is derived from the schedule, not declared beside it)' : `${f} (a function)`
   for (const r of ['relation', 'accountingRelation']) if (typeof x[r] !== 'object' || x[r] === null) return `${r} (a neighbouring relation)`
   if (!Array.isArray(x['flags'])) return 'flags (an array of { flag, field, ... })'
   if (!Array.isArray(x['releases'])) return 'releases (an array)'

@@ -1,7 +1,8 @@
 /**
  * The common start of every private collapsed-Gibbs trainer's `fit` (HDP-LDA, CDP-LDA(+),
  * SUB-LDA): check the corpus and the config against it, open the release gate on the run's word
- * source (node:crypto unless the caller injected a seeded Rng), draw the initial topics through it
+ * source (node:crypto unless the caller injected a seeded Rng) with the trainer's schedule, draw the
+ * initial topics through it
  * in reading order, and build the snapshot sampler on `options.workers` threads (./parallel).
  *
  * @module
@@ -13,6 +14,7 @@ import type { Rng } from '../../core/rng.js'
 import { wordsFromRng } from '../../core/words.js'
 import { type Corpus, type CorpusStats, corpusStats, validateCorpus } from '../corpus/corpus.js'
 import { ReleaseGate } from '../../mechanisms/gate.js'
+import type { Schedule } from '../../mechanisms/schedule.js'
 import type { FitOptions, IterationLog } from '../trainer.js'
 import { jointLogLikelihood } from './loglik.js'
 import { runIterations } from './loop.js'
@@ -46,6 +48,8 @@ export const startPrivateFit = <C extends { readonly topics: number; readonly al
   rng: Rng,
   clip: number,
   options: FitOptions,
+  /** The trainer's schedule (its plan is derived from it): the gate checks every release against it. */
+  schedule: Schedule,
 ): E.Either<DpError, PrivateFitStart> => {
   const ok = validateCorpus(corpus)
   if (E.isLeft(ok)) return ok
@@ -54,6 +58,7 @@ export const startPrivateFit = <C extends { readonly topics: number; readonly al
   const gate = new ReleaseGate(wordsFromRng(rng), {
     ...(options.diagnostics === undefined ? {} : { diagnostics: options.diagnostics }),
     ...(options.onRelease === undefined ? {} : { onRelease: options.onRelease }),
+    schedule,
   })
   const workers = sweepWorkers(options.workers, corpus.tokens.length)
   const alloc = workers > 1 ? sharedInt32 : plainInt32

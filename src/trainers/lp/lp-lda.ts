@@ -38,7 +38,8 @@ import { shuffleAmplification } from '../../accounting/shuffle.js'
 import { type DpError, formatError, invalidParameter } from '../../core/error.js'
 import type { Rng } from '../../core/rng.js'
 import { wordsFromRng, type WordStream } from '../../core/words.js'
-import { bitwiseRandomizedResponse, compose, labeled, noOp, type PrivacyEvent, selfCompose } from '../../mechanisms/event.js'
+import { bitwiseRandomizedResponse, noOp, type PrivacyEvent } from '../../mechanisms/event.js'
+import { declared, type Schedule } from '../../mechanisms/schedule.js'
 import { type NeighbouringRelation, replaceOne } from '../../mechanisms/neighbouring.js'
 import { LDA_ASSUMPTIONS } from '../assumptions.js'
 import { BASE_DEFAULTS, BaseConfig, checkBase } from '../config.js'
@@ -106,8 +107,11 @@ const validate = (c: LpConfig, stats?: CorpusStats): E.Either<DpError, LpConfig>
 }
 
 /** One release (the users' randomized response), then post-processing: the reconstruction and T sweeps, NoOp. */
-const lpPlan = (c: LpConfig): PrivacyEvent =>
-  compose([labeled(RR, presenceEvent(c.flip, WORD_BITS, WORD)), labeled(RECON, noOp), selfCompose(labeled(SWEEP, noOp), c.iterations)])
+const lpSchedule = (c: LpConfig): Schedule => ({
+  before: [declared(perturbation(c)), { label: RECON, event: noOp }],
+  each: [{ label: SWEEP, event: noOp }],
+  iterations: c.iterations,
+})
 
 /** --flip F: LP-LDA's and OLP-LDA's randomized response. */
 export const FLIP_FLAG = numericFlag('flip', 'flip', 'F', 'keep each presence bit with probability 1 − F')
@@ -124,7 +128,7 @@ export const lpLda: LdaTrainer<LpConfig> = {
   validate,
   relation: WORD,
   accountingRelation: WORD,
-  plan: (c) => E.map(lpPlan)(validate(c)),
+  schedule: (c) => E.map(lpSchedule)(validate(c)),
   claimed: (c, stats) => {
     const eb = bitEpsilon(c.flip)
     return pureClaim(
@@ -148,7 +152,7 @@ export const lpLda: LdaTrainer<LpConfig> = {
     if (E.isLeft(ok)) return ok
     const v = validate(c, corpusStats(corpus))
     if (E.isLeft(v)) return v
-    const gate = new ReleaseGate(wordsFromRng(rng), options)
+    const gate = new ReleaseGate(wordsFromRng(rng), { ...options, schedule: lpSchedule(c) })
     // the user side: the only step that reads the documents
     const reports = gate.release(perturbation(c), { V: corpus.vocab.length, docStart: corpus.docStart, tokens: corpus.tokens }, 'users')
     // the server side: the reports and nothing else

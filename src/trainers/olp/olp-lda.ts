@@ -29,7 +29,8 @@ import * as t from 'io-ts'
 import { type DpError, invalidParameter } from '../../core/error.js'
 import type { Rng } from '../../core/rng.js'
 import { wordsFromRng, type WordStream } from '../../core/words.js'
-import { compose, labeled, nonPrivate, noOp, type PrivacyEvent, selfCompose } from '../../mechanisms/event.js'
+import { nonPrivate, noOp } from '../../mechanisms/event.js'
+import { declared, type Schedule } from '../../mechanisms/schedule.js'
 import { replaceOne } from '../../mechanisms/neighbouring.js'
 import { LDA_ASSUMPTIONS } from '../assumptions.js'
 import { BASE_DEFAULTS, BaseConfig, checkBase } from '../config.js'
@@ -132,12 +133,16 @@ const validate = (c: OlpConfig, stats?: CorpusStats): E.Either<DpError, OlpConfi
   return E.right(c)
 }
 
-/** One release (the stream users' randomized response); the prior, each batch's denoising and sweeps NoOp. */
-const olpPlan = (c: OlpConfig, stats: CorpusStats): PrivacyEvent => {
-  const L = batchCount(streamSize(c, stats.documents), c.batch)
-  const batch = compose([labeled(DENOISE, noOp), selfCompose(labeled(SWEEP, noOp), c.iterations)])
-  return compose([priorIsSplit(c) ? labeled(PRIOR_SPLIT, nonPrivate) : labeled(PRIOR, noOp), labeled(perturbation({ ...c, shuffler: false }).label, presenceEvent(c.flip, WORD_BITS, WORD)), ...Array.from({ length: L }, (_, l) => labeled(`batch ${l + 1}`, batch))])
-}
+/**
+ * Before the batches: the prior (no event when public; NonPrivate when split off the private documents)
+ * and the stream users' randomized response (one release); every batch: the denoising and T sweeps,
+ * post-processing (NoOp).
+ */
+const olpSchedule = (c: OlpConfig, streamDocuments: number): Schedule => ({
+  before: [priorIsSplit(c) ? { label: PRIOR_SPLIT, event: nonPrivate } : { label: PRIOR, event: noOp }, declared(perturbation({ ...c, shuffler: false }))],
+  each: [{ label: DENOISE, event: noOp }, { label: SWEEP, event: noOp, times: c.iterations }],
+  iterations: batchCount(streamDocuments, c.batch),
+})
 
 /** The reports of users [from, to): a view, no copy. */
 const slice = (r: LocalReports, from: number, to: number): LocalReports => ({ V: r.V, M: to - from, stride: r.stride, bits: r.bits.subarray(from * r.stride, to * r.stride) })
@@ -191,7 +196,7 @@ const fitOnline = (prior: PriorCorpus | undefined, stream: Corpus, c: OlpConfig,
   if (E.isLeft(v)) return v
   const { topics: K, alpha, flip: f } = c
   const V = stream.vocab.length
-  const gate = new ReleaseGate(wordsFromRng(rng), options)
+  const gate = new ReleaseGate(wordsFromRng(rng), { ...options, schedule: olpSchedule(c, documentCount(stream)) })
   const init = (data: Corpus, words: WordStream): GibbsState => {
     const u = new FastUniform(gateRng(words))
     return batchState(data, K, () => u.next())
@@ -292,7 +297,7 @@ export const olpLda: LdaTrainer<OlpConfig> = {
   validate,
   relation: WORD,
   accountingRelation: WORD,
-  plan: (c, stats) => E.map((v: OlpConfig) => olpPlan(v, stats))(validate(c, stats)),
+  schedule: (c, stats) => E.map((v: OlpConfig) => olpSchedule(v, streamSize(v, stats.documents)))(validate(c, stats)),
   claimed: (c, stats) => {
     const eb = bitEpsilon(c.flip)
     return pureClaim(

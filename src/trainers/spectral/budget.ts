@@ -20,7 +20,8 @@ import { account } from '../../accounting/account.js'
 import { type DpError, infeasible, invalidParameter } from '../../core/error.js'
 import { compose, gaussian, labeled, type PrivacyEvent } from '../../mechanisms/event.js'
 import type { NeighbouringRelation } from '../../mechanisms/neighbouring.js'
-import { failureCharge, type PtrTest, ptrEvent } from '../../mechanisms/ptr.js'
+import { failureCharge, type PtrTest, ptrStep } from '../../mechanisms/ptr.js'
+import { type Declared, schedulePlan } from '../../mechanisms/schedule.js'
 import { edge, type EdgeId, neededQuantities, type NoiseConfiguration } from './graph.js'
 import { eigenvalueSensitivity, gammaSensitivityAsStated, QUANTITY_TEXT, type QuantityName } from './sensitivity.js'
 
@@ -36,7 +37,9 @@ export interface Calibration {
   readonly scale: number
   readonly multipliers: ReadonlyArray<{ readonly edge: EdgeId; readonly z: number }>
   readonly tests: ReadonlyArray<PtrTest & { readonly quantity: QuantityName }>
-  /** The event of the whole release (plan ≡ ledger). */
+  /** The releases, in order: the global edges, then PTR (the trainer's schedule). */
+  readonly steps: ReadonlyArray<Declared>
+  /** The event of the whole release (plan ≡ ledger): the steps composed. */
   readonly event: PrivacyEvent
 }
 
@@ -83,17 +86,9 @@ export const spendingAt = (b: BudgetInput, scale: number): Omit<Calibration, 'sc
     failureDelta: perTestFailure,
     direction: (q === 'sigma1' ? 'upper' : 'lower') as 'upper' | 'lower',
   }))
-  const events: PrivacyEvent[] = global.map((e) => labeled(edgeLabel(e), gaussian(z(e), 1, rel)))
-  if (local.length > 0)
-    events.push(
-      ptrEvent(
-        `${local.join(', ')} calibrated to the proposed bounds`,
-        tests,
-        localReleaseEvent(local, z, rel),
-        rel,
-      ),
-    )
-  return { multipliers, tests, event: compose(events) }
+  const steps: Declared[] = global.map((e) => ({ label: edgeLabel(e), event: gaussian(z(e), 1, rel) }))
+  if (local.length > 0) steps.push(ptrStep(`${local.join(', ')} calibrated to the proposed bounds`, tests, localReleaseEvent(local, z, rel), rel))
+  return { multipliers, tests, steps, event: schedulePlan({ before: steps, iterations: 0 }) }
 }
 
 const epsilonOf = (event: PrivacyEvent, b: BudgetInput): number => {

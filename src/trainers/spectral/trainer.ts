@@ -26,7 +26,8 @@ import * as t from 'io-ts'
 import { type DpError, invalidParameter } from '../../core/error.js'
 import type { Rng } from '../../core/rng.js'
 import { wordsFromRng } from '../../core/words.js'
-import { approxDP, type PrivacyEvent } from '../../mechanisms/event.js'
+import { approxDP } from '../../mechanisms/event.js'
+import type { Schedule } from '../../mechanisms/schedule.js'
 import { replaceOne } from '../../mechanisms/neighbouring.js'
 import { BASE_DEFAULTS, BaseConfig, checkBase, positive } from '../config.js'
 import { type Corpus, type CorpusStats, corpusStats, validateCorpus } from '../corpus/corpus.js'
@@ -138,7 +139,10 @@ export const calibrationFor = (c: SpectralConfig, stats: CorpusStats): E.Either<
   return E.isLeft(cal) ? cal : E.right({ configuration: conf.right, calibration: cal.right })
 }
 
-const planSpectral = (c: SpectralConfig, stats: CorpusStats): E.Either<DpError, PrivacyEvent> => E.map((x: { calibration: Calibration }) => x.calibration.event)(calibrationFor(c, stats))
+/** One pass of the pipeline: the calibrated releases (global edges, then PTR), made once. */
+const spectralSchedule = (calibration: Calibration): Schedule => ({ before: calibration.steps, iterations: 0 })
+
+const scheduleOf = (c: SpectralConfig, stats: CorpusStats): E.Either<DpError, Schedule> => E.map((x: { calibration: Calibration }) => spectralSchedule(x.calibration))(calibrationFor(c, stats))
 
 const claimSpectral = (c: SpectralConfig, stats: CorpusStats): Claim => {
   const cal = calibrationFor(c, stats)
@@ -196,7 +200,7 @@ const fitSpectral = (corpus: Corpus, c: SpectralConfig, rng: Rng, options: FitOp
   if (E.isLeft(cal)) return cal
   const docs = countDocuments(corpus)
   if (E.isLeft(docs)) return docs
-  const gate = new ReleaseGate(wordsFromRng(rng), options.onRelease === undefined ? {} : { onRelease: options.onRelease })
+  const gate = new ReleaseGate(wordsFromRng(rng), { ...(options.onRelease === undefined ? {} : { onRelease: options.onRelease }), schedule: spectralSchedule(cal.right.calibration) })
   const start = performance.now()
   const run = runPrivate(
     {
@@ -276,7 +280,7 @@ export const spectralLdaTrainer: LdaTrainer<SpectralConfig> = {
   validate: validateSpectral,
   relation: SPECTRAL_RELATION,
   accountingRelation: SPECTRAL_RELATION,
-  plan: planSpectral,
+  schedule: scheduleOf,
   claimed: claimSpectral,
   assumptions: assumptionsSpectral,
   fit: fitSpectral,

@@ -36,7 +36,8 @@ import * as t from 'io-ts'
 import { type DpError, invalidParameter } from '../../core/error.js'
 import type { Rng } from '../../core/rng.js'
 import { wordsFromRng, type WordStream } from '../../core/words.js'
-import { approxDP, labeled, type PrivacyEvent, selfCompose } from '../../mechanisms/event.js'
+import { approxDP } from '../../mechanisms/event.js'
+import { type Declared, declared, type Schedule } from '../../mechanisms/schedule.js'
 import { addRemove, type NeighbouringRelation, replaceOne } from '../../mechanisms/neighbouring.js'
 import { type Corpus, type CorpusStats, corpusStats, validateCorpus } from '../corpus/corpus.js'
 import { BASE_DEFAULTS, BaseConfig, checkBase, positive } from '../config.js'
@@ -167,16 +168,18 @@ export const publicDocuments = (c: Pick<SviConfig, 'documents' | 'sampling'>, st
   // uniform S-subsets are drawn from it, so it is the one to use
   c.sampling === 'poisson' ? (c.documents ?? stats.documents) : stats.documents
 
-/** One iteration's event: the sampling wrapper around Gaussian(σ, Δ) under the sampling's relation. */
-export const iterationEvent = (c: SviConfig, documents: number, sigma: number): PrivacyEvent =>
-  labeled(SVI_LABEL, miniBatchRelease(SVI_LABEL, c.sampling, c.batchSize, documents, gaussianVector(SVI_LABEL, sigma, statisticSensitivity(c), samplingRelation(c.sampling)), () => []).event)
+/** One iteration's release as declared: the sampling wrapper around Gaussian(σ, Δ) under the sampling's relation. */
+const iterationRelease = (c: SviConfig, documents: number, sigma: number): Declared =>
+  declared(miniBatchRelease(SVI_LABEL, c.sampling, c.batchSize, documents, gaussianVector(SVI_LABEL, sigma, statisticSensitivity(c), samplingRelation(c.sampling)), () => []))
 
-const planSvi = (c: SviConfig, stats: CorpusStats): E.Either<DpError, PrivacyEvent> => {
+/** J iterations of the same release, at the public D and its σ. */
+const scheduleAt = (c: SviConfig, documents: number, sigma: number): Schedule => ({ each: [iterationRelease(c, documents, sigma)], iterations: c.iterations })
+
+const sviSchedule = (c: SviConfig, stats: CorpusStats): E.Either<DpError, Schedule> => {
   const v = validateSvi(c, stats)
   if (E.isLeft(v)) return v
-  const sigma = noiseSigma(c, publicDocuments(c, stats))
-  if (E.isLeft(sigma)) return sigma
-  return E.right(selfCompose(iterationEvent(c, publicDocuments(c, stats), sigma.right), c.iterations))
+  const D = publicDocuments(c, stats)
+  return E.map((sigma: number) => scheduleAt(c, D, sigma))(noiseSigma(c, D))
 }
 
 const claimSvi = (c: SviConfig, stats: CorpusStats): Claim => {
@@ -229,6 +232,7 @@ const fitSvi = (corpus: Corpus, c: SviConfig, rng: Rng, options: FitOptions = {}
   const gate = new ReleaseGate(wordsFromRng(rng), {
     ...(options.diagnostics === undefined ? {} : { diagnostics: options.diagnostics }),
     ...(options.onRelease === undefined ? {} : { onRelease: options.onRelease }),
+    schedule: scheduleAt(c, D_pub, sigma.right),
   })
   const ovb = new OnlineLda(K, V, c.alpha, c.beta, { maxIterations: c.eStepIterations, tolerance: c.eStepTolerance })
   gate.independent((w) => {
@@ -320,7 +324,7 @@ export const makeSviTrainer = (sampling: Sampling): LdaTrainer<SviConfig> => {
         : E.left(invalidParameter('sampling', c.sampling, `this trainer samples "${sampling}" (accounted under ${rel.kind} one document); use sviTrainerFor(config)`)),
     relation: rel,
     accountingRelation: rel,
-    plan: planSvi,
+    schedule: sviSchedule,
     claimed: claimSvi,
     assumptions: assumptionsSvi,
     fit: fitSvi,
