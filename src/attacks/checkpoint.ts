@@ -16,6 +16,7 @@ import { readFileSync } from 'node:fs'
 import * as E from 'fp-ts/lib/Either.js'
 import { writeFileAtomic } from '../core/atomic-file.js'
 import { type DpError, decodeFailure, formatError } from '../core/error.js'
+import { BOUND_FORMS, type BoundForm } from './ratio-bound.js'
 import type { TrialFailure } from './output.js'
 import type { AttackFamily, ChosenAttack } from './score.js'
 import type { SupportTest } from './support.js'
@@ -36,6 +37,8 @@ export interface SelectionOutcome {
   readonly perPairPerSide?: number
   /** The exact-support test on the chosen pair's selection outputs, when the audit has an oracle. */
   readonly support?: SupportTest
+  /** The bound the estimate uses (bounds.ts `boundFromCounts`); absent: `rates`. */
+  readonly bound?: BoundForm
 }
 
 /** One (pair, family) tried in selection, with its objective on the tuning half. */
@@ -91,6 +94,7 @@ export const checkpointProblem = (c: Checkpoint, limits: { readonly pairs: numbe
     if (!isCount(sel.trials) || sel.trials > limits.trials) return 'its selection trial count is impossible'
     if (!Array.isArray(sel.grid) || sel.grid.length === 0 || sel.grid.some((x, i) => typeof x !== 'number' || (i > 0 && x <= (sel.grid[i - 1] as number))))
       return 'its score grid is not a strictly increasing list of numbers'
+    if (sel.bound !== undefined && !BOUND_FORMS.includes(sel.bound)) return `its bound form ${JSON.stringify(sel.bound)} is not one of ${BOUND_FORMS.join(', ')}`
   } else if (c.estimation.length > 0) return 'it has estimation counts but no selection'
   const perSide = sel === null ? 0 : Math.floor((limits.trials - sel.trials) / 2)
   const ids = new Set<number>()

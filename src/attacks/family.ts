@@ -5,7 +5,7 @@
  *
  * Each audit's chosen event is fixed by its selection trials, so its estimation counts give a
  * p-value for "the claim holds": p = inf{α′ : ε_LB(α′) > claimed ε}, where ε_LB(α′) is the
- * Clopper–Pearson bound of the audit at level α′ (monotone in α′), found by bisection. Then
+ * bound of the audit at level α′ (its form: Clopper–Pearson rates, or the ratio bound) (monotone in α′), found by bisection. Then
  * - Bonferroni: reject where p ≤ α/k;
  * - Holm (1979): sort the p-values, reject the j-th smallest (j = 1…) while p_(j) ≤ α/(k − j + 1).
  * Both keep the family-wise error rate — the chance that any true claim is rejected — at most α,
@@ -16,7 +16,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type { DpError } from '../core/error.js'
 import { type AuditResult, type AuditSpec, auditMechanism } from './audit.js'
-import { epsilonLowerBound } from './bounds.js'
+import { boundFromCounts } from './ratio-bound.js'
 
 export type FamilyCorrection = 'holm' | 'bonferroni'
 
@@ -43,7 +43,7 @@ export interface FamilyResult {
 export const auditPValue = (r: AuditResult): number => {
   const c = r.counts
   if (r.status !== 'complete' || c.negatives === 0 || c.positives === 0) return 1
-  const rejects = (a: number): boolean => epsilonLowerBound(c.falsePositives, c.negatives, c.falseNegatives, c.positives, r.claim.delta, a) > r.claim.epsilon
+  const rejects = (a: number): boolean => boundFromCounts(r.bound ?? 'rates', c.falsePositives, c.negatives, c.falseNegatives, c.positives, r.claim.delta, a) > r.claim.epsilon
   if (!rejects(1 - 1e-12)) return 1
   let lo = -745 // log of the smallest positive double: rejects(e^lo) false unless the evidence is overwhelming
   let hi = Math.log(1 - 1e-12)
@@ -75,7 +75,7 @@ export const familywise = (results: ReadonlyArray<AuditResult>, confidence = 0.9
   }
   const decisions = results.map((r, i) => {
     const c = r.counts
-    const lb = c.negatives > 0 && c.positives > 0 ? epsilonLowerBound(c.falsePositives, c.negatives, c.falseNegatives, c.positives, r.claim.delta, levels[i] as number) : 0
+    const lb = c.negatives > 0 && c.positives > 0 ? boundFromCounts(r.bound ?? 'rates', c.falsePositives, c.negatives, c.falseNegatives, c.positives, r.claim.delta, levels[i] as number) : 0
     return { mechanism: r.mechanism, violation: rejected[i] as boolean, pValue: ps[i] as number, level: levels[i] as number, epsilonLowerBound: lb }
   })
   const pct = `${+(confidence * 100).toPrecision(6)}%`

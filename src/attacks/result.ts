@@ -27,6 +27,7 @@ import type { RocData } from './roc.js'
 import type { AttackFamily, ChosenAttack } from './score.js'
 import type { SupportTest } from './support.js'
 import type { LiraModel } from './trainers/lira.js'
+import type { BoundForm } from './ratio-bound.js'
 import type { CandidateReport } from './trainers/threshold-test.js'
 
 export type Verdict = 'violation' | 'consistent' | 'inconclusive'
@@ -137,6 +138,8 @@ export interface AuditResult extends AuditResultCore {
   readonly pairs: number
   /** The μ-GDP test on the same estimation counts (issue 12); null when nothing was estimated. */
   readonly gdp?: GdpTest | null
+  /** The bound ε_LB comes from (bounds.ts `boundFromCounts`), chosen in selection; absent: `rates`. */
+  readonly bound?: BoundForm
   /** The exact-support test, when the spec has a support oracle. */
   readonly support?: SupportTest | null
   /** Points of the claim's (ε, δ) profile that the same counts refute (empty without a profile). */
@@ -215,7 +218,7 @@ const MechanismResultJson = t.intersection([
     candidates: t.array(t.UnknownRecord),
     pairs: t.number,
   }),
-  t.partial({ gdp: t.union([t.UnknownRecord, t.null]), support: t.union([t.UnknownRecord, t.null]), profileViolations: t.array(t.type({ epsilon: Num, delta: Num, epsilonLowerBound: Num })) }),
+  t.partial({ bound: t.union([t.literal('rates'), t.literal('ratio-in'), t.literal('ratio-out')]), gdp: t.union([t.UnknownRecord, t.null]), support: t.union([t.UnknownRecord, t.null]), profileViolations: t.array(t.type({ epsilon: Num, delta: Num, epsilonLowerBound: Num })) }),
 ])
 
 const TrainerResultJson = t.intersection([

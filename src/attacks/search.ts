@@ -11,9 +11,10 @@
  *
  * @module
  */
+import type { BoundForm } from './ratio-bound.js'
 import type { CandidateSummary } from './checkpoint.js'
 import type { AttackFamily, AttackModel, ChosenAttack } from './score.js'
-import { fitFamily, gaussianTailThreshold, type PairSamples, type Projection, scoreSide, splitSamples, sweep } from './select.js'
+import { fitFamily, gaussianTailThreshold, type PairSamples, type Projection, projectedForm, scoreSide, splitSamples, sweep, type SweepResult } from './select.js'
 
 /** The best attack found on one pair. */
 export interface PairChoice {
@@ -28,6 +29,17 @@ export interface PairChoice {
   readonly advantage: number
   /** How the threshold was chosen. */
   readonly rule: 'empirical' | 'gaussian-tail'
+  /** The bound the estimate will use (bounds.ts `boundFromCounts`), the one expected to certify most. */
+  readonly form: BoundForm
+}
+
+/** The bound form for an event chosen on the tuning scores: the projection's best at its counts. */
+const formAt = (t0: Float64Array, t1: Float64Array, r: SweepResult, delta: number, projection: Projection): BoundForm => {
+  let tp = 0
+  let fp = 0
+  for (let i = 0; i < t0.length; i++) if (r.orientation * (t0[i] as number) >= r.threshold) tp++
+  for (let i = 0; i < t1.length; i++) if (r.orientation * (t1[i] as number) >= r.threshold) fp++
+  return projectedForm(tp, t0.length, fp, t1.length, delta, projection)
 }
 
 /** Fits one family, or null when it does not apply or cannot fit these outputs (degenerate data): skipped, not fatal. */
@@ -109,6 +121,8 @@ export const evaluatePair = (
         objective: r.objective,
         advantage: r.advantage,
         rule,
+        // The Gaussian-tail threshold's objective is the rates bound's, under the fitted model.
+        form: rule === 'gaussian-tail' ? 'rates' : formAt(t0, t1, r, delta, projection),
       }
   }
   return { best, candidates }

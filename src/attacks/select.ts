@@ -19,6 +19,7 @@
 import erfc from '@stdlib/math-base-special-erfc'
 import normalQuantile from '@stdlib/stats-base-dists-normal-quantile'
 import { epsilonFromRates, wilsonUpper } from './bounds.js'
+import type { BoundForm } from './ratio-bound.js'
 import type { OutputShape } from './output.js'
 import { type AttackFamily, type AttackModel, type BinTable, type KeyTable, compileScorer, countAtMost, granularity, jointKey, patternKey } from './score.js'
 
@@ -85,10 +86,14 @@ export interface SweepResult {
 /** The one-sided normal quantile for level a (upper bounds at confidence 1 − a). */
 export const zFor = (a: number): number => normalQuantile(1 - a, 0, 1)
 
-/** Where the bound will be certified: N estimation trials per side at one-sided quantile z. */
+/**
+ * Where the bound will be certified: N estimation trials per side at one-sided quantile z (each
+ * rate of the rates bound), and, for pure claims, zRatio (the ratio bound's single interval).
+ */
 export interface Projection {
   readonly n: number
   readonly z: number
+  readonly zRatio?: number
 }
 
 /**
@@ -96,10 +101,61 @@ export interface Projection {
  * under the input and fp of n1 under the neighbour on tuning samples: ε̂ at Wilson upper bounds at
  * N of the tuning rates’ own 97.7 % upper bounds.
  */
-export const projectedBound = (tp: number, n0: number, fp: number, n1: number, delta: number, p: Projection): number => {
+const projectedRates = (tp: number, n0: number, fp: number, n1: number, delta: number, p: Projection): number => {
   const fpr = wilsonUpper(fp, n1, Z_TUNE)
   const fnr = wilsonUpper(n0 - tp, n0, Z_TUNE)
   return epsilonFromRates(wilsonUpper(fpr * p.n, p.n, p.z), wilsonUpper(fnr * p.n, p.n, p.z), delta)
+}
+
+/**
+ * The ratio bound (bounds.ts `logRatioLowerBound`) expected at N trials per side for an event seen
+ * k of n times on the numerator side and j of m on the other: the log ratio of the tuning rates
+ * (each at its 97.7 % bound against the event) less zRatio standard errors of a log ratio
+ * (the delta method: √((1−p)/(Np) + (1−q)/(Nq))).
+ */
+const projectedRatio = (k: number, n: number, j: number, m: number, zRatio: number, N: number): number => {
+  if (Math.min(k, j) < RATIO_MIN_COUNT) return 0
+  const p = 1 - wilsonUpper(n - k, n, Z_TUNE_RATIO)
+  const q = wilsonUpper(j, m, Z_TUNE_RATIO)
+  if (!(p > 0 && q > 0 && p > q)) return 0
+  return Math.max(0, Math.log(p / q) - zRatio * Math.sqrt((1 - p) / (N * p) + (1 - q) / (N * q)))
+}
+
+/**
+ * The ratio bound is projected only for events seen at least this often on both sides of the tuning
+ * sample. It gains over the rates bound where both counts are large (a ratio near 1); where one is
+ * small the rates bound does as well, and a ratio of small counts, maximised over thousands of
+ * thresholds, is mostly luck (one run chose a tail seen 12 times against 0 on a pair whose true ε
+ * is 0.05 and projected 0.28).
+ */
+const RATIO_MIN_COUNT = 50
+/**
+ * The ratio projection takes the tuning rates at one standard error against the event, not Z_TUNE's
+ * two: the minimum count above already keeps lucky rare events out, and at z = 2 the penalty on
+ * events seen ~10³ times (≈ 2·√(2/k) ≈ 0.09 in log ratio) hides ε = 0.1 violations from selection
+ * (bench/audit-zoo.mjs: Lyu et al.'s Alg. 6 at ε = 0.1 certified at 0.105 with z = 2, 0.121 with z = 1).
+ */
+const Z_TUNE_RATIO = 1
+
+/** The bound forms a claim at δ can use and what each is expected to certify (see `projectedBound`). */
+const projections = (tp: number, n0: number, fp: number, n1: number, delta: number, p: Projection): ReadonlyArray<readonly [BoundForm, number]> => {
+  const rates: readonly [BoundForm, number] = ['rates', projectedRates(tp, n0, fp, n1, delta, p)]
+  if (delta > 0 || p.zRatio === undefined) return [rates]
+  return [rates, ['ratio-in', projectedRatio(tp, n0, fp, n1, p.zRatio, p.n)], ['ratio-out', projectedRatio(n1 - fp, n1, n0 - tp, n0, p.zRatio, p.n)]]
+}
+
+/** The certified bound expected at the estimation size, under the best bound form for the claim. */
+export const projectedBound = (tp: number, n0: number, fp: number, n1: number, delta: number, p: Projection): number => {
+  let best = 0
+  for (const [, v] of projections(tp, n0, fp, n1, delta, p)) if (v > best) best = v
+  return best
+}
+
+/** The bound form `projectedBound` expects to certify most with (ties keep the rates bound). */
+export const projectedForm = (tp: number, n0: number, fp: number, n1: number, delta: number, p: Projection): BoundForm => {
+  let best: readonly [BoundForm, number] = ['rates', -1]
+  for (const f of projections(tp, n0, fp, n1, delta, p)) if (f[1] > best[1] + 1e-12) best = f
+  return best[0]
 }
 
 /**

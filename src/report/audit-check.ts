@@ -10,7 +10,7 @@
  * @module
  */
 import * as E from 'fp-ts/lib/Either.js'
-import { epsilonLowerBound } from '../attacks/bounds.js'
+import { BOUND_FORMS, type BoundForm, boundFromCounts } from '../attacks/ratio-bound.js'
 import { type DpError, decodeFailure } from '../core/error.js'
 
 /** The fields of an audit result that are checked (as `AuditResultJson` decodes them, extra fields kept). */
@@ -30,8 +30,8 @@ const num = (x: unknown): number | undefined => (typeof x === 'number' ? x : und
 
 /**
  * Right when the result's numbers agree with each other: claim and confidence in range, bound and
- * ceiling finite with 0 ≤ ε_LB ≤ ceiling, ε_LB as the recorded counts give it (Clopper–Pearson at
- * the recorded confidence and δ), and the verdict the one those numbers give. Left: one line naming
+ * ceiling finite with 0 ≤ ε_LB ≤ ceiling, ε_LB as the recorded counts give it (under the recorded
+ * bound form, at the recorded confidence and δ), and the verdict the one those numbers give. Left: one line naming
  * the file, the field and the contradiction.
  */
 export const checkAuditResult = (file: string, r: AuditResultFields): E.Either<DpError, void> => {
@@ -51,7 +51,9 @@ export const checkAuditResult = (file: string, r: AuditResultFields): E.Either<D
   if (fp !== undefined && neg !== undefined && fn !== undefined && pos !== undefined && neg > 0 && pos > 0) {
     const ok = [fp, neg, fn, pos].every((x) => Number.isInteger(x) && x >= 0) && fp <= neg && fn <= pos
     if (!ok) return at('counts', counts, 'counts are integers ≥ 0 with falsePositives ≤ negatives and falseNegatives ≤ positives')
-    const derived = epsilonLowerBound(fp, neg, fn, pos, claim.delta, 1 - confidence)
+    const form = r['bound'] ?? 'rates'
+    if (!BOUND_FORMS.includes(form as BoundForm)) return at('bound', form, `a bound form is one of ${BOUND_FORMS.join(', ')}`)
+    const derived = boundFromCounts(form as BoundForm, fp, neg, fn, pos, claim.delta, 1 - confidence)
     if (!close(derived, lb)) return at('epsilonLowerBound', lb, `does not follow from the recorded counts, which give ${derived} at ${confidence} confidence and δ = ${claim.delta}`)
   }
   // the verdict the numbers give (audit.ts): a violation needs a refutation, consistent needs the

@@ -34,14 +34,15 @@ const CASES: ReadonlyArray<readonly [string, string, ZooAuditOptions]> = [
 
 /**
  * Recorded with the audit code below: audit-3 on main bded64c (before the engine was split into
- * phases); audit-4 (issue 23, cross-fitted selection scores and the budget rule of select.ts) after it.
+ * phases); audit-4 (issue 23, cross-fitted selection scores and the budget rule of select.ts) after it;
+ * audit-5 (the ratio bound for pure claims: δ > 0 unchanged).
  */
 const PINNED = {
-  code: 'audit-4 (issue 23: cross-fitted selection scores, selection budget growing as the claim shrinks; issue 12: successive halving capped at 1e5 per side, deepening while resolution-limited, projected objective, bits/joint families)',
+  code: 'audit-5 (issue 23: the ratio bound for pure claims, its form chosen in selection; cross-fitted selection scores, selection budget growing as the claim shrinks; issue 12: successive halving capped at 1e5 per side, deepening while resolution-limited, projected objective, bits/joint families)',
   digests: {
-    'laplace, consistent': 'c34a32be4655f044',
-    'histogram-inverted, several pairs, vectors': '3808f2a6336c71c3',
-    'report-noisy-max, categories': '4c3cb1c301f275c6',
+    'laplace, consistent': '8c891ac0b02459a1',
+    'histogram-inverted, several pairs, vectors': '389e8b1a4418ebcb',
+    'report-noisy-max, categories': '077264601b62003d',
     'sparse-vector, too few trials': '7b5a75dbabdb0fa2',
     'gaussian, δ > 0, small chunks': 'd8207e43a245feb1',
   } as Record<string, string>,

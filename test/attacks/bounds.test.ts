@@ -9,6 +9,7 @@ import {
   trialsForCeiling,
   wilsonUpper,
 } from '../../src/attacks/bounds.js'
+import { boundFromCounts, logOddsRatioLower, logRatioLowerBound } from '../../src/attacks/ratio-bound.js'
 import { zFor } from '../../src/attacks/select.js'
 import { seeded } from '../../src/core/rng.js'
 
@@ -106,5 +107,47 @@ describe('Wilson upper bound (selection only)', () => {
       expect(w).toBeGreaterThan(k / n)
       expect(Math.abs(w - clopperPearson(k, n, 0.025).hi)).toBeLessThan(0.02)
     }
+  })
+})
+
+describe('the ratio bound (issue 23: pure claims at small ε)', () => {
+  it('its odds-ratio step is the exact conditional (Cornfield) bound: scipy.stats.contingency.odds_ratio(kind="conditional") one-sided 95 %', () => {
+    // ln of confidence_interval(0.95, alternative='greater').low, scipy 1.x.
+    expect(logOddsRatioLower(50, 1000, 30, 1000, 0.05)).toBeCloseTo(0.12150697058209356, 9)
+    expect(logOddsRatioLower(5428, 325000, 4475, 325000, 0.05)).toBeCloseTo(0.16238072368468187, 8)
+    expect(logOddsRatioLower(7, 10, 2, 10, 0.05)).toBeCloseTo(0.14439940547373675, 9)
+  })
+  it('is never above the log ratio of an event at the boundary p₀ = e^ε·p₁ more often than α (simulation)', () => {
+    const rng = seeded('ratio-coverage')
+    const binom = (n: number, p: number): number => {
+      let k = 0
+      for (let i = 0; i < n; i++) if (rng.next() < p) k++
+      return k
+    }
+    for (const [p1, eps, n] of [[0.05, 0.1, 2000], [0.3, 0.5, 400], [0.01, 1, 3000]] as const) {
+      const p0 = Math.exp(eps) * p1
+      let over = 0
+      const reps = 400
+      for (let r = 0; r < reps; r++) if (logRatioLowerBound(binom(n, p0), n, binom(n, p1), n, 0.1) > eps) over++
+      // α = 0.1: at most 40 expected; 58 is 3 standard deviations above.
+      expect(over, `p1 ${p1}, ε ${eps}`).toBeLessThanOrEqual(58)
+    }
+  })
+  it('is tighter than the rates bound for a rare event seen about equally often on both sides, and no looser than needed at the extremes', () => {
+    const N = 325_000
+    // The best event of sparse vector without cutoff (Lyu et al.'s Alg. 6) at ε = 0.1: mass 1/60, log ratio 0.193.
+    const k0 = Math.round(N / 60)
+    const k1 = Math.round((N / 60) * Math.exp(-0.193))
+    const ratio = logRatioLowerBound(k0, N, k1, N, 0.05)
+    const rates = epsilonLowerBound(k1, N, N - k0, N, 0, 0.05)
+    expect(ratio).toBeGreaterThan(rates + 0.015)
+    expect(ratio).toBeLessThan(0.193)
+    // Perfect separation carries no odds-ratio information a bound can turn into a ratio: 0, so selection keeps `rates` there.
+    expect(logRatioLowerBound(N, N, 0, N, 0.05)).toBe(0)
+  })
+  it('boundFromCounts: rates for δ > 0 whatever the form; ratio-out is ratio-in of the complement with the sides swapped', () => {
+    expect(boundFromCounts('ratio-in', 300, 10_000, 9_000, 10_000, 1e-5, 0.05)).toBe(epsilonLowerBound(300, 10_000, 9_000, 10_000, 1e-5, 0.05))
+    expect(boundFromCounts('ratio-in', 300, 10_000, 9_600, 10_000, 0, 0.05)).toBe(logRatioLowerBound(400, 10_000, 300, 10_000, 0.05))
+    expect(boundFromCounts('ratio-out', 9_600, 10_000, 9_700, 10_000, 0, 0.05)).toBe(logRatioLowerBound(400, 10_000, 9_700, 10_000, 0.05))
   })
 })

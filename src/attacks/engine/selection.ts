@@ -133,7 +133,7 @@ const evaluate = <I>(st: AuditState<I>, s: Search, p: number): PairChoice | null
   const sample = s.samples[p]
   if (sample === null || sample === undefined) return null
   // The bound is expected at the estimation size left if selection stopped now.
-  const projection = { n: Math.max(1, Math.floor((st.cfg.trials - s.spent) / 2)), z: s.z }
+  const projection = { n: Math.max(1, Math.floor((st.cfg.trials - s.spent) / 2)), z: s.z, ...(st.cfg.claim.delta === 0 ? { zRatio: zFor(st.cfg.alpha) } : {}) }
   const e = evaluatePair(p, st.cfg.pairs[p]?.label ?? `pair ${p}`, sample, st.cfg.families, st.cfg.claim.delta, s.z, projection)
   for (const c of e.candidates) s.candidates.set(`${c.pair}/${c.family}`, c)
   return e.best
@@ -238,6 +238,7 @@ const outcome = <I>(st: AuditState<I>, s: Search, best: PairChoice): SelectionOu
     candidates: [...s.candidates.values()],
     trials: s.spent,
     perPairPerSide: st.selPerPairSide,
+    bound: best.form,
     ...(support === undefined ? {} : { support }),
   }
 }

@@ -7,6 +7,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, invalidParameter } from '../../core/error.js'
+import { BOUND_METHOD } from '../ratio-bound.js'
 import { type Claim, validateClaim } from '../claim.js'
 import type { Executor, MechanismRef, SyncExecutor } from '../executor.js'
 import type { BlackBox } from '../output.js'
@@ -111,10 +112,9 @@ export const MAX_TRIALS = 2 ** 32
  * Part of every checkpoint fingerprint: bump it whenever a change to the audit code would give a
  * different result for the same spec, so a checkpoint written by older code is refused.
  */
-export const AUDIT_CODE_VERSION = 'audit-4 (issue 23: cross-fitted selection scores, selection budget growing as the claim shrinks; issue 12: successive halving capped at 1e5 per side, deepening while resolution-limited, projected objective, bits/joint families)'
+export const AUDIT_CODE_VERSION = 'audit-5 (issue 23: the ratio bound for pure claims, its form chosen in selection; cross-fitted selection scores, selection budget growing as the claim shrinks; issue 12: successive halving capped at 1e5 per side, deepening while resolution-limited, projected objective, bits/joint families)'
 
-export const METHOD =
-  'Clopper–Pearson upper bounds on FPR and FNR at α/2 each (union bound), ε_LB = max{0, ln((1−δ−FPR_hi)/FNR_hi), ln((1−δ−FNR_hi)/FPR_hi)}; attack chosen on separate selection trials'
+export const METHOD = BOUND_METHOD.rates
 
 export const pct = (c: number): string => `${+(c * 100).toPrecision(6)}%`
 export const int = (x: number): string => (Number.isFinite(x) ? x.toLocaleString('en-US') : '∞')

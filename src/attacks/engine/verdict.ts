@@ -12,7 +12,8 @@
  */
 import normalQuantile from '@stdlib/stats-base-dists-normal-quantile'
 import { analyticGaussianEpsilon } from '../../accounting/analytic-gaussian.js'
-import { clopperPearson, epsilonFromRates, epsilonLowerBound, projectedTrials } from '../bounds.js'
+import { clopperPearson, epsilonFromRates, projectedTrials } from '../bounds.js'
+import { BOUND_METHOD, boundFromCounts } from '../ratio-bound.js'
 import type { SelectionOutcome } from '../checkpoint.js'
 import type { AttackReport, AuditResult, AuditStatus, GdpTest, Verdict } from '../result.js'
 import { type RocData, rocFromCounts } from '../roc.js'
@@ -81,7 +82,7 @@ const estimate = <I>(st: AuditState<I>, sel: SelectionOutcome | null, tot: Estim
   const fprUpper = clopperPearson(fpC, tot.n[1], alpha / 2).hi
   const fnrUpper = clopperPearson(fnC, tot.n[0], alpha / 2).hi
   const rates = { fpr: fpC / tot.n[1], fnr: fnC / tot.n[0], fprUpper, fnrUpper }
-  const lb = epsilonLowerBound(fpC, tot.n[1], fnC, tot.n[0], delta, alpha)
+  const lb = boundFromCounts(sel.bound ?? 'rates', fpC, tot.n[1], fnC, tot.n[0], delta, alpha)
   let projected: number | null = null
   if (lb <= claim.epsilon) {
     const n = projectedTrials(rates.fpr, rates.fnr, claim.epsilon, delta, alpha)
@@ -158,8 +159,10 @@ export const verdictPhase = <I>(
         }
   const estimated = tot === null ? 0 : tot.n[0] + tot.n[1]
   const perSideDone = tot === null ? 0 : Math.min(tot.n[0], tot.n[1])
+  const bound = sel?.bound ?? 'rates'
   return {
     ...header(st.cfg, st.name, st.spec.seed),
+    ...(bound === 'rates' ? {} : { method: BOUND_METHOD[bound], bound }),
     ceiling: st.ceiling,
     verdict,
     status,
