@@ -1,7 +1,12 @@
 // Audit throughput: trials per second for the scalar Laplace mechanism, in this thread and on
 // worker threads, and the 1,000,000-trial audit of the broken histogram.
 //
-//   npm run build && node bench/audit.bench.mjs [--trials N] [--json]
+//   npm run build && node bench/audit.bench.mjs [--trials N] [--workers 1,2,4,8,16] [--json]
+//
+// --workers lists the worker counts of the whole-audit and serial-part sections (default 1, 2 and
+// this machine's cores); each count's audit is timed with its serial part (outside the executor)
+// and its per-chunk overhead (time inside the executor beyond the hot loop's own time per trial),
+// and its speed-up over 1 worker is printed beside Amdahl's prediction from 1 worker's serial part.
 //
 // Targets (issue 5): ≥ 1,000,000 trials/s per core for scalar Laplace; ≥ 1.8× that with 2 workers;
 // the 1e6-trial histogram-inverted audit in under a minute, certifying a violation.
@@ -13,9 +18,14 @@ import { availableParallelism, loadavg } from 'node:os'
 import { parseArgs } from 'node:util'
 import { acquireWorkerPool, auditMechanism, auditZoo, closeSharedWorkerPool, createWorkerPool, hashSeed, runChunk, zooEntry } from '../dist/attacks/index.js'
 
-const { values } = parseArgs({ options: { trials: { type: 'string', default: '10000000' }, json: { type: 'boolean', default: false } } })
+const { values } = parseArgs({ options: { trials: { type: 'string', default: '10000000' }, workers: { type: 'string' }, json: { type: 'boolean', default: false } } })
 const TRIALS = Number(values.trials)
 const cores = availableParallelism()
+const WORKERS = values.workers === undefined ? [...new Set([1, 2, cores])] : [...new Set([1, ...values.workers.split(',').map(Number)])]
+if (!WORKERS.every((w) => Number.isInteger(w) && w >= 1) || !(TRIALS >= 1000)) {
+  console.error(`audit.bench: --workers takes positive integers separated by commas (got ${values.workers}); --trials at least 1000 (got ${values.trials})`)
+  process.exit(2)
+}
 const rows = []
 const report = (name, trials, ms, extra = {}) => {
   const row = { name, trials, seconds: ms / 1000, trialsPerSecond: trials / (ms / 1000), ...extra }
@@ -45,7 +55,8 @@ const N = 4_000_000
 report('hot loop: runChunk, selection (raw outputs)', N, best(3, () => runChunk({ id: 0, phase: 'select', pair: 0, side: 0, start: 0, end: N, seed }, mech, 0)))
 const grid = Array.from({ length: 100 }, (_, i) => -5 + i / 10)
 const attack = { shape: { kind: 'number', dim: 1 }, model: { family: 'threshold' }, orientation: 1, threshold: 0 }
-report('hot loop: runChunk, estimation (100-point grid)', N, best(3, () => runChunk({ id: 0, phase: 'estimate', pair: 0, side: 0, start: 0, end: N, seed, attack, grid }, mech, 0)))
+// Trials per second of the estimation hot loop in this thread: the per-chunk overhead below is what the executor adds to it.
+const hotRate = report('hot loop: runChunk, estimation (100-point grid)', N, best(3, () => runChunk({ id: 0, phase: 'estimate', pair: 0, side: 0, start: 0, end: N, seed, attack, grid }, mech, 0))).trialsPerSecond
 
 // 2. Whole audits of scalar Laplace: in this thread, then 1 and all worker threads.
 const spec = { mechanism: { _tag: 'ZooRef', name: 'laplace', claim: { epsilon: 1, delta: 0 } }, pairs: laplace.pairs(), claim: { epsilon: 1, delta: 0 }, trials: TRIALS, seed: 'bench' }
@@ -66,7 +77,7 @@ const single = report('audit laplace, in this thread', TRIALS, inProc.ms, {
   note: cpuNote(inProc, TRIALS),
 })
 const pooled = {}
-for (const w of [...new Set([1, 2, cores])]) {
+for (const w of WORKERS) {
   const pool = createWorkerPool(spec.mechanism, spec.pairs, w)
   if (pool._tag === 'Left') throw new Error(pool.left.message)
   let selectionMs = 0
@@ -93,12 +104,14 @@ const serialOf = (w) => {
   const pool = createWorkerPool(spec.mechanism, spec.pairs, w)
   if (pool._tag === 'Left') throw new Error(pool.left.message)
   let inRun = 0
+  let chunks = 0
   const executor = {
     workers: w,
     run: (tasks, onResult) => {
       const t = performance.now()
       const err = pool.right.run(tasks, onResult)
       inRun += performance.now() - t
+      chunks += tasks.length
       return err
     },
     close: () => pool.right.close(),
@@ -106,22 +119,40 @@ const serialOf = (w) => {
   const r = auditMechanism({ ...spec, executor })
   const total = performance.now() - t0
   executor.close()
-  return { total, parallel: inRun, serial: total - inRun, epsilonLowerBound: r.right.epsilonLowerBound }
+  // Per-chunk overhead: the executor's time beyond the hot loop's for these trials, spread over
+  // the chunks and the workers (messages, scheduling, merging the counts on return).
+  const hotMs = (r.right.trials.spent / hotRate) * 1000
+  return { workers: w, total, parallel: inRun, serial: total - inRun, chunks, chunkOverheadMs: Math.max(0, (inRun * w - hotMs) / Math.max(1, chunks)), epsilonLowerBound: r.right.epsilonLowerBound }
 }
-const s1 = serialOf(1)
-const s2 = serialOf(2)
+const runs = WORKERS.map(serialOf)
+const s1 = runs[0]
+const s2 = runs.find((x) => x.workers === 2) ?? serialOf(2)
 const fraction = s1.serial / s1.total
 const amdahl = (n) => s1.total / (s1.serial + s1.parallel / n)
-const serial = { seconds: s1.serial / 1000, fraction, measured2: s1.total / s2.total, predicted2: amdahl(2), predicted16: amdahl(16), sameBound: s1.epsilonLowerBound === s2.epsilonLowerBound }
-if (!values.json)
+const serial = {
+  seconds: s1.serial / 1000,
+  fraction,
+  measured2: s1.total / s2.total,
+  predicted2: amdahl(2),
+  predicted16: amdahl(16),
+  sameBound: runs.every((x) => x.epsilonLowerBound === s1.epsilonLowerBound),
+  byWorkers: runs.map((x) => ({ workers: x.workers, seconds: x.total / 1000, serialSeconds: x.serial / 1000, serialFraction: x.serial / x.total, chunks: x.chunks, chunkOverheadMs: x.chunkOverheadMs, speedup: s1.total / x.total, amdahl: amdahl(x.workers), epsilonLowerBound: x.epsilonLowerBound })),
+}
+if (!values.json) {
   console.log(
     `serial part of a ${TRIALS.toLocaleString('en-US')}-trial audit: ${(s1.serial / 1000).toFixed(2)} s of ${(s1.total / 1000).toFixed(2)} s = ${(100 * fraction).toFixed(2)}% ` +
       `(pool start, selection, result); measured ×${serial.measured2.toFixed(2)} on 2 workers (Amdahl predicts ×${serial.predicted2.toFixed(2)}), Amdahl predicts ×${serial.predicted16.toFixed(1)} on 16`,
   )
+  console.log('workers  seconds  serial s  serial %  chunks  overhead/chunk  speed-up  Amdahl (from 1)  ε_LB')
+  for (const b of serial.byWorkers)
+    console.log(
+      `${String(b.workers).padStart(7)}  ${b.seconds.toFixed(2).padStart(7)}  ${b.serialSeconds.toFixed(2).padStart(8)}  ${(100 * b.serialFraction).toFixed(1).padStart(8)}  ${String(b.chunks).padStart(6)}  ${b.chunkOverheadMs.toFixed(2).padStart(11)} ms  ${`×${b.speedup.toFixed(2)}`.padStart(8)}  ${`×${b.amdahl.toFixed(2)}`.padStart(15)}  ${b.epsilonLowerBound.toFixed(4)}${b.epsilonLowerBound === s1.epsilonLowerBound ? '' : ' DIFFERS ✗'}`,
+    )
+}
 
 // 2b. Pool start-up: the first audit on W threads starts them; later audits re-initialise them.
 const startup = {}
-for (const w of [...new Set([1, 2, cores])]) {
+for (const w of [...new Set([1, 2, Math.min(cores, Math.max(...WORKERS))])]) {
   closeSharedWorkerPool()
   // The first acquisition starts the threads (a zoo audit on one worker runs in this thread and
   // would not); later ones re-initialise them.
@@ -141,9 +172,10 @@ for (const w of [...new Set([1, 2, cores])]) {
 }
 
 // 3. The broken histogram, 1,000,000 trials on all workers.
-const hist = timed(() => auditZoo('histogram-inverted', { trials: 1_000_000, seed: 'bench', workers: cores }))
+const histWorkers = Math.min(cores, Math.max(...WORKERS))
+const hist = timed(() => auditZoo('histogram-inverted', { trials: 1_000_000, seed: 'bench', workers: histWorkers }))
 const h = hist.r.right
-report(`audit histogram-inverted, ${cores} workers`, 1_000_000, hist.ms, {
+report(`audit histogram-inverted, ${histWorkers} workers`, 1_000_000, hist.ms, {
   verdict: h.verdict,
   epsilonLowerBound: h.epsilonLowerBound,
   note: `${h.verdict}, ε_LB = ${h.epsilonLowerBound.toFixed(3)} vs claim ${h.claim.epsilon} (true ${1 / h.claim.epsilon})`,
@@ -156,6 +188,7 @@ const perCore = single.trialsPerSecond
 const two = pooled[2]?.trialsPerSecond ?? Number.NaN
 const checks = [
   [`≥ 1e6 trials/s in one thread (scalar Laplace)`, perCore >= 1e6, `${(perCore / 1e6).toFixed(2)} M/s`],
+  [`same ε_LB on every worker count (${WORKERS.join(', ')})`, serial.sameBound, serial.sameBound ? 'yes' : 'NO'],
   [`2 workers ≥ 1.8× one worker thread (${TRIALS.toLocaleString('en-US')}-trial audit)`, two >= 1.8 * pooled[1].trialsPerSecond, `${(two / pooled[1].trialsPerSecond).toFixed(2)}×`],
   [`pool start-up < 50 ms after the first audit (2 workers)`, (startup[2]?.poolStartMs ?? Infinity) < 50, `${(startup[2]?.poolStartMs ?? Number.NaN).toFixed(1)} ms`],
   [`2 workers ≥ 1.8× in-thread`, two >= 1.8 * perCore, `${(two / perCore).toFixed(2)}×`],
