@@ -41,6 +41,7 @@ const source = (M, R) => {
   next.nextUint32 = () => fu.nextUint32()
   next.nextDouble = next
   next.fillWords = (out) => { for (let i = 0; i < out.length; i++) out[i] = fu.nextUint32() }
+  next.source = { nodeCrypto: false } // a seeded source: the snapshot sweep derives keyed per-document streams
   return next
 }
 

@@ -130,7 +130,8 @@ if (process.argv.includes('--workers')) {
 // - CGS with --workers W (AD-LDA, approximate) at W = 2 and all cores;
 // and, once, the dense JavaScript baseline. Per sweep: wall ms (the whole fit for the trainers, thread start
 // included), tokens/s, the ratio to the dense JS baseline and to C; held-out perplexity as the mean of the seeds
-// with their range (LDA-EVAL: ±3 % between seeds). `node bench/lda.bench.mjs --cgs [--quick]` runs this section only.
+// with their range (LDA-EVAL: ±3 % between seeds). `node bench/lda.bench.mjs --cgs [--quick] [--ad-lda-workers 2,4,8,16]`
+// runs this section only (default worker counts: 2 and all cores).
 const cgsSection = () => {
   const K = 50
   const seeds = [1, 2, 3]
@@ -178,7 +179,8 @@ const cgsSection = () => {
     const t0 = performance.now(); for (let t = 0; t < SWEEPS; t++) denseSweep(s, u, ALPHA, BETA)
     add('dense JS (baseline), seed 1', { ms: performance.now() - t0, ppl: perplexityOf(s.nwk) })
   }
-  const workerCounts = [...new Set([2, all])].filter((w) => w > 1)
+  const listed = process.argv.indexOf('--ad-lda-workers')
+  const workerCounts = (listed > 0 ? String(process.argv[listed + 1]).split(',').map(Number) : [...new Set([2, all])]).filter((w) => Number.isInteger(w) && w > 1)
   for (const seed of seeds) {
     if (cBinary !== undefined) add('dense C reference', runC(seed))
     add('CGS (SparseLDA), 1 thread', runCgs(seed, 1))
@@ -195,7 +197,7 @@ const cgsSection = () => {
   const seq = summary.get('CGS (SparseLDA), 1 thread')
   for (const [label, r] of summary) {
     const vsC = c === undefined || r === c ? '' : `  ×${(c.ms / r.ms).toFixed(2)} C's speed`
-    const vsSeq = label.includes('AD-LDA') ? `  perplexity ${(100 * (r.ppl / seq.ppl - 1)).toFixed(2)} % vs 1 thread (target within 1 %)` : ''
+    const vsSeq = label.includes('AD-LDA') ? `  speed-up ×${(seq.ms / r.ms).toFixed(2)} vs 1 thread; perplexity ${(100 * (r.ppl / seq.ppl - 1)).toFixed(2)} % vs 1 thread (target within 1 %)` : ''
     console.log(`${label.padEnd(30)} ${r.ms.toFixed(2).padStart(7)} ms/sweep  ${((N / r.ms) / 1e3).toFixed(2).padStart(6)} M tokens/s  ×${(base.ms / r.ms).toFixed(2)} dense JS${vsC}  perplexity ${r.ppl.toFixed(1)} [${r.lo.toFixed(1)}, ${r.hi.toFixed(1)}]${vsSeq}`)
   }
   if (c !== undefined)
