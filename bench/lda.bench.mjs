@@ -14,6 +14,7 @@ import {
   loadSpamRaw, testMask, topVocabulary, calibrateVocabulary, dpVocabulary, vocabularyCounts, subLda, cdpLdaPlus, cgs,
 } from '../dist/trainers/index.js'
 import { addRemove, replaceOne } from '../dist/mechanisms/neighbouring.js'
+import { sweepCommandMs } from '../dist/trainers/lda/parallel/pool.js'
 
 const quick = process.argv.includes('--quick')
 const SWEEPS = quick ? 30 : 200
@@ -42,20 +43,29 @@ let peak = 0
 const sampleRss = () => { peak = Math.max(peak, process.memoryUsage().rss) }
 
 // The private Gibbs trainers across threads (issue 27). Brown, K = 50, node:crypto randomness (the default),
-// each trainer's whole fit timed at 1, 2 and all workers, best of 3 interleaved rounds (the result is the same for
-// every W; the speed-up is t(1)/t(W)). Per-thread tokens/s = N·T / wall / W, beside the dense CGS baseline and the non-private CGS measured
-// here. The serial fraction f is the share of a 1-worker fit spent outside the sweep release (the noisy
-// counts, the release gate, q from the release; the sweep's recount and the topic totals' aggregation run in
-// the sweep release, parallel but for the K·W sum): Amdahl's law then predicts 1/(f + (1 − f)/W) at W cores.
-// `node bench/lda.bench.mjs --workers [--quick]` runs this section only.
+// each trainer's whole fit (pool start included) timed at every worker count of `--workers 1,2,4,8,16` (default
+// 1, 2 and the cores available), best of `--rounds` (default 3) interleaved rounds: the result does not depend
+// on W (a seeded fit is the same file with any W), the speed-up is t(1)/t(W). Per-thread tokens/s = N·T / wall / W,
+// beside the dense CGS baseline and the non-private CGS measured here.
+// Serial fraction f: the share of the 1-worker fit spent outside the threads' commands (sweepCommandMs:
+// the sweep, the recount, the noise of each release, q from the release, SUB-LDA's coins, each run by every
+// thread on its share): the gate's calls, the trainer's own loop, the K-sized sums, the start and φ. Amdahl's
+// law then predicts 1/(f + (1 − f)/W) at W cores. CPU time of all threads against the 1-worker fit's shows the
+// work threads add (their start and warm-up, the sum of their count tables); it is less disturbed by load
+// than wall time, which on a shared machine is not a speed-up measurement.
+// `node bench/lda.bench.mjs --workers [1,2,4,...] [--quick] [--rounds R]` runs this section only.
 const workersSection = () => {
   const SW = quick ? 20 : 60
-  const REPEATS = 3
+  const flagValue = (name) => { const i = process.argv.indexOf(name); return i >= 0 ? process.argv[i + 1] : undefined }
+  const REPEATS = Number(flagValue('--rounds') ?? 3)
   const K = 50
   const data = loadDataset('brown').right
   const N = data.train.tokens.length
   const all = availableParallelism()
-  console.log(`\nPrivate trainers across threads: brown, N_train = ${N}, K = ${K}, ${SW} iterations, node:crypto; ${all} cores available; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} (1/5/15 min) at the start`)
+  const listed = flagValue('--workers')
+  const counts = [...new Set([1, ...(listed !== undefined && /^\d+(,\d+)*$/.test(listed) ? listed.split(',').map(Number) : [2, all])])].filter((w) => w >= 1).sort((x, y) => x - y)
+  const started = performance.now()
+  console.log(`\nPrivate trainers across threads: brown, N_train = ${N}, K = ${K}, ${SW} iterations, node:crypto, workers ${counts.join(', ')}, best of ${REPEATS}; ${all} cores available; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} (1/5/15 min) at the start`)
   const perThread = (r) => (N * SW) / (r.ms / 1000) / r.workers
   const bestOf = (f) => { let out; for (let r = 0; r < REPEATS; r++) { const x = f(); if (out === undefined || x.ms < out.ms) out = x } return out }
   const baseline = bestOf(() => {
@@ -68,7 +78,7 @@ const workersSection = () => {
     const f = cgs.fit(data.train, { topics: K, iterations: SW, alpha: ALPHA, beta: BETA }, seeded(1), { logLikelihoodEvery: 0 })
     return { ms: performance.now() - t0, workers: 1, ppl: heldOutPerplexity(f.right.model.phi, K, data.testObserved, data.testHeldOut).right.perplexity }
   })
-  const line = (label, r, extra = '') => console.log(`${label.padEnd(34)} ${(perThread(r) / 1e6).toFixed(2).padStart(6)} M tokens/s per thread  ×${(perThread(r) / perThread(baseline)).toFixed(2)} vs dense${extra}`)
+  const line = (label, r, extra = '') => console.log(`${label.padEnd(30)} ${(perThread(r) / 1e6).toFixed(2).padStart(6)} M tokens/s per thread  ×${(perThread(r) / perThread(baseline)).toFixed(2)} vs dense${extra}`)
   line('dense CGS (baseline), 1 thread', baseline)
   line('CGS (SparseLDA), 1 thread', cgsRun, `  perplexity ${cgsRun.ppl.toFixed(1)}`)
   const trainers = [
@@ -76,46 +86,43 @@ const workersSection = () => {
     ['SUB-LDA γ = 0.1', subLda, { gamma: 0.1, order: 14, rdpEpsilon: 2, clip: 100, adaptive: null }],
     ['CDP-LDA+', cdpLdaPlus, { epsilon: 1 }],
   ]
+  const summary = []
   for (const [name, trainer, extra] of trainers) {
     // the worker counts interleaved, REPEATS rounds, the fastest fit of each kept: on a shared machine a burst of
     // load then slows one round of every W, not all rounds of one
     const best = new Map()
     for (let round = 0; round < REPEATS; round++)
-      for (const workers of [...new Set([1, 2, all])]) {
-        let last = 0; let sweepMs = 0
+      for (const workers of counts) {
         const c0 = process.cpuUsage()
-        const t0 = performance.now(); last = t0
-        const f = trainer.fit(data.train, { topics: K, iterations: SW, alpha: ALPHA, beta: BETA, ...extra }, secure(), {
-          logLikelihoodEvery: 0, workers,
-          onRelease: (r) => { const now = performance.now(); if (/topic draws/.test(r.label)) sweepMs += now - last; last = now },
-        })
+        const p0 = sweepCommandMs()
+        const t0 = performance.now()
+        const f = trainer.fit(data.train, { topics: K, iterations: SW, alpha: ALPHA, beta: BETA, ...extra }, secure(), { logLikelihoodEvery: 0, workers })
         const ms = performance.now() - t0
+        const parallelMs = sweepCommandMs() - p0
         const cu = process.cpuUsage(c0)
         const cpuMs = (cu.user + cu.system) / 1000 // every thread of the process
         const ppl = heldOutPerplexity(f.right.model.phi, K, data.testObserved, data.testHeldOut).right.perplexity
-        if (!best.has(workers) || ms < best.get(workers).ms) best.set(workers, { workers, ms, cpuMs, sweepMs, ppl })
+        if (!best.has(workers) || ms < best.get(workers).ms) best.set(workers, { workers, ms, cpuMs, serialMs: ms - parallelMs, ppl })
       }
     const runs = [...best.values()]
     const one = runs[0]
-    const f = (one.ms - one.sweepMs) / one.ms
+    const f = one.serialMs / one.ms
     for (const r of runs) {
       const speed = one.ms / r.ms
-      // CPU time (all threads) against the 1-worker fit: the work the threads add (their start, the sum of
-      // their count tables, cache traffic); with the serial part f, an idle machine would run the fit at
-      // 1/(f + (1 − f)·inflation/W) — a prediction from CPU time, which load on a shared machine disturbs far less than wall time
-      const inflation = Math.max(1, (r.cpuMs / one.cpuMs - f) / (1 - f))
-      const predicted = 1 / (f + ((1 - f) * inflation) / r.workers)
       line(
         `${name}, ${r.workers} worker${r.workers > 1 ? 's' : ''}`,
         r,
-        `  speed-up ×${speed.toFixed(2)}${r.workers === 2 && name === 'HDP-LDA' ? ` (target ≥ ×1.8: ${speed >= 1.8 ? 'met' : 'missed'})` : ''}` +
-          `  CPU ×${(r.cpuMs / one.cpuMs).toFixed(2)} of 1 worker's → idle-machine prediction ×${predicted.toFixed(2)}  perplexity ${r.ppl.toFixed(1)}`,
+        `  speed-up ×${speed.toFixed(2)} (Amdahl ×${(1 / (f + (1 - f) / r.workers)).toFixed(2)})${r.workers === 2 && name === 'HDP-LDA' ? ` [target ≥ ×1.8: ${speed >= 1.8 ? 'met' : 'missed'}]` : ''}` +
+          `  serial ${r.serialMs.toFixed(0)} ms of ${r.ms.toFixed(0)}  CPU ×${(r.cpuMs / one.cpuMs).toFixed(2)} of 1 worker's  perplexity ${r.ppl.toFixed(1)} (×${(r.ppl / one.ppl).toFixed(3)})`,
       )
     }
     const cost = perThread(one) / perThread(cgsRun)
-    console.log(`${''.padEnd(34)} 1 thread: ×${cost.toFixed(2)} CGS's tokens/s${name === 'HDP-LDA' ? ` (target ≥ ×0.8: ${cost >= 0.8 ? 'met' : 'missed'})` : ''}; serial fraction f = ${(100 * f).toFixed(1)} % (release + aggregation) → Amdahl at 16 cores: ×${(1 / (f + (1 - f) / 16)).toFixed(1)}`)
+    const at16 = 1 / (f + (1 - f) / 16)
+    console.log(`${''.padEnd(30)} 1 thread: ×${cost.toFixed(2)} CGS's tokens/s${name === 'HDP-LDA' ? ` (target ≥ ×0.8: ${cost >= 0.8 ? 'met' : 'missed'})` : ''}; serial fraction f = ${(100 * f).toFixed(2)} % → Amdahl at 16 cores: ×${at16.toFixed(1)}`)
+    summary.push(`${name}: f = ${(100 * f).toFixed(2)} %, ${runs.map((r) => `${r.workers}: ×${(one.ms / r.ms).toFixed(2)}`).join(', ')}, Amdahl at 16: ×${at16.toFixed(1)}`)
   }
-  console.log(`load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} at the end`)
+  console.log(`summary: ${summary.join('; ')}`)
+  console.log(`load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} at the end; section took ${((performance.now() - started) / 1000).toFixed(0)} s`)
 }
 if (process.argv.includes('--workers')) {
   workersSection()

@@ -67,6 +67,13 @@ const xoshiro128 = (s0: number, s1: number, s2: number, s3: number): ((out: Uint
   s3 = d
 }
 
+/** Words of the xoshiro128** stream whose state is `state` (four 32-bit words, not all zero); not secret. */
+export const xoshiroWords = (state: ArrayLike<number>, kind: string): RandomWords => ({
+  kind,
+  secret: false,
+  fill: xoshiro128(state[0] as number, state[1] as number, state[2] as number, state[3] as number),
+})
+
 const TWO_32 = 4294967296
 
 /** A xoshiro128** stream seeded from four draws of `rng` (the last word made odd, so the state is never zero). */

@@ -15,6 +15,8 @@ export {
   type TableSensitivity,
   type Sampling,
   discreteLaplaceTable,
+  type TableNoise,
+  type TableNoiser,
   discreteLaplaceTableEvent,
   discreteGaussianTable,
   discreteGaussianTableEvent,

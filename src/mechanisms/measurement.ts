@@ -64,25 +64,38 @@ const addNoise = (counts: ArrayLike<number>, noise: Float64Array): Float64Array 
   return noise
 }
 
-/** Releases an integer table plus exact discrete Laplace noise of scale t on every cell. */
-export const discreteLaplaceTable = (label: string, scale: number, s: TableSensitivity): Measurement<ArrayLike<number>, Float64Array> => {
-  const sampler = discreteLaplaceSampler(scale)
+/** The exact integer noise of a table release, as data (so that another thread can build the same sampler). */
+export type TableNoise = { readonly kind: 'discrete-laplace'; readonly scale: number } | { readonly kind: 'discrete-gaussian'; readonly sigma: number }
+
+/** The sampler of `n` (./noise). */
+export const tableNoiseSampler = (n: TableNoise): { fill<A extends Float64Array>(s: WordStream, out: A): A } =>
+  n.kind === 'discrete-laplace' ? discreteLaplaceSampler(n.scale) : discreteGaussianSampler(n.sigma)
+
+/**
+ * How a table release draws its noise: `counts` plus noise `n` on every cell, every word drawn from
+ * `words` or from streams derived from it. The default draws the cells in order from `words` on the
+ * calling thread; the private Gibbs trainers pass their threads' (src/trainers/lda/parallel), which
+ * draw blocks of cells at once. Either way the noisy table is computed inside the measurement's run,
+ * i.e. inside the gate's release, and the noise never exists apart from it.
+ */
+export type TableNoiser = (n: TableNoise, counts: ArrayLike<number>, words: WordStream) => Float64Array
+
+const tableRelease = (label: string, noise: TableNoise, event: PrivacyEvent, noiser: TableNoiser | undefined): Measurement<ArrayLike<number>, Float64Array> => {
+  const sampler = tableNoiseSampler(noise) // built (and its scale checked, RangeError) now, not at the first release
   return {
     label,
-    event: discreteLaplaceTableEvent(scale, s),
-    run: (counts, words) => addNoise(counts, sampler.fill(words, new Float64Array(counts.length))),
+    event,
+    run: noiser === undefined ? (counts, words) => addNoise(counts, sampler.fill(words, new Float64Array(counts.length))) : (counts, words) => noiser(noise, counts, words),
   }
 }
 
-/** Releases an integer table plus exact discrete Gaussian noise N_ℤ(0, σ²) on every cell. */
-export const discreteGaussianTable = (label: string, sigma: number, s: TableSensitivity): Measurement<ArrayLike<number>, Float64Array> => {
-  const sampler = discreteGaussianSampler(sigma)
-  return {
-    label,
-    event: discreteGaussianTableEvent(sigma, s),
-    run: (counts, words) => addNoise(counts, sampler.fill(words, new Float64Array(counts.length))),
-  }
-}
+/** Releases an integer table plus exact discrete Laplace noise of scale t on every cell (drawn by `noiser`, default in order on this thread). */
+export const discreteLaplaceTable = (label: string, scale: number, s: TableSensitivity, noiser?: TableNoiser): Measurement<ArrayLike<number>, Float64Array> =>
+  tableRelease(label, { kind: 'discrete-laplace', scale }, discreteLaplaceTableEvent(scale, s), noiser)
+
+/** Releases an integer table plus exact discrete Gaussian noise N_ℤ(0, σ²) on every cell (drawn by `noiser`, default in order on this thread). */
+export const discreteGaussianTable = (label: string, sigma: number, s: TableSensitivity, noiser?: TableNoiser): Measurement<ArrayLike<number>, Float64Array> =>
+  tableRelease(label, { kind: 'discrete-gaussian', sigma }, discreteGaussianTableEvent(sigma, s), noiser)
 
 /**
  * A mechanism whose randomness is consumed inside the trainer's own loop (the topic draws of a

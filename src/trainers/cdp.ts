@@ -27,7 +27,7 @@ import { BASE_DEFAULTS, BaseConfig, checkBase, positive } from './config.js'
 import { privateFitResult } from './lda/loop.js'
 import { startPrivateFit } from './lda/private-fit.js'
 import { phiFromNoisyCounts } from './lda/state.js'
-import { discreteLaplaceTable, randomizedStep, type TableSensitivity, unprotected } from '../mechanisms/measurement.js'
+import { discreteLaplaceTable, randomizedStep, type TableNoiser, type TableSensitivity, unprotected } from '../mechanisms/measurement.js'
 import { LDA_ASSUMPTIONS } from './assumptions.js'
 import { type LdaTrainer, pureClaim } from './trainer.js'
 import { LDA_DP, LDA_DP_PAPER } from './papers.js'
@@ -55,8 +55,8 @@ const cdpSchedule = (c: CdpConfig, every: boolean): Schedule => {
   return every ? { each: fresh, iterations: c.iterations } : { first: fresh, each: [reused, reused, draws], iterations: c.iterations }
 }
 
-const topicWord = (c: CdpConfig) => discreteLaplaceTable(TW, 1 / c.epsilon, TWO_CELLS)
-const docTopic = (c: CdpConfig) => discreteLaplaceTable(DT, 1 / c.epsilon, TWO_CELLS)
+const topicWord = (c: CdpConfig, noiser?: TableNoiser) => discreteLaplaceTable(TW, 1 / c.epsilon, TWO_CELLS, noiser)
+const docTopic = (c: CdpConfig, noiser?: TableNoiser) => discreteLaplaceTable(DT, 1 / c.epsilon, TWO_CELLS, noiser)
 
 const validate = (c: CdpConfig, stats?: Parameters<typeof checkBase>[1]) => {
   const b = checkBase(c, stats)
@@ -98,8 +98,8 @@ const make = (every: boolean): LdaTrainer<CdpConfig> => ({
     if (E.isLeft(start)) return start
     const { gate, state, sampler, iterate } = start.right
     const { nwk, ndk } = state
-    const tw = topicWord(c)
-    const dt = docTopic(c)
+    const tw = topicWord(c, sampler.noiser)
+    const dt = docTopic(c, sampler.noiser)
     let twNoise: Float64Array = new Float64Array(nwk.length)
     let dtNoise: Float64Array = new Float64Array(ndk.length)
     // CDP-LDA's later iterations: the true counts plus the first iteration's noise
@@ -123,8 +123,11 @@ const make = (every: boolean): LdaTrainer<CdpConfig> => ({
         if (every || it === 1) {
           noisyTw = gate.release(tw, nwk, ctx)
           noisyDt = gate.release(dt, ndk, ctx)
-          twNoise = noisyTw.map((x, i) => x - (nwk[i] as number))
-          dtNoise = noisyDt.map((x, i) => x - (ndk[i] as number))
+          if (!every) {
+            // kept for the later iterations' releases (CDP-LDA only)
+            twNoise = noisyTw.map((x, i) => x - (nwk[i] as number))
+            dtNoise = noisyDt.map((x, i) => x - (ndk[i] as number))
+          }
         } else {
           noisyTw = gate.release(twReused, nwk, ctx)
           noisyDt = gate.release(dtReused, ndk, ctx)

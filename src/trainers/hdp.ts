@@ -37,7 +37,7 @@ import { privateFitResult } from './lda/loop.js'
 import { startPrivateFit } from './lda/private-fit.js'
 import type { SnapshotSampler } from './lda/snapshot.js'
 import { phiFromNoisyCounts } from './lda/state.js'
-import { discreteLaplaceTable, type Measurement, randomizedStep, type TableSensitivity } from '../mechanisms/measurement.js'
+import { discreteLaplaceTable, type Measurement, randomizedStep, type TableNoiser, type TableSensitivity } from '../mechanisms/measurement.js'
 import { LDA_ASSUMPTIONS } from './assumptions.js'
 import { type LdaTrainer, pureClaim } from './trainer.js'
 import { invalidParameter } from '../core/error.js'
@@ -108,7 +108,7 @@ const hdpSchedule = (c: HdpConfig): Schedule => {
 }
 
 /** Iteration `it`'s release of the counts (η_it alone: the accumulate reading adds it to the earlier noise in `fit`). */
-const countRelease = (c: HdpConfig, it: number) => discreteLaplaceTable(countLabel(c, it), 2 / c.epsilonL, countSensitivity(c, it))
+const countRelease = (c: HdpConfig, it: number, noiser?: TableNoiser) => discreteLaplaceTable(countLabel(c, it), 2 / c.epsilonL, countSensitivity(c, it), noiser)
 
 const validate = (c: HdpConfig, stats?: Parameters<typeof checkBase>[1]): E.Either<ReturnType<typeof invalidParameter>, HdpConfig> => {
   const b = checkBase(c, stats)
@@ -154,8 +154,8 @@ export const hdpLda: LdaTrainer<HdpConfig> = {
     const start = startPrivateFit(corpus, c, validate, rng, c.clip, options, hdpSchedule(c))
     if (E.isLeft(start)) return start
     const { gate, state, sampler, iterate } = start.right
-    // line 9, fresh reading: n̂ = n + η with fresh η every iteration
-    const fresh = countRelease(c, 1)
+    // line 9, fresh reading: n̂ = n + η with fresh η every iteration (η drawn on the sampler's threads)
+    const fresh = countRelease(c, 1, sampler.noiser)
     // accumulate reading: the noise stays, n̂_i = n_i + η_1 + … + η_i
     const acc = new Float64Array(state.nwk.length)
     const accumulated = (it: number): Measurement<Int32Array, Float64Array> => {

@@ -175,37 +175,26 @@ export const subLda: LdaTrainer<SubConfig> = {
     'Alg. 1’s noise inside the token loop read as one release per iteration on the counts of the sample (§4.1)',
   ],
   fit: (corpus, c, rng, options = {}) => {
-    // One thread unless asked: more than half of a fit is the per-token sampling coins and the noise, drawn on the
-    // calling thread, so a second thread made a 2-core fit slower (×0.80, docs/trainers.md § Across threads).
-    const start = startPrivateFit(corpus, c, validate, rng, c.clip, { ...options, workers: options.workers ?? 1 }, subSchedule(c))
+    const start = startPrivateFit(corpus, c, validate, rng, c.clip, options, subSchedule(c))
     if (E.isLeft(start)) return start
     const { gate, state, sampler, iterate } = start.right
-    const { K, V, tokens, z } = state
-    const include = new Uint8Array(tokens.length)
-    const counts = new Int32Array(V * K)
-    const estimate = new Float64Array(V * K) // released counts scaled to the full corpus
+    const { K, V } = state
+    const estimate = new Float64Array(V * K) // released counts scaled to the full corpus (adaptive: only the frequent cells)
     const frequent = new Uint8Array(V * K)
-    const noise = discreteGaussianTable(GAUSS, subLdaSigma(c.order, c.rdpEpsilon), TWO_CELLS)
-    /** Iteration `it`'s release: the sampling coins (gate words), the counts of the sample, discrete Gaussian noise. */
+    const noise = discreteGaussianTable(GAUSS, subLdaSigma(c.order, c.rdpEpsilon), TWO_CELLS, sampler.noiser)
+    /**
+     * Iteration `it`'s release: the sampling coins (words from the gate's: node:crypto on every
+     * thread, or streams keyed per document), the counts of the sample, discrete Gaussian noise.
+     */
     const sampleAndRelease = (it: number) =>
       randomizedStep(noise.label, noise.event, (_: void, words): { released: Float64Array; kept: number } => {
-        const rate = rateOf(c, it)
-        const useSets = adaptiveAt(c, it)
-        let kept = 0
-        counts.fill(0)
-        for (let i = 0; i < tokens.length; i++) {
-          const cell = (tokens[i] as number) * K + (z[i] as number)
-          const r = useSets && frequent[cell] !== 1 ? 0 : rate
-          const keep = r >= 1 || (r > 0 && words.nextDouble() < r) ? 1 : 0
-          include[i] = keep
-          kept += keep
-          if (keep === 1) counts[cell] = (counts[cell] as number) + 1
-        }
+        const { counts, kept } = sampler.subsample(rateOf(c, it), adaptiveAt(c, it) ? frequent : undefined, words)
         return { released: noise.run(counts, words), kept }
       })
     const draws = topicDraws(c.clip, c.beta, sampler, RO)
     const adaptiveDraws = randomizedStep(ADAPTIVE_DRAW, nonPrivate, draws.run)
     const adaptive = c.adaptive
+    let last: { released: Float64Array; rate: number } | undefined
     const run = iterate(
       c.iterations,
       options,
@@ -214,13 +203,20 @@ export const subLda: LdaTrainer<SubConfig> = {
         const rate = rateOf(c, it)
         const { released, kept } = gate.release(sampleAndRelease(it), undefined, ctx)
         const useSets = adaptiveAt(c, it)
-        for (let i = 0; i < released.length; i++) if (!useSets || frequent[i] === 1) estimate[i] = (released[i] as number) / rate
-        sampler.setRelease(estimate, 1)
-        gate.release(useSets ? adaptiveDraws : draws, include, ctx)
+        if (adaptive === null) {
+          // uniform rate: q is built from the release scaled by 1/γ on the sampler's threads
+          sampler.setRelease(released, 1 / rate)
+          last = { released, rate }
+        } else {
+          for (let i = 0; i < released.length; i++) if (!useSets || frequent[i] === 1) estimate[i] = (released[i] as number) / rate
+          sampler.setRelease(estimate, 1)
+        }
+        gate.release(useSets ? adaptiveDraws : draws, sampler.include, ctx)
         if (adaptive !== null) markFrequent(estimate, K, V, adaptive.q, frequent)
         return kept
       },
     )
+    if (last !== undefined) for (let i = 0; i < estimate.length; i++) estimate[i] = (last.released[i] as number) / last.rate
     const clipped = new Float64Array(estimate.length)
     for (let i = 0; i < estimate.length; i++) clipped[i] = Math.max(0, estimate[i] as number)
     return E.right(privateFitResult(gate, c, V, phiFromCounts(clipped, K, V, c.beta), run))

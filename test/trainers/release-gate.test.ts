@@ -17,7 +17,7 @@ import { loadDataset } from '../../src/trainers/corpus/load.js'
 import { phiFromNoisyCounts } from '../../src/trainers/lda/state.js'
 import { discreteLaplaceTable } from '../../src/mechanisms/measurement.js'
 import { replaceOne } from '../../src/mechanisms/neighbouring.js'
-import { discreteGaussianSampler } from '../../src/mechanisms/noise/index.js'
+import { subsampleCoins } from '../../src/trainers/lda/parallel/release-work.js'
 import { subLdaSigma } from '../../src/trainers/sub-analysis.js'
 
 // node:crypto's randomFillSync, the secure word source (src/core/words.ts), passes through unless a
@@ -163,7 +163,7 @@ describe('SUB-LDA draws its coins and topic draws from the gate’s secure words
     if (E.isLeft(f)) throw new Error('fit')
     return { fit: f.right, kept }
   }
-  it('with node:crypto replaced by a known stream, the secure run repeats on that stream, and its coins are the stream’s words after the initial topics', () => {
+  it('with node:crypto replaced by a known stream, the secure run repeats on that stream; a seeded run’s coins are streams keyed from the seed', () => {
     const onStandIn = (): ReturnType<typeof run> => {
       crypto.standIn = seededWords('crypto-stand-in').fill
       crypto.words = 0
@@ -183,29 +183,30 @@ describe('SUB-LDA draws its coins and topic draws from the gate’s secure words
     expect(Array.from(again.fit.model.phi)).toEqual(Array.from(secureRun.fit.model.phi))
     expect(again.kept).toEqual(secureRun.kept)
     const seededRun = run(seeded('crypto-stand-in'))
-    // Replay the gate's stream: N doubles for the initial topics, then one coin per token (kept if
-    // < γ), the discrete Gaussian noise on V·K cells, then — for a seed, not for node:crypto, whose
-    // draws the sweep reads itself — the sweep's two keys, and the next iteration's coins.
-    const replay = (keys: boolean): number[] => {
+    // Replay the seeded run's stream: N doubles for the initial topics, then per iteration the coins'
+    // key (each document's coins, two words a token, from a stream keyed by it and the document), the
+    // noise's key (its blocks of cells are keyed streams too) and the sweep's two keys.
+    const replay = (): number[] => {
       const w = new WordStream(seededWords('crypto-stand-in'))
       for (let i = 0; i < N; i++) w.nextDouble()
-      const noise = discreteGaussianSampler(subLdaSigma(14, 2))
       const out: number[] = []
+      const V = corpus.vocab.length
       for (let it = 0; it < 2; it++) {
-        let k = 0
-        for (let i = 0; i < N; i++) if (w.nextDouble() < 0.5) k++
-        out.push(k)
-        noise.fill(w, new Float64Array(corpus.vocab.length * 3))
-        if (keys) w.fillWords(new Uint32Array(8))
+        const key = new Uint32Array(4)
+        w.fillWords(key)
+        const include = new Uint8Array(N)
+        out.push(subsampleCoins(3, corpus.tokens, corpus.docStart, new Int32Array(N), 0, corpus.docStart.length - 1, 0.5, undefined, { kind: 'keyed', key }, include, new Int32Array(V * 3), { buf: new Uint32Array(16) }))
+        w.fillWords(new Uint32Array(4 + 8))
       }
       return out
     }
     const N = corpus.tokens.length
-    // more words than the gate's one 16,384-word chunk: the sweep read node:crypto itself
+    // more words than the gate's one 16,384-word chunk: the coins, the noise and the sweep read node:crypto themselves
     expect(crypto.words).toBeGreaterThan(16384)
-    const expected = replay(true)
+    const expected = replay()
     expect(seededRun.kept).toEqual(expected)
-    expect(secureRun.kept).toEqual(replay(false))
+    // the secure run's coins are node:crypto's (the stand-in's) words, not the seed's
+    expect(secureRun.kept).not.toEqual(expected)
     expect(expected[0]).toBeGreaterThan(N / 4)
     expect(expected[0]).toBeLessThan((3 * N) / 4)
   })

@@ -9,7 +9,8 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { runTrainCli } from '../../src/cli/commands/train.js'
 import { seeded } from '../../src/core/rng.js'
 import { WordStream, wordsFromRng } from '../../src/core/words.js'
-import { discreteGaussianSampler, discreteLaplaceSampler } from '../../src/mechanisms/noise/index.js'
+import type { TableNoise } from '../../src/mechanisms/measurement.js'
+import { keyedNoisyTable, subsampleCoins } from '../../src/trainers/lda/parallel/release-work.js'
 import { loadDataset } from '../../src/trainers/corpus/load.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'dpaudit-replay-'))
@@ -31,6 +32,16 @@ const data = loadDataset(corpusDir)
 if (E.isLeft(data)) throw new Error('corpus')
 const train = data.right.train
 const N = train.tokens.length
+
+/**
+ * A keyed run's table noise as the trainers draw it (src/trainers/lda/parallel/release-work.ts): a
+ * key of four words from the run's stream, then every block of cells from a stream keyed by it.
+ */
+const keyedNoise = (w: WordStream, noise: TableNoise, cells: number): Float64Array => {
+  const key = new Uint32Array(4)
+  w.fillWords(key)
+  return keyedNoisyTable(noise, key, new Int32Array(cells))
+}
 const wordCount = new Array<number>(V).fill(0)
 for (const w of train.tokens) wordCount[w] = (wordCount[w] as number) + 1
 
@@ -51,10 +62,9 @@ const trainFile = (name: string, extra: ReadonlyArray<string>): { file: File; te
 const replayNoise = (seed: string): Float64Array => {
   const w = new WordStream(wordsFromRng(seeded(seed)))
   for (let i = 0; i < N; i++) w.nextDouble() // initial topics
-  const noise = discreteLaplaceSampler(2 / EPS_L)
-  let eta = new Float64Array(V * K)
+  let eta: Float64Array = new Float64Array(V * K)
   for (let it = 1; it <= T; it++) {
-    eta = noise.fill(w, new Float64Array(V * K))
+    eta = keyedNoise(w, { kind: 'discrete-laplace', scale: 2 / EPS_L }, V * K)
     w.fillWords(new Uint32Array(8)) // the sweep's two keys (its topic draws' words are derived from them)
   }
   return eta
@@ -126,17 +136,22 @@ describe('seed replay against sub-lda and cdp-lda model files', () => {
   const replaySub = (seed: string): { eta: Float64Array; sampled: number[] } => {
     const w = new WordStream(wordsFromRng(seeded(seed)))
     for (let i = 0; i < N; i++) w.nextDouble() // initial topics
-    const noise = discreteGaussianSampler(SIGMA)
-    let eta = new Float64Array(V * K)
+    let eta: Float64Array = new Float64Array(V * K)
     const sampled = new Array<number>(V).fill(0)
+    const include = new Uint8Array(N)
     for (let it = 1; it <= T; it++) {
+      // the coins: a key from the stream, then two words per token from a stream keyed by its document
+      const key = new Uint32Array(4)
+      w.fillWords(key)
+      const D = train.docStart.length - 1
+      subsampleCoins(K, train.tokens, train.docStart, new Int32Array(N), 0, D, GAMMA, undefined, { kind: 'keyed', key }, include, new Int32Array(V * K), { buf: new Uint32Array(16) })
       sampled.fill(0)
       for (let i = 0; i < N; i++)
-        if (w.nextDouble() < GAMMA) {
-          const word = train.tokens[i] as number // the trainers keep reading order
+        if (include[i] === 1) {
+          const word = train.tokens[i] as number
           sampled[word] = (sampled[word] as number) + 1
         }
-      eta = noise.fill(w, new Float64Array(V * K))
+      eta = keyedNoise(w, { kind: 'discrete-gaussian', sigma: SIGMA }, V * K)
       w.fillWords(new Uint32Array(8)) // the sweep's two keys (the sampled tokens' draws are derived from them)
     }
     return { eta, sampled }
@@ -146,7 +161,7 @@ describe('seed replay against sub-lda and cdp-lda model files', () => {
   const replayCdp = (seed: string): Float64Array => {
     const w = new WordStream(wordsFromRng(seeded(seed)))
     for (let i = 0; i < N; i++) w.nextDouble()
-    return discreteLaplaceSampler(1 / EPS).fill(w, new Float64Array(V * K))
+    return keyedNoise(w, { kind: 'discrete-laplace', scale: 1 / EPS }, V * K)
   }
 
   /** Words whose count the attack recovers exactly: Σ_k (m_wk − η_wk) equals the truth. */

@@ -152,7 +152,7 @@ export const observedGibbsFit = (
     const start = startPrivateFit(corpus, c, hdpLda.validate as never, rng, c.clip, { onRelease }, schedule.right)
     if (E.isLeft(start)) return start
     const { gate, state, sampler } = start.right
-    const fresh = discreteLaplaceTable('discrete Laplace of scale 2/ε_L on every topic-word count n_tk', 2 / c.epsilonL, WORD_CELLS)
+    const fresh = discreteLaplaceTable('discrete Laplace of scale 2/ε_L on every topic-word count n_tk', 2 / c.epsilonL, WORD_CELLS, sampler.noiser)
     const draws = topicDraws(c.clip, c.beta, sampler)
     let noisy: Float64Array = new Float64Array(state.nwk.length)
     for (let it = 1; it <= T; it++) {
@@ -170,8 +170,8 @@ export const observedGibbsFit = (
   if (E.isLeft(start)) return start
   const { gate, state, sampler } = start.right
   const { nwk, ndk } = state
-  const tw = discreteLaplaceTable('discrete Laplace of scale 1/ε on the topic-word counts N_tk', 1 / c.epsilon, WORD_CELLS)
-  const dt = discreteLaplaceTable('discrete Laplace of scale 1/ε on the document-topic counts N_km', 1 / c.epsilon, WORD_CELLS)
+  const tw = discreteLaplaceTable('discrete Laplace of scale 1/ε on the topic-word counts N_tk', 1 / c.epsilon, WORD_CELLS, sampler.noiser)
+  const dt = discreteLaplaceTable('discrete Laplace of scale 1/ε on the document-topic counts N_km', 1 / c.epsilon, WORD_CELLS, sampler.noiser)
   const draws = randomizedStep('topic draws on unclipped counts', nonPrivate, (docNoise: Float64Array, words) => sampler.sweepWithDocNoise(words, docNoise))
   let noisyTw: Float64Array = new Float64Array(nwk.length)
   for (let it = 1; it <= T; it++) {

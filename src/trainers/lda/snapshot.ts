@@ -36,14 +36,21 @@
  * documents are cut into W runs of about N/W tokens swept at once, then the true counts are
  * recounted, each part its own documents, and the parts' tables added (./parallel). The draws are
  * the same functions of the same words with any W: exact parallelism, the distribution unchanged.
+ * The rest of an iteration runs on the same threads (./parallel/release-work.ts): the release's
+ * noise (`noiser`, which the trainer's table measurement calls inside the gate's release), q from
+ * the release (`setRelease`) and SUB-LDA's coins (`subsample`). Its noise words: node:crypto on
+ * each thread, or (keyed) per block of cells from a key the gate's words give, so a seeded release
+ * is the same with any W, too.
  *
  * @module
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, invalidParameter } from '../../core/error.js'
 import type { WordStream } from '../../core/words.js'
-import { cutByWeight, controlLength, type SweepArrays } from './parallel/part.js'
+import type { TableNoiser } from '../../mechanisms/measurement.js'
+import { COIN_RATE, cutByWeight, PARAMS, RELEASE_SCALE, type SweepArrays } from './parallel/part.js'
 import { startSweepPool, type SweepPool } from './parallel/pool.js'
+import { addBlockNoise, blockCount, inverseTotals, NOISE_BLOCK, ROW_BLOCK, samplerCache, type StreamKey } from './parallel/release-work.js'
 import type { GibbsState } from './state.js'
 import type { SweepRandomness } from './sweep-kernel.js'
 
@@ -60,6 +67,20 @@ export interface SnapshotSampler {
    * η fixed for the sweep (CDP-LDA, CDP-LDA+: Laplace on the document-topic counts).
    */
   readonly sweepWithDocNoise: (words: WordStream, docNoise: Float64Array) => void
+  /**
+   * Draws a table release's noise on the sampler's threads (pass it to discreteLaplaceTable /
+   * discreteGaussianTable): counts plus noise, computed inside the release. A table in shared memory
+   * is done by every thread at once, any other by the calling thread, with the same words.
+   */
+  readonly noiser: TableNoiser
+  /**
+   * SUB-LDA's coins on the sampler's threads: every token is kept with probability `rate` (0 outside
+   * `frequent`, when given), into `include`; returns the (word, topic) counts of the kept tokens
+   * (valid until the next call) and how many were kept.
+   */
+  readonly subsample: (rate: number, frequent: Uint8Array | undefined, words: WordStream) => { counts: Int32Array; kept: number }
+  /** The sample of the last `subsample`, one 0/1 byte per token: pass it to `sweep`. */
+  readonly include: Uint8Array
   /** Threads that sweep (1: the calling thread alone). */
   readonly workers: number
   /** Ends the worker threads (nothing to do for one thread); the sampler is unusable after it. */
@@ -79,6 +100,14 @@ export const makeSnapshotSampler = (state: GibbsState, alpha: number, beta: numb
  */
 export const makeParallelSnapshotSampler = (state: GibbsState, alpha: number, beta: number, clip: number, workers: number): E.Either<DpError, SnapshotSampler> =>
   build(state, alpha, beta, clip, workers)
+
+/** The randomness of other per-iteration work (noise, coins): node:crypto on every thread, or one key from the gate's words. */
+const streamKeyOf = (words: WordStream): StreamKey => {
+  if (words.source.nodeCrypto === true) return { kind: 'crypto' }
+  const key = new Uint32Array(4)
+  words.fillWords(key)
+  return { kind: 'keyed', key }
+}
 
 /** The randomness of one sweep: node:crypto on every thread, or two keys from the gate's words. */
 const randomnessOf = (words: WordStream): SweepRandomness => {
@@ -100,11 +129,13 @@ const build = (state: GibbsState, alpha: number, beta: number, clip: number, wor
     return E.left(invalidParameter('workers', workers, 'a sweep on several threads needs the Gibbs state in shared memory (initState with sharedInt32)'))
   const f64 = (n: number): Float64Array => (threaded ? new Float64Array(new SharedArrayBuffer(8 * n)) : new Float64Array(n))
   const i32 = (n: number): Int32Array => (threaded ? new Int32Array(new SharedArrayBuffer(4 * n)) : new Int32Array(n))
-  const arrays: SweepArrays = {
+  const arrays: Omit<SweepArrays, 'control'> = {
     K,
     V,
     D,
     alpha,
+    beta,
+    clip,
     tokens,
     docStart,
     z,
@@ -117,57 +148,89 @@ const build = (state: GibbsState, alpha: number, beta: number, clip: number, wor
     draws: threaded ? new Uint32Array(new SharedArrayBuffer(4 * tokens.length)) : new Uint32Array(tokens.length),
     include: threaded ? new Uint8Array(new SharedArrayBuffer(tokens.length)) : new Uint8Array(tokens.length),
     nkParts: i32(parts * K),
+    colBlocks: f64(blockCount(V, ROW_BLOCK) * K),
+    inverseTotals: f64(K),
+    sample: i32(V * K),
+    keptParts: i32(parts),
+    params: f64(PARAMS),
     nwkParts: threaded ? i32(parts * V * K) : undefined,
     docCut: cutByWeight(docStart, parts),
-    control: new Int32Array(new SharedArrayBuffer(4 * controlLength(parts))),
   }
   const started = startSweepPool(arrays, parts)
   if (E.isLeft(started)) return started
   const pool: SweepPool = started.right
-  const { q, qsum } = arrays
-  const tot = new Float64Array(K)
+  const shared = (a: ArrayBufferView): boolean => !threaded || a.buffer instanceof SharedArrayBuffer
+  /** A release copied into shared memory when it is not there (the threads read it by handle). */
+  let releaseCopy: Float64Array | undefined
 
   const setRelease = (noisy: Float64Array, scale: number): void => {
-    tot.fill(0)
-    for (let w = 0; w < V; w++) for (let k = 0; k < K; k++) tot[k] = (tot[k] as number) + (noisy[w * K + k] as number) * scale
-    for (let k = 0; k < K; k++) tot[k] = 1 / (Math.max(0, tot[k] as number) + V * beta)
-    for (let w = 0; w < V; w++) {
-      let s = 0
-      for (let k = 0; k < K; k++) {
-        const c = Math.min(Math.max((noisy[w * K + k] as number) * scale, 0), clip)
-        const v = (c + beta) * (tot[k] as number)
-        q[w * K + k] = v
-        s += v
-      }
-      qsum[w] = s
+    let release = noisy
+    if (!shared(noisy)) {
+      releaseCopy ??= f64(V * K)
+      releaseCopy.set(noisy)
+      release = releaseCopy
     }
+    arrays.params[RELEASE_SCALE] = scale
+    pool.attach({ release })
+    pool.run({ type: 'column-sums' })
+    inverseTotals(K, V, beta, arrays.colBlocks, arrays.inverseTotals)
+    pool.run({ type: 'word-factors' })
+  }
+  const samplers = samplerCache()
+  const noiser: TableNoiser = (noise, counts, words) => {
+    const random = streamKeyOf(words)
+    const out = f64(counts.length)
+    if (!threaded || (ArrayBuffer.isView(counts) && shared(counts as unknown as ArrayBufferView))) {
+      pool.attach({ noiseIn: counts as Int32Array | Float64Array, noiseOut: out, noise })
+      pool.run({ type: 'noise', random })
+    } else addBlockNoise(samplers(noise), random, counts, out, 0, blockCount(counts.length, NOISE_BLOCK))
+    return out
+  }
+  let frequentCopy: Uint8Array | undefined
+  const subsample = (rate: number, frequent: Uint8Array | undefined, words: WordStream): { counts: Int32Array; kept: number } => {
+    const random = streamKeyOf(words)
+    arrays.params[COIN_RATE] = rate
+    if (frequent !== undefined) {
+      let f = frequent
+      if (!shared(frequent)) {
+        frequentCopy ??= threaded ? new Uint8Array(new SharedArrayBuffer(V * K)) : new Uint8Array(V * K)
+        frequentCopy.set(frequent)
+        f = frequentCopy
+      }
+      pool.attach({ frequent: f })
+    }
+    pool.run({ type: 'coins', adaptive: frequent !== undefined, random })
+    if (threaded) pool.run({ type: 'reduce', into: 'sample' })
+    let kept = 0
+    for (let j = 0; j < parts; j++) kept += arrays.keptParts[j] as number
+    return { counts: arrays.sample, kept }
   }
   /** The true counts after a sweep: each part's tokens counted, the parts' tables added, the topic totals summed here. */
   const recount = (): void => {
     pool.run({ type: 'recount' })
-    if (threaded) pool.run({ type: 'reduce' })
+    if (threaded) pool.run({ type: 'reduce', into: 'nwk' })
     nk.fill(0)
     for (let j = 0; j < parts; j++) for (let k = 0; k < K; k++) nk[k] = (nk[k] as number) + (arrays.nkParts[j * K + k] as number)
   }
   const sweep = (words: WordStream, include?: Uint8Array): void => {
     const random = randomnessOf(words)
-    if (include !== undefined) arrays.include.set(include)
+    if (include !== undefined && include !== arrays.include) arrays.include.set(include)
     pool.run({ type: 'sweep', subsampled: include !== undefined, random })
     recount()
   }
   let sharedDocNoise: Float64Array | undefined
   const sweepWithDocNoise = (words: WordStream, docNoise: Float64Array): void => {
     const random = randomnessOf(words)
-    if (!threaded) pool.attachDocNoise(docNoise)
+    if (!threaded) pool.attach({ docNoise })
     else {
       if (sharedDocNoise === undefined) {
         sharedDocNoise = f64(D * K)
-        pool.attachDocNoise(sharedDocNoise)
+        pool.attach({ docNoise: sharedDocNoise })
       }
       sharedDocNoise.set(docNoise)
     }
     pool.run({ type: 'sweep-doc-noise', random })
     recount()
   }
-  return E.right({ setRelease, sweep, sweepWithDocNoise, workers: parts, close: pool.close })
+  return E.right({ setRelease, sweep, sweepWithDocNoise, noiser, subsample, include: arrays.include, workers: parts, close: pool.close })
 }

@@ -1,18 +1,35 @@
 /**
  * One part of a parallel snapshot sweep: the arrays every thread shares, the command the calling
  * thread writes into the shared control block, and what part j does for it — sweep its documents
- * [docCut[j], docCut[j + 1]), recount their tokens into its own table, or add a run of cells of the
- * parts' tables into n_wk. The calling thread
+ * [docCut[j], docCut[j + 1]), recount their tokens into its own table, add a run of cells of the
+ * parts' tables into n_wk, draw its blocks of a release's noise, build its rows of q from a release,
+ * or toss SUB-LDA's coins for its documents (./release-work.ts). The calling thread
  * runs part 0 itself and the worker threads (./worker.ts) parts 1..W−1, with this same code.
  *
  * What crosses: the corpus, z and the count tables are the trainer's own state, shared in memory
- * between its threads; the release (q) is written by the calling thread between sweeps and only
- * read during one. Nothing leaves the process, and every release still passes through the gate on
- * the calling thread.
+ * between its threads; a release's noisy table is written by the threads inside the gate's release
+ * (the measurement's run, on the calling thread, waits for them), and q only from a release. Scalars
+ * travel in the shared control block and `params`; a table's handle (a SharedArrayBuffer, not its
+ * contents) is posted once when it is attached. Nothing leaves the process, and every release still
+ * passes through the gate on the calling thread.
  *
  * @module
  */
+import type { TableNoise } from '../../../mechanisms/measurement.js'
 import { docNoiseSweep, extraWords, fillRangeDraws, recount, type SweepRandomness, sparseSweep } from '../sweep-kernel.js'
+import {
+  addBlockNoise,
+  blockCount,
+  columnSums,
+  type CoinWords,
+  NOISE_BLOCK,
+  partRange,
+  ROW_BLOCK,
+  samplerCache,
+  type StreamKey,
+  subsampleCoins,
+  wordFactors,
+} from './release-work.js'
 
 /** The typed arrays of a sweep, shared between threads (SharedArrayBuffers) when there are several. */
 export interface SweepArrays {
@@ -20,6 +37,9 @@ export interface SweepArrays {
   readonly V: number
   readonly D: number
   readonly alpha: number
+  readonly beta: number
+  /** The clipping bound C of q (∞: none). */
+  readonly clip: number
   readonly tokens: Int32Array
   readonly docStart: Int32Array
   readonly z: Int32Array
@@ -39,6 +59,14 @@ export interface SweepArrays {
    * into n_wk, each part a run of cells.
    */
   readonly nwkParts: Int32Array | undefined
+  /** Column sums of a release per block of ROW_BLOCK rows (⌈V/ROW_BLOCK⌉×K), and 1/(their total + Vβ) (K). */
+  readonly colBlocks: Float64Array
+  readonly inverseTotals: Float64Array
+  /** SUB-LDA: the (word, topic) counts of the sample (V×K), and each part's number of kept tokens (W). */
+  readonly sample: Int32Array
+  readonly keptParts: Int32Array
+  /** Scalars of the current command: [RELEASE_SCALE] the release's scale, [COIN_RATE] the coins' rate. */
+  readonly params: Float64Array
   /** Document boundaries of the parts (W + 1). */
   readonly docCut: Int32Array
   readonly control: Int32Array
@@ -50,49 +78,89 @@ export const DONE = 1 // parts (workers) finished with the current command
 export const FAILED = 2 // a worker's command threw (its message follows on its port)
 export const READY = 3 // workers that have loaded and wait for commands
 const CMD = 4
-const SUBSAMPLED = 5
+const FLAG = 5
 const RANDOM = 6
 const KEY = 8 // 4 words
 const EXTRA_KEY = 12 // 4 words
 /** Per worker: 1 once its thread has exited. */
 export const EXITED = 16
 export const controlLength = (parts: number): number => EXITED + parts
+/** Slots of `params`. */
+export const RELEASE_SCALE = 0
+export const COIN_RATE = 1
+export const PARAMS = 2
+
+/**
+ * Tables a part reads by handle, attached (posted once to each worker) before the commands that
+ * read them: the noisy document counts' noise of a doc-noise sweep, the counts and output of a noisy
+ * table, the release q is built from, SUB-LDA's frequent (word, topic) pairs.
+ */
+export interface Attached {
+  docNoise?: Float64Array
+  noiseIn?: Int32Array | Float64Array
+  noiseOut?: Float64Array
+  noise?: TableNoise
+  release?: Float64Array
+  frequent?: Uint8Array
+}
 
 export type Command =
   | { readonly type: 'sweep'; readonly subsampled: boolean; readonly random: SweepRandomness }
   | { readonly type: 'sweep-doc-noise'; readonly random: SweepRandomness }
   | { readonly type: 'recount' }
-  | { readonly type: 'reduce' }
+  | { readonly type: 'reduce'; readonly into: 'nwk' | 'sample' }
+  | { readonly type: 'noise'; readonly random: StreamKey }
+  | { readonly type: 'column-sums' }
+  | { readonly type: 'word-factors' }
+  | { readonly type: 'coins'; readonly adaptive: boolean; readonly random: StreamKey }
   | { readonly type: 'attach' }
+  | { readonly type: 'bind' }
   | { readonly type: 'close' }
-const TYPES = ['sweep', 'sweep-doc-noise', 'recount', 'reduce', 'attach', 'close'] as const
+const TYPES = ['sweep', 'sweep-doc-noise', 'recount', 'reduce', 'noise', 'column-sums', 'word-factors', 'coins', 'attach', 'bind', 'close'] as const
 
-export const writeCommand = (control: Int32Array, c: Command): void => {
-  control[CMD] = TYPES.indexOf(c.type)
-  if (c.type === 'sweep') control[SUBSAMPLED] = c.subsampled ? 1 : 0
-  if (c.type === 'sweep' || c.type === 'sweep-doc-noise') {
-    control[RANDOM] = c.random.kind === 'crypto' ? 0 : 1
-    if (c.random.kind === 'keyed') {
-      control.set(c.random.key, KEY)
-      control.set(c.random.extraKey, EXTRA_KEY)
-    }
+const writeKey = (control: Int32Array, key: Uint32Array, at: number): void => {
+  control.set(key, at)
+}
+const writeRandom = (control: Int32Array, r: SweepRandomness | StreamKey): void => {
+  control[RANDOM] = r.kind === 'crypto' ? 0 : 1
+  if (r.kind === 'keyed') {
+    writeKey(control, r.key, KEY)
+    if ('extraKey' in r) writeKey(control, r.extraKey, EXTRA_KEY)
   }
 }
 
+export const writeCommand = (control: Int32Array, c: Command): void => {
+  control[CMD] = TYPES.indexOf(c.type)
+  if (c.type === 'sweep') control[FLAG] = c.subsampled ? 1 : 0
+  if (c.type === 'reduce') control[FLAG] = c.into === 'sample' ? 1 : 0
+  if (c.type === 'coins') control[FLAG] = c.adaptive ? 1 : 0
+  if (c.type === 'sweep' || c.type === 'sweep-doc-noise' || c.type === 'noise' || c.type === 'coins') writeRandom(control, c.random)
+}
+
+const readKey = (control: Int32Array, at: number): Uint32Array => Uint32Array.from(control.subarray(at, at + 4))
+
 export const readCommand = (control: Int32Array): Command => {
   const type = TYPES[control[CMD] as number]
-  const random: SweepRandomness =
-    control[RANDOM] === 0
-      ? { kind: 'crypto' }
-      : { kind: 'keyed', key: Uint32Array.from(control.subarray(KEY, KEY + 4)), extraKey: Uint32Array.from(control.subarray(EXTRA_KEY, EXTRA_KEY + 4)) }
+  const keyed = control[RANDOM] === 1
+  const random: SweepRandomness = keyed ? { kind: 'keyed', key: readKey(control, KEY), extraKey: readKey(control, EXTRA_KEY) } : { kind: 'crypto' }
+  const stream: StreamKey = keyed ? { kind: 'keyed', key: readKey(control, KEY) } : { kind: 'crypto' }
+  const flag = control[FLAG] === 1
   switch (type) {
     case 'sweep':
-      return { type, subsampled: control[SUBSAMPLED] === 1, random }
+      return { type, subsampled: flag, random }
     case 'sweep-doc-noise':
       return { type, random }
-    case 'recount':
     case 'reduce':
+      return { type, into: flag ? 'sample' : 'nwk' }
+    case 'noise':
+      return { type, random: stream }
+    case 'coins':
+      return { type, adaptive: flag, random: stream }
+    case 'recount':
+    case 'column-sums':
+    case 'word-factors':
     case 'attach':
+    case 'bind':
     case 'close':
       return { type }
     default:
@@ -100,9 +168,14 @@ export const readCommand = (control: Int32Array): Command => {
   }
 }
 
+const need = <T>(x: T | undefined, what: string): T => {
+  if (x === undefined) throw new RangeError(`${what} was not attached`)
+  return x
+}
+
 /** Part j of every command, with its own scratch arrays (K each). */
 export const makePart = (s: SweepArrays, j: number) => {
-  const { K } = s
+  const { K, V } = s
   const nzTopics = new Int32Array(K)
   const nzCount = new Int32Array(K)
   const nzPos = new Int32Array(K)
@@ -113,8 +186,12 @@ export const makePart = (s: SweepArrays, j: number) => {
   const a = s.docStart[d0] as number
   const b = s.docStart[d1] as number
   const W = s.docCut.length - 1
-  const cells = s.V * K
-  return (c: Command, docNoise: Float64Array | undefined): void => {
+  const cells = V * K
+  const ownTable = (): Int32Array | undefined => s.nwkParts?.subarray(j * cells, (j + 1) * cells)
+  const [rb0, rb1] = partRange(blockCount(V, ROW_BLOCK), j, W)
+  const samplers = samplerCache()
+  const coinWords: CoinWords = { buf: new Uint32Array(1 << 16) }
+  return (c: Command, t: Attached): void => {
     switch (c.type) {
       case 'sweep': {
         const include = c.subsampled ? s.include : undefined
@@ -122,29 +199,51 @@ export const makePart = (s: SweepArrays, j: number) => {
         sparseSweep(K, d0, d1, s.tokens, s.docStart, s.z, s.ndk, s.q, s.qsum, nzTopics, nzCount, nzPos, s.alpha, s.draws, include, extraWords(c.random))
         return
       }
-      case 'sweep-doc-noise':
-        if (docNoise === undefined) throw new RangeError('a doc-noise sweep before the document noise was attached')
+      case 'sweep-doc-noise': {
+        const docNoise = need(t.docNoise, 'the document noise of a doc-noise sweep')
         fillRangeDraws(c.random, d0, d1, s.docStart, undefined, s.draws)
         docNoiseSweep(K, d0, d1, s.tokens, s.docStart, s.z, s.ndk, s.q, s.alpha, docNoise, scores, s.draws)
         return
-      case 'recount':
-        if (s.nwkParts === undefined) recount(K, s.tokens, s.z, s.nwk, nk)
-        else recount(K, s.tokens.subarray(a, b), s.z.subarray(a, b), s.nwkParts.subarray(j * cells, (j + 1) * cells), nk)
+      }
+      case 'recount': {
+        const own = ownTable()
+        if (own === undefined) recount(K, s.tokens, s.z, s.nwk, nk)
+        else recount(K, s.tokens.subarray(a, b), s.z.subarray(a, b), own, nk)
         return
+      }
       case 'reduce': {
-        // n_wk over this part's run of cells: the parts' tables added in part order
+        // the target's run of cells: the parts' tables added in part order
         const parts = s.nwkParts
         if (parts === undefined) return
-        const c0 = Math.floor((cells * j) / W)
-        const c1 = Math.floor((cells * (j + 1)) / W)
-        s.nwk.set(parts.subarray(c0, c1), c0)
+        const into = c.into === 'nwk' ? s.nwk : s.sample
+        const [c0, c1] = partRange(cells, j, W)
+        into.set(parts.subarray(c0, c1), c0)
         for (let p = 1; p < W; p++) {
           const off = p * cells
-          for (let c = c0; c < c1; c++) s.nwk[c] = (s.nwk[c] as number) + (parts[off + c] as number)
+          for (let x = c0; x < c1; x++) into[x] = (into[x] as number) + (parts[off + x] as number)
         }
         return
       }
+      case 'noise': {
+        const counts = need(t.noiseIn, 'the counts of a noisy table')
+        const [b0, b1] = partRange(blockCount(counts.length, NOISE_BLOCK), j, W)
+        addBlockNoise(samplers(need(t.noise, 'the noise of a noisy table')), c.random, counts, need(t.noiseOut, 'the output of a noisy table'), b0, b1)
+        return
+      }
+      case 'column-sums':
+        columnSums(K, V, need(t.release, 'the release'), s.params[RELEASE_SCALE] as number, s.colBlocks, rb0, rb1)
+        return
+      case 'word-factors':
+        wordFactors(K, V, need(t.release, 'the release'), s.params[RELEASE_SCALE] as number, s.clip, s.beta, s.inverseTotals, s.q, s.qsum, rb0, rb1)
+        return
+      case 'coins': {
+        const frequent = c.adaptive ? need(t.frequent, 'the frequent pairs') : undefined
+        const counts = ownTable() ?? s.sample
+        s.keptParts[j] = subsampleCoins(K, s.tokens, s.docStart, s.z, d0, d1, s.params[COIN_RATE] as number, frequent, c.random, s.include, counts, coinWords)
+        return
+      }
       case 'attach':
+      case 'bind':
       case 'close':
         return
     }

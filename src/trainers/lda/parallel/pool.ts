@@ -6,6 +6,11 @@
  * counted itself done — so a trainer's `fit` stays a function from its inputs to a result, and the
  * release gate and the ledger never leave the calling thread.
  *
+ * Across fits: closing a pool parks its workers (waiting on the control block, unreferenced) instead
+ * of ending them, and the next fit on as many threads binds its arrays to them: a process that fits
+ * several times (an audit, a bench) starts its threads, and compiles their kernels, once. A parked
+ * pool is ended after PARKED_MS unused, when another replaces it, or when the process exits.
+ *
  * Workers run the compiled worker.js beside this module (dist/); from the TypeScript sources
  * (vitest) they load worker.ts through the test suite's TypeScript hooks (test/cli/ts-hooks.mjs).
  *
@@ -16,21 +21,34 @@ import { fileURLToPath } from 'node:url'
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads'
 import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, invalidParameter } from '../../../core/error.js'
-import { type Command, DONE, EXITED, FAILED, GEN, makePart, READY, type SweepArrays, writeCommand } from './part.js'
+import { type Attached, type Command, controlLength, DONE, EXITED, FAILED, GEN, makePart, READY, type SweepArrays, writeCommand } from './part.js'
 
 export interface SweepPool {
   /** Threads sweeping, the calling one included. */
   readonly parts: number
   /** Runs `c` on every part and returns when all are done (throws if a worker failed). */
   readonly run: (c: Command) => void
-  /** Gives every part the document noise of doc-noise sweeps (shared when there are workers). */
-  readonly attachDocNoise: (docNoise: Float64Array) => void
-  /** Ends the worker threads. */
+  /**
+   * Gives every part these tables (shared when there are workers: their handles are posted, their
+   * contents are not copied) for the commands that follow; other attached tables stay.
+   */
+  readonly attach: (tables: Attached) => void
+  /** Releases the worker threads (parked for the next fit, see the module comment); the pool is unusable after it. */
   readonly close: () => void
 }
 
+/**
+ * Wall time this process has spent inside pool commands (every pool, every part's work, the waits for
+ * the slowest part included): the parallel part of the fits, which bench/lda.bench.mjs subtracts from
+ * a 1-thread fit's time to measure the serial fraction (release, aggregation, the gate's calls).
+ */
+let commandMs = 0
+export const sweepCommandMs = (): number => commandMs
+
 /** How long worker threads may take to load. */
 const STARTUP_MS = 60_000
+/** How long a parked pool waits for the next fit before its threads end. */
+const PARKED_MS = 5_000
 
 /** The worker script: compiled JavaScript, else the TypeScript source with the test suite's hooks. */
 const workerScript = (): E.Either<DpError, { url: URL; execArgv: string[] | undefined }> => {
@@ -42,90 +60,170 @@ const workerScript = (): E.Either<DpError, { url: URL; execArgv: string[] | unde
   return E.left(invalidParameter('workers', undefined, `sweeping on worker threads needs the compiled worker ${fileURLToPath(js)}: run \`npm run build\`, or train with --workers 1`))
 }
 
-export const startSweepPool = (arrays: SweepArrays, parts: number): E.Either<DpError, SweepPool> => {
-  const control = arrays.control
-  const own = makePart(arrays, 0)
-  let docNoise: Float64Array | undefined
-  if (parts === 1)
-    return E.right({
-      parts,
-      run: (c) => own(c, docNoise),
-      attachDocNoise: (n) => {
-        docNoise = n
-      },
-      close: () => undefined,
-    })
+/** Worker threads waiting on their control block: `parts` − 1 of them. */
+interface Threads {
+  readonly parts: number
+  readonly control: Int32Array
+  readonly workers: Worker[]
+  readonly ports: MessagePort[]
+}
+
+/** Tells the threads to exit (they leave their loop; nothing waits for them). */
+const endThreads = (t: Threads): void => {
+  writeCommand(t.control, { type: 'close' })
+  Atomics.add(t.control, GEN, 1)
+  Atomics.notify(t.control, GEN)
+  for (const p of t.ports) p.close()
+  t.workers.length = 0
+}
+
+let parked: { threads: Threads; timer: ReturnType<typeof setTimeout> } | undefined
+const endParked = (): void => {
+  if (parked === undefined) return
+  clearTimeout(parked.timer)
+  endThreads(parked.threads)
+  parked = undefined
+}
+let exitHook = false
+const park = (t: Threads): void => {
+  endParked()
+  const timer = setTimeout(endParked, PARKED_MS)
+  timer.unref()
+  parked = { threads: t, timer }
+  if (!exitHook) {
+    exitHook = true
+    process.once('exit', endParked)
+  }
+}
+
+const exitedWorker = (t: Threads): string | undefined => {
+  for (let j = 1; j < t.parts; j++) if (t.control[EXITED + j] === 1) return `sweep worker ${j} exited`
+  return undefined
+}
+const messages = (t: Threads): string =>
+  t.ports
+    .map((p) => receiveMessageOnPort(p)?.message)
+    .filter((m) => typeof m === 'string')
+    .join('; ')
+
+/** `parts` − 1 new worker threads, loaded and waiting. */
+const startThreads = (parts: number): E.Either<DpError, Threads> => {
   const script = workerScript()
   if (E.isLeft(script)) return script
-  const workers: Worker[] = []
-  const ports: MessagePort[] = []
-  const close = (): void => {
-    writeCommand(control, { type: 'close' })
-    Atomics.add(control, GEN, 1)
-    Atomics.notify(control, GEN)
-    for (const p of ports) p.close()
-    workers.length = 0
-  }
-  const failure = (): string | undefined => {
-    for (let j = 1; j < parts; j++) if (control[EXITED + j] === 1) return `sweep worker ${j} exited`
-    return undefined
-  }
-  const messages = (): string => ports.map((p) => receiveMessageOnPort(p)?.message).filter((m) => m !== undefined).join('; ')
+  const t: Threads = { parts, control: new Int32Array(new SharedArrayBuffer(4 * controlLength(parts))), workers: [], ports: [] }
   try {
     for (let j = 1; j < parts; j++) {
       const { port1, port2 } = new MessageChannel()
       const w = new Worker(script.right.url, {
-        workerData: { arrays, part: j, port: port2 },
+        workerData: { control: t.control, part: j, port: port2 },
         transferList: [port2],
         ...(script.right.execArgv === undefined ? {} : { execArgv: script.right.execArgv }),
       })
       w.on('error', () => undefined) // reported through the control block and the port
       w.unref()
-      workers.push(w)
-      ports.push(port1)
+      t.workers.push(w)
+      t.ports.push(port1)
     }
   } catch (e) {
-    close()
+    endThreads(t)
     return E.left(invalidParameter('workers', parts, `cannot start worker threads: ${e instanceof Error ? e.message : String(e)}`))
   }
   const deadline = Date.now() + STARTUP_MS
   for (;;) {
-    const ready = Atomics.load(control, READY)
-    if (ready === parts - 1) break
-    const bad = failure() ?? (control[FAILED] === 1 ? messages() : undefined)
+    const ready = Atomics.load(t.control, READY)
+    if (ready === parts - 1) return E.right(t)
+    const bad = exitedWorker(t) ?? (t.control[FAILED] === 1 ? messages(t) : undefined)
     if (bad !== undefined || Date.now() > deadline) {
       const why = bad ?? `${parts - 1 - ready} sweep worker(s) did not start within ${STARTUP_MS / 1000} s`
-      close()
+      endThreads(t)
       return E.left(invalidParameter('workers', parts, `cannot start worker threads: ${why}`))
     }
-    Atomics.wait(control, READY, ready, 100)
+    Atomics.wait(t.control, READY, ready, 100)
+  }
+}
+
+/** The pool of a fit on `parts` threads over `shared` (the parked threads when there are as many, else new ones). */
+export const startSweepPool = (shared: Omit<SweepArrays, 'control'>, parts: number): E.Either<DpError, SweepPool> => {
+  if (parts === 1) {
+    const own = makePart({ ...shared, control: new Int32Array(controlLength(1)) }, 0)
+    const attached: Attached = {}
+    return E.right({
+      parts,
+      run: (c) => {
+        const t0 = performance.now()
+        own(c, attached)
+        commandMs += performance.now() - t0
+      },
+      attach: (t) => {
+        Object.assign(attached, t)
+      },
+      close: () => undefined,
+    })
+  }
+  let threads: Threads
+  if (parked !== undefined && parked.threads.parts === parts && exitedWorker(parked.threads) === undefined) {
+    threads = parked.threads
+    clearTimeout(parked.timer)
+    parked = undefined
+  } else {
+    endParked()
+    const started = startThreads(parts)
+    if (E.isLeft(started)) return started
+    threads = started.right
+  }
+  const { control, ports } = threads
+  const arrays: SweepArrays = { ...shared, control }
+  const own = makePart(arrays, 0)
+  const attached: Attached = {}
+  let open = true
+  const close = (): void => {
+    if (!open) return
+    open = false
+    if (control[FAILED] === 1 || exitedWorker(threads) !== undefined) endThreads(threads)
+    else park(threads)
   }
   const run = (c: Command): void => {
-    if (workers.length === 0) throw new Error('the sweep pool is closed')
+    if (!open) throw new Error('the sweep pool is closed')
+    const t0 = performance.now()
     Atomics.store(control, DONE, 0)
     writeCommand(control, c)
     Atomics.add(control, GEN, 1)
     Atomics.notify(control, GEN)
-    own(c, docNoise)
+    if (c.type !== 'bind') own(c, attached)
     for (;;) {
       const n = Atomics.load(control, DONE)
       if (n >= parts - 1) break
-      const bad = failure()
-      if (bad !== undefined) throw new Error(`${bad} during a sweep: ${messages()}`)
+      const bad = exitedWorker(threads)
+      if (bad !== undefined) {
+        const m = messages(threads)
+        close()
+        throw new Error(`${bad} during a sweep: ${m}`)
+      }
       Atomics.wait(control, DONE, n, 1000)
     }
     if (control[FAILED] === 1) {
-      const m = messages()
+      const m = messages(threads)
       close()
       throw new Error(m)
     }
+    commandMs += performance.now() - t0
+  }
+  const post = (message: unknown): void => {
+    for (const p of ports) p.postMessage(message)
+  }
+  // the fit's arrays, bound to the threads (the SharedArrayBuffers are shared, not copied)
+  post({ arrays: shared })
+  try {
+    run({ type: 'bind' })
+  } catch (e) {
+    return E.left(invalidParameter('workers', parts, `cannot start worker threads: ${e instanceof Error ? e.message : String(e)}`))
   }
   return E.right({
     parts,
     run,
-    attachDocNoise: (n) => {
-      docNoise = n
-      for (const p of ports) p.postMessage({ docNoise: n })
+    attach: (t) => {
+      Object.assign(attached, t)
+      post(t)
       run({ type: 'attach' })
     },
     close,

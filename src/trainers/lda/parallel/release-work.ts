@@ -1,0 +1,188 @@
+/**
+ * The per-iteration work around a private Gibbs sweep that is not the sweep itself, cut so that
+ * every thread of the sweep can do its share (./part.ts): the release's noise, the word factor q
+ * built from the release, and SUB-LDA's subsampling coins with the counts of the sample.
+ *
+ * Each function works on a range of fixed blocks (cells, rows or documents) whose size does not
+ * depend on the number of threads, and a keyed (reproducible) run derives every block's words from
+ * the block's index, so a seeded run computes the same numbers, in the same order, with any number
+ * of threads:
+ * - noise: cells in blocks of NOISE_BLOCK, block b's words a xoshiro128** stream keyed by (key, b);
+ *   from node:crypto each thread draws its own words (nothing to reproduce);
+ * - q: column sums over blocks of ROW_BLOCK rows, added block by block in order on one thread;
+ * - coins: two words per token from a stream keyed by (key, document), as the sweep's draws.
+ *
+ * Privacy: these functions compute the noisy table inside the gate's release (the measurement's run
+ * calls them through its TableNoiser, src/mechanisms/measurement.ts): the noise is added in place,
+ * cell by cell, and never exists as a table of its own. The release gate and its ledger stay on the
+ * calling thread.
+ *
+ * @module
+ */
+import { randomFillSync } from 'node:crypto'
+import { secureWords, WordStream, xoshiroWords } from '../../../core/words.js'
+import { type TableNoise, tableNoiseSampler } from '../../../mechanisms/measurement.js'
+import { keyedState } from '../sweep-kernel.js'
+
+/** Where a piece of work's words come from: node:crypto on the thread that does it, or streams keyed by block. */
+export type StreamKey = { readonly kind: 'crypto' } | { readonly kind: 'keyed'; readonly key: Uint32Array }
+
+/** Cells per noise block (a keyed run's stream unit; independent of the number of threads). */
+export const NOISE_BLOCK = 4096
+/** Rows (words) per block of q's column sums. */
+export const ROW_BLOCK = 64
+
+export const blockCount = (n: number, size: number): number => Math.ceil(n / size)
+
+/** Part j of `parts` of n items: [⌊nj/parts⌋, ⌊n(j+1)/parts⌋). */
+export const partRange = (n: number, j: number, parts: number): readonly [number, number] => [Math.floor((n * j) / parts), Math.floor((n * (j + 1)) / parts)]
+
+export type NoiseSampler = ReturnType<typeof tableNoiseSampler>
+
+/** The samplers a thread has built, by noise (the discrete Laplace's tables take milliseconds to build). */
+export const samplerCache = (): ((n: TableNoise) => NoiseSampler) => {
+  const built = new Map<string, NoiseSampler>()
+  return (n) => {
+    const key = JSON.stringify(n)
+    let s = built.get(key)
+    if (s === undefined) {
+      s = tableNoiseSampler(n)
+      built.set(key, s)
+    }
+    return s
+  }
+}
+
+/** out[c] = counts[c] + noise for the cells of noise blocks [b0, b1). */
+export const addBlockNoise = (sampler: NoiseSampler, random: StreamKey, counts: ArrayLike<number>, out: Float64Array, b0: number, b1: number): void => {
+  const n = counts.length
+  const c0 = Math.min(n, b0 * NOISE_BLOCK)
+  const c1 = Math.min(n, b1 * NOISE_BLOCK)
+  if (random.kind === 'crypto') sampler.fill(new WordStream(secureWords()), out.subarray(c0, c1))
+  else {
+    const s = new Int32Array(4)
+    for (let b = b0; b < b1; b++) {
+      const a = b * NOISE_BLOCK
+      const e = Math.min(n, a + NOISE_BLOCK)
+      if (a < e) sampler.fill(new WordStream(xoshiroWords(keyedState(random.key, b, s), 'keyed block'), 1024), out.subarray(a, e))
+    }
+  }
+  for (let c = c0; c < c1; c++) out[c] = (counts[c] as number) + (out[c] as number)
+}
+
+/**
+ * The noisy table `counts` + noise as a keyed run draws it, on the calling thread: what the threads
+ * compute together, block by block. (A seed-replay attack regenerates a --seed run's noise with it.)
+ */
+export const keyedNoisyTable = (n: TableNoise, key: Uint32Array, counts: ArrayLike<number>): Float64Array => {
+  const out = new Float64Array(counts.length)
+  addBlockNoise(tableNoiseSampler(n), { kind: 'keyed', key }, counts, out, 0, blockCount(counts.length, NOISE_BLOCK))
+  return out
+}
+
+/** colBlocks[rb·K + k] = Σ_{w in row block rb} release[w·K + k]·scale, for row blocks [rb0, rb1). */
+export const columnSums = (K: number, V: number, release: Float64Array, scale: number, colBlocks: Float64Array, rb0: number, rb1: number): void => {
+  for (let rb = rb0; rb < rb1; rb++) {
+    const sums = colBlocks.subarray(rb * K, (rb + 1) * K)
+    sums.fill(0)
+    const w1 = Math.min(V, (rb + 1) * ROW_BLOCK)
+    for (let w = rb * ROW_BLOCK; w < w1; w++) for (let k = 0; k < K; k++) sums[k] = (sums[k] as number) + (release[w * K + k] as number) * scale
+  }
+}
+
+/** inv[k] = 1/(max(Σ_rb colBlocks[rb·K + k], 0) + Vβ), the row blocks added in order. */
+export const inverseTotals = (K: number, V: number, beta: number, colBlocks: Float64Array, inv: Float64Array): void => {
+  const blocks = colBlocks.length / K
+  inv.fill(0)
+  for (let rb = 0; rb < blocks; rb++) for (let k = 0; k < K; k++) inv[k] = (inv[k] as number) + (colBlocks[rb * K + k] as number)
+  for (let k = 0; k < K; k++) inv[k] = 1 / (Math.max(0, inv[k] as number) + V * beta)
+}
+
+/**
+ * q_wk = (min(max(scale·n̂_wk, 0), C) + β)·inv[k] and qsum[w] = Σ_k q_wk for the rows of row
+ * blocks [rb0, rb1) (snapshot.ts: Zhao et al. Alg. 1 lines 12–13).
+ */
+export const wordFactors = (
+  K: number,
+  V: number,
+  release: Float64Array,
+  scale: number,
+  clip: number,
+  beta: number,
+  inv: Float64Array,
+  q: Float64Array,
+  qsum: Float64Array,
+  rb0: number,
+  rb1: number,
+): void => {
+  const w1 = Math.min(V, rb1 * ROW_BLOCK)
+  for (let w = rb0 * ROW_BLOCK; w < w1; w++) {
+    let s = 0
+    for (let k = 0; k < K; k++) {
+      const c = Math.min(Math.max((release[w * K + k] as number) * scale, 0), clip)
+      const v = (c + beta) * (inv[k] as number)
+      q[w * K + k] = v
+      s += v
+    }
+    qsum[w] = s
+  }
+}
+
+/** Scratch words of one thread's coins (grown to the longest document). */
+export interface CoinWords {
+  buf: Uint32Array
+}
+
+/**
+ * SUB-LDA's sampling coins for documents [d0, d1) (the SUB-LDA paper, Def. 3.3, Poisson
+ * subsampling): token i is kept with probability r — the rate, or 0 for a token outside the
+ * frequent (word, topic) pairs when `frequent` is given (adaptive, eq. 10–13) — by the coin
+ * U < r, U a 53-bit uniform from the token's two words. include[i] is set to 0/1; `counts` (V×K,
+ * zeroed here) receives the kept tokens' (word, topic) counts. Returns how many were kept.
+ */
+export const subsampleCoins = (
+  K: number,
+  tokens: Int32Array,
+  docStart: Int32Array,
+  z: Int32Array,
+  d0: number,
+  d1: number,
+  rate: number,
+  frequent: Uint8Array | undefined,
+  random: StreamKey,
+  include: Uint8Array,
+  counts: Int32Array,
+  scratch: CoinWords,
+): number => {
+  counts.fill(0)
+  const s = new Int32Array(4)
+  let kept = 0
+  let pos = scratch.buf.length // next unused word (crypto: a chunk shared by documents)
+  for (let d = d0; d < d1; d++) {
+    const a = docStart[d] as number
+    const need = 2 * ((docStart[d + 1] as number) - a)
+    if (need > scratch.buf.length) {
+      scratch.buf = new Uint32Array(Math.max(need, 2 * scratch.buf.length))
+      pos = scratch.buf.length
+    }
+    const buf = scratch.buf
+    if (random.kind === 'keyed') {
+      xoshiroWords(keyedState(random.key, d, s), 'keyed document').fill(buf.subarray(0, need))
+      pos = 0
+    } else if (pos + need > buf.length) {
+      randomFillSync(buf)
+      pos = 0
+    }
+    for (let i = a, j = pos; i < a + need / 2; i++, j += 2) {
+      const cell = (tokens[i] as number) * K + (z[i] as number)
+      const r = frequent !== undefined && frequent[cell] !== 1 ? 0 : rate
+      // U = (hi >>> 5)·2^26 + (lo >>> 6) over 2^53, as WordStream.nextDouble
+      const keep = r >= 1 || (r > 0 && (((buf[j] as number) >>> 5) * 67108864 + ((buf[j + 1] as number) >>> 6)) * 1.1102230246251565e-16 < r) ? 1 : 0
+      include[i] = keep
+      kept += keep
+      if (keep === 1) counts[cell] = (counts[cell] as number) + 1
+    }
+    pos += need
+  }
+  return kept
+}
