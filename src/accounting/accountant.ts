@@ -24,10 +24,19 @@ export interface EpsilonAnswer {
   /** The optimising order, for RDP/zCDP conversions. */
   readonly order?: number
   /**
-   * An optimistic estimate, for numerical accountants (PLD) that bracket the truth: the true ε
-   * lies in [lower, epsilon]; `epsilon` is the guarantee, the gap is the accounting error.
+   * NOT a guarantee. For numerical accountants (PLD) that bracket the truth, like PRV's
+   * (eps_low, eps_estimate, eps_upper) of Gopi, Lee & Wutschitz 2021: a lower bound on the true ε(δ)
+   * of the accounted dominating pairs, from an optimistic discretisation (losses rounded down after a
+   * post-processing), so the true ε lies in [lower, epsilon]; `epsilon` is the guarantee, the gap is
+   * the accounting error. Never report `lower` as the privacy of a release.
    */
   readonly lower?: number
+  /**
+   * NOT a guarantee: a point estimate of the true ε, present with `lower`, with
+   * lower ≤ estimate ≤ epsilon — the centre of the bracket (`bracketEstimate`), the point whose
+   * error is at most half the accounting error whatever the truth in the bracket.
+   */
+  readonly estimate?: number
 }
 
 /** δ at a given ε, with how it was obtained. */
@@ -36,9 +45,21 @@ export interface DeltaAnswer {
   readonly delta: number
   readonly method: string
   readonly order?: number
-  /** Optimistic estimate of δ (see EpsilonAnswer.lower). */
+  /** NOT a guarantee: a lower bound on the true δ(ε) of the accounted pairs (see EpsilonAnswer.lower). */
   readonly lower?: number
+  /** NOT a guarantee: a point estimate of δ in [lower, delta] (see EpsilonAnswer.estimate). */
+  readonly estimate?: number
 }
+
+/**
+ * The point estimate of a bracket [lower, upper] that holds the truth: its centre, the minimax point
+ * (its error is at most (upper − lower)/2 wherever the truth lies in the bracket, and no point does
+ * better). PRV's estimate is the value of a third, unbiased discretisation; with only the two sound
+ * ones at hand the centre is the choice that needs no further assumption. An unbounded bracket
+ * (upper = ∞) has no finite point of bounded error: the estimate is then `upper`.
+ */
+export const bracketEstimate = (lower: number, upper: number): number =>
+  Number.isFinite(upper) ? Math.min(upper, Math.max(lower, lower + (upper - lower) / 2)) : upper
 
 /** Notes an accountant collected while composing (relation conversions, loosened bounds). */
 export type Notes = ReadonlyArray<string>

@@ -53,7 +53,9 @@ export const checkEpsilonAnswer = (accountant: string, delta: number, a: Epsilon
         ? `the answer is for δ = ${a.delta}, not the δ = ${delta} asked`
         : a.lower !== undefined && !(a.lower >= 0 && a.lower <= a.epsilon)
           ? `its optimistic estimate ${a.lower} is not in [0, ε = ${a.epsilon}]`
-          : undefined
+          : a.estimate !== undefined && !(a.estimate >= (a.lower ?? 0) && a.estimate <= a.epsilon)
+            ? `its point estimate ${a.estimate} is not in [lower, ε] = [${a.lower ?? 0}, ${a.epsilon}]`
+            : undefined
   return why === undefined ? E.right(a) : E.left(numericFailure('epsilon', `${accountant}: ${why} (method: ${a.method}); refused`))
 }
 
@@ -65,6 +67,8 @@ export const checkDeltaAnswer = (accountant: string, epsilon: number, a: DeltaAn
       ? `the answer is for ε = ${a.epsilon}, not the ε = ${epsilon} asked`
       : a.lower !== undefined && !(a.lower >= 0 && a.lower <= a.delta)
         ? `its optimistic estimate ${a.lower} is not in [0, δ = ${a.delta}]`
-        : undefined
+        : a.estimate !== undefined && !(a.estimate >= (a.lower ?? 0) && a.estimate <= a.delta)
+          ? `its point estimate ${a.estimate} is not in [lower, δ] = [${a.lower ?? 0}, ${a.delta}]`
+          : undefined
   return why === undefined ? E.right(a) : E.left(numericFailure('delta', `${accountant}: ${why} (method: ${a.method}); refused`))
 }

@@ -147,5 +147,40 @@ export const renderAccountReport = (r: AccountReport): string => {
       r.tightest.map((t) => t.accountant).filter((a, i, xs) => xs.indexOf(a) === i).join(', '),
     ])
   const failures = r.results.flatMap((res) => (res.ok ? [] : [`  ${wrap(`${res.accountant}: cannot answer: ${res.message}`, REPORT_WIDTH - 2, 6)}`]))
-  return [wrap(`${r.name ?? '(unnamed spec)'} — guarantee for ${showRelation(r.relation)}`, REPORT_WIDTH, 2), table(header, rows), deltas.length > 1 ? `methods (at δ = ${showDelta(deltas[0] as number)}; at the other δ they differ only in their numbers):` : 'methods:', ...notes.render(), ...failures].join('\n')
+  return [
+    wrap(`${r.name ?? '(unnamed spec)'} — guarantee for ${showRelation(r.relation)}`, REPORT_WIDTH, 2),
+    table(header, rows),
+    ...renderBrackets(r),
+    deltas.length > 1 ? `methods (at δ = ${showDelta(deltas[0] as number)}; at the other δ they differ only in their numbers):` : 'methods:',
+    ...notes.render(),
+    ...failures,
+  ].join('\n')
+}
+
+/** x to 6 significant digits, rounded toward `dir` (a lower end stays below the truth, an upper end above). */
+const sig6 = (x: number, dir: 'down' | 'up' | 'near'): string => {
+  if (!Number.isFinite(x) || x === 0) return showNumber(x)
+  const e = Math.floor(Math.log10(Math.abs(x))) - 5
+  const f = 10 ** -e
+  const v = dir === 'down' ? Math.floor(x * f) / f : dir === 'up' ? Math.ceil(x * f) / f : Math.round(x * f) / f
+  return Number(v.toPrecision(6)).toString()
+}
+
+/**
+ * The (lower, estimate, upper) triples of accountants that bracket the truth (PLD), one line per
+ * accountant and δ, headed so that only the upper end reads as a guarantee.
+ */
+const renderBrackets = (r: AccountReport): ReadonlyArray<string> => {
+  const lines: string[] = []
+  for (const res of r.results) {
+    if (!res.ok) continue
+    for (const a of res.answers) {
+      if (a.lower === undefined) continue
+      const est = a.estimate === undefined ? '' : `, estimate ${sig6(a.estimate, 'near')}`
+      lines.push(`  ${res.accountant} at δ=${showDelta(a.delta)}: lower ${sig6(a.lower, 'down')}${est}, guarantee ε ≤ ${sig6(a.epsilon, 'up')}`)
+    }
+  }
+  return lines.length === 0
+    ? []
+    : [wrap('accounting brackets (the true ε of the accounted pairs lies between lower and the guarantee; lower and estimate are NOT guarantees):', REPORT_WIDTH, 2), ...lines]
 }

@@ -4,13 +4,15 @@
  * first query composes them (./build.ts) and caches the result inside the state. Queries never
  * change what a state means.
  *
- * Every answer is a bracket: `epsilon` (or `delta`) is the pessimistic estimate — the guarantee —
- * and `lower` the optimistic one; the true ε(δ) of the composed dominating pairs lies between, and
- * the gap is the accounting error, stated in `method` with the interval used. The interval is the
+ * Every answer is a (lower, estimate, upper) triple, as the PRV accountant's (Gopi, Lee & Wutschitz
+ * 2021): `epsilon` (or `delta`) is the pessimistic estimate — the guarantee — and `lower` the
+ * optimistic one, a lower bound (not a guarantee); the true ε(δ) of the composed dominating pairs
+ * lies between, and the gap is the accounting error, stated in `method` with the interval used;
+ * `estimate` (not a guarantee either) is the bracket's centre (`bracketEstimate`). The interval is the
  * user's, or chosen per answer within a work budget (./interval.ts); a grid too large for memory
  * is coarsened, never refused. Under replace-one, states with Poisson samples are answered by the smaller of the direct
  * pairs and the group-privacy route (./group-route.ts), the method naming the route; the group route
- * has no optimistic estimate, so its answers carry no `lower`.
+ * has no optimistic estimate, so its answers carry no `lower` and no `estimate`.
  *
  * @module
  */
@@ -18,7 +20,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, invalidParameter, numericFailure } from '../../core/error.js'
 import { checkCompose, checkDeltaQuery, checkEpsilonQuery } from '../guards.js'
 import type { NeighbouringRelation } from '../../mechanisms/neighbouring.js'
-import type { Accountant, DeltaAnswer, EpsilonAnswer } from '../accountant.js'
+import { type Accountant, bracketEstimate, type DeltaAnswer, type EpsilonAnswer } from '../accountant.js'
 import {
   ANALYTIC_GAUSSIAN_REL_TOL,
   analyticGaussianDelta,
@@ -66,11 +68,15 @@ export interface PldAccountantOptions {
   readonly analyticGaussian?: boolean
 }
 
-/** One point of the privacy profile: δ(ε) with its optimistic estimate. */
+/**
+ * One point of the privacy profile: δ(ε) (the guarantee) with its optimistic lower bound and the
+ * point estimate between them — neither of those two is a guarantee.
+ */
 export interface ProfilePoint {
   readonly epsilon: number
   readonly delta: number
   readonly lower: number
+  readonly estimate: number
 }
 
 // -------------------------------------------------------------------------------------------
@@ -271,7 +277,7 @@ export const pldEpsilon = (
   options: PldOptions | IntervalPolicy,
   analyticGaussian = true,
 ): E.Either<DpError, EpsilonAnswer> => {
-  if (!groupRouteApplies(s)) return noNaN(directEpsilon(s, delta, options, analyticGaussian))
+  if (!groupRouteApplies(s)) return noNaN(directEpsilon(s, delta, options, analyticGaussian), 'ε')
   const d = checkDeltaQuery(delta)
   if (E.isLeft(d)) return d
   const direct = s.directRefusal === undefined ? directEpsilon(s, delta, options, analyticGaussian) : undefined
@@ -279,6 +285,7 @@ export const pldEpsilon = (
   const group = groupEpsilon(s, delta, groupOptions(options))
   return noNaN(
     E.right(pickRoute(direct?.right, group, s.directRefusal, (a) => a.epsilon, (v, lower, method) => ({ epsilon: v, delta, method, ...(lower === undefined ? {} : { lower }) }), 'ε')),
+    'ε',
   )
 }
 
@@ -289,7 +296,7 @@ export const pldDelta = (
   options: PldOptions | IntervalPolicy,
   analyticGaussian = true,
 ): E.Either<DpError, DeltaAnswer> => {
-  if (!groupRouteApplies(s)) return noNaN(directDelta(s, epsilon, options, analyticGaussian))
+  if (!groupRouteApplies(s)) return noNaN(directDelta(s, epsilon, options, analyticGaussian), 'δ')
   const e = checkEpsilonQuery(epsilon)
   if (E.isLeft(e)) return e
   const direct = s.directRefusal === undefined ? directDelta(s, epsilon, options, analyticGaussian) : undefined
@@ -297,6 +304,7 @@ export const pldDelta = (
   const group = groupDeltaAnswer(s, epsilon, groupOptions(options))
   return noNaN(
     E.right(pickRoute(direct?.right, group, s.directRefusal, (a) => a.delta, (v, lower, method) => ({ epsilon, delta: v, method, ...(lower === undefined ? {} : { lower }) }), 'δ')),
+    'δ',
   )
 }
 
@@ -306,10 +314,17 @@ export const pldDelta = (
  */
 const noNaN = <A extends { readonly epsilon: number; readonly delta: number; readonly lower?: number; readonly method: string }>(
   a: E.Either<DpError, A>,
-): E.Either<DpError, A> =>
-  E.isRight(a) && (Number.isNaN(a.right.epsilon) || Number.isNaN(a.right.delta) || Number.isNaN(a.right.lower ?? 0))
-    ? E.left(numericFailure('$', `the PLD accountant computed NaN (${a.right.method}); no guarantee is stated — please report this event`))
-    : a
+  what: 'ε' | 'δ',
+): E.Either<DpError, A> => {
+  if (E.isLeft(a)) return a
+  if (Number.isNaN(a.right.epsilon) || Number.isNaN(a.right.delta) || Number.isNaN(a.right.lower ?? 0))
+    return E.left(numericFailure('$', `the PLD accountant computed NaN (${a.right.method}); no guarantee is stated — please report this event`))
+  const { lower } = a.right
+  if (lower === undefined) return a
+  // The (lower, estimate, upper) triple, as PRV's accountant returns (Gopi, Lee & Wutschitz 2021).
+  const upper = what === 'ε' ? a.right.epsilon : a.right.delta
+  return E.right({ ...a.right, estimate: bracketEstimate(lower, upper) })
+}
 
 /** The smaller of the two routes' answers, with the route named in the method. */
 const pickRoute = <A extends { readonly method: string; readonly lower?: number }>(
@@ -384,7 +399,7 @@ export const privacyProfile = (
   for (const eps of epsilons) {
     const d = pldDelta(s, eps, o.right, options.analyticGaussian ?? true)
     if (E.isLeft(d)) return d
-    out.push({ epsilon: eps, delta: d.right.delta, lower: d.right.lower ?? d.right.delta })
+    out.push({ epsilon: eps, delta: d.right.delta, lower: d.right.lower ?? d.right.delta, estimate: d.right.estimate ?? d.right.delta })
   }
   return E.right(out)
 }

@@ -50,6 +50,12 @@ export const isAllAccountants = (name: string): boolean => (ALL_ACCOUNTANTS as R
 
 export const DEFAULT_DELTAS = [1e-5] as const
 
+/** What the JSON says of the answers' `lower` and `estimate` (PLD), so no reader takes them for guarantees. */
+export const BRACKET_NOTE =
+  'each answer\'s "epsilon" is the guarantee; "lower" and "estimate" (PLD answers) are NOT guarantees: the true ε of the ' +
+  'accounted pairs lies in [lower, epsilon] (an optimistic discretisation, Doroshenko et al. 2022), and estimate is the ' +
+  'centre of that bracket, as PRV\'s (eps_low, eps_estimate, eps_upper) (Gopi, Lee & Wutschitz 2021)'
+
 export const runAccount = (args: AccountArgs): CommandResult => {
   const deltas: number[] = []
   for (const raw of args.deltas.length === 0 ? DEFAULT_DELTAS.map(String) : args.deltas) {
@@ -132,7 +138,13 @@ export const runAccount = (args: AccountArgs): CommandResult => {
   if (gone) return { code: 0 }
   const anyAnswered = reports.every((r) => r.report.results.some((x) => x.ok))
   if (args.json) {
-    const doc = { schemaVersion: 1, tool: 'dpaudit account', deltas, reports: reports.map((r) => ({ ...r.report, ...(r.curve === undefined ? {} : { rdpCurve: r.curve }) })) }
+    const doc = {
+      schemaVersion: 1,
+      tool: 'dpaudit account',
+      deltas,
+      bracketNote: BRACKET_NOTE,
+      reports: reports.map((r) => ({ ...r.report, ...(r.curve === undefined ? {} : { rdpCurve: r.curve }) })),
+    }
     return { code: anyAnswered ? 0 : 2, stdout: stringifyJson(doc, 2) }
   }
   if (emit !== undefined) {

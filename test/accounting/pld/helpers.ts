@@ -7,6 +7,7 @@ import { makePldAccountant, type PldAccountantOptions } from '../../../src/accou
 import type { DeltaAnswer, EpsilonAnswer } from '../../../src/accounting/accountant.js'
 import type { PrivacyEvent } from '../../../src/mechanisms/event.js'
 import { addRemove } from '../../../src/mechanisms/neighbouring.js'
+import { arbNoiseLeaf } from '../../../src/testing/arbitraries.js'
 
 export const REL = addRemove('record')
 export const SEED = 20_261_121
@@ -67,3 +68,25 @@ export const subsampledGaussianDeltaOneStep = (m: number, q: number, eps: number
   const add = xa === -Infinity ? 0 : Phi(xa) - Math.exp(eps) * (q * Phi(xa - mu) + (1 - q) * Phi(xa))
   return Math.max(rem, add)
 }
+
+/**
+ * Noise leaves with moderate parameters (the laws hold at any, but strong random mechanisms make wide
+ * loss grids and slow tests).
+ */
+export const moderateLeaf = arbNoiseLeaf({ relation: REL }).filter((l) => {
+  switch (l._tag) {
+    case 'Gaussian':
+      return l.sigma / l.sensitivity >= 0.5
+    case 'Laplace':
+      return l.scale / l.sensitivity >= 0.5
+    case 'BitwiseRandomizedResponse':
+      return l.flipProbability >= 0.1 && l.bits <= 4
+    case 'RandomizedResponse':
+    case 'Exponential':
+    case 'PureDP':
+    case 'ApproxDP':
+      return l.epsilon <= 3
+    default:
+      return true
+  }
+})

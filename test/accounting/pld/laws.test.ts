@@ -10,8 +10,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { analyticGaussianEpsilon } from '../../../src/accounting/analytic-gaussian.js'
 import { makeRdpAccountant } from '../../../src/accounting/rdp/index.js'
 import * as ev from '../../../src/mechanisms/event.js'
-import { arbNoiseLeaf } from '../../../src/testing/arbitraries.js'
-import { pldEpsilon, REL, SEED } from './helpers.js'
+import { moderateLeaf, pldEpsilon, REL, SEED } from './helpers.js'
 
 /** ε(δ) upper and lower, or undefined when the accountant refuses the event. */
 const tryPld = (e: ev.PrivacyEvent, delta: number, opts = {}): { epsilon: number; lower: number } | undefined => {
@@ -37,23 +36,7 @@ const rdpEpsilon = (e: ev.PrivacyEvent, delta: number): number | undefined => {
  */
 const COARSE = { interval: 1e-3 }
 
-const leaf = arbNoiseLeaf({ relation: REL }).filter((l) => {
-  switch (l._tag) {
-    case 'Gaussian':
-      return l.sigma / l.sensitivity >= 0.5
-    case 'Laplace':
-      return l.scale / l.sensitivity >= 0.5
-    case 'BitwiseRandomizedResponse':
-      return l.flipProbability >= 0.1 && l.bits <= 4
-    case 'RandomizedResponse':
-    case 'Exponential':
-    case 'PureDP':
-    case 'ApproxDP':
-      return l.epsilon <= 3
-    default:
-      return true
-  }
-})
+const leaf = moderateLeaf
 
 describe('accountant laws', () => {
   it('SelfCompose(e, k) equals Compose of k copies (and ZCDP is refused either way)', () => {
