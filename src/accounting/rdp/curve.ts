@@ -5,8 +5,9 @@
  * - Compose: curves add (Mironov 2017, Prop. 1, adaptive composition); SelfCompose: × count;
  *   Labeled: transparent; NoOp: 0; NonPrivate: ∞;
  * - PoissonSample(q, e): the exact sampled Gaussian when e is one Gaussian leaf (under Labeled
- *   wrappers), the tight sampled Laplace (./subsampled-laplace.ts) when it is one Laplace leaf,
- *   otherwise the Zhu–Wang 2019 general bound on e's curve;
+ *   wrappers), the tight sampled Laplace (./subsampled-laplace.ts) when it is one Laplace leaf, the
+ *   tight sampled discrete Gaussian (./subsampled-discrete-gaussian.ts) when it is one scalar
+ *   discrete Gaussian, otherwise the Zhu–Wang 2019 general bound on e's curve;
  * - SampleWithoutReplacement(m, n, e): the Wang–Balle–Kasiviswanathan 2019 bounds: Theorem 27 when
  *   e is one Gaussian leaf (under Labeled wrappers), Theorem 9 on e's curve otherwise.
  *
@@ -33,6 +34,7 @@ import { integerOrdersFor } from './integer-orders.js'
 import { validateOrders } from './orders.js'
 import { poissonGeneralCurve } from './poisson-general.js'
 import { subsampledGaussianCurve } from './subsampled-gaussian.js'
+import { subsampledDiscreteGaussianCurve } from './subsampled-discrete-gaussian.js'
 import { type SubsampledLaplaceMemo, subsampledLaplaceCurve } from './subsampled-laplace.js'
 import { withoutReplacementCurve, withoutReplacementGaussianCurve } from './without-replacement.js'
 
@@ -130,7 +132,7 @@ const keepPositive = (c: Curve, reveals: (i: number) => boolean): Curve => {
 }
 
 /** The one leaf of kind `tag` under Labeled wrappers, with its path, if that is what `e` is. */
-const singleLeaf = <T extends 'Gaussian' | 'Laplace'>(
+const singleLeaf = <T extends 'Gaussian' | 'Laplace' | 'DiscreteGaussian'>(
   tag: T,
   e: PrivacyEvent,
   path: string,
@@ -254,8 +256,29 @@ const foldUncached = (e: PrivacyEvent, os: OrderSet, path: string, ctx: Context)
         const sampled = capped(subsampledLaplaceCurve(os.values, e.q, b, memo), amplifiedPure(e.q, 1 / b))
         return E.right(keepPositive(sampled, () => e.q > 0 && b < Infinity))
       }
+      const dg = singleLeaf('DiscreteGaussian', e.event, childPath(path, e))
+      if (dg !== undefined) {
+        const res = resolveLeaf(dg.leaf, ctx.relation, dg.path)
+        if (E.isLeft(res)) return res
+        const leaf = res.right.leaf as Extract<NormalizedLeaf, { _tag: 'DiscreteGaussian' }>
+        // The scalar shift dominates only scalar differences (a vector query with Δ ≥ 2 keeps the general bound).
+        if (leaf.scalarShift) {
+          if (res.right.note !== undefined) note(ctx, res.right.note)
+          const tight = subsampledDiscreteGaussianCurve(os.values, e.q, leaf.sigma, leaf.sensitivity)
+          // Never above the general bound it replaces: where the reverse direction is only bounded
+          // (σ ≳ 150) the general bound can be the smaller one; both are sound, so is their minimum.
+          const general = sampledGeneral(e.event, os, childPath(path, e), ctx, (_inner, lookup) => ({
+            values: poissonGeneralCurve(os.values, e.q, lookup),
+            pureEpsilon: Infinity,
+          }))
+          if (E.isLeft(general)) return general
+          const values = new Float64Array(tight.length)
+          for (let i = 0; i < values.length; i++) values[i] = Math.min(tight[i] as number, general.right.values[i] as number)
+          return E.right(keepPositive({ values, pureEpsilon: Infinity }, () => e.q > 0 && leaf.sigma < Infinity))
+        }
+      }
       return sampledGeneral(e.event, os, childPath(path, e), ctx, (inner, lookup) => {
-        note(ctx, `${ZHU_WANG_NOTE}: PoissonSample at ${path} (q = ${e.q}) of a non-Gaussian, non-Laplace event`)
+        note(ctx, `${ZHU_WANG_NOTE}: PoissonSample at ${path} (q = ${e.q}) of an event other than one Gaussian, Laplace or scalar discrete Gaussian`)
         const sampled = capped(poissonGeneralCurve(os.values, e.q, lookup), amplifiedPure(e.q, inner.pureEpsilon))
         return keepPositive(sampled, (i) => e.q > 0 && lookup(os.values[i] as number) > 0)
       })

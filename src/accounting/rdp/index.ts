@@ -40,6 +40,12 @@ export {
   subsampledLaplaceIntegerRdp,
   type SubsampledLaplaceMethod,
 } from './subsampled-laplace.js'
+export {
+  SUBSAMPLED_DISCRETE_GAUSSIAN_MARGIN,
+  subsampledDiscreteGaussianCurve,
+  subsampledDiscreteGaussianIntegerRdp,
+  type SubsampledDiscreteGaussianMethod,
+} from './subsampled-discrete-gaussian.js'
 export { fromIntegerOrders, integerOrdersFor } from './integer-orders.js'
 export { poissonGeneralCurve, zhuWangBound, zhuWangPoissonRdp } from './poisson-general.js'
 export {

@@ -29,6 +29,16 @@ export const phi = (x: number): number => {
   return sum
 }
 
+/**
+ * The kernel of the reverse direction D_α(Q‖M) of a subsampled pair (./subsampled-laplace.ts,
+ * ./subsampled-discrete-gaussian.ts): h = (1 + Y)^{1−α} − 1 + (α − 1)Y = φ(βu) − βφ(u) ≥ 0 with
+ * β = 1 − α and u = log(1 + Y): two non-negative terms, no cancellation.
+ */
+export const hReverse = (u: number, alpha: number): number => {
+  const beta = 1 - alpha
+  return phi(beta * u) - beta * phi(u)
+}
+
 /** log φ(x) = log(e^x − 1 − x), without overflow for large x. */
 export const logPhi = (x: number): number => {
   // For x > 40, log(e^x − 1 − x) = x + log(1 − (1 + x)e^{−x}).

@@ -41,7 +41,7 @@
 import { roundUpLoss } from '../../core/numeric.js'
 import { laplaceLogMomentMinus1, laplaceRdp } from './closed-forms.js'
 import { fromIntegerOrders } from './integer-orders.js'
-import { logBinomialRow, logSumExpPruned, phi, softplus } from './log-space.js'
+import { hReverse, logBinomialRow, logSumExpPruned, softplus } from './log-space.js'
 
 /** Relative margin on the forward sum (log-binomials ~1e-13 absolute) and on the reverse sums. */
 export const SUBSAMPLED_LAPLACE_MARGIN = 1e-11
@@ -78,12 +78,6 @@ const logForwardMinus1 = (q: number, b: number, alpha: number, logMoments: numbe
     }
   }
   return logSumExpPruned(terms, n)
-}
-
-/** h = (1 + Y)^{1−α} − 1 + (α − 1)Y = φ(βu) − βφ(u), β = 1 − α, u = log(1 + Y). */
-const hReverse = (u: number, alpha: number): number => {
-  const beta = 1 - alpha
-  return phi(beta * u) - beta * phi(u)
 }
 
 /**
