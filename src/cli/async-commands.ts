@@ -5,9 +5,12 @@
  *
  * @module
  */
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import type { CommandResult } from './commands/result.js'
 import { EXIT } from './commands/result.js'
+import { wantsHelp } from './help.js'
 import { argumentError } from './io.js'
 
 /** Resolves to the command's result, or returns undefined to decline (then run.ts handles the argv;
@@ -31,8 +34,14 @@ export const isAsyncAudit = (args: ReadonlyArray<string>): boolean => {
 /** Registered asynchronous commands (the synchronous ones are dispatched in run.ts). */
 export const ASYNC_COMMANDS: Readonly<Record<string, AsyncCommand>> = {
   // Loaded on demand: BullMQ is imported only by the commands that use a queue.
-  // a trainer-audit file, or anything on a queue; a local mechanism audit is synchronous (run.ts)
-  audit: (args) => (isAsyncAudit(args) ? import('./commands/queue-audit.js').then((m) => m.runQueueAudit(args)) : undefined),
+  // a trainer-audit file, or anything on a queue; a local mechanism audit runs on a thread of its
+  // own, so that this one can take SIGTERM/SIGINT and stop it cleanly (audit-thread.ts)
+  audit: (args) =>
+    isAsyncAudit(args)
+      ? import('./commands/queue-audit.js').then((m) => m.runQueueAudit(args))
+      : wantsHelp(args) || !existsSync(fileURLToPath(new URL('./commands/audit-thread-worker.js', import.meta.url)))
+        ? undefined // help, or running from the TypeScript sources (no compiled thread script): run.ts, in this thread
+        : import('./commands/audit-thread.js').then((m) => m.runAuditInThread(args)),
   worker: (args) => import('./commands/worker.js').then((m) => m.runWorker(args)),
   // Loaded on demand: vega is imported only when a report is drawn.
   report: (args) => import('./commands/report.js').then((m) => m.runReport(args)),

@@ -28,7 +28,7 @@ import { stringifyJson } from '../../core/json.js'
 import { writeFileAtomic } from '../../core/atomic-file.js'
 import { checkOutputPath } from '../io.js'
 import { guardOutputs, holdingLocks, refuseOutputOverInput } from '../output-guard.js'
-import { progressLine } from '../progress.js'
+import { type ProgressOptions, progressLine } from '../progress.js'
 import { type CommandResult, EXIT } from './result.js'
 
 /** Exit codes of `dpaudit audit` beyond the shared ones. */
@@ -63,6 +63,8 @@ export interface AuditArgs {
   readonly json?: boolean | undefined
   /** Called with progress during the audit. */
   readonly progress?: ((p: AuditProgress) => void) | undefined
+  /** The signal that asked the audit to stop, or null (audit-thread.ts): checked between batches of chunks. */
+  readonly stopSignal?: (() => 'SIGINT' | 'SIGTERM' | null) | undefined
 }
 
 /** Trials of one audit when --trials is not given, for modules and zoo entries alike. */
@@ -83,8 +85,8 @@ const number = (option: string, raw: string | undefined): E.Either<string, numbe
 const compiledWorkerExists = (): boolean => existsSync(fileURLToPath(workerScriptUrl()))
 
 /** Progress of an audit as a progress line (the rate counts the trials run now, not the resumed ones). */
-export const auditProgressLine = (quiet: boolean): { readonly onProgress: ((p: AuditProgress) => void) | undefined; readonly done: () => void } => {
-  const line = progressLine({ label: 'audit', unit: 'trials', quiet })
+export const auditProgressLine = (quiet: boolean, stream?: ProgressOptions['stream']): { readonly onProgress: ((p: AuditProgress) => void) | undefined; readonly done: () => void } => {
+  const line = progressLine({ label: 'audit', unit: 'trials', quiet, ...(stream === undefined ? {} : { stream }) })
   if (!line.active) return { onProgress: undefined, done: () => undefined }
   return {
     onProgress: (p) =>
@@ -157,6 +159,7 @@ const auditHolding = (args: AuditArgs, hold: (release: () => void) => void): Com
     ...(args.checkpoint === undefined ? {} : { checkpoint: args.checkpoint }),
     ...(timeout.right === undefined ? {} : { chunkTimeoutMs: timeout.right * 1000 }),
     ...(onProgress === undefined ? {} : { onProgress }),
+    ...(args.stopSignal === undefined ? {} : { shouldStop: () => args.stopSignal?.() != null }),
   }
   const overrideClaim = (base: Claim | undefined): E.Either<string, Claim> => {
     const raw = { epsilon: eps.right ?? base?.epsilon, delta: del.right ?? base?.delta ?? 0 }
@@ -214,9 +217,23 @@ const auditHolding = (args: AuditArgs, hold: (release: () => void) => void): Com
     result = E.isLeft(r) ? E.left(`audit: ${args.target}: ${formatError(r.left)}`) : E.right(r.right)
   }
   if (E.isLeft(result)) return { code: EXIT.input, stderr: result.left }
+  const signal = args.stopSignal?.() ?? null
+  if (signal !== null && result.right.status === 'interrupted') return stoppedBy(signal, result.right, args.checkpoint)
   if (args.checkpoint !== undefined && result.right.status === 'complete') rmSync(args.checkpoint, { force: true })
   return reportAudit({ target: args.target, out: outName(name), json: args.json === true, workers, warning }, result.right, Date.now() - t0)
 }
+
+/**
+ * An audit stopped by a signal: one line, no result file (the run is not finished), the shell's
+ * exit convention 128 + the signal's number (130 for SIGINT, 143 for SIGTERM). The checkpoint, if
+ * any, holds every chunk that finished, so the same command resumes.
+ */
+const stoppedBy = (signal: 'SIGINT' | 'SIGTERM', r: AuditResult, checkpoint: string | undefined): CommandResult => ({
+  code: signal === 'SIGINT' ? 130 : 143,
+  stderr: `audit: stopped by ${signal} after ${r.trials.spent.toLocaleString('en-US')} of ${r.trials.requested.toLocaleString('en-US')} trials; ${
+    checkpoint === undefined ? 'no --checkpoint, so nothing is kept' : `${checkpoint} keeps the finished chunks: run the same command to resume`
+  }`,
+})
 
 /** Where and how an audit's result goes. */
 export interface AuditReportOptions {
@@ -267,8 +284,14 @@ export const reportAudit = (o: AuditReportOptions, r: AnyAuditResult, elapsedMs:
   return { code, stdout: [formatAnyAudit(r), `${timing}${notes.length > 0 ? `; ${notes.join('; ')}` : ''}`].join('\n'), ...side }
 }
 
-/** Parses `dpaudit audit` arguments (everything after the word "audit") and runs it. */
-export const runAuditCommand = (argv: ReadonlyArray<string>): CommandResult => {
+/**
+ * Parses `dpaudit audit` arguments (everything after the word "audit") and runs it; `thread` is set
+ * when it runs on audit-thread.ts's thread (the signal flag, and stderr for the progress line).
+ */
+export const runAuditCommand = (
+  argv: ReadonlyArray<string>,
+  thread?: { readonly stopSignal: NonNullable<AuditArgs['stopSignal']>; readonly stderr: ProgressOptions['stream'] },
+): CommandResult => {
   const { values, positionals } = parseArgs({
     args: [...argv],
     allowPositionals: true,
@@ -289,7 +312,7 @@ export const runAuditCommand = (argv: ReadonlyArray<string>): CommandResult => {
   const target = positionals[0]
   if (target === undefined || positionals.length > 1) return { code: EXIT.input, stderr: AUDIT_USAGE }
   // Progress goes to a terminal only: it is a side channel, not part of the result.
-  const progress = auditProgressLine(values.quiet)
+  const progress = auditProgressLine(values.quiet, thread?.stderr)
   const result = runAudit({
     target,
     trials: values.trials,
@@ -303,6 +326,7 @@ export const runAuditCommand = (argv: ReadonlyArray<string>): CommandResult => {
     chunkTimeout: values['chunk-timeout'],
     json: values.json,
     progress: progress.onProgress,
+    stopSignal: thread?.stopSignal,
   })
   progress.done()
   return result
