@@ -27,7 +27,7 @@ import { ldaFlags, ldaSurface } from './lda-surface.js'
 
 export type CgsConfig = t.TypeOf<typeof BaseConfig>
 
-const SWEEP = 'sweep: exact collapsed Gibbs sampling on the raw counts (no noise)'
+const SWEEP = 'sweep: collapsed Gibbs sampling on the raw counts (no noise): exact on one thread, AD-LDA (approximate) with --workers W > 1'
 const ADLDA_NOTE = 'AD-LDA, approximate collapsed Gibbs sampling (Newman et al. 2009): each thread samples its documents against the counts as of the sweep start'
 
 export const cgs: LdaTrainer<CgsConfig> = {
