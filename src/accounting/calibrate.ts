@@ -42,6 +42,7 @@ const KINDS: Readonly<Record<string, ParamKind>> = {
   epsilon: { direction: 'budget', integer: false, lower: 0, upper: 1e4, upperInclusive: true },
   rho: { direction: 'budget', integer: false, lower: 0, upper: 1e6, upperInclusive: true },
   xi: { direction: 'budget', integer: false, lower: 0, upper: 1e4, upperInclusive: true },
+  mean: { direction: 'budget', integer: false, lower: 1, upper: 1e9, upperInclusive: true },
   sensitivity: { direction: 'budget', integer: false, lower: 0, upper: 1e8, upperInclusive: true },
 }
 

@@ -78,6 +78,7 @@ export const EventCodec: t.Type<PrivacyEvent, unknown, unknown> = t.recursion<Pr
     t.readonly(t.type({ _tag: t.literal('SelfCompose'), event: EventCodec, count: N })),
     t.readonly(t.type({ _tag: t.literal('PoissonSample'), q: N, event: EventCodec })),
     t.readonly(t.type({ _tag: t.literal('SampleWithoutReplacement'), m: N, n: N, event: EventCodec })),
+    t.readonly(t.type({ _tag: t.literal('RepeatAndSelect'), event: EventCodec, mean: N, shape: N })),
     t.readonly(t.type({ _tag: t.literal('Labeled'), label: t.string, event: EventCodec })),
   ]) as unknown as t.Type<PrivacyEvent, unknown, unknown>,
 )
@@ -123,6 +124,7 @@ export const KNOWN_TAGS = [
   'SelfCompose',
   'PoissonSample',
   'SampleWithoutReplacement',
+  'RepeatAndSelect',
   'Labeled',
 ]
 
@@ -146,7 +148,7 @@ const precheckEvent = (u: unknown, path: string): E.Either<DpError, void> => {
       const evs = v['events']
       if (!Array.isArray(evs)) return E.left(decodeFailure(`${p}.events`, evs, 'expected an array of events'))
       for (let i = evs.length - 1; i >= 0; i--) stack.push([evs[i], `${p}.events[${i}]`, depth + 1])
-    } else if (['SelfCompose', 'PoissonSample', 'SampleWithoutReplacement', 'Labeled'].includes(tag)) {
+    } else if (['SelfCompose', 'PoissonSample', 'SampleWithoutReplacement', 'RepeatAndSelect', 'Labeled'].includes(tag)) {
       stack.push([v['event'], `${p}.event`, depth + 1])
     }
   }
@@ -279,6 +281,11 @@ export const validateEvent = (e: PrivacyEvent, path = '$'): E.Either<DpError, Pr
       case 'SampleWithoutReplacement':
         checks.push(need(`${p}.n`, v.n, positiveInteger, 'a positive integer'))
         checks.push(need(`${p}.m`, v.m, (x) => Number.isInteger(x) && x >= 1 && x <= v.n, `an integer in [1, n = ${v.n}]`))
+        stack.push([v.event, `${p}.event`])
+        break
+      case 'RepeatAndSelect':
+        checks.push(need(`${p}.mean`, v.mean, (x) => x >= 1 && Number.isFinite(x), 'a finite mean number of runs ≥ 1'))
+        checks.push(need(`${p}.shape`, v.shape, (x) => x >= 0, 'a shape η ≥ 0 (1 geometric, 0 logarithmic, "Infinity" Poisson)'))
         stack.push([v.event, `${p}.event`])
         break
       case 'Labeled':

@@ -10,7 +10,7 @@
  *   response, exponential mechanism) and stated guarantees taken from papers (PureDP, ApproxDP,
  *   ZCDP), each with the neighbouring relation its sensitivity assumes;
  * - structure: NoOp, NonPrivate, Compose, SelfCompose, PoissonSample, SampleWithoutReplacement,
- *   Labeled (provenance);
+ *   RepeatAndSelect (private selection), Labeled (provenance);
  *
  * @module
  */
@@ -236,6 +236,19 @@ export interface SampleWithoutReplacement {
   readonly event: PrivacyEvent
 }
 
+/**
+ * Private selection by repetition (hyperparameter tuning): `event` is run K times with K random of
+ * mean `mean` ≥ 1, and only the best run is released (Liu & Talwar 2019; Papernot & Steinke 2022).
+ * `shape` η picks K's law as dp_accounting's RepeatAndSelectDpEvent does: truncated negative
+ * binomial of shape η (1: geometric, 0: logarithmic), or Poisson for η = ∞.
+ */
+export interface RepeatAndSelect {
+  readonly _tag: 'RepeatAndSelect'
+  readonly event: PrivacyEvent
+  readonly mean: number
+  readonly shape: number
+}
+
 /** Provenance: a trainer step, a graph edge. Accounting sees through it. */
 export interface Labeled {
   readonly _tag: 'Labeled'
@@ -267,6 +280,7 @@ export type PrivacyEvent =
   | SelfCompose
   | PoissonSample
   | SampleWithoutReplacement
+  | RepeatAndSelect
   | Labeled
 
 export type EventTag = PrivacyEvent['_tag']
@@ -379,6 +393,12 @@ export const sampleWithoutReplacement = (m: number, n: number, event: PrivacyEve
   n,
   event,
 })
+export const repeatAndSelect = (event: PrivacyEvent, mean: number, shape: number): RepeatAndSelect => ({
+  _tag: 'RepeatAndSelect',
+  event,
+  mean,
+  shape,
+})
 export const labeled = (label: string, event: PrivacyEvent): Labeled => ({ _tag: 'Labeled', label, event })
 
 // -------------------------------------------------------------------------------------------
@@ -416,6 +436,7 @@ export const children = (e: PrivacyEvent): ReadonlyArray<PrivacyEvent> => {
     case 'SelfCompose':
     case 'PoissonSample':
     case 'SampleWithoutReplacement':
+    case 'RepeatAndSelect':
     case 'Labeled':
       return [e.event]
     default:

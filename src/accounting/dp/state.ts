@@ -8,7 +8,7 @@
  * @module
  */
 import * as E from 'fp-ts/lib/Either.js'
-import type { DpError } from '../../core/error.js'
+import { type DpError, unsupportedEvent } from '../../core/error.js'
 import { absurd, childPath, isNoiseEvent, noOp, type PrivacyEvent } from '../../mechanisms/event.js'
 import type { NeighbouringRelation } from '../../mechanisms/neighbouring.js'
 import type { Notes } from '../accountant.js'
@@ -172,6 +172,37 @@ const sampled = (scheme: SamplingScheme, rate: number, inner: DpState): DpState 
 }
 
 /**
+ * Repeat-and-select of a pure ε-DP run with a truncated-negative-binomial number of runs (shape η):
+ * (2 + η)ε-DP — for the geometric number (η = 1) Liu & Talwar 2019's 3ε (random stopping), in general
+ * Papernot & Steinke 2022's Thm 2 as λ, λ̂ → ∞. A run with δ > 0, or a Poisson number of runs, has no
+ * (ε, δ) result here (Liu & Talwar's approximate-DP theorem is not implemented): refused.
+ */
+const repeatAndSelectPure = (inner: DpState, mean: number, shape: number, path: string): E.Either<DpError, DpState> => {
+  if (inner.nonPrivate) return E.right(inner)
+  if (mean === 1 && shape !== Infinity) return E.right(inner) // K ≡ 1 (the TNB with γ = 1): one run
+  let eps = 0
+  for (const en of inner.entries) {
+    if (en.term._tag !== 'Fixed' || en.term.delta > 0)
+      return E.left(
+        unsupportedEvent(
+          path,
+          'basic/advanced/optimal',
+          'RepeatAndSelect',
+          'the (ε, δ) accountants take repeat-and-select of a pure ε-DP run only (Liu & Talwar 2019: 3ε for a geometric number of runs); ' +
+            'this run has δ > 0 or no fixed ε; use the rdp accountant (Papernot & Steinke 2022)',
+        ),
+      )
+    eps += en.count * en.term.epsilon
+  }
+  if (shape === Infinity)
+    return E.left(
+      unsupportedEvent(path, 'basic/advanced/optimal', 'RepeatAndSelect', 'no pure-DP bound for a Poisson number of runs is implemented; use the rdp accountant'),
+    )
+  const note = `${path}: repeat-and-select of a ${eps}-DP run, truncated negative binomial η = ${shape}: (2 + η)ε-DP (Liu & Talwar 2019; Papernot & Steinke 2022, Thm 2 as λ → ∞)`
+  return E.right({ ...single({ _tag: 'Fixed', epsilon: (2 + shape) * eps, delta: 0 }), notes: [...inner.notes, note] })
+}
+
+/**
  * Folds an event tree into a state; every failure names the path of the offending sub-event.
  * Parameters are assumed valid (the accountant runs `validateEvent` first).
  */
@@ -215,6 +246,11 @@ export const foldEvent = (e: PrivacyEvent, relation: NeighbouringRelation, path:
     }
     case 'Labeled':
       return foldEvent(e.event, relation, childPath(path, e))
+    case 'RepeatAndSelect': {
+      const r = foldEvent(e.event, relation, childPath(path, e))
+      if (E.isLeft(r)) return r
+      return repeatAndSelectPure(r.right, e.mean, e.shape, path)
+    }
     default:
       return absurd(e)
   }

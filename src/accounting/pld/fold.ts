@@ -214,6 +214,7 @@ const reduceInner = (
         : E.right({ _tag: 'Leaf', leaf: { _tag: 'Gaussian', noiseMultiplier: 1 / Math.sqrt(g.right) }, q: 1 })
     }
     case 'SampleWithoutReplacement':
+    case 'RepeatAndSelect':
       return E.left(unsupportedEvent(path, NAME, e._tag, INNER_SCOPE))
     default:
       return absurd(e as never)
@@ -392,6 +393,15 @@ const foldEvent = (
           NAME,
           e._tag,
           'the PLD accountant implements Poisson subsampling only; use the rdp or optimal accountant for sampling without replacement',
+        ),
+      )
+    case 'RepeatAndSelect':
+      return E.left(
+        unsupportedEvent(
+          path,
+          NAME,
+          e._tag,
+          'repeat-and-select has no dominating pair here (its known bounds are RDP, Papernot & Steinke 2022); use the rdp accountant',
         ),
       )
     default:

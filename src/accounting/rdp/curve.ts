@@ -31,7 +31,8 @@ import { type NormalizedLeaf, resolveLeaf } from '../normalize.js'
 import { checkSamplingRelation } from '../relation.js'
 import { leafCurve, leafPureEpsilon } from './closed-forms.js'
 import { integerOrdersFor } from './integer-orders.js'
-import { validateOrders } from './orders.js'
+import { DEFAULT_ORDERS, validateOrders } from './orders.js'
+import { repeatSelectCurve, repeatSelectPure } from './repeat-select.js'
 import { poissonGeneralCurve } from './poisson-general.js'
 import { subsampledGaussianCurve } from './subsampled-gaussian.js'
 import { subsampledDiscreteGaussianCurve } from './subsampled-discrete-gaussian.js'
@@ -96,6 +97,9 @@ const leafKey = (leaf: NormalizedLeaf): string => {
 }
 
 const orderSet = (values: ReadonlyArray<number>): OrderSet => ({ values, key: values.join(',') })
+
+/** The default grid, on which a selection's λ̂ and δ̂ are searched. */
+const DEFAULT_GRID = orderSet(DEFAULT_ORDERS)
 
 const note = (ctx: Context, text: string): void => {
   if (ctx.notes.has(text)) return
@@ -307,6 +311,26 @@ const foldUncached = (e: PrivacyEvent, os: OrderSet, path: string, ctx: Context)
         )
         return keepPositive(sampled, (i) => gamma > 0 && lookup(os.values[i] as number) > 0)
       })
+    }
+    case 'RepeatAndSelect': {
+      // Papernot & Steinke 2022, Thms 2 and 6 (./repeat-select.ts): the run's curve on this grid and
+      // on the default grid (for λ̂, δ̂ and the monotone envelope from larger orders).
+      const inner = fold(e.event, os, childPath(path, e), ctx)
+      if (E.isLeft(inner)) return inner
+      const wide = fold(e.event, DEFAULT_GRID, childPath(path, e), ctx)
+      if (E.isLeft(wide)) return wide
+      note(
+        ctx,
+        `${path}: repeat-and-select (mean ${e.mean} runs, ${e.shape === Infinity ? 'Poisson' : `truncated negative binomial η = ${e.shape}`}) by ` +
+          `Papernot & Steinke 2022, ${e.shape === Infinity ? 'Thm 6' : 'Thm 2'}, monotone envelope in α (upper bound)`,
+      )
+      const values = repeatSelectCurve(
+        { orders: os.values, values: inner.right.values, pureEpsilon: inner.right.pureEpsilon },
+        { orders: DEFAULT_GRID.values, values: wide.right.values, pureEpsilon: wide.right.pureEpsilon },
+        e.mean,
+        e.shape,
+      )
+      return E.right(capped(values, repeatSelectPure(inner.right.pureEpsilon, e.shape)))
     }
     default:
       return E.left(unsupportedEvent(path, 'rdp', (e as { _tag: string })._tag, 'unknown event'))

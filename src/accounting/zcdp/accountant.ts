@@ -156,6 +156,15 @@ const foldRho = (e: PrivacyEvent, relation: NeighbouringRelation, path: string):
     }
     case 'Labeled':
       return foldRho(e.event, relation, childPath(path, e))
+    case 'RepeatAndSelect':
+      return E.left(
+        unsupportedEvent(
+          path,
+          NAME,
+          e._tag,
+          'the RDP of repeat-and-select (Papernot & Steinke 2022) has a log(E[K])/(λ − 1) term that no (ξ, ρ)-zCDP bound matches; use the rdp accountant',
+        ),
+      )
     default:
       return absurd(e)
   }

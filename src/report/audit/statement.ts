@@ -70,6 +70,7 @@ export const ledger = (event: PrivacyEvent): LedgerSection => {
         return walk(e.event, `${path}.event`, depth + 1, repeats * e.count, '')
       case 'PoissonSample':
       case 'SampleWithoutReplacement':
+      case 'RepeatAndSelect':
         return walk(e.event, `${path}.event`, depth + 1, repeats, '')
       default:
         return

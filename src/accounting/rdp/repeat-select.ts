@@ -1,0 +1,144 @@
+/**
+ * Private selection by repetition (hyperparameter tuning): run a mechanism K times, K random, and
+ * release only the best run. RDP of the whole from the RDP of one run — Papernot & Steinke 2022,
+ * "Hyperparameter tuning with Rényi differential privacy" (arXiv 2110.03620v2), parameterised as
+ * dp_accounting's RepeatAndSelectDpEvent by the mean μ = E[K] and a shape η:
+ *
+ * - truncated negative binomial K (η ≥ 0 finite; η = 1 geometric, η = 0 logarithmic), their Thm 2:
+ *   if one run is (λ, ε(λ))-RDP and (λ̂, ε(λ̂))-RDP, the selection is (λ, ε′)-RDP with
+ *     ε′ = ε(λ) + (1 + η)(1 − 1/λ̂)ε(λ̂) + (1 + η)log(1/γ)/λ̂ + log(μ)/(λ − 1),
+ *   γ the TNB's parameter with mean μ (Def. 1 there: μ = η(1 − γ)/(γ(1 − γ^η)), 1/γ for η = 1,
+ *   (1/γ − 1)/log(1/γ) for η = 0); λ̂ is free, so the minimum over the grid (and λ̂ → ∞, where the
+ *   term tends to (1 + η)ε_∞, the pure ε) is taken;
+ * - Poisson K (η = ∞), their Thm 6: ε′ = ε(λ) + μ·δ̂ + log(μ)/(λ − 1), where one run is
+ *   (ε̂, δ̂)-DP at ε̂ = log(1 + 1/(λ − 1)) (δ̂ from the run's RDP curve by CKS 2020 Prop. 12, or 0
+ *   when its pure ε is at most ε̂).
+ * RDP is non-decreasing in λ (van Erven & Harremoës 2014, Thm 3), so each order then takes the least
+ * bound at any order at or above it (as dp_accounting does). Pure DP: letting λ → ∞ and λ̂ → ∞ in
+ * Thm 2 (D_∞ = lim D_λ) gives (2 + η)ε_∞ — for the geometric number of runs 3ε, Liu & Talwar 2019,
+ * "Private selection from private candidates", their random-stopping theorem. No pure bound for Poisson.
+ *
+ * @module
+ */
+import { rdpDeltaAtOrder } from '../conversions.js'
+
+/** The mean of the truncated negative binomial with parameters (γ, η) (PS 2022, Def. 1). */
+export const tnbMean = (gamma: number, shape: number): number => {
+  if (gamma >= 1) return 1
+  if (shape === 1) return 1 / gamma
+  const logG = Math.log(gamma)
+  // η = 0: (1 − γ)/(γ log(1/γ)); η > 0: η(1 − γ)/(γ(1 − γ^η)) with 1 − γ^η = −expm1(η log γ).
+  return shape === 0 ? (1 - gamma) / (-gamma * logG) : (shape * (1 - gamma)) / (gamma * -Math.expm1(shape * logG))
+}
+
+/**
+ * γ of the truncated negative binomial of shape η with mean μ ≥ 1 (the mean falls as γ rises), by
+ * bisection, returned on the small side: a smaller γ makes log(1/γ) and so the bound larger (sound).
+ */
+export const tnbGamma = (shape: number, mean: number): number => {
+  if (mean <= 1) return 1
+  if (shape === 1) return (1 / mean) * (1 - 4 * Number.EPSILON)
+  let lo = 0
+  let hi = Math.min(1, (2 * (shape + 1)) / mean) // μ ≤ 2(η + 1)/γ (dp_accounting's bracket)
+  for (let i = 0; i < 200 && hi - lo > 1e-15 * hi; i++) {
+    const mid = (lo + hi) / 2
+    if (tnbMean(mid, shape) < mean) hi = mid
+    else lo = mid
+  }
+  return lo * (1 - 1e-9)
+}
+
+/** One run's curve: values at `orders` (ascending), its pure ε (∞ when none). */
+export interface RunCurve {
+  readonly orders: ReadonlyArray<number>
+  readonly values: ArrayLike<number>
+  readonly pureEpsilon: number
+}
+
+/** The bound's ingredients on the wide grid, computed once per run curve (they do not depend on `at`). */
+interface WideEnvelope {
+  /** Thm 2's (1 + η)·min over λ̂ (∞ for Poisson, unused). */
+  readonly c: number
+  /** The bound at each wide order, then its minimum over that order and every larger one. */
+  readonly suffix: Float64Array
+}
+
+const ENVELOPES = new WeakMap<ArrayLike<number>, Map<string, WideEnvelope>>()
+
+const wideEnvelope = (wide: RunCurve, mean: number, shape: number): WideEnvelope => {
+  const key = `${mean}|${shape}|${wide.pureEpsilon}`
+  let byParams = ENVELOPES.get(wide.values)
+  const hit = byParams?.get(key)
+  if (hit !== undefined) return hit
+  let c = Infinity
+  if (shape !== Infinity) {
+    // Thm 2's λ̂ term, minimised over the wide grid and λ̂ → ∞ (the pure ε).
+    const logInvGamma = -Math.log(tnbGamma(shape, mean))
+    let m = wide.pureEpsilon
+    for (let j = 0; j < wide.orders.length; j++) {
+      const lh = wide.orders[j] as number
+      const v = (1 - 1 / lh) * (wide.values[j] as number) + logInvGamma / lh
+      if (v < m) m = v
+    }
+    c = (1 + shape) * m
+  }
+  const n = wide.orders.length
+  const suffix = new Float64Array(n)
+  for (let j = n - 1; j >= 0; j--) {
+    const b = boundAt(wide, wide.orders[j] as number, wide.values[j] as number, c, mean, shape)
+    suffix[j] = j === n - 1 ? b : Math.min(b, suffix[j + 1] as number)
+  }
+  const env = { c, suffix }
+  if (byParams === undefined) {
+    byParams = new Map()
+    ENVELOPES.set(wide.values, byParams)
+  }
+  byParams.set(key, env)
+  return env
+}
+
+/** Thm 2 or Thm 6 at one order α for a run with ε(α) = eps. */
+const boundAt = (wide: RunCurve, alpha: number, eps: number, c: number, mean: number, shape: number): number => {
+  if (eps === Infinity) return Infinity
+  if (shape === Infinity) {
+    const epsHat = Math.log1p(1 / (alpha - 1))
+    const deltaHat = wide.pureEpsilon <= epsHat ? 0 : deltaOf(wide, epsHat)
+    return eps + mean * deltaHat + Math.log(mean) / (alpha - 1)
+  }
+  return eps + c + Math.log(mean) / (alpha - 1)
+}
+
+/**
+ * The selection's RDP bound at each order of `at`, from one run's curve on `at` and on a wider grid
+ * `wide` (ascending) that supplies λ̂ (Thm 2), δ̂ (Thm 6) and the larger orders of the monotone
+ * envelope. `shape` = ∞ is Poisson.
+ */
+export const repeatSelectCurve = (at: RunCurve, wide: RunCurve, mean: number, shape: number): Float64Array => {
+  const env = wideEnvelope(wide, mean, shape)
+  const out = new Float64Array(at.orders.length)
+  // `at` ascending: the monotone envelope from the right over `at`, merged with the wide suffix.
+  let right = Infinity
+  let j = wide.orders.length
+  for (let i = at.orders.length - 1; i >= 0; i--) {
+    const a = at.orders[i] as number
+    while (j > 0 && (wide.orders[j - 1] as number) >= a) j--
+    const fromWide = j < wide.orders.length ? (env.suffix[j] as number) : Infinity
+    right = Math.min(right, boundAt(wide, a, at.values[i] as number, env.c, mean, shape), fromWide)
+    out[i] = right
+  }
+  return out
+}
+
+/** δ of one run at ε from its RDP curve: the least CKS δ over the grid (Canonne, Kamath & Steinke 2020, Prop. 12). */
+const deltaOf = (c: RunCurve, eps: number): number => {
+  let d = 1
+  for (let j = 0; j < c.orders.length; j++) {
+    const v = rdpDeltaAtOrder(c.orders[j] as number, c.values[j] as number, eps)
+    if (v < d) d = v
+  }
+  return d
+}
+
+/** The selection's pure ε: (2 + η)ε_∞ for a TNB number of runs (see the module comment), none for Poisson. */
+export const repeatSelectPure = (pureEpsilon: number, shape: number): number =>
+  shape === Infinity || pureEpsilon === Infinity ? Infinity : (2 + shape) * pureEpsilon

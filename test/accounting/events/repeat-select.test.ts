@@ -1,0 +1,144 @@
+/**
+ * Private selection by repetition (issue 26 item 1): Papernot & Steinke 2022 (RDP, Thms 2 and 6) in
+ * the RDP accountant, Liu & Talwar 2019 ((2 + η)ε, 3ε for a geometric number of runs) for pure runs in
+ * the (ε, δ) accountants; zcdp and pld refuse.
+ */
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import fc from 'fast-check'
+import * as E from 'fp-ts/lib/Either.js'
+import { ACCOUNTANTS } from '../../../src/accounting/registry.js'
+import { makeRdpAccountant } from '../../../src/accounting/rdp/accountant.js'
+import { rdpCurve } from '../../../src/accounting/rdp/curve.js'
+import { tnbGamma, tnbMean } from '../../../src/accounting/rdp/repeat-select.js'
+import { analyticGaussianEpsilon } from '../../../src/accounting/analytic-gaussian.js'
+import { calibrate, decodeTemplate } from '../../../src/accounting/calibrate.js'
+import { decodeEvent, encodeEvent } from '../../../src/mechanisms/codec.js'
+import * as ev from '../../../src/mechanisms/event.js'
+import { addRemove } from '../../../src/mechanisms/neighbouring.js'
+import { epsAt } from '../eps-at.js'
+
+const AR = addRemove('record')
+const SEED = 26_004
+
+interface Fixture {
+  readonly provenance: { readonly script: string }
+  readonly cases: ReadonlyArray<{ m: number; mean: number; shape: number | 'Infinity'; order: number; rdp: number }>
+  readonly gammas: ReadonlyArray<{ shape: number; mean: number; gamma: number }>
+}
+const fx = JSON.parse(readFileSync(new URL('../../fixtures/repeat-select.json', import.meta.url), 'utf8')) as Fixture
+const msg = (u: unknown): string => {
+  const r = decodeEvent(u)
+  return E.isLeft(r) ? JSON.stringify(r.left) : 'decoded'
+}
+
+describe('RepeatAndSelect: codec and the number of runs', () => {
+  it('round-trips (a Poisson shape as "Infinity"); names mean < 1 and shape < 0 with their values', () => {
+    for (const e of [ev.repeatAndSelect(ev.gaussian(2, 1, AR), 10, 1), ev.repeatAndSelect(ev.laplace(1, 1, AR), 3.5, Infinity)])
+      expect(decodeEvent(JSON.parse(JSON.stringify(encodeEvent(e))))).toEqual(E.right(e))
+    const inner = { _tag: 'Laplace', scale: 1, sensitivity: 1, relation: AR }
+    expect(msg({ _tag: 'RepeatAndSelect', event: inner, mean: 0.5, shape: 1 })).toMatch(/\$\.mean.*0\.5|0\.5.*\$\.mean/)
+    expect(msg({ _tag: 'RepeatAndSelect', event: inner, mean: 5, shape: -1 })).toMatch(/\$\.shape/)
+    expect(msg({ _tag: 'RepeatAndSelect', event: { ...inner, scale: -1 }, mean: 5, shape: 1 })).toMatch(/\$\.event\.scale/)
+  })
+
+  it('γ of the truncated negative binomial from its mean: 1/μ for the geometric, the 60-digit mpmath root otherwise, on the small side', () => {
+    expect(fx.provenance.script).toBe('scripts/fixtures/repeat_select.py')
+    for (const g of fx.gammas) {
+      const got = tnbGamma(g.shape, g.mean)
+      expect(got, `η=${g.shape} μ=${g.mean}`).toBeLessThanOrEqual(g.gamma)
+      expect(got / g.gamma).toBeGreaterThan(1 - 1e-8)
+      expect(tnbMean(got, g.shape)).toBeGreaterThanOrEqual(g.mean * (1 - 1e-12))
+    }
+  })
+})
+
+describe('RepeatAndSelect in the RDP accountant (Papernot & Steinke 2022)', () => {
+  it('never below, and for the truncated negative binomial within 3 % of, the mpmath bound of a Gaussian run (Thm 2 at the real optimum λ̂; Thm 6 with the exact δ̂)', () => {
+    for (const c of fx.cases) {
+      const shape = c.shape === 'Infinity' ? Infinity : c.shape
+      const r = rdpCurve(ev.repeatAndSelect(ev.gaussian(c.m, 1, AR), c.mean, shape), AR, [c.order])
+      expect(E.isRight(r)).toBe(true)
+      if (E.isLeft(r)) continue
+      const got = r.right[0] as number
+      const tag = `m=${c.m} μ=${c.mean} η=${c.shape} λ=${c.order}`
+      expect(got, tag).toBeGreaterThanOrEqual(c.rdp * (1 - 1e-4))
+      if (shape !== Infinity) expect(got / c.rdp - 1, tag).toBeLessThan(0.03)
+    }
+  })
+
+  it('pure runs: ε at δ = 0 is (2 + η)ε — 3ε for a geometric number of runs (Liu & Talwar 2019) — in rdp and the (ε, δ) accountants; zcdp and pld refuse', () => {
+    for (const [shape, factor] of [[1, 3], [0, 2], [2.5, 4.5]] as const)
+      for (const name of ['rdp', 'basic', 'advanced', 'optimal'] as const) {
+        const e = epsAt(name, ev.repeatAndSelect(ev.laplace(2, 1, AR), 20, shape), 0) as number
+        expect(e, `${name} η=${shape}`).toBeGreaterThanOrEqual(factor * 0.5)
+        expect(e).toBeCloseTo(factor * 0.5, 9)
+      }
+    for (const name of ['zcdp', 'pld'] as const) {
+      const run = ACCOUNTANTS[name]({ relation: AR }).run(ev.labeled('tune', ev.repeatAndSelect(ev.laplace(2, 1, AR), 20, 1)))
+      expect(E.isLeft(run) && JSON.stringify(run.left), name).toMatch(/\$\.event.*RepeatAndSelect|RepeatAndSelect.*\$\.event/)
+    }
+    // A Gaussian run has no pure ε: the (ε, δ) accountants refuse, naming the reason.
+    const r = ACCOUNTANTS.basic({ relation: AR }).run(ev.repeatAndSelect(ev.gaussian(2, 1, AR), 20, 1))
+    expect(E.isLeft(r) && JSON.stringify(r.left)).toMatch(/pure/)
+  })
+
+  it('one run for sure (TNB with mean 1) is never accounted below the run itself (exact analytic Gaussian)', () => {
+    fc.assert(
+      fc.property(fc.double({ min: 0.5, max: 20, noNaN: true }), fc.constantFrom(0, 1, 3), fc.constantFrom(1e-3, 1e-6), (m, shape, delta) => {
+        expect(epsAt('rdp', ev.repeatAndSelect(ev.gaussian(m, 1, AR), 1, shape), delta) as number).toBeGreaterThanOrEqual(
+          analyticGaussianEpsilon(m, delta) * (1 - 1e-9),
+        )
+      }),
+      { seed: SEED, numRuns: 40 },
+    )
+  })
+
+  it('monotone: more runs on average or less noise per run never lower ε', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0.7, max: 20, noNaN: true }),
+        fc.double({ min: 1, max: 1000, noNaN: true }),
+        fc.double({ min: 1.01, max: 3, noNaN: true }),
+        fc.constantFrom(0, 0.5, 1, 4, Infinity),
+        (m, mean, f, shape) => {
+          const e = (mm: number, mu: number): number => epsAt('rdp', ev.repeatAndSelect(ev.gaussian(mm, 1, AR), mu, shape), 1e-6) as number
+          const base = e(m, mean)
+          expect(e(m, mean * f)).toBeGreaterThanOrEqual(base * (1 - 1e-12))
+          expect(e(m / f, mean)).toBeGreaterThanOrEqual(base * (1 - 1e-12))
+        },
+      ),
+      { seed: SEED, numRuns: 40 },
+    )
+  })
+
+  it('composition: two selections compose like SelfCompose(·, 2), and k of them multiply the curve (fixed grid)', () => {
+    const acct = makeRdpAccountant({ relation: AR, orders: [2, 4, 8, 16, 32], continuous: false })
+    const sel = ev.repeatAndSelect(ev.poissonSample(0.01, ev.gaussian(1, 1, AR)), 10, 1)
+    const run = (e: ev.PrivacyEvent): number => {
+      const s = acct.compose(e)(acct.empty)
+      const a = E.isRight(s) ? acct.epsilon(1e-6)(s.right) : s
+      if (E.isLeft(a)) throw new Error(JSON.stringify(a.left))
+      return a.right.epsilon
+    }
+    expect(run(ev.compose([sel, sel]))).toBeCloseTo(run(ev.selfCompose(sel, 2)), 12)
+    const c1 = rdpCurve(sel, AR, [2, 4, 8])
+    const c5 = rdpCurve(ev.selfCompose(sel, 5), AR, [2, 4, 8])
+    if (E.isRight(c1) && E.isRight(c5)) for (let i = 0; i < 3; i++) expect((c5.right[i] as number) / (5 * (c1.right[i] as number))).toBeCloseTo(1, 12)
+  })
+
+  it('calibrate: the largest mean number of runs with ε ≤ 4 at δ = 1e-6', () => {
+    const t = decodeTemplate({
+      schemaVersion: 1,
+      event: { _tag: 'RepeatAndSelect', mean: '$param', shape: 1, event: { _tag: 'Gaussian', sigma: 3, sensitivity: 1, relation: AR } },
+    })
+    expect(E.isRight(t)).toBe(true)
+    if (E.isLeft(t)) return
+    const c = calibrate(t.right, { epsilon: 4, delta: 1e-6, accountant: 'rdp', tolerance: 1e-6 })
+    expect(E.isRight(c)).toBe(true)
+    if (E.isLeft(c)) return
+    expect(c.right.direction).toBe('largest')
+    expect(epsAt('rdp', ev.repeatAndSelect(ev.gaussian(3, 1, AR), c.right.value, 1), 1e-6)).toBeLessThanOrEqual(4)
+    expect(epsAt('rdp', ev.repeatAndSelect(ev.gaussian(3, 1, AR), (c.right.infeasibleNeighbour as number), 1), 1e-6)).toBeGreaterThan(4)
+  })
+})
