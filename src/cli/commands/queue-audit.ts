@@ -9,7 +9,9 @@
  * Every form honours --out (the same JSON document as a local mechanism audit: the result with its
  * subject). When Redis stops answering for --timeout seconds (default 60) the command prints one
  * line saying so and exits 1; a mechanism audit's --checkpoint keeps the finished chunks, and the
- * same command resumes. A mechanism audit without --queue is the synchronous command (audit.ts).
+ * same command resumes. SIGTERM or SIGINT stops a mechanism audit after the batch of chunks in
+ * flight, with one line and exit 143 or 130, its checkpoint kept. A mechanism audit without --queue
+ * is audit.ts's command (on a thread of its own: audit-thread.ts).
  *
  * @module
  */
@@ -33,7 +35,7 @@ import { QUEUE_AUDIT_USAGE, wantsHelp } from '../help.js'
 import { checkOutputPath, parseNumber, readJsonFile } from '../io.js'
 import { guardOutputs } from '../output-guard.js'
 import { progressLine } from '../progress.js'
-import { reportAudit } from './audit.js'
+import { reportAudit, stoppedBy } from './audit.js'
 import { type CommandResult, EXIT } from './result.js'
 
 type Values = Record<string, string | boolean | undefined>
@@ -103,7 +105,13 @@ const queueOptions = (nums: Record<string, number | undefined>) => ({
 })
 
 /** A mechanism (zoo entry or module) audited on the queue. */
-const planMechanism = (target: string, v: Values, nums: Record<string, number | undefined>, progress: ReturnType<typeof progressLine>): E.Either<string, Planned> => {
+const planMechanism = (
+  target: string,
+  v: Values,
+  nums: Record<string, number | undefined>,
+  progress: ReturnType<typeof progressLine>,
+  shouldStop: () => boolean,
+): E.Either<string, Planned> => {
   const url = v.queue as string
   let spec: AuditSpec<unknown>
   let ref: MechanismRef
@@ -113,6 +121,7 @@ const planMechanism = (target: string, v: Values, nums: Record<string, number | 
     seed: (v.seed as string | undefined) ?? 'dpaudit',
     ...(nums.confidence === undefined ? {} : { confidence: nums.confidence }),
     ...(v.checkpoint === undefined ? {} : { checkpoint: v.checkpoint as string }),
+    shouldStop,
     onProgress: (p: { phase: string; trialsDone: number; trialsTotal: number; trialsResumed: number }) =>
       progress.update(p.trialsDone - p.trialsResumed, p.trialsTotal - p.trialsResumed, p.phase === 'select' ? 'choosing the attack' : 'estimating'),
   }
@@ -178,16 +187,28 @@ export const runQueueAudit = async (args: ReadonlyArray<string>): Promise<Comman
     if (unreachable !== null) return { code: EXIT.input, stderr: `--queue: ${unreachable}` }
   }
   const progress = progressLine({ label: values.queue === undefined ? 'audit' : 'queued audit', unit: trainer ? 'runs' : 'trials', quiet: values.quiet })
-  const planned = trainer ? planTrainer(target, values, nums, progress) : planMechanism(target, values, nums, progress)
+  // SIGTERM/SIGINT stop a mechanism audit between batches (its checkpoint kept, one line, 143/130);
+  // a second signal, or any signal during a trainer audit (which has no stop between batches), ends the process at once.
+  let signal: 'SIGINT' | 'SIGTERM' | null = null
+  const onSignal = (s: 'SIGINT' | 'SIGTERM') => (): void => {
+    if (signal !== null || trainer) process.exit(s === 'SIGINT' ? 130 : 143)
+    signal = s
+  }
+  const onInt = onSignal('SIGINT')
+  const onTerm = onSignal('SIGTERM')
+  const planned = trainer ? planTrainer(target, values, nums, progress) : planMechanism(target, values, nums, progress, () => signal !== null)
   if (E.isLeft(planned)) return { code: EXIT.input, stderr: planned.left }
   const out = values.out ?? (values.json ? undefined : `${planned.right.name.replace(/[^\w.-]+/g, '_')}.audit.json`)
   const outputs = [...(out === undefined ? [] : [{ what: '--out', path: out }]), ...(values.checkpoint === undefined ? [] : [{ what: '--checkpoint', path: values.checkpoint }])]
   const locks = guardOutputs(outputs, planned.right.inputs)
   if (E.isLeft(locks)) return { code: EXIT.input, stderr: `audit: ${locks.left}` }
+  process.on('SIGINT', onInt)
+  process.on('SIGTERM', onTerm)
   try {
     const t0 = Date.now()
     const r = await planned.right.run()
     progress.done()
+    if (signal !== null && E.isRight(r) && r.right.status === 'interrupted') return stoppedBy(signal, r.right, values.checkpoint)
     const lost = planned.right.queue()?.unreachable() ?? null
     // Redis gone: one line, exit 1, the checkpoint kept for the resume
     if (lost !== null) return { code: EXIT.input, stderr: `audit: ${lost}` }
@@ -196,6 +217,8 @@ export const runQueueAudit = async (args: ReadonlyArray<string>): Promise<Comman
     const where = values.queue === undefined ? 'this process' : `the queue at ${redactUrl(values.queue)}`
     return reportAudit({ target, out, json: values.json, workers: nums.workers ?? 1, where }, r.right, Date.now() - t0)
   } finally {
+    process.removeListener('SIGINT', onInt)
+    process.removeListener('SIGTERM', onTerm)
     locks.right()
   }
 }
