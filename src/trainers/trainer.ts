@@ -202,7 +202,7 @@ export type ReleaseKind =
   | 'phi'
   /** noisy topic-word count tables, each iteration (white-box). */
   | 'count-tables'
-  /** per-document randomized-response reports of word presence (white-box). */
+  /** randomized-response reports of word presence, one per corpus document in corpus order (white-box). */
   | 'report-bits'
 
 /**

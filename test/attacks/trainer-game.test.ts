@@ -8,7 +8,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { seeded } from '../../src/core/rng.js'
 import { auditTrainer, type ExecutorFactory, localExecutor, type TrainerAuditResult, type TrainerAuditSpec } from '../../src/attacks/trainers/audit.js'
-import { topicPosteriorRatio } from '../../src/attacks/trainers/features.js'
+import { featuresFor, topicPosteriorRatio } from '../../src/attacks/trainers/features.js'
 import { buildGame, type CorpusJson, canaryDocument, syntheticCorpus } from '../../src/attacks/trainers/game.js'
 import { fitLira, liraScore } from '../../src/attacks/trainers/lira.js'
 import { decodeTrainerAuditFile } from '../../src/attacks/trainers/file.js'
@@ -226,5 +226,22 @@ describe('trainer-audit files', () => {
     expect(path({ ...file, game: { ...file.game, neighbour: { kind: 'add-document', canary: 0 } } })).toBe('$.game.neighbour.canary')
     expect(path({ ...file, claim: undefined })).toBe('$.claim')
     expect(path({ ...file, game: { ...file.game, corpus: { synthetic: { ...file.game.corpus.synthetic, documents: 0 } } } })).toBe('$.game.corpus.synthetic.documents')
+  })
+})
+
+describe('the audit chooses its statistics from what the trainer declares it releases (issue 25 item 4)', () => {
+  const names = (spec: TrainerAuditSpec['game'], trainer?: LdaTrainer<LdaConfigBase>) => featuresFor(right(buildGame(spec, trainer)))
+  it('built-in trainers: count tables for HDP-LDA, report bits for LP-LDA, φ alone for OLP-LDA (its reports are in stream order)', () => {
+    expect(names(game())).toEqual(['phi-mass', 'phi-loglik', 'release-mass', 'topic-posterior'])
+    expect(names(game({ trainer: 'lp-lda', config: { topics: 2, iterations: 2 } }))).toEqual(['phi-mass', 'phi-loglik', 'report-bits'])
+    expect(names(game({ trainer: 'olp-lda', config: { topics: 2, iterations: 2 } }))).toEqual(['phi-mass', 'phi-loglik'])
+    expect(names(game({ view: 'black-box' }))).toEqual(['phi-mass', 'phi-loglik'])
+  })
+  it('a trainer under another name gets the statistics of what it declares, not of its name', () => {
+    const renamed = { ...cdpLdaPlus, name: 'my-noisy-counts' } as unknown as LdaTrainer<LdaConfigBase>
+    const spec = game({ config: { topics: 2, iterations: 3, epsilon: 1 } })
+    expect(names(spec, renamed)).toEqual(['phi-mass', 'phi-loglik', 'release-mass'])
+    const quiet = { ...renamed, releases: ['phi'] } as LdaTrainer<LdaConfigBase>
+    expect(names(spec, quiet)).toEqual(['phi-mass', 'phi-loglik'])
   })
 })

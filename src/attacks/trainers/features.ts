@@ -29,6 +29,7 @@
  * @module
  */
 import type { Corpus } from '../../trainers/corpus/corpus.js'
+import type { ReleaseKind } from '../../trainers/trainer.js'
 import type { TrainerGame } from './game.js'
 import { type Observation, observesTokenTopics } from './observe.js'
 
@@ -41,16 +42,20 @@ export interface FeatureOptions {
   readonly seedReplay?: SeedReplay
 }
 
-const LP_LIKE = (game: TrainerGame): boolean => game.trainer.name === 'lp-lda' || game.trainer.name === 'olp-lda'
-const TABLE_RELEASING = new Set(['hdp-lda', 'cdp-lda', 'cdp-lda+', 'sub-lda'])
+/** Whether the game's trainer declares that it lets this out (`Trainer.releases`). */
+const declares = (game: TrainerGame, kind: ReleaseKind): boolean => game.trainer.releases.includes(kind)
 
-/** The statistics that apply to a game, in a fixed order (the column order of a chunk's features). */
+/**
+ * The statistics that apply to a game, in a fixed order (the column order of a chunk's features):
+ * from what the trainer declares it releases, never from its name, so a trainer added to the
+ * registry or a game's override is audited by what it says it lets out.
+ */
 export const featuresFor = (game: TrainerGame, options: FeatureOptions = {}): FeatureName[] => {
   const out: FeatureName[] = ['phi-mass', 'phi-loglik']
   if (game.spec.view === 'white-box') {
-    // CGS white-box: the true counts of every sweep (the observer's tables), as the non-private baseline
-    if (TABLE_RELEASING.has(game.trainer.name) || (game.trainer.name === 'cgs' && observesTokenTopics(game))) out.push('release-mass')
-    if (LP_LIKE(game) && game.trainer.name === 'lp-lda') out.push('report-bits')
+    // the replica observers (./observe.ts) record a table per sweep, the true counts for the non-private CGS
+    if (declares(game, 'count-tables') || observesTokenTopics(game)) out.push('release-mass')
+    if (declares(game, 'report-bits')) out.push('report-bits')
     if (observesTokenTopics(game)) out.push('topic-posterior')
   }
   if (options.seedReplay !== undefined) out.push('seed-replay')

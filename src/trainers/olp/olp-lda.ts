@@ -292,7 +292,9 @@ export const olpLda: LdaTrainer<OlpConfig> = {
   fromFlags: onlineFlags,
   inputs: [{ name: 'prior', flag: 'prior', path: (c) => (typeof c.prior === 'string' ? c.prior : undefined) }],
   ...ldaSurface,
-  releases: ['phi', 'report-bits'],
+  // its reports are released batch by batch in the stream's permuted order, not one per corpus document in
+  // corpus order as the report-bits statistic reads them (LP-LDA's): only φ is declared for the audit
+  releases: ['phi'],
   statementNotes: (c, stats, deltas) => E.map(unitNotes)(unitGuarantees({ ...c, shuffler: false }, stats, deltas)),
   validate,
   relation: WORD,
