@@ -1,16 +1,12 @@
 /**
- * Usage texts of every command, in one place: `dpaudit help`, `dpaudit <command> --help` and the
- * usage line printed on bad arguments all come from here (train, evaluate and audit export theirs
- * from their own modules), and README.md repeats them.
+ * Usage texts of the commands that have no module of their own to keep them (train, evaluate, audit,
+ * report and verify export theirs), the version, and how --help is recognised. The command table
+ * (./command-table.ts) assembles `dpaudit help` and `dpaudit <command> --help` from them; README.md
+ * repeats them.
  *
  * @module
  */
 import { readFileSync } from 'node:fs'
-import { AUDIT_USAGE } from './commands/audit.js'
-import { EVALUATE_USAGE } from './commands/evaluate.js'
-import { TRAIN_USAGE } from './commands/train.js'
-import { REPORT_USAGE } from './commands/report.js'
-import { VERIFY_USAGE } from './commands/verify.js'
 
 export const ACCOUNT_USAGE = `usage: dpaudit account <spec.json> [--delta D ...] [--accountant NAME,... | all] [--orders a,b,...] [--interval H] [--json] [--quiet]
   ε at each δ (default 1e-5) for one spec or an array of specs, per accountant, with the method and the tightest value.
@@ -46,40 +42,6 @@ export const QUEUE_AUDIT_USAGE = `usage: dpaudit audit <trainer-audit.json> [--r
   keeps the finished chunks: the same command resumes). --idle-timeout: give up when no chunk finishes for that long.
   rediss:// and redis://:PASSWORD@HOST are accepted; credentials are never printed. Progress on a terminal unless --quiet.
   exit codes: 0 consistent, 3 violation, 4 inconclusive, 1 bad input or Redis unreachable`
-
-const indent = (usage: string): string => usage.replace(/^usage: /, '').split('\n').join('\n  ')
-
-/** The usage text of each command, by name. */
-export const COMMAND_USAGE: Readonly<Record<string, string>> = {
-  demo: DEMO_USAGE,
-  account: ACCOUNT_USAGE,
-  calibrate: CALIBRATE_USAGE,
-  train: TRAIN_USAGE,
-  evaluate: EVALUATE_USAGE,
-  audit: AUDIT_USAGE,
-  report: REPORT_USAGE,
-  verify: VERIFY_USAGE,
-  worker: WORKER_USAGE,
-}
-
-export const USAGE = `dpaudit — account for, train under, and audit differential privacy
-
-usage:
-  ${indent(DEMO_USAGE)}
-  ${indent(ACCOUNT_USAGE)}
-  ${indent(CALIBRATE_USAGE)}
-  ${indent(TRAIN_USAGE)}
-  ${indent(EVALUATE_USAGE)}
-  ${indent(AUDIT_USAGE)}
-  ${indent(REPORT_USAGE)}
-  ${indent(VERIFY_USAGE)}
-  ${indent(QUEUE_AUDIT_USAGE)}
-  ${indent(WORKER_USAGE)}
-  dpaudit help [command] | dpaudit <command> --help | dpaudit --version
-
-exit codes: 0 ok, 1 bad usage or input, 2 no accountant could answer or the target is infeasible,
-            3 audit found a violation, 4 audit inconclusive, 70 internal error
-spec format: docs/spec-format.md`
 
 /** The package version, from package.json (two folders up from src/cli and from dist/cli). */
 export const version = (): string => {

@@ -7,10 +7,9 @@
  *
  * @module
  */
-import { runAsyncCommand } from './async-commands.js'
-import type { CommandResult } from './commands/result.js'
 import { writeSync } from 'node:fs'
-import { runSafely } from './run.js'
+import { dispatch } from './command-table.js'
+import type { CommandResult } from './commands/result.js'
 
 const quietOnClosedPipe = (stream: NodeJS.WriteStream): void => {
   stream.on('error', (e: NodeJS.ErrnoException) => {
@@ -44,7 +43,6 @@ const stdoutSink = (chunk: string): boolean => {
   return true
 }
 
-const argv = process.argv.slice(2)
-const pending = runAsyncCommand(argv)
-if (pending === undefined) finish(runSafely(argv, { stdout: stdoutSink }))
-else void pending.then(finish)
+const outcome = dispatch(process.argv.slice(2), { stdout: stdoutSink })
+if (outcome instanceof Promise) void outcome.then(finish)
+else finish(outcome)

@@ -81,7 +81,7 @@ describe('dpaudit audit on a trainer-audit file (no queue)', () => {
     const { tmpdir } = await import('node:os')
     const { join } = await import('node:path')
     const { runQueueAudit } = await import('../../src/cli/commands/queue-audit.js')
-    const { isAsyncAudit } = await import('../../src/cli/async-commands.js')
+    const { isAsyncAudit } = await import('../../src/cli/command-table.js')
     const dir = mkdtempSync(join(tmpdir(), 'trainer-out-'))
     try {
       const file = join(dir, 'game.json')

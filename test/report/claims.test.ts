@@ -15,7 +15,7 @@ import { VerifyOutput } from '../../src/report/claims/verdict.js'
 import { runVerify } from '../../src/cli/commands/verify.js'
 import { verifyOne } from '../../src/report/claims/verify.js'
 import { SUB_LDA_TABLE3 } from '../../src/report/paper-claims.js'
-import { runAsyncCommand } from '../../src/cli/async-commands.js'
+import { dispatch } from '../../src/cli/command-table.js'
 import { run } from '../../src/cli/run.js'
 
 const PAPERS = '/work/shared/papers'
@@ -128,10 +128,10 @@ describe('dpaudit verify', () => {
   })
 
   it('is registered with the executable: verify and report dispatch as commands, with help', async () => {
-    const v = await runAsyncCommand(['verify', '--list'])
+    const v = await dispatch(['verify', '--list'])
     expect(v?.code).toBe(0)
-    expect((await runAsyncCommand(['verify', '--help']))?.stdout).toMatch(/^usage: dpaudit verify/)
-    expect((await runAsyncCommand(['report', '--help']))?.stdout).toMatch(/^usage: dpaudit report/)
+    expect((await dispatch(['verify', '--help']))?.stdout).toMatch(/^usage: dpaudit verify/)
+    expect((await dispatch(['report', '--help']))?.stdout).toMatch(/^usage: dpaudit report/)
     expect(run(['help', 'verify']).stdout).toMatch(/^usage: dpaudit verify/)
     expect(run(['help']).stdout).toMatch(/dpaudit report <input\.json> --out DIR/)
   })

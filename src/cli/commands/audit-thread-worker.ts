@@ -23,7 +23,7 @@ try {
   parentPort?.postMessage(runAuditCommand(argv, { stopSignal, stderr }))
 } catch (e) {
   const err = e as { code?: string; message?: string }
-  // parseArgs' own errors are input errors, as run.ts reports them
+  // parseArgs' own errors are input errors, as the command table's dispatch reports them
   const usage = argumentError(err)
   parentPort?.postMessage(usage !== undefined ? { code: EXIT.input, stderr: usage } : { code: EXIT.internal, stderr: `dpaudit: internal error: ${err.message ?? String(e)}` })
 }

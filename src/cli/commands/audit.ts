@@ -182,7 +182,7 @@ const auditHolding = (args: AuditArgs, hold: (release: () => void) => void): Com
   } else {
     const file = resolve(args.target)
     if (!existsSync(file)) return { code: EXIT.input, stderr: `audit: ${args.target}: no such file` }
-    // importing a FIFO or a device would wait forever; a JSON file is a trainer audit, which the CLI runs through async-commands.ts
+    // importing a FIFO or a device would wait forever; a JSON file is a trainer audit, which the command table (command-table.ts) hands to queue-audit.ts
     if (!statSync(file).isFile()) return { code: EXIT.input, stderr: `audit: ${args.target}: not a regular file (a module is a .js or .mjs file)` }
     if (/\.json$/i.test(file))
       return {
