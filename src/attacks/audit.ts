@@ -38,11 +38,11 @@ import { tooFewTrialsResult, verdictPhase } from './engine/verdict.js'
 import type { BlackBox } from './output.js'
 import { acquireWorkerPool } from './pool.js'
 import type { AuditResult } from './result.js'
-import type { Claim } from './claim.js'
+import type { AuditClaim } from './claim.js'
 import { hashSeed } from './stream.js'
 import { ZOO_NAMES, zooEntry } from './zoo/index.js'
 
-export type { AnyAuditResult, AttackReport, AuditIssue, AuditIssueTag, AuditResult, AuditStatus, AuditSubject, GdpTest, Verdict } from './result.js'
+export type { AnyAuditResult, AttackReport, AuditIssue, AuditIssueTag, AuditResult, AuditStatus, AuditSubject, GdpTest, AuditVerdict } from './result.js'
 export {
   AUDIT_CODE_VERSION,
   type AnyAuditSpec,
@@ -137,10 +137,10 @@ function* drive<I>(spec: AnyAuditSpec<I>, cfg: Validated<I>, workers: number): A
 /** Options for auditing a zoo entry (defaults: its own claim and pairs, its suggested trials, seed "dpaudit"). */
 export interface ZooAuditOptions extends Omit<AuditSpec<unknown>, 'mechanism' | 'pairs' | 'claim' | 'trials' | 'seed'> {
   /** The claim audited against (default: the entry's). */
-  readonly claim?: Claim
+  readonly claim?: AuditClaim
   /** The claim the implementation is built for (default: `claim`). Apart from `claim` when a
    * claim is tested against the mechanism as shipped (`dpaudit audit zoo:NAME --epsilon E`). */
-  readonly builtFor?: Claim
+  readonly builtFor?: AuditClaim
   readonly trials?: number
   readonly seed?: string | number
 }

@@ -27,7 +27,7 @@ export interface ProfilePoint {
   readonly delta: number
 }
 
-export interface Claim {
+export interface AuditClaim {
   /** Claimed ε, finite and > 0. */
   readonly epsilon: number
   /** Claimed δ in [0, 1). */
@@ -44,7 +44,7 @@ export interface Claim {
 }
 
 /** Checks a claim: 0 < ε < ∞ and 0 ≤ δ < 1, with a message naming the field. */
-export const validateClaim = (claim: unknown, path = '$.claim'): E.Either<DpError, Claim> => {
+export const validateClaim = (claim: unknown, path = '$.claim'): E.Either<DpError, AuditClaim> => {
   if (typeof claim !== 'object' || claim === null)
     return E.left(invalidParameter(path, claim, 'a claim is an object { epsilon, delta }'))
   const { epsilon, delta } = claim as { epsilon?: unknown; delta?: unknown }
@@ -80,5 +80,5 @@ export const validateClaim = (claim: unknown, path = '$.claim'): E.Either<DpErro
 }
 
 /** A claim in words: "(ε, δ)-DP under one-coordinate change (each entry ±1)". */
-export const showClaim = (c: Claim): string =>
+export const showClaim = (c: AuditClaim): string =>
   `(${c.epsilon}, ${c.delta})-DP${c.relation === undefined || c.relation === 'any' ? '' : ` under ${c.relation} neighbours${c.change !== undefined && c.change !== 1 ? ` (change ${c.change})` : ''}`}`

@@ -15,7 +15,7 @@
  *
  * @module
  */
-import type { Claim } from './claim.js'
+import type { AuditClaim } from './claim.js'
 import type { BlackBox } from './output.js'
 import type { NeighbourPair } from './pairs.js'
 import { type ChunkResult, type ChunkTask, runChunk } from './trials.js'
@@ -23,7 +23,7 @@ import { zooEntry } from './zoo/index.js'
 
 /** A mechanism a worker thread can load: a zoo entry built for a claim, or a module's export. */
 export type MechanismRef =
-  | { readonly _tag: 'ZooRef'; readonly name: string; readonly claim: Claim }
+  | { readonly _tag: 'ZooRef'; readonly name: string; readonly claim: AuditClaim }
   | { readonly _tag: 'ModuleRef'; readonly url: string; readonly exportName: string }
 
 /** Runs tasks T to results R, synchronously (threads, this thread) or not (a queue). */
@@ -94,7 +94,7 @@ export const inProcessExecutor = <I>(mechanism: BlackBox<I>, pairs: ReadonlyArra
 })
 
 /** Builds a zoo mechanism by name, or a message if there is no such entry. */
-export const zooMechanism = (name: string, claim: Claim): BlackBox<never> | string => {
+export const zooMechanism = (name: string, claim: AuditClaim): BlackBox<never> | string => {
   const e = zooEntry(name)
   return e === undefined ? `no zoo mechanism named "${name}"` : e.make(claim)
 }

@@ -21,7 +21,7 @@ import { firstDecodeError } from '../core/decode.js'
 import type { DpError } from '../core/error.js'
 import { ExtendedNumber as Num } from '../core/json.js'
 import type { CandidateSummary } from './checkpoint.js'
-import type { Claim } from './claim.js'
+import type { AuditClaim } from './claim.js'
 import type { OutputShape, TrialFailureTag } from './output.js'
 import type { RocData } from './roc.js'
 import type { AttackFamily, ChosenAttack } from './score.js'
@@ -30,7 +30,7 @@ import type { LiraModel } from './trainers/lira.js'
 import type { BoundForm } from './ratio-bound.js'
 import type { CandidateReport } from './trainers/threshold-test.js'
 
-export type Verdict = 'violation' | 'consistent' | 'inconclusive'
+export type AuditVerdict = 'violation' | 'consistent' | 'inconclusive'
 
 /**
  * How the run ended: all trials ran; the subject (mechanism or trainer) or the machinery running it
@@ -59,10 +59,10 @@ export type AuditSubject =
 export interface AuditResultCore {
   readonly schemaVersion: 1
   readonly subject: AuditSubject
-  readonly claim: Claim
+  readonly claim: AuditClaim
   readonly confidence: number
   readonly seed: string
-  readonly verdict: Verdict
+  readonly verdict: AuditVerdict
   readonly status: AuditStatus
   /** ε_LB at `confidence`; 0 when nothing was estimated. */
   readonly epsilonLowerBound: number
@@ -175,7 +175,7 @@ export type AnyAuditResult = AuditResult | TrainerAuditResult
 
 // ---------------------------------------------------------------------------------- codec
 
-const Verdict = t.union([t.literal('violation'), t.literal('consistent'), t.literal('inconclusive')])
+const AuditVerdict = t.union([t.literal('violation'), t.literal('consistent'), t.literal('inconclusive')])
 const Status = t.union([t.literal('complete'), t.literal('mechanism-failed'), t.literal('trainer-failed'), t.literal('interrupted'), t.literal('too-few-trials')])
 const Side = t.union([t.literal(0), t.literal(1)])
 const Issue = t.intersection([
@@ -190,7 +190,7 @@ const Core = t.type({
   claim: ClaimJson,
   confidence: Num,
   seed: t.string,
-  verdict: Verdict,
+  verdict: AuditVerdict,
   status: Status,
   epsilonLowerBound: Num,
   method: t.string,

@@ -15,7 +15,7 @@
 import fc from 'fast-check'
 import * as E from 'fp-ts/lib/Either.js'
 import { type AuditResult, auditMechanism } from '../attacks/audit.js'
-import type { Claim } from '../attacks/claim.js'
+import type { AuditClaim } from '../attacks/claim.js'
 import type { BlackBox } from '../attacks/output.js'
 import type { NeighbourPair, PairsSource } from '../attacks/pairs.js'
 import type { AttackFamily } from '../attacks/score.js'
@@ -58,7 +58,7 @@ export class PrivacyViolationError extends Error {
  * })
  * ```
  */
-export const expectPrivate = <I>(mechanism: BlackBox<I>, claim: Claim, options: ExpectPrivateOptions<I>): AuditResult => {
+export const expectPrivate = <I>(mechanism: BlackBox<I>, claim: AuditClaim, options: ExpectPrivateOptions<I>): AuditResult => {
   const seed = options.seed ?? 'expect-private'
   const r = auditMechanism<I>({
     mechanism,
@@ -95,7 +95,7 @@ export const expectPrivate = <I>(mechanism: BlackBox<I>, claim: Claim, options: 
 // Arbitraries
 
 /** Claims with ε in [minEpsilon, maxEpsilon] and δ either 0 or in [1e-10, maxDelta]. */
-export const arbClaim = (options: { readonly minEpsilon?: number; readonly maxEpsilon?: number; readonly maxDelta?: number } = {}): fc.Arbitrary<Claim> =>
+export const arbClaim = (options: { readonly minEpsilon?: number; readonly maxEpsilon?: number; readonly maxDelta?: number } = {}): fc.Arbitrary<AuditClaim> =>
   fc.record({
     epsilon: fc.double({ min: options.minEpsilon ?? 0.01, max: options.maxEpsilon ?? 10, noNaN: true, noDefaultInfinity: true }),
     delta: fc.oneof(fc.constant(0), fc.double({ min: 1e-10, max: options.maxDelta ?? 1e-3, noNaN: true, noDefaultInfinity: true })),

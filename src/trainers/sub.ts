@@ -55,7 +55,7 @@ import { phiFromCounts } from './lda/state.js'
 import { discreteGaussianTable, discreteGaussianTableEvent, randomizedStep, type TableSensitivity } from '../mechanisms/measurement.js'
 import { adaptiveSubsamplingClaim, gaussianRdp, paperSubsampledRdp, subLdaSigma } from './sub-analysis.js'
 import { LDA_ASSUMPTIONS } from './assumptions.js'
-import { type Claim, type LdaTrainer } from './trainer.js'
+import { type ClaimedGuarantee, type LdaTrainer } from './trainer.js'
 import { LDA_DP, SUB_LDA_PAPER } from './papers.js'
 import { flagNumber, numericFlag } from './flags.js'
 import { ldaFlags, ldaSurface } from './lda-surface.js'
@@ -148,7 +148,7 @@ export const subLda: LdaTrainer<SubConfig> = {
   relation: RO,
   accountingRelation: RO,
   schedule: (c) => E.map(subSchedule)(validate(c)),
-  claimed: (c): Claim => {
+  claimed: (c): ClaimedGuarantee => {
     const sigma = subLdaSigma(c.order, c.rdpEpsilon)
     const per = paperSubsampledRdp(c.order, c.gamma, gaussianRdp(sigma))
     const total = c.iterations * per

@@ -100,7 +100,7 @@ export interface FitResult<Model = LdaModel> {
  * The paper's guarantee, recorded verbatim and kept opaque: it is never used to compute the
  * accounted ε, only printed beside it.
  */
-export interface Claim {
+export interface ClaimedGuarantee {
   /** Paper and result the claim comes from. */
   readonly source: string
   /** The claim in words, with its numbers. */
@@ -111,7 +111,7 @@ export interface Claim {
   readonly event: (delta: number) => PrivacyEvent | undefined
 }
 
-export const pureClaim = (source: string, statement: string, epsilon: number, relation: NeighbouringRelation): Claim => ({
+export const pureClaim = (source: string, statement: string, epsilon: number, relation: NeighbouringRelation): ClaimedGuarantee => ({
   source,
   statement,
   relation,
@@ -119,14 +119,14 @@ export const pureClaim = (source: string, statement: string, epsilon: number, re
 })
 
 /** An RDP claim ε(α) at one order, stated at δ through ε + ln(1/δ)/(α − 1) (Mironov 2017, Prop. 3). */
-export const rdpClaim = (source: string, statement: string, order: number, rdp: number, relation: NeighbouringRelation): Claim => ({
+export const rdpClaim = (source: string, statement: string, order: number, rdp: number, relation: NeighbouringRelation): ClaimedGuarantee => ({
   source,
   statement,
   relation,
   event: (delta) => approxDP(rdp + Math.log(1 / delta) / (order - 1), delta, relation),
 })
 
-export const noClaim = (source: string, statement: string, relation: NeighbouringRelation): Claim => ({
+export const noClaim = (source: string, statement: string, relation: NeighbouringRelation): ClaimedGuarantee => ({
   source,
   statement,
   relation,
@@ -260,7 +260,7 @@ export interface Trainer<Config, Model> {
    */
   schedule(config: Config, stats: CorpusStats): E.Either<DpError, Schedule>
   /** The paper's claim, opaque, for comparison with the accounted guarantee. */
-  claimed(config: Config, stats: CorpusStats): Claim
+  claimed(config: Config, stats: CorpusStats): ClaimedGuarantee
   /**
    * What the accounted ε assumes beyond the plan, in words: the reading of an ambiguous line, the
    * sampling model, what is treated as public. Printed with every statement.

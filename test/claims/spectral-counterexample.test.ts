@@ -14,7 +14,7 @@ import { formatError } from '../../src/core/error.js'
 import { bisectPredicate } from '../../src/core/numeric.js'
 import { loadClaims } from '../../src/report/claims/codec.js'
 import { verifyClaim } from '../../src/report/claims/verify.js'
-import type { Verdict } from '../../src/report/claims/verdict.js'
+import type { ClaimVerdict } from '../../src/report/claims/verdict.js'
 import { CONSTRUCTIONS, tensorCounterexample, type TensorCounterexample } from '../../src/report/claims/spectral-counterexample.js'
 import { edgeTests } from '../../src/report/claims/spectral-privacy-checks.js'
 import { BUILTIN_CONFIGURATIONS, edge } from '../../src/trainers/spectral/graph.js'
@@ -26,7 +26,7 @@ const papers = (() => {
   if (E.isLeft(r)) throw new Error(formatError(r.left))
   return r.right
 })()
-const verdict = (id: string): Verdict => {
+const verdict = (id: string): ClaimVerdict => {
   const v = verifyClaim(papers, id)
   if (E.isLeft(v)) throw new Error(formatError(v.left))
   return v.right
@@ -36,7 +36,7 @@ const example = (name: keyof typeof CONSTRUCTIONS, N: number, alpha0: number): T
   if (E.isLeft(x)) throw new Error(formatError(x.left))
   return x.right
 }
-const column = (v: Verdict, table: number, name: string): ReadonlyArray<string | number> => {
+const column = (v: ClaimVerdict, table: number, name: string): ReadonlyArray<string | number> => {
   const t = v.evidence[table]!
   const i = t.columns.indexOf(name)
   expect(i, `column ${name} in ${t.title}`).toBeGreaterThanOrEqual(0)

@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { formatError } from '../../src/core/error.js'
 import { loadClaims } from '../../src/report/claims/codec.js'
 import { pagesFromVerdicts, verifyPaper } from '../../src/report/claims/verify.js'
-import type { Verdict } from '../../src/report/claims/verdict.js'
+import type { ClaimVerdict } from '../../src/report/claims/verdict.js'
 
 const papers = (() => {
   const r = loadClaims()
@@ -19,10 +19,10 @@ const papers = (() => {
 })()
 
 let pages: ReadonlyArray<{ name: string; text: string }> = []
-const verdicts = new Map<string, Verdict>()
+const verdicts = new Map<string, ClaimVerdict>()
 
 beforeAll(() => {
-  const all: Array<ReadonlyArray<Verdict>> = []
+  const all: Array<ReadonlyArray<ClaimVerdict>> = []
   for (const f of papers) {
     const v = verifyPaper(f)
     if (E.isLeft(v)) throw new Error(formatError(v.left))
@@ -32,12 +32,12 @@ beforeAll(() => {
   pages = pagesFromVerdicts(papers, all)
 }, 120_000)
 
-const verdict = (id: string): Verdict => {
+const verdict = (id: string): ClaimVerdict => {
   const v = verdicts.get(id)
   if (v === undefined) throw new Error(`no verdict for ${id}`)
   return v
 }
-const column = (v: Verdict, table: number, name: string): number[] => {
+const column = (v: ClaimVerdict, table: number, name: string): number[] => {
   const t = v.evidence[table]!
   const i = t.columns.indexOf(name)
   return t.rows.map((r) => r[i] as number)

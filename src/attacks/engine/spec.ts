@@ -8,7 +8,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, invalidParameter } from '../../core/error.js'
 import { BOUND_METHOD } from '../ratio-bound.js'
-import { type Claim, validateClaim } from '../claim.js'
+import { type AuditClaim, validateClaim } from '../claim.js'
 import type { Executor, MechanismRef, SyncExecutor } from '../executor.js'
 import type { BlackBox } from '../output.js'
 import { isIdenticalPair, MAX_PAIRS, materializePairs, type NeighbourPair, pairViolation, type PairsSource } from '../pairs.js'
@@ -30,7 +30,7 @@ export interface AuditSpec<I> {
   readonly mechanism: BlackBox<I> | MechanismRef
   /** Neighbouring pairs to try; the audit picks the most revealing on selection trials. */
   readonly pairs: PairsSource<I>
-  readonly claim: Claim
+  readonly claim: AuditClaim
   /** Total mechanism runs: selection (all pairs, both sides) plus estimation (both sides). */
   readonly trials: number
   readonly seed: string | number
@@ -128,7 +128,7 @@ export const mechanismName = <I>(spec: AnyAuditSpec<I>): string => {
 }
 
 export interface Validated<I> {
-  readonly claim: Claim
+  readonly claim: AuditClaim
   readonly confidence: number
   readonly alpha: number
   readonly pairs: ReadonlyArray<NeighbourPair<I>>

@@ -15,7 +15,7 @@ import { analyticGaussianEpsilon } from '../../accounting/analytic-gaussian.js'
 import { clopperPearson, epsilonFromRates, projectedTrials } from '../bounds.js'
 import { BOUND_METHOD, boundFromCounts } from '../ratio-bound.js'
 import type { SelectionOutcome } from '../checkpoint.js'
-import type { AttackReport, AuditResult, AuditStatus, GdpTest, Verdict } from '../result.js'
+import type { AttackReport, AuditResult, AuditStatus, GdpTest, AuditVerdict } from '../result.js'
 import { type RocData, rocFromCounts } from '../roc.js'
 import { describeAttack } from '../score.js'
 import { aboveCount, type EstimationTotals } from './merge.js'
@@ -103,7 +103,7 @@ const estimate = <I>(st: AuditState<I>, sel: SelectionOutcome | null, tot: Estim
 }
 
 /** The plain-language reading of a result. */
-const interpret = <I>(st: AuditState<I>, status: AuditStatus, verdict: Verdict, est: Estimate, sel: SelectionOutcome | null, perSideDone: number, supportRefutes: boolean): string => {
+const interpret = <I>(st: AuditState<I>, status: AuditStatus, verdict: AuditVerdict, est: Estimate, sel: SelectionOutcome | null, perSideDone: number, supportRefutes: boolean): string => {
   const { claim, confidence } = st.cfg
   const { lb, profileViolations: pv } = est
   const c = pct(confidence)
@@ -144,7 +144,7 @@ export const verdictPhase = <I>(
   // The support test's pure-ε refutation is certain (given the oracle): it adds no error to the verdict.
   const supportRefutes = claim.delta === 0 && sel?.support?.refutesEveryPureEpsilon === true
   const refuted = est.lb > claim.epsilon || est.profileViolations.length > 0 || supportRefutes
-  const verdict: Verdict = status === 'complete' ? (refuted ? 'violation' : st.ceiling > claim.epsilon ? 'consistent' : 'inconclusive') : 'inconclusive'
+  const verdict: AuditVerdict = status === 'complete' ? (refuted ? 'violation' : st.ceiling > claim.epsilon ? 'consistent' : 'inconclusive') : 'inconclusive'
   const attack: AttackReport | null =
     sel === null
       ? null

@@ -29,7 +29,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, invalidParameter } from '../../core/error.js'
 import type { LdaConfigBase, LdaTrainer } from '../../trainers/trainer.js'
 import { certifiableCeiling } from '../bounds.js'
-import { type Claim, validateClaim } from '../claim.js'
+import { type AuditClaim, validateClaim } from '../claim.js'
 import { type Executor, runStepsAsync, type Steps } from '../executor.js'
 import { hashSeed } from '../stream.js'
 import { chunkId, runTrainerChunk, type TrainerChunkResult, type TrainerChunkTask } from './chunk.js'
@@ -54,7 +54,7 @@ export type ExecutorFactory = (ctx: TrainerAuditContext) => TrainerExecutor
 
 export interface TrainerAuditSpec {
   readonly game: TrainerGameSpec
-  readonly claim: Claim
+  readonly claim: AuditClaim
   /** Training runs in all: selection and estimation, both sides. */
   readonly runs: number
   readonly seed: string | number
@@ -157,7 +157,7 @@ function* collect(tasks: ReadonlyArray<TrainerChunkTask>, batch: number, F: numb
 
 const num = (x: number): string => (x === Infinity ? '∞' : x.toFixed(3))
 
-const validate = (spec: TrainerAuditSpec): E.Either<DpError, { claim: Claim; confidence: number; fraction: number; chunk: number }> => {
+const validate = (spec: TrainerAuditSpec): E.Either<DpError, { claim: AuditClaim; confidence: number; fraction: number; chunk: number }> => {
   const claim = validateClaim(spec.claim)
   if (E.isLeft(claim)) return claim
   const confidence = spec.confidence ?? 0.95
@@ -176,7 +176,7 @@ const validate = (spec: TrainerAuditSpec): E.Either<DpError, { claim: Claim; con
 /** Phase 1 of a trainer audit, the budget: the validated spec, the game, and how the runs split. */
 interface TrainerPlan {
   readonly spec: TrainerAuditSpec
-  readonly claim: Claim
+  readonly claim: AuditClaim
   readonly confidence: number
   readonly chunk: number
   readonly game: TrainerGame

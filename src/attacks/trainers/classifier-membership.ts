@@ -26,7 +26,7 @@ import { type DpError, invalidParameter } from '../../core/error.js'
 import { seeded } from '../../core/rng.js'
 import type { Corpus } from '../../trainers/corpus/corpus.js'
 import type { LdaConfigBase, LdaTrainer, TrainerName } from '../../trainers/trainer.js'
-import { type Claim, validateClaim } from '../claim.js'
+import { type AuditClaim, validateClaim } from '../claim.js'
 import { buildGame, type CorpusJson } from './game.js'
 import type { LiraModel } from './lira.js'
 import { chooseTestAndBound } from './threshold-test.js'
@@ -131,7 +131,7 @@ export interface ClassifierMembershipSpec {
   /** The target document; D = D′ plus it. */
   readonly target: { readonly words: ReadonlyArray<number>; readonly label: string }
   /** The ε to test, for the add/remove-one-document relation. */
-  readonly claim: Claim
+  readonly claim: AuditClaim
   readonly runs: number
   readonly seed: string
   readonly confidence?: number
@@ -146,7 +146,7 @@ export interface ClassifierMembershipSpec {
 export interface ClassifierMembershipResult {
   readonly trainer: string
   readonly game: string
-  readonly claim: Claim
+  readonly claim: AuditClaim
   readonly confidence: number
   readonly verdict: 'violation' | 'consistent' | 'inconclusive'
   readonly epsilonLowerBound: number

@@ -31,7 +31,7 @@ import { seeded } from '../../core/rng.js'
 import { fromDocuments } from '../../trainers/corpus/corpus.js'
 import { TRAINERS, isTrainerName } from '../../trainers/registry.js'
 import type { LdaConfigBase, LdaTrainer, TrainerName } from '../../trainers/trainer.js'
-import { type Claim, validateClaim } from '../claim.js'
+import { type AuditClaim, validateClaim } from '../claim.js'
 import { oneRunEpsilonLowerBound } from '../one-run.js'
 import { hashSeed, streamKey, TrialRng } from '../stream.js'
 import { type CorpusJson, decodeTrainerConfig, type View } from './game.js'
@@ -49,7 +49,7 @@ export interface TrainerOneRunSpec {
   /** r: guesses, half "in" and half "out" (default m, no abstention). */
   readonly guesses?: number
   readonly view: View
-  readonly claim: Claim
+  readonly claim: AuditClaim
   readonly seed: string | number
   readonly confidence?: number
   /** A trainer object instead of the registry's (tests). */
@@ -59,7 +59,7 @@ export interface TrainerOneRunSpec {
 export interface TrainerOneRunResult {
   readonly trainer: string
   readonly view: View
-  readonly claim: Claim
+  readonly claim: AuditClaim
   readonly confidence: number
   readonly canaries: number
   readonly guesses: number

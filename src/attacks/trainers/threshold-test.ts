@@ -24,7 +24,7 @@ import normalQuantile from '@stdlib/stats-base-dists-normal-quantile'
 import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, invalidParameter } from '../../core/error.js'
 import { certifiableCeiling, clopperPearson, epsilonFromRates, epsilonLowerBound } from '../bounds.js'
-import type { Claim } from '../claim.js'
+import type { AuditClaim } from '../claim.js'
 import { sweep } from '../select.js'
 import { fitLira, type LiraModel, liraScore } from './lira.js'
 
@@ -44,7 +44,7 @@ export interface ThresholdTestInput {
   readonly selection: readonly [Float64Array, Float64Array]
   /** Estimation runs per side (D, D′), row-major runs × statistics. */
   readonly estimation: readonly [Float64Array, Float64Array]
-  readonly claim: Claim
+  readonly claim: AuditClaim
   readonly confidence: number
 }
 

@@ -28,7 +28,7 @@
  * @module
  */
 import { analyticGaussianEpsilon, analyticGaussianNoiseMultiplier } from '../../accounting/analytic-gaussian.js'
-import type { Claim } from '../claim.js'
+import type { AuditClaim } from '../claim.js'
 import type { BlackBox } from '../output.js'
 import { coordinatePairs, histogramPairs, type NeighbourPair, vectorPairs } from '../pairs.js'
 import {
@@ -65,13 +65,13 @@ export interface ZooEntry {
   readonly summary: string
   /** What is wrong with it (null for controls). */
   readonly bug: string | null
-  readonly defaultClaim: Claim
+  readonly defaultClaim: AuditClaim
   /** The true ε over `pairs()` for a mechanism built for `claim` (at the claim's δ); may be ∞. */
-  readonly trueEpsilon: (claim: Claim) => number
+  readonly trueEpsilon: (claim: AuditClaim) => number
   /** How `trueEpsilon` is known: a closed form, the analytic Gaussian curve, numerical integration, a theorem. */
   readonly trueEpsilonMethod: string
   /** The implementation, calibrated (correctly or not) for the claim. */
-  readonly make: (claim: Claim) => BlackBox<never>
+  readonly make: (claim: AuditClaim) => BlackBox<never>
   readonly pairs: () => ReadonlyArray<NeighbourPair<unknown>>
   /**
    * Trials for a decisive audit at the default claim, at 99.9 % confidence: enough for the ceiling to
@@ -80,7 +80,7 @@ export interface ZooEntry {
    */
   readonly suggestedTrials: number
   /** An exact support oracle for the exact-support test (support.ts), where one is known. */
-  readonly support?: (claim: Claim) => SupportOracle<unknown>
+  readonly support?: (claim: AuditClaim) => SupportOracle<unknown>
 }
 
 /**
@@ -359,8 +359,8 @@ const prefix = (x: ReadonlyArray<number>): number[] => {
 }
 
 /** Gaussian noise multiplier σ/Δ₂ by the classical bound √(2 ln(1.25/δ))/ε (Dwork & Roth 2014, Thm A.1: proved for ε < 1 only). */
-const classicalMultiplier = (c: Claim): number => Math.sqrt(2 * Math.log(1.25 / c.delta)) / c.epsilon
-const analyticMultiplier = (c: Claim): number => analyticGaussianNoiseMultiplier(c.epsilon, c.delta > 0 ? c.delta : 1e-12)
+const classicalMultiplier = (c: AuditClaim): number => Math.sqrt(2 * Math.log(1.25 / c.delta)) / c.epsilon
+const analyticMultiplier = (c: AuditClaim): number => analyticGaussianNoiseMultiplier(c.epsilon, c.delta > 0 ? c.delta : 1e-12)
 
 const mech = <I>(m: BlackBox<I>): BlackBox<never> => m as BlackBox<never>
 

@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util'
 import * as E from 'fp-ts/lib/Either.js'
 import { type AnyAuditResult, type AuditProgress, type AuditResult, auditMechanism, auditZoo } from '../../attacks/audit.js'
 import { formatTrainerAudit, type TrainerAuditResult } from '../../attacks/trainers/audit.js'
-import { type Claim, validateClaim } from '../../attacks/claim.js'
+import { type AuditClaim, validateClaim } from '../../attacks/claim.js'
 import { formatAuditResult } from '../../attacks/format.js'
 import type { NeighbourPair } from '../../attacks/pairs.js'
 import { describeModule, workerScriptUrl } from '../../attacks/pool.js'
@@ -161,7 +161,7 @@ const auditHolding = (args: AuditArgs, hold: (release: () => void) => void): Com
     ...(onProgress === undefined ? {} : { onProgress }),
     ...(args.stopSignal === undefined ? {} : { shouldStop: () => args.stopSignal?.() != null }),
   }
-  const overrideClaim = (base: Claim | undefined): E.Either<string, Claim> => {
+  const overrideClaim = (base: AuditClaim | undefined): E.Either<string, AuditClaim> => {
     const raw = { epsilon: eps.right ?? base?.epsilon, delta: del.right ?? base?.delta ?? 0 }
     const c = validateClaim(raw)
     return E.isLeft(c) ? E.left(`audit: ${formatError(c.left)}`) : E.right(c.right)
@@ -203,7 +203,7 @@ const auditHolding = (args: AuditArgs, hold: (release: () => void) => void): Com
     const described = describeModule(file)
     if (E.isLeft(described)) return { code: EXIT.input, stderr: `audit: ${args.target}: ${formatError(described.left)}` }
     const d = described.right.description
-    const claimFromModule = typeof d.claim === 'object' && d.claim !== null ? (d.claim as Claim) : undefined
+    const claimFromModule = typeof d.claim === 'object' && d.claim !== null ? (d.claim as AuditClaim) : undefined
     if (claimFromModule === undefined && eps.right === undefined)
       return { code: EXIT.input, stderr: `audit: ${args.target}: the module exports no \`claim\` ({ epsilon, delta }); export one or pass --epsilon` }
     const claim = overrideClaim(claimFromModule)
@@ -337,7 +337,7 @@ export interface AuditDemoRow {
   readonly name: string
   readonly broken: boolean
   readonly summary: string
-  readonly claim: Claim
+  readonly claim: AuditClaim
   readonly trueEpsilon: number
   readonly bug: string | null
   readonly verdict: AuditResult['verdict']

@@ -20,7 +20,7 @@ import { basename, extname, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import * as E from 'fp-ts/lib/Either.js'
 import { auditMechanismAsync, type AuditSpec, zooAuditSpec } from '../../attacks/audit.js'
-import { type Claim, validateClaim } from '../../attacks/claim.js'
+import { type AuditClaim, validateClaim } from '../../attacks/claim.js'
 import type { MechanismRef } from '../../attacks/executor.js'
 import type { NeighbourPair } from '../../attacks/pairs.js'
 import { describeModule } from '../../attacks/pool.js'
@@ -65,7 +65,7 @@ interface Planned {
   readonly inputs: ReadonlyArray<{ what: string; path: string }>
 }
 
-const claimFrom = (v: Values, nums: Record<string, number | undefined>, base: Claim | undefined): E.Either<string, Claim> => {
+const claimFrom = (v: Values, nums: Record<string, number | undefined>, base: AuditClaim | undefined): E.Either<string, AuditClaim> => {
   const c = validateClaim({ ...(base ?? {}), epsilon: nums.epsilon ?? base?.epsilon, delta: nums.delta ?? base?.delta ?? 0 })
   return E.isLeft(c) ? E.left(`audit: ${formatError(c.left)}`) : E.right(c.right)
 }
@@ -140,7 +140,7 @@ const planMechanism = (
     const d = describeModule(file)
     if (E.isLeft(d)) return E.left(`audit: ${target}: ${formatError(d.left)}`)
     const desc = d.right.description
-    const claim = claimFrom(v, nums, typeof desc.claim === 'object' && desc.claim !== null ? (desc.claim as Claim) : undefined)
+    const claim = claimFrom(v, nums, typeof desc.claim === 'object' && desc.claim !== null ? (desc.claim as AuditClaim) : undefined)
     if (E.isLeft(claim)) return claim
     if (!Array.isArray(desc.pairs)) return E.left(`audit: ${target}: the module must export \`pairs\`: an array of { input, neighbour, label? }`)
     ref = d.right.ref

@@ -20,7 +20,7 @@ import { table, wrap } from '../../report/format.js'
 import { CLAIMS_DIR, type ClaimsFile, findClaim, loadClaims, type PaperClaim } from '../../report/claims/codec.js'
 import { verdictText } from '../../report/claims/markdown.js'
 import { auditEvidence, claimsPages, verifyOne, withAudit } from '../../report/claims/verify.js'
-import { type Verdict, VERDICT_WORDS } from '../../report/claims/verdict.js'
+import { type ClaimVerdict, VERDICT_WORDS } from '../../report/claims/verdict.js'
 import { PAPER_NAMES, type PaperName } from '../../trainers/papers.js'
 import { type CommandResult, EXIT } from './result.js'
 
@@ -137,7 +137,7 @@ export const runVerify = (args: ReadonlyArray<string>): CommandResult => {
         stderr: `--audit: ${values.audit} audits ${a.right.mechanism}${target !== '' && target !== a.right.mechanism ? ` (${target})` : ''}, not ${claimSubject(off.claim.id)}: it is no evidence about ${off.claim.id}; attach an audit of the claim's own mechanism (named after it, e.g. ${claimSubject(off.claim.id)}-….mjs)`,
       }
   }
-  const verdicts: Verdict[] = []
+  const verdicts: ClaimVerdict[] = []
   const texts: string[] = []
   for (const { paper, claim } of which.right) {
     const v = verifyOne(paper, claim)

@@ -15,7 +15,7 @@ import { stringifyJson } from '../../core/json.js'
 import { tightestEpsilon } from '../claims/evidence.js'
 import { loadClaims } from '../claims/codec.js'
 import { verifyClaim } from '../claims/verify.js'
-import type { Verdict } from '../claims/verdict.js'
+import type { ClaimVerdict } from '../claims/verdict.js'
 import type { ReportJson, ReproducibilitySection, UtilitySection } from './document.js'
 import { REPORT_KIND, REPORT_SCHEMA_VERSION } from './document.js'
 import type { ReportInputs, ReportItem } from './input.js'
@@ -54,7 +54,7 @@ export const buildReport = (inputs: ReportInputs, versions: Versions): E.Either<
     if (E.isLeft(a)) return a
     utilityRows.push({ model: f.input, trainer: m.trainer, epsilon: a.right.epsilon, perplexity: m.evaluation.perplexity, heldOutTokens: m.evaluation.heldOutTokens, protocol: m.evaluation.protocol })
   }
-  const claims: Verdict[] = []
+  const claims: ClaimVerdict[] = []
   if (inputs.claims.length > 0) {
     const papers = loadClaims()
     if (E.isLeft(papers)) return papers

@@ -15,7 +15,7 @@ import type { NeighbouringRelation } from '../../mechanisms/neighbouring.js'
 import type * as t from 'io-ts'
 import { firstDecodeError } from '../../core/decode.js'
 import type { PaperClaim } from './codec.js'
-import type { Verdict } from './verdict.js'
+import type { ClaimVerdict } from './verdict.js'
 
 export interface Accounted {
   readonly epsilon: number
@@ -85,4 +85,4 @@ export const decodeAt = <A>(codec: t.Decoder<unknown, A>, u: unknown, root: stri
 }
 
 /** The claim as a verdict names it. */
-export const claimHead = (claim: PaperClaim, paper: string): Verdict['claim'] => ({ id: claim.id, paper, kind: claim.kind, title: claim.title })
+export const claimHead = (claim: PaperClaim, paper: string): ClaimVerdict['claim'] => ({ id: claim.id, paper, kind: claim.kind, title: claim.title })

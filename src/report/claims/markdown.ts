@@ -9,7 +9,7 @@
 import { showNumber } from '../format.js'
 import { PAPER_NAMES } from '../../trainers/papers.js'
 import type { ClaimsFile, PaperClaim } from './codec.js'
-import { type Cell, type EvidenceTable, type Verdict, VERDICT_WORDS } from './verdict.js'
+import { type Cell, type EvidenceTable, type ClaimVerdict, VERDICT_WORDS } from './verdict.js'
 
 const showCell = (c: Cell): string => (typeof c === 'number' ? (Number.isInteger(c) && Math.abs(c) < 1e9 ? String(c) : Number.isFinite(c) ? String(c) : showNumber(c)) : c)
 const esc = (s: string): string => s.replace(/\|/g, '\\|')
@@ -21,7 +21,7 @@ export const markdownTable = (t: EvidenceTable): string =>
 const where = (c: PaperClaim, file: string): string => c.where.map((w) => `${w.what} (${file}, l. ${w.lines[0]}–${w.lines[1]}${w.page === undefined ? '' : `, p. ${w.page}`})`).join('; ')
 
 /** One claim and its verdict as a Markdown section (level-2 heading). */
-export const verdictMarkdown = (claim: PaperClaim, file: string, v: Verdict): string =>
+export const verdictMarkdown = (claim: PaperClaim, file: string, v: ClaimVerdict): string =>
   [
     `## \`${claim.id}\` — ${claim.title}`,
     '',
@@ -43,7 +43,7 @@ export const verdictMarkdown = (claim: PaperClaim, file: string, v: Verdict): st
   ].join('\n')
 
 /** docs/claims/<paper>.md: every claim of one paper with its verdict. */
-export const paperMarkdown = (file: ClaimsFile, verdicts: ReadonlyArray<Verdict>): string => {
+export const paperMarkdown = (file: ClaimsFile, verdicts: ReadonlyArray<ClaimVerdict>): string => {
   // the published title and short name (src/trainers/papers.ts); the claims file's own as a fallback
   const name = PAPER_NAMES.find((p) => p.file === file.paper.id) ?? { title: file.paper.title, short: file.paper.short }
   const capital = (x: string): string => x.charAt(0).toUpperCase() + x.slice(1)
@@ -69,7 +69,7 @@ export const paperMarkdown = (file: ClaimsFile, verdicts: ReadonlyArray<Verdict>
 export const paperPageName = (file: ClaimsFile): string => `${file.paper.id}-${file.paper.short.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}.md`
 
 /** The index page docs/claims/README.md. */
-export const claimsIndexMarkdown = (files: ReadonlyArray<ClaimsFile>, verdicts: ReadonlyArray<ReadonlyArray<Verdict>>): string =>
+export const claimsIndexMarkdown = (files: ReadonlyArray<ClaimsFile>, verdicts: ReadonlyArray<ReadonlyArray<ClaimVerdict>>): string =>
   [
     '# Verdicts on the seed papers’ claims',
     '',
@@ -82,7 +82,7 @@ export const claimsIndexMarkdown = (files: ReadonlyArray<ClaimsFile>, verdicts: 
   ].join('\n')
 
 /** A verdict for the terminal: the verdict line, the statement, the assumptions, the tables as text. */
-export const verdictText = (claim: PaperClaim, file: string, v: Verdict, table: (h: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>) => string, wrap: (s: string) => string): string =>
+export const verdictText = (claim: PaperClaim, file: string, v: ClaimVerdict, table: (h: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>) => string, wrap: (s: string) => string): string =>
   [
     `${claim.id} — ${claim.title}`,
     wrap(`where: ${where(claim, file)}`),

@@ -25,7 +25,7 @@ import { samplingRelation } from '../../trainers/svi/trainer.js'
 import { type DeltaReading, zcdpChain } from '../../trainers/svi/chain.js'
 import type { PaperClaim } from './codec.js'
 import { all, cell, claimHead, decodeAt, list, pureEpsilon, range, rdpAt, sig, tightestEpsilon } from './evidence.js'
-import type { Verdict } from './verdict.js'
+import type { ClaimVerdict } from './verdict.js'
 
 const params = <A>(codec: t.Decoder<unknown, A>, claim: PaperClaim): E.Either<DpError, A> => decodeAt(codec, claim.parameters, `${claim.id}.parameters`)
 const head = claimHead
@@ -50,7 +50,7 @@ const Table3Params = t.type({
  * Gaussian is the exact Poisson-subsampled Gaussian RDP of Mironov–Talwar–Zhang 2019) and against
  * Zhu–Wang 2019 Thm 6 (the general bound §5.4 says was used), at the paper's α and σ.
  */
-export const checkSubLdaTable3 = (claim: PaperClaim, paper: string): E.Either<DpError, Verdict> => {
+export const checkSubLdaTable3 = (claim: PaperClaim, paper: string): E.Either<DpError, ClaimVerdict> => {
   const p = params(Table3Params, claim)
   if (E.isLeft(p)) return p
   const { alpha, sigma2, sensitivity, rows } = p.right
@@ -132,7 +132,7 @@ const Algorithm1Params = t.type({
 })
 
 /** SUB-LDA Algorithm 1 as written: global counts noised (no amplification), word replacement Δ₂ = √2. */
-export const checkSubLdaAlgorithm1 = (claim: PaperClaim, paper: string): E.Either<DpError, Verdict> => {
+export const checkSubLdaAlgorithm1 = (claim: PaperClaim, paper: string): E.Either<DpError, ClaimVerdict> => {
   const p = params(Algorithm1Params, claim)
   if (E.isLeft(p)) return p
   const { alpha, sigma2, delta, rows } = p.right
@@ -218,7 +218,7 @@ const trainerFigures = (name: keyof typeof TRAINERS, config: Record<string, unkn
 }
 
 /** HDP-LDA Theorem 3: exact under fresh noise and a snapshot sampler; the literal in-place Algorithm 1 falls short. */
-export const checkHdpTheorem3 = (claim: PaperClaim, paper: string): E.Either<DpError, Verdict> => {
+export const checkHdpTheorem3 = (claim: PaperClaim, paper: string): E.Either<DpError, ClaimVerdict> => {
   const p = params(HdpParams, claim)
   if (E.isLeft(p)) return p
   const { corpus, config, delta } = p.right
@@ -272,7 +272,7 @@ const CdpParams = t.type({
 })
 
 /** The CDP baselines: labels of the Laplace noise, not end-to-end claims; CDP-LDA+ finite with a public corpus size. */
-export const checkCdpLabels = (claim: PaperClaim, paper: string): E.Either<DpError, Verdict> => {
+export const checkCdpLabels = (claim: PaperClaim, paper: string): E.Either<DpError, ClaimVerdict> => {
   const p = params(CdpParams, claim)
   if (E.isLeft(p)) return p
   const { corpus, config, delta } = p.right
@@ -341,7 +341,7 @@ export const checkCdpLabels = (claim: PaperClaim, paper: string): E.Either<DpErr
 const LpParams = t.type({ flip: t.number, vocabulary: t.number, delta: t.number })
 
 /** LP-LDA Theorem 4: ε_b per presence bit, 2ε_b per replaced word, V·ε_b per document. */
-export const checkLpTheorem4 = (claim: PaperClaim, paper: string): E.Either<DpError, Verdict> => {
+export const checkLpTheorem4 = (claim: PaperClaim, paper: string): E.Either<DpError, ClaimVerdict> => {
   const p = params(LpParams, claim)
   if (E.isLeft(p)) return p
   const { flip, vocabulary: V } = p.right
@@ -408,7 +408,7 @@ const READING_WORDS: Readonly<Record<DeltaReading, string>> = {
  * multiplier z/√2 there — reported first — and noise calibrated to replace-one (√2 times the paper's
  * σ, multiplier z) beside it.
  */
-export const checkSviChain = (claim: PaperClaim, paper: string): E.Either<DpError, Verdict> => {
+export const checkSviChain = (claim: PaperClaim, paper: string): E.Either<DpError, ClaimVerdict> => {
   const p = params(SviParams, claim)
   if (E.isLeft(p)) return p
   const P = p.right
@@ -495,7 +495,7 @@ export const checkSviChain = (claim: PaperClaim, paper: string): E.Either<DpErro
 }
 
 /** Claims whose trainer dpaudit does not have yet. */
-export const notYetChecked = (claim: PaperClaim, paper: string): E.Either<DpError, Verdict> =>
+export const notYetChecked = (claim: PaperClaim, paper: string): E.Either<DpError, ClaimVerdict> =>
   E.right({
     claim: head(claim, paper),
     kind: 'unknown',

@@ -27,7 +27,7 @@ import { secondMomentSensitivity, thirdMomentSensitivity } from '../../trainers/
 import type { PaperClaim } from './codec.js'
 import { all, cell, claimHead, decodeAt, list, range, sci, sig, tightestEpsilon } from './evidence.js'
 import { CONSTRUCTIONS, type Construction, tensorCounterexample, type TensorCounterexample } from './spectral-counterexample.js'
-import type { EvidenceTable, Verdict } from './verdict.js'
+import type { EvidenceTable, ClaimVerdict } from './verdict.js'
 
 const SPECTRAL_DOC = replaceOne('document')
 
@@ -69,7 +69,7 @@ const READINGS: ReadonlyArray<Reading> = [
 
 const provedSensitivity = (id: EdgeId, N: number, alpha0: number): number => (edge(id).noised === 'M3' ? thirdMomentSensitivity(N, alpha0) : secondMomentSensitivity(N, alpha0))
 
-const checkProvedConfiguration = (claim: PaperClaim, paper: string, p: SpectralParams, edges: ReadonlyArray<EdgeId>): E.Either<DpError, Verdict> => {
+const checkProvedConfiguration = (claim: PaperClaim, paper: string, p: SpectralParams, edges: ReadonlyArray<EdgeId>): E.Either<DpError, ClaimVerdict> => {
   const { configuration, corpus, config } = p
   const trainer = TRAINERS['spectral']
   const s = privacyStatement(trainer, { ...trainer.defaults, ...config, configuration } as unknown as never, corpus, [config.delta])
@@ -208,7 +208,7 @@ const counterexampleTable = (construction: Construction['name'], xs: ReadonlyArr
   ]),
 })
 
-const checkLocalConfiguration = (claim: PaperClaim, paper: string, p: SpectralParams, edges: ReadonlyArray<EdgeId>): E.Either<DpError, Verdict> => {
+const checkLocalConfiguration = (claim: PaperClaim, paper: string, p: SpectralParams, edges: ReadonlyArray<EdgeId>): E.Either<DpError, ClaimVerdict> => {
   const { configuration, corpus, config } = p
   const trainer = TRAINERS['spectral']
   const conf = configurationOf({ configuration })
@@ -295,7 +295,7 @@ const checkLocalConfiguration = (claim: PaperClaim, paper: string, p: SpectralPa
 }
 
 /** A noise configuration of the spectral algorithm (§6.1–6.4). */
-export const checkSpectralConfiguration = (claim: PaperClaim, paper: string): E.Either<DpError, Verdict> => {
+export const checkSpectralConfiguration = (claim: PaperClaim, paper: string): E.Either<DpError, ClaimVerdict> => {
   const p = decodeAt(SpectralParams, claim.parameters, `${claim.id}.parameters`)
   if (E.isLeft(p)) return p
   const conf = configurationOf({ configuration: p.right.configuration })

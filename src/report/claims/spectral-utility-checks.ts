@@ -17,7 +17,7 @@ import type { PaperClaim } from './codec.js'
 import { cell as round, claimHead, list, sci, sig } from './evidence.js'
 import { loadMeasuredPair, readMeasured } from './utility-checks.js'
 import { printedRateSensitivity } from '../../trainers/spectral/sensitivity.js'
-import type { Cell, Verdict } from './verdict.js'
+import type { Cell, ClaimVerdict } from './verdict.js'
 
 const Num = t.union([t.number, t.null])
 const CONFIGURATIONS = ['1', '2', '3', '4'] as const
@@ -165,7 +165,7 @@ const calibrationsSection = (data: SpectralFigures, cal: Calibrations, file: str
  * configurations 3 and 4 are worse throughout. "Worse than the other configs" is read as worse
  * than the better of configurations 1 and 2 (the strict reading — worse than each — is reported).
  */
-export const checkSpectralFigure2 = (claim: PaperClaim, paper: string, root: string): E.Either<DpError, Verdict> => {
+export const checkSpectralFigure2 = (claim: PaperClaim, paper: string, root: string): E.Either<DpError, ClaimVerdict> => {
   const l = loadMeasuredPair(claim, root, SpectralFigures, 'alpha0Data', SpectralFigures)
   if (E.isLeft(l)) return l
   const { p, data, file: alpha0Data, second: a10 } = l.right
@@ -316,7 +316,7 @@ const median = (x: t.TypeOf<typeof Trials>): number | null => (x.medianPerplexit
  * Fig. 4 is on Wikipedia, which dpaudit does not ship): configuration 1 against private SVI at the
  * same composite ε per replaced document, and configurations 1–4 on their own.
  */
-export const checkSpectralFigure4 = (claim: PaperClaim, paper: string, root: string): E.Either<DpError, Verdict> => {
+export const checkSpectralFigure4 = (claim: PaperClaim, paper: string, root: string): E.Either<DpError, ClaimVerdict> => {
   const l = loadMeasuredPair(claim, root, BrownComparison, 'configurationsData', SpectralFigures)
   if (E.isLeft(l)) return l
   const { p, data, file: configurationsData, second: cf } = l.right

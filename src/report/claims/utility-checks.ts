@@ -16,7 +16,7 @@ import { type DpError, decodeFailure } from '../../core/error.js'
 import { parseJson } from '../../core/json.js'
 import type { PaperClaim } from './codec.js'
 import { cell, claimHead, decodeAt, list, range, sci, sig } from './evidence.js'
-import type { Verdict } from './verdict.js'
+import type { ClaimVerdict } from './verdict.js'
 
 /** The parameters every utility claim carries: the measured data file, the script that wrote it, the paper's numbers and scale. */
 export const UtilityParams = t.type({ data: t.string, script: t.string, paperNumbers: t.string, paperScale: t.string })
@@ -104,7 +104,7 @@ const stepBetween = (lo: ReadonlyArray<number>, hi: ReadonlyArray<number>): Step
  * seeds (a sign-test interval for the median), and each step between neighbouring γ is called only
  * where the intervals do not overlap.
  */
-export const checkSubLdaFigure3 = (claim: PaperClaim, paper: string, root: string): E.Either<DpError, Verdict> => {
+export const checkSubLdaFigure3 = (claim: PaperClaim, paper: string, root: string): E.Either<DpError, ClaimVerdict> => {
   const l = loadMeasured(claim, root, SubData)
   if (E.isLeft(l)) return l
   const { p, data } = l.right
@@ -203,7 +203,7 @@ const LpData = t.type({
  * Lap(1/ε) noise): that is checked first; HDP-LDA at the same accounted ε is reported beside it as
  * the comparison with privacy meaning (CDP-LDA has no finite ε, claim cdp-lda.noise-labels).
  */
-export const checkLpFigure6 = (claim: PaperClaim, paper: string, root: string): E.Either<DpError, Verdict> => {
+export const checkLpFigure6 = (claim: PaperClaim, paper: string, root: string): E.Either<DpError, ClaimVerdict> => {
   const l = loadMeasured(claim, root, LpData)
   if (E.isLeft(l)) return l
   const { p, data } = l.right
@@ -309,7 +309,7 @@ const SviBatchData = t.type({
 })
 
 /** Private SVI Fig. 1 at ε_tot = 1: usable topics under privacy, the mini-batch trend, zCDP against the other chains. */
-export const checkSviFigure1 = (claim: PaperClaim, paper: string, root: string): E.Either<DpError, Verdict> => {
+export const checkSviFigure1 = (claim: PaperClaim, paper: string, root: string): E.Either<DpError, ClaimVerdict> => {
   const l = loadMeasuredPair(claim, root, SviData, 'batchData', SviBatchData)
   if (E.isLeft(l)) return l
   const { p, data, file: batchData, second: bd } = l.right

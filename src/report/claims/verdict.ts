@@ -65,7 +65,7 @@ export interface AuditEvidence {
   readonly interpretation: string
 }
 
-export interface Verdict {
+export interface ClaimVerdict {
   readonly claim: { readonly id: string; readonly paper: string; readonly kind: 'privacy' | 'utility'; readonly title: string }
   readonly kind: VerdictKind
   /** The verdict in one or a few sentences, with the computed numbers. */

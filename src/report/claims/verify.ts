@@ -28,13 +28,13 @@ import { checkCdpLabels, checkHdpTheorem3, checkLpTheorem4, checkSubLdaAlgorithm
 import { checkSpectralConfiguration } from './spectral-privacy-checks.js'
 import { checkLpFigure6, checkSubLdaFigure3, checkSviFigure1 } from './utility-checks.js'
 import { checkSpectralFigure2, checkSpectralFigure4 } from './spectral-utility-checks.js'
-import type { AuditEvidence, Verdict } from './verdict.js'
+import type { AuditEvidence, ClaimVerdict } from './verdict.js'
 import { claimsIndexMarkdown, paperMarkdown, paperPageName } from './markdown.js'
 
 /** The repository root the claims' data paths are relative to (the claims folder's parent). */
 export const REPOSITORY_ROOT = dirname(CLAIMS_DIR.replace(/[\\/]$/, ''))
 
-type Check = (claim: PaperClaim, paper: string, root: string) => E.Either<DpError, Verdict>
+type Check = (claim: PaperClaim, paper: string, root: string) => E.Either<DpError, ClaimVerdict>
 
 const CHECKS: Readonly<Record<CheckName, Check>> = {
   'sub-lda-table3': checkSubLdaTable3,
@@ -53,17 +53,17 @@ const CHECKS: Readonly<Record<CheckName, Check>> = {
 }
 
 /** The verdict on one claim of a paper. */
-export const verifyOne = (paper: ClaimsFile['paper'], claim: PaperClaim, root = REPOSITORY_ROOT): E.Either<DpError, Verdict> => CHECKS[claim.check](claim, paper.id, root)
+export const verifyOne = (paper: ClaimsFile['paper'], claim: PaperClaim, root = REPOSITORY_ROOT): E.Either<DpError, ClaimVerdict> => CHECKS[claim.check](claim, paper.id, root)
 
 /** The verdict on the claim with this id. */
-export const verifyClaim = (papers: ReadonlyArray<ClaimsFile>, id: string, root = REPOSITORY_ROOT): E.Either<DpError, Verdict> => {
+export const verifyClaim = (papers: ReadonlyArray<ClaimsFile>, id: string, root = REPOSITORY_ROOT): E.Either<DpError, ClaimVerdict> => {
   const f = findClaim(papers, id)
   return E.isLeft(f) ? f : verifyOne(f.right.paper, f.right.claim, root)
 }
 
 /** Every claim of one paper, in file order. */
-export const verifyPaper = (file: ClaimsFile, root = REPOSITORY_ROOT): E.Either<DpError, ReadonlyArray<Verdict>> => {
-  const out: Verdict[] = []
+export const verifyPaper = (file: ClaimsFile, root = REPOSITORY_ROOT): E.Either<DpError, ReadonlyArray<ClaimVerdict>> => {
+  const out: ClaimVerdict[] = []
   for (const c of file.claims) {
     const v = verifyOne(file.paper, c, root)
     if (E.isLeft(v)) return v
@@ -100,7 +100,7 @@ export const auditEvidence = (file: string, text: string, u: unknown): E.Either<
 }
 
 /** The verdict with an audit attached (the audit's words are added to the notes). */
-export const withAudit = (v: Verdict, a: AuditEvidence): Verdict => ({
+export const withAudit = (v: ClaimVerdict, a: AuditEvidence): ClaimVerdict => ({
   ...v,
   audit: a,
   notes: [
@@ -112,7 +112,7 @@ export const withAudit = (v: Verdict, a: AuditEvidence): Verdict => ({
 /** The pages of docs/claims/ from computed verdicts (one list per paper, in file order): README.md and one page per paper. */
 export const pagesFromVerdicts = (
   papers: ReadonlyArray<ClaimsFile>,
-  verdicts: ReadonlyArray<ReadonlyArray<Verdict>>,
+  verdicts: ReadonlyArray<ReadonlyArray<ClaimVerdict>>,
 ): ReadonlyArray<{ readonly name: string; readonly text: string }> => [
   { name: 'README.md', text: claimsIndexMarkdown(papers, verdicts) },
   ...papers.map((p, i) => ({ name: paperPageName(p), text: `${paperMarkdown(p, verdicts[i] ?? []).trimEnd()}\n` })),
@@ -120,7 +120,7 @@ export const pagesFromVerdicts = (
 
 /** Every verdict of every paper, and the pages of docs/claims/ built from them. */
 export const claimsPages = (papers: ReadonlyArray<ClaimsFile>, root = REPOSITORY_ROOT): E.Either<DpError, ReadonlyArray<{ readonly name: string; readonly text: string }>> => {
-  const all: Array<ReadonlyArray<Verdict>> = []
+  const all: Array<ReadonlyArray<ClaimVerdict>> = []
   for (const p of papers) {
     const v = verifyPaper(p, root)
     if (E.isLeft(v)) return v

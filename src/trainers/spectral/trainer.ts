@@ -33,7 +33,7 @@ import { BASE_DEFAULTS, BaseConfig, checkBase, positive } from '../config.js'
 import { type Corpus, type CorpusStats, corpusStats, validateCorpus } from '../corpus/corpus.js'
 import { SPECTRAL_PAPER } from '../papers.js'
 import { ReleaseGate } from '../../mechanisms/gate.js'
-import type { Claim, FitOptions, FitResult, LdaTrainer } from '../trainer.js'
+import type { ClaimedGuarantee, FitOptions, FitResult, LdaTrainer } from '../trainer.js'
 import { type BudgetInput, type Calibration, calibrateBudget, edgesByKind, paperComposite } from './budget.js'
 import { checkCut, edge, neededQuantities, type NoiseConfiguration, parseConfiguration, provedOnly, renderGraph } from './graph.js'
 import { RANGE_FINDER_DEFAULTS } from './linalg.js'
@@ -144,7 +144,7 @@ const spectralSchedule = (calibration: Calibration): Schedule => ({ before: cali
 
 const scheduleOf = (c: SpectralConfig, stats: CorpusStats): E.Either<DpError, Schedule> => E.map((x: { calibration: Calibration }) => spectralSchedule(x.calibration))(calibrationFor(c, stats))
 
-const claimSpectral = (c: SpectralConfig, stats: CorpusStats): Claim => {
+const claimSpectral = (c: SpectralConfig, stats: CorpusStats): ClaimedGuarantee => {
   const cal = calibrationFor(c, stats)
   if (E.isLeft(cal)) return { source: `${SPECTRAL_PAPER}, Procedure 1`, statement: 'no calibration for these settings', relation: SPECTRAL_RELATION, event: () => undefined }
   const paper = paperComposite(budgetInput(c, stats.documents, cal.right.configuration), cal.right.calibration)

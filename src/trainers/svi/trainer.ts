@@ -43,7 +43,7 @@ import { type Corpus, type CorpusStats, corpusStats, validateCorpus } from '../c
 import { BASE_DEFAULTS, BaseConfig, checkBase, positive } from '../config.js'
 import { privateFitResult, runIterations } from '../lda/loop.js'
 import { ReleaseGate } from '../../mechanisms/gate.js'
-import type { Claim, FitOptions, FitResult, LdaTrainer, TrainerName } from '../trainer.js'
+import type { ClaimedGuarantee, FitOptions, FitResult, LdaTrainer, TrainerName } from '../trainer.js'
 import { type ChainInput, zcdpChain } from './chain.js'
 import { gaussianVector, miniBatchRelease, type Sampling } from '../../mechanisms/measurement.js'
 import { bagOf, emptyBag, learningRate, OnlineLda } from './ovb.js'
@@ -182,7 +182,7 @@ const sviSchedule = (c: SviConfig, stats: CorpusStats): E.Either<DpError, Schedu
   return E.map((sigma: number) => scheduleAt(c, D, sigma))(noiseSigma(c, D))
 }
 
-const claimSvi = (c: SviConfig, stats: CorpusStats): Claim => {
+const claimSvi = (c: SviConfig, stats: CorpusStats): ClaimedGuarantee => {
   const chain = zcdpChain(chainInput(c, publicDocuments(c, stats)))
   const detail = E.isRight(chain)
     ? `ε′ = ${chain.right.epsPrime.toPrecision(4)}, δ′ = ${chain.right.deltaPrime.toPrecision(3)} per step; ε_iter = ${chain.right.epsIter.toPrecision(4)}, δ_iter = ${chain.right.deltaIter.toPrecision(3)}; σ/Δ = ${chain.right.z.toPrecision(5)}`
