@@ -253,3 +253,22 @@ for (const [name, make] of item5) {
     )
   }
 }
+
+// Issue 26's events the PLD accountant takes (the others it refuses), beside the PLD query of the
+// Gaussian or pure event they reduce to, in the same run.
+{
+  const { treeAggregation, zcdp, statedProfile, approxDP } = await load('mechanisms/event.js')
+  console.log('')
+  console.log('Issue 26 events in the PLD accountant (δ = 1e-5), fresh query each; beside the event each reduces to')
+  const cases = [
+    ['TreeAggregation σ 8.83, 1,600 steps × 5', selfCompose(treeAggregation(8.83, 1, [1600], REL), 5), selfCompose(gaussian(8.83 / Math.sqrt(11), 1, REL), 5)],
+    ['Poisson q 0.01 of TreeAggregation σ 2, 400 steps × 100', selfCompose(poissonSample(0.01, treeAggregation(2, 1, [400], REL)), 100), selfCompose(poissonSample(0.01, gaussian(2 / 3, 1, REL)), 100)],
+    ['(ξ = 0.5, ρ = 0)-zCDP × 20', selfCompose(zcdp(0, REL, { xi: 0.5 }), 20), selfCompose(pureDP(0.5, REL), 20)],
+    ['StatedProfile one point (1, 1e-7) × 20', selfCompose(statedProfile([1], [1e-7], REL), 20), selfCompose(approxDP(1, 1e-7, REL), 20)],
+  ]
+  for (const [name, event, reduced] of cases) {
+    const a = timed(() => pldAnswer(REL, event, DELTA))
+    const b = timed(() => pldAnswer(REL, reduced, DELTA))
+    console.log(`  ${name.padEnd(56)} ε ${bracket(a.r)} ${a.ms.toFixed(1)} ms | reduced: ε ${bracket(b.r)} ${b.ms.toFixed(1)} ms | ratio ${(a.ms / b.ms).toFixed(2)}`)
+  }
+}

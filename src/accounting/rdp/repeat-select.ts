@@ -123,7 +123,9 @@ export const repeatSelectCurve = (at: RunCurve, wide: RunCurve, mean: number, sh
     const a = at.orders[i] as number
     while (j > 0 && (wide.orders[j - 1] as number) >= a) j--
     const fromWide = j < wide.orders.length ? (env.suffix[j] as number) : Infinity
-    right = Math.min(right, boundAt(wide, a, at.values[i] as number, env.c, mean, shape), fromWide)
+    // An order of the wide grid with the same value is already in the suffix (the grid case: no recomputation).
+    const known = j < wide.orders.length && wide.orders[j] === a && wide.values[j] === at.values[i]
+    right = Math.min(right, known ? fromWide : boundAt(wide, a, at.values[i] as number, env.c, mean, shape), fromWide)
     out[i] = right
   }
   return out
