@@ -10,7 +10,8 @@ import type * as E from 'fp-ts/lib/Either.js'
 import type { DpError } from '../core/error.js'
 import type { PrivacyEvent } from '../mechanisms/event.js'
 import type { NeighbouringRelation } from '../mechanisms/neighbouring.js'
-import { checkDeltaAnswer, checkEpsilonAnswer } from './guards.js'
+import { checkCompose, checkDeltaAnswer, checkEpsilonAnswer } from './guards.js'
+import { asPlainPoisson, hasTruncation, overflowMass, withOverflow } from './truncation.js'
 
 /** Names of the accountants in the registry. */
 export type AccountantName = 'basic' | 'advanced' | 'optimal' | 'rdp' | 'zcdp' | 'pld'
@@ -114,21 +115,31 @@ export const erase = <S>(a: Accountant<S>): AnyAccountant => ({
   description: a.description,
   relation: a.relation,
   run: (event, path = '$') => {
-    const r = a.compose(event, 1, path)(a.empty)
+    // Truncated Poisson sampling (./truncation.ts): the pipeline read as plain Poisson sampling,
+    // with the overflow term added to every answer — validated first, while the caps are there.
+    const truncated = hasTruncation(event)
+    if (truncated) {
+      const ok = checkCompose(event, 1, path)
+      if (ok._tag === 'Left') return ok
+    }
+    const r = a.compose(truncated ? asPlainPoisson(event) : event, 1, path)(a.empty)
     if (r._tag === 'Left') return r
     const s = r.right
+    const raw: AccountedState = { epsilon: (d) => a.epsilon(d)(s), delta: (e) => a.delta(e)(s), notes: a.notes(s) }
+    const eta = truncated ? overflowMass(event) : 0
+    const answers = eta > 0 ? withOverflow(raw, eta) : raw
     return {
       _tag: 'Right',
       right: {
         epsilon: (d) => {
-          const x = a.epsilon(d)(s)
+          const x = answers.epsilon(d)
           return x._tag === 'Left' ? x : checkEpsilonAnswer(a.name, d, x.right)
         },
         delta: (e) => {
-          const x = a.delta(e)(s)
+          const x = answers.delta(e)
           return x._tag === 'Left' ? x : checkDeltaAnswer(a.name, e, x.right)
         },
-        notes: a.notes(s),
+        notes: answers.notes,
       },
     }
   },

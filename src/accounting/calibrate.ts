@@ -39,6 +39,9 @@ const KINDS: Readonly<Record<string, ParamKind>> = {
   q: { direction: 'budget', integer: false, lower: 0, upper: 1, upperInclusive: true },
   count: { direction: 'budget', integer: true, lower: 0, upper: 2 ** 40, upperInclusive: true },
   m: { direction: 'budget', integer: true, lower: 1, upper: 2 ** 40, upperInclusive: true },
+  // TruncatedPoissonSample: a larger cap overflows less (ε falls), a larger dataset more (ε grows).
+  maxBatch: { direction: 'noise', integer: true, lower: 1, upper: 2 ** 40, upperInclusive: true },
+  datasetSize: { direction: 'budget', integer: true, lower: 1, upper: 2 ** 40, upperInclusive: true },
   epsilon: { direction: 'budget', integer: false, lower: 0, upper: 1e4, upperInclusive: true },
   rho: { direction: 'budget', integer: false, lower: 0, upper: 1e6, upperInclusive: true },
   xi: { direction: 'budget', integer: false, lower: 0, upper: 1e4, upperInclusive: true },

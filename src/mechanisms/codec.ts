@@ -77,6 +77,7 @@ export const EventCodec: t.Type<PrivacyEvent, unknown, unknown> = t.recursion<Pr
     t.readonly(t.type({ _tag: t.literal('Compose'), events: t.readonlyArray(EventCodec) })),
     t.readonly(t.type({ _tag: t.literal('SelfCompose'), event: EventCodec, count: N })),
     t.readonly(t.type({ _tag: t.literal('PoissonSample'), q: N, event: EventCodec })),
+    t.readonly(t.type({ _tag: t.literal('TruncatedPoissonSample'), q: N, maxBatch: N, datasetSize: N, event: EventCodec })),
     t.readonly(t.type({ _tag: t.literal('SampleWithoutReplacement'), m: N, n: N, event: EventCodec })),
     t.readonly(t.type({ _tag: t.literal('RepeatAndSelect'), event: EventCodec, mean: N, shape: N })),
     t.readonly(t.type({ _tag: t.literal('Labeled'), label: t.string, event: EventCodec })),
@@ -123,6 +124,7 @@ export const KNOWN_TAGS = [
   'Compose',
   'SelfCompose',
   'PoissonSample',
+  'TruncatedPoissonSample',
   'SampleWithoutReplacement',
   'RepeatAndSelect',
   'Labeled',
@@ -148,7 +150,7 @@ const precheckEvent = (u: unknown, path: string): E.Either<DpError, void> => {
       const evs = v['events']
       if (!Array.isArray(evs)) return E.left(decodeFailure(`${p}.events`, evs, 'expected an array of events'))
       for (let i = evs.length - 1; i >= 0; i--) stack.push([evs[i], `${p}.events[${i}]`, depth + 1])
-    } else if (['SelfCompose', 'PoissonSample', 'SampleWithoutReplacement', 'RepeatAndSelect', 'Labeled'].includes(tag)) {
+    } else if (['SelfCompose', 'PoissonSample', 'TruncatedPoissonSample', 'SampleWithoutReplacement', 'RepeatAndSelect', 'Labeled'].includes(tag)) {
       stack.push([v['event'], `${p}.event`, depth + 1])
     }
   }
@@ -276,6 +278,12 @@ export const validateEvent = (e: PrivacyEvent, path = '$'): E.Either<DpError, Pr
         break
       case 'PoissonSample':
         checks.push(need(`${p}.q`, v.q, (x) => x >= 0 && x <= 1, 'a sampling rate q in [0, 1]'))
+        stack.push([v.event, `${p}.event`])
+        break
+      case 'TruncatedPoissonSample':
+        checks.push(need(`${p}.q`, v.q, (x) => x >= 0 && x <= 1, 'a sampling rate q in [0, 1]'))
+        checks.push(need(`${p}.datasetSize`, v.datasetSize, positiveInteger, 'a positive integer (the larger neighbour\'s number of units)'))
+        checks.push(need(`${p}.maxBatch`, v.maxBatch, positiveInteger, 'a positive integer (the cap on the batch size)'))
         stack.push([v.event, `${p}.event`])
         break
       case 'SampleWithoutReplacement':

@@ -228,6 +228,20 @@ export interface PoissonSample {
   readonly event: PrivacyEvent
 }
 
+/**
+ * Truncated Poisson subsampling: each of the (at most) `datasetSize` units is included independently
+ * with probability q; a batch of more than `maxBatch` units is cut down to `maxBatch` (or dropped —
+ * any handling of an over-full batch), then `event` runs on it. Bounded by its coupling with plain
+ * Poisson sampling (accounting/truncation.ts): the two runs differ only when a batch overflows.
+ */
+export interface TruncatedPoissonSample {
+  readonly _tag: 'TruncatedPoissonSample'
+  readonly q: number
+  readonly maxBatch: number
+  readonly datasetSize: number
+  readonly event: PrivacyEvent
+}
+
 /** A uniformly random subset of m of the n units, then `event` runs on the subset. */
 export interface SampleWithoutReplacement {
   readonly _tag: 'SampleWithoutReplacement'
@@ -279,6 +293,7 @@ export type PrivacyEvent =
   | Compose
   | SelfCompose
   | PoissonSample
+  | TruncatedPoissonSample
   | SampleWithoutReplacement
   | RepeatAndSelect
   | Labeled
@@ -387,6 +402,13 @@ export const poissonSample = (q: number, event: PrivacyEvent): PoissonSample => 
   q,
   event,
 })
+export const truncatedPoissonSample = (q: number, maxBatch: number, datasetSize: number, event: PrivacyEvent): TruncatedPoissonSample => ({
+  _tag: 'TruncatedPoissonSample',
+  q,
+  maxBatch,
+  datasetSize,
+  event,
+})
 export const sampleWithoutReplacement = (m: number, n: number, event: PrivacyEvent): SampleWithoutReplacement => ({
   _tag: 'SampleWithoutReplacement',
   m,
@@ -435,6 +457,7 @@ export const children = (e: PrivacyEvent): ReadonlyArray<PrivacyEvent> => {
       return e.events
     case 'SelfCompose':
     case 'PoissonSample':
+    case 'TruncatedPoissonSample':
     case 'SampleWithoutReplacement':
     case 'RepeatAndSelect':
     case 'Labeled':

@@ -76,6 +76,7 @@ export const compositionAtoms = (e: PrivacyEvent): ReadonlyMap<string, number> =
       case 'SelfCompose':
         return walk(v.event, times * v.count)
       case 'PoissonSample':
+      case 'TruncatedPoissonSample':
       case 'SampleWithoutReplacement': {
         const key = JSON.stringify({ ...v, event: canonical(v.event) })
         out.set(key, (out.get(key) ?? 0) + times)

@@ -14,6 +14,7 @@ import type { NeighbouringRelation } from '../../mechanisms/neighbouring.js'
 import type { Notes } from '../accountant.js'
 import { type NormalizedLeaf, pureEpsilonOf, resolveLeaf } from '../normalize.js'
 import { checkSamplingRelation } from '../relation.js'
+import { TRUNCATION_SCOPE } from '../truncation.js'
 import { amplify } from './amplification.js'
 import type { StatedCurve } from '../stated.js'
 
@@ -244,6 +245,8 @@ export const foldEvent = (e: PrivacyEvent, relation: NeighbouringRelation, path:
       const r = foldEvent(e.event, relation, childPath(path, e))
       return E.isLeft(r) ? r : E.right(sampled('without-replacement', e.m / e.n, r.right))
     }
+    case 'TruncatedPoissonSample':
+      return E.left(unsupportedEvent(path, '(ε, δ) composition', e._tag, TRUNCATION_SCOPE))
     case 'Labeled':
       return foldEvent(e.event, relation, childPath(path, e))
     case 'RepeatAndSelect': {

@@ -29,6 +29,7 @@ import { absurd, childPath, isNoiseEvent, noOp, type PrivacyEvent } from '../../
 import { addRemove, type NeighbouringRelation } from '../../mechanisms/neighbouring.js'
 import { type NormalizedLeaf, pureEpsilonOf, resolveLeaf } from '../normalize.js'
 import { checkSamplingRelation } from '../relation.js'
+import { TRUNCATION_SCOPE } from '../truncation.js'
 import { MAX_COUNT, MAX_LEAF_LOSS } from './limits.js'
 import { basePairOfLeaf, type BasePair, NON_PRIVATE_PAIR, randomizedResponsePair, substitutionPureEpsilon } from './pairs.js'
 import type { PldFactorSpec, PldState } from './state.js'
@@ -215,7 +216,8 @@ const reduceInner = (
     }
     case 'SampleWithoutReplacement':
     case 'RepeatAndSelect':
-      return E.left(unsupportedEvent(path, NAME, e._tag, INNER_SCOPE))
+    case 'TruncatedPoissonSample':
+      return E.left(unsupportedEvent(path, NAME, e._tag, e._tag === 'TruncatedPoissonSample' ? TRUNCATION_SCOPE : INNER_SCOPE))
     default:
       return absurd(e as never)
   }
@@ -386,6 +388,8 @@ const foldEvent = (
       // below the unsampled one (both are chords of ordered profiles on the same grid).
       return addFactor(b, { key: `${leafKey(x.leaf)}|q=${q}`, base, q, lattice: latticeOf(x.leaf) }, count, path)
     }
+    case 'TruncatedPoissonSample':
+      return E.left(unsupportedEvent(path, NAME, e._tag, TRUNCATION_SCOPE))
     case 'SampleWithoutReplacement':
       return E.left(
         unsupportedEvent(

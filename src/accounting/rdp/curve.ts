@@ -29,6 +29,7 @@ import { validateEvent } from '../../mechanisms/codec.js'
 import { amplifiedEpsilon } from '../dp/amplification.js'
 import { type NormalizedLeaf, resolveLeaf } from '../normalize.js'
 import { checkSamplingRelation } from '../relation.js'
+import { TRUNCATION_SCOPE } from '../truncation.js'
 import { leafCurve, leafPureEpsilon } from './closed-forms.js'
 import { integerOrdersFor } from './integer-orders.js'
 import { DEFAULT_ORDERS, validateOrders } from './orders.js'
@@ -332,6 +333,8 @@ const foldUncached = (e: PrivacyEvent, os: OrderSet, path: string, ctx: Context)
       )
       return E.right(capped(values, repeatSelectPure(inner.right.pureEpsilon, e.shape)))
     }
+    case 'TruncatedPoissonSample':
+      return E.left(unsupportedEvent(path, 'rdp', e._tag, TRUNCATION_SCOPE))
     default:
       return E.left(unsupportedEvent(path, 'rdp', (e as { _tag: string })._tag, 'unknown event'))
   }

@@ -23,6 +23,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, unsupportedEvent } from '../../core/error.js'
+import { TRUNCATION_SCOPE } from '../truncation.js'
 import { roundUpLoss } from '../../core/numeric.js'
 import { checkCompose, checkDeltaQuery, checkEpsilonQuery } from '../guards.js'
 import { absurd, childPath, isNoiseEvent, noOp, type PrivacyEvent } from '../../mechanisms/event.js'
@@ -154,6 +155,8 @@ const foldRho = (e: PrivacyEvent, relation: NeighbouringRelation, path: string):
       const what = e._tag === 'PoissonSample' ? `Poisson subsampling (q = ${Number(e.q.toPrecision(6))})` : `sampling ${e.m} of ${e.n} without replacement`
       return E.right({ ...r.right, notes: addNotes(r.right.notes, [samplingNote(path, what)]) })
     }
+    case 'TruncatedPoissonSample':
+      return E.left(unsupportedEvent(path, 'zcdp', e._tag, TRUNCATION_SCOPE))
     case 'Labeled':
       return foldRho(e.event, relation, childPath(path, e))
     case 'RepeatAndSelect':

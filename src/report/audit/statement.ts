@@ -69,6 +69,7 @@ export const ledger = (event: PrivacyEvent): LedgerSection => {
       case 'SelfCompose':
         return walk(e.event, `${path}.event`, depth + 1, repeats * e.count, '')
       case 'PoissonSample':
+      case 'TruncatedPoissonSample':
       case 'SampleWithoutReplacement':
       case 'RepeatAndSelect':
         return walk(e.event, `${path}.event`, depth + 1, repeats, '')

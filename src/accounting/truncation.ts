@@ -1,0 +1,136 @@
+/**
+ * Truncated Poisson subsampling (a cap on the batch size), for every accountant of the registry.
+ *
+ * Bound. Run the truncated pipeline and the plain-Poisson one with the same coins: each unit is in
+ * the batch with probability q, independently, and the two runs differ only when a batch has more
+ * than B = `maxBatch` units (the truncated run then cuts or drops it — any handling of an over-full
+ * batch). On a dataset of at most n = `datasetSize` units that happens with probability at most
+ * η₁ = P(Bin(n, q) > B) per run of the event (the tail grows with n, so the larger neighbour's n
+ * bounds both), and over the whole pipeline with probability at most η = Σ (runs × η₁) (a union
+ * bound; adaptivity does not matter, each run's coins are fresh). So the outputs of the two
+ * pipelines are within total variation η on every dataset, and for every set S and neighbours D, D′:
+ *   P_T(D)(S) ≤ P_P(D)(S) + η ≤ e^ε P_P(D′)(S) + δ_P(ε) + η ≤ e^ε P_T(D′)(S) + δ_P(ε) + (1 + e^ε)η,
+ * i.e. δ_T(ε) ≤ δ_P(ε) + (1 + e^ε)η — the triangle inequality for the hockey-stick divergence with a
+ * total-variation step on each side. This is the kind of argument Chua, Ghazi, Kamath, Kumar,
+ * Manurangsi, Sinha & Zhang 2024 ("Scalable DP-SGD: Shuffling vs. Poisson Subsampling", NeurIPS)
+ * use for truncated Poisson; their exact statement (and that of arXiv 2508.15089, which
+ * dp_accounting's TruncatedSubsampledGaussianDpEvent cites) was not available to check against, so
+ * this rests on the derivation above. It is sound for any inner event and any accountant: the
+ * pipeline is accounted with every TruncatedPoissonSample read as PoissonSample (the accountant's
+ * own Poisson analysis, tight where it is), and the overflow term is added to δ(ε); ε(δ) is the
+ * least ε whose corrected δ is within δ (bisection on the accountant's δ(ε), verified).
+ *
+ * There is no RDP (or zCDP) statement: the overflow term is additive in δ, so the RDP and zCDP
+ * accountants answer (ε, δ) through their conversion and add it there; their curves themselves
+ * are those of plain Poisson sampling and are not a bound for the truncated pipeline.
+ *
+ * @module
+ */
+import betainc from '@stdlib/math-base-special-betainc'
+import * as E from 'fp-ts/lib/Either.js'
+import type { DpError } from '../core/error.js'
+import { children, type PrivacyEvent } from '../mechanisms/event.js'
+import type { AccountedState, DeltaAnswer, EpsilonAnswer } from './accountant.js'
+
+/** Relative margin on the binomial tail (@stdlib's regularised incomplete beta agrees with mpmath to ~1e-14). */
+const TAIL_MARGIN = 1e-9
+
+/** η₁ = P(Bin(n, q) > B) = I_q(B + 1, n − B), rounded up; 0 when B ≥ n or q = 0. */
+export const overflowProbability = (q: number, maxBatch: number, datasetSize: number): number => {
+  if (maxBatch >= datasetSize || !(q > 0)) return 0
+  if (q >= 1) return 1
+  return Math.min(1, betainc(q, maxBatch + 1, datasetSize - maxBatch, true, false) * (1 + TAIL_MARGIN))
+}
+
+/** η = Σ runs × η₁ over the TruncatedPoissonSample nodes of a tree (SelfCompose multiplies the runs). */
+export const overflowMass = (e: PrivacyEvent, runs = 1): number => {
+  switch (e._tag) {
+    case 'TruncatedPoissonSample':
+      return runs * overflowProbability(e.q, e.maxBatch, e.datasetSize) + overflowMass(e.event, runs)
+    case 'SelfCompose':
+      return e.count === 0 ? 0 : overflowMass(e.event, runs * e.count)
+    default: {
+      let s = 0
+      for (const c of children(e)) s += overflowMass(c, runs)
+      return s
+    }
+  }
+}
+
+/** The tree with every TruncatedPoissonSample read as plain PoissonSample (same rate, same inner event). */
+export const asPlainPoisson = (e: PrivacyEvent): PrivacyEvent => {
+  switch (e._tag) {
+    case 'TruncatedPoissonSample':
+      return { _tag: 'PoissonSample', q: e.q, event: asPlainPoisson(e.event) }
+    case 'Compose':
+      return { _tag: 'Compose', events: e.events.map(asPlainPoisson) }
+    case 'SelfCompose':
+    case 'PoissonSample':
+    case 'SampleWithoutReplacement':
+    case 'Labeled':
+      return { ...e, event: asPlainPoisson(e.event) }
+    default:
+      return e
+  }
+}
+
+/** Whether a tree holds a TruncatedPoissonSample. */
+export const hasTruncation = (e: PrivacyEvent): boolean => e._tag === 'TruncatedPoissonSample' || children(e).some(hasTruncation)
+
+/** Why an accountant used directly (not through the registry) refuses the event. */
+export const TRUNCATION_SCOPE =
+  'truncated Poisson sampling is accounted through the registry (account, calibrate, dpaudit account), which composes it ' +
+  'as Poisson sampling and adds the overflow term (1 + e^ε)·P(Bin(n, q) > maxBatch) per run to δ (accounting/truncation.ts)'
+
+const show = (x: number): string => x.toPrecision(4)
+
+/** δ(ε) + (1 + e^ε)η, capped at 1 (at ε = ∞ no finite multiple of η bounds the gap: δ = 1). */
+const corrected = (delta: number, epsilon: number, eta: number): number =>
+  epsilon === Infinity ? 1 : Math.min(1, delta + (1 + Math.exp(epsilon)) * eta)
+
+/**
+ * The answers of an accountant on the plain-Poisson pipeline, corrected for the overflow mass η:
+ * δ(ε) + (1 + e^ε)η, and the least ε with that within δ. The optimistic ends (PLD) are dropped: they
+ * bracket the plain-Poisson pipeline, not the truncated one.
+ */
+export const withOverflow = (inner: AccountedState, eta: number): AccountedState => {
+  const why = `truncated Poisson sampling: the pipeline read as plain Poisson sampling, plus the overflow term (1 + e^ε)·η with η = ${show(eta)} (Σ runs × P(Bin(n, q) > maxBatch); the two runs coincide unless a batch overflows)`
+  const deltaAt = (epsilon: number): E.Either<DpError, DeltaAnswer> => {
+    const d = inner.delta(epsilon)
+    if (E.isLeft(d)) return d
+    return E.right({ epsilon, delta: corrected(d.right.delta, epsilon, eta), method: `${d.right.method}; ${why}` })
+  }
+  const feasible = (epsilon: number, delta: number): boolean => {
+    const d = inner.delta(epsilon)
+    return E.isRight(d) && corrected(d.right.delta, epsilon, eta) <= delta
+  }
+  const epsilonAt = (delta: number): E.Either<DpError, EpsilonAnswer> => {
+    const none: EpsilonAnswer = { epsilon: Infinity, delta, method: `no finite ε: the overflow term alone passes δ = ${delta}; ${why}` }
+    if (2 * eta > delta) return E.right(none)
+    // A feasible start: the accountant's own ε at a share s of δ certifies δ(ε) ≤ s·δ there (its δ(ε)
+    // query may be looser than its ε(δ), as for the composition theorems), so s·δ + (1 + e^ε)η ≤ δ
+    // suffices.
+    let hi = Infinity
+    let method = ''
+    for (const share of [0.5, 0.9, 0.99, 0.999, 0.1, 0.01]) {
+      const a = inner.epsilon(delta * share)
+      if (E.isLeft(a)) return a
+      const x = a.right.epsilon
+      if (x < hi && Number.isFinite(x) && (corrected(delta * share, x, eta) <= delta || feasible(x, delta))) {
+        hi = x
+        method = a.right.method
+      }
+    }
+    if (hi === Infinity) return E.right(none)
+    // Infeasible below the least feasible ε, feasible from it to hi: bisection keeps hi feasible.
+    let lo = 0
+    if (feasible(0, delta)) hi = 0
+    for (let i = 0; i < 60 && hi - lo > 1e-9 * Math.max(1, hi); i++) {
+      const mid = lo + (hi - lo) / 2
+      if (feasible(mid, delta)) hi = mid
+      else lo = mid
+    }
+    return E.right({ epsilon: hi, delta, method: `${method} (ε then lowered by bisection on the corrected δ(ε)); ${why}` })
+  }
+  return { epsilon: epsilonAt, delta: deltaAt, notes: inner.notes }
+}

@@ -1,0 +1,146 @@
+/**
+ * Truncated Poisson subsampling (issue 26): the plain-Poisson answer plus the overflow term
+ * (1 + e^ε)·η, η = Σ runs × P(Bin(n, q) > maxBatch) (accounting/truncation.ts). Checked: the binomial
+ * tail against mpmath; δ(ε) exactly the plain δ plus the term; ε(δ) the least ε that meets it; no
+ * cap that binds gives exactly the plain answer, in every accountant; never below the plain-Poisson
+ * answer (a lower bound for a cap at n); monotone in q, the cap and the dataset size; composition
+ * multiplies the runs; codec errors name the field; calibrate finds the smallest cap.
+ */
+import { describe, expect, it } from 'vitest'
+import fc from 'fast-check'
+import * as E from 'fp-ts/lib/Either.js'
+import { calibrate, decodeTemplate } from '../../../src/accounting/calibrate.js'
+import { makeRdpAccountant } from '../../../src/accounting/rdp/index.js'
+import { ACCOUNTANT_NAMES, ACCOUNTANTS } from '../../../src/accounting/registry.js'
+import { overflowMass, overflowProbability } from '../../../src/accounting/truncation.js'
+import { formatError } from '../../../src/core/error.js'
+import { decodeEvent, encodeEvent } from '../../../src/mechanisms/codec.js'
+import * as ev from '../../../src/mechanisms/event.js'
+import { addRemove } from '../../../src/mechanisms/neighbouring.js'
+import { epsAt } from '../eps-at.js'
+
+const AR = addRemove('record')
+const SEED = 26_003
+
+const gauss = (sigma: number): ev.PrivacyEvent => ev.gaussian(sigma, 1, AR)
+const truncated = (q: number, cap: number, n: number, sigma: number, k: number): ev.PrivacyEvent =>
+  ev.selfCompose(ev.truncatedPoissonSample(q, cap, n, gauss(sigma)), k)
+const plain = (q: number, sigma: number, k: number): ev.PrivacyEvent => ev.selfCompose(ev.poissonSample(q, gauss(sigma)), k)
+
+const deltaAt = (name: (typeof ACCOUNTANT_NAMES)[number], e: ev.PrivacyEvent, eps: number): number => {
+  const run = ACCOUNTANTS[name]({ relation: AR }).run(e)
+  if (E.isLeft(run)) throw new Error(formatError(run.left))
+  const d = run.right.delta(eps)
+  if (E.isLeft(d)) throw new Error(formatError(d.left))
+  return d.right.delta
+}
+
+describe('the overflow probability', () => {
+  it('P(Bin(n, q) > B) agrees with mpmath sums, rounded up, 0 when the cap cannot bind', () => {
+    // mpmath (40 digits): Σ_{k>B} C(n,k) q^k (1−q)^{n−k}
+    const cases: ReadonlyArray<readonly [number, number, number, number]> = [
+      [10_000, 0.01, 100, 0.473437465941841],
+      [60_000, 0.0042, 300, 0.00143614964674446],
+      [10, 0.5, 2, 0.9453125],
+    ]
+    for (const [n, q, b, want] of cases) {
+      const got = overflowProbability(q, b, n)
+      expect(got).toBeGreaterThanOrEqual(want)
+      expect(got).toBeLessThanOrEqual(want * (1 + 1e-8))
+    }
+    expect(overflowProbability(0.5, 10, 10)).toBe(0)
+    expect(overflowProbability(0, 1, 10)).toBe(0)
+  })
+
+  it('runs multiply through SelfCompose and add through Compose', () => {
+    const one = overflowProbability(0.01, 120, 10_000)
+    const e = ev.compose([truncated(0.01, 120, 10_000, 1, 30), ev.selfCompose(ev.labeled('x', truncated(0.01, 120, 10_000, 1, 2)), 5)])
+    expect(overflowMass(e)).toBeCloseTo(40 * one, 15)
+  })
+})
+
+describe('every accountant: the plain-Poisson answer plus the overflow term', () => {
+  it('δ(ε) is the plain δ plus (1 + e^ε)·η', () => {
+    const eta = 50 * overflowProbability(0.01, 130, 10_000)
+    for (const name of ['pld', 'rdp', 'optimal'] as const)
+      for (const eps of [0.5, 1, 2]) {
+        const want = Math.min(1, deltaAt(name, plain(0.01, 1, 50), eps) + (1 + Math.exp(eps)) * eta)
+        expect(deltaAt(name, truncated(0.01, 130, 10_000, 1, 50), eps)).toBeCloseTo(want, 14)
+      }
+  })
+
+  it('ε(δ) is the least ε whose corrected δ is within δ (checked on either side)', () => {
+    const e = truncated(0.01, 160, 10_000, 1, 50)
+    for (const name of ['pld', 'rdp'] as const) {
+      const eps = epsAt(name, e, 1e-5) as number
+      expect(deltaAt(name, e, eps)).toBeLessThanOrEqual(1e-5)
+      expect(deltaAt(name, e, eps * (1 - 1e-6) - 1e-9)).toBeGreaterThan(1e-5 * (1 - 1e-3))
+    }
+  })
+
+  it.each(ACCOUNTANT_NAMES)('%s: a cap the batch never reaches gives exactly the plain answer', (name) => {
+    expect(epsAt(name, truncated(0.02, 500, 500, 2, 20), 1e-5)).toBe(epsAt(name, plain(0.02, 2, 20), 1e-5))
+  })
+
+  it('never below the plain-Poisson answer; monotone in q, the cap and the dataset size (fast-check)', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0.002, max: 0.05, noNaN: true }),
+        fc.integer({ min: 1, max: 60 }),
+        fc.integer({ min: 0, max: 40 }),
+        fc.integer({ min: 1, max: 200 }),
+        (q, slack, extra, k) => {
+          const n = 5000
+          const cap = Math.ceil(q * n + 3 * Math.sqrt(q * n)) + slack
+          const base = epsAt('rdp', truncated(q, cap, n, 1.5, k), 1e-5) as number
+          const p = epsAt('rdp', plain(q, 1.5, k), 1e-5) as number
+          const moreQ = epsAt('rdp', truncated(Math.min(1, q * 1.2), cap, n, 1.5, k), 1e-5) as number
+          const biggerCap = epsAt('rdp', truncated(q, cap + extra, n, 1.5, k), 1e-5) as number
+          const biggerN = epsAt('rdp', truncated(q, cap, n + extra, 1.5, k), 1e-5) as number
+          const leq = (a: number, b: number): boolean => b === Infinity || a <= b * (1 + 1e-8) + 1e-12
+          return leq(p, base) && leq(base, moreQ) && leq(biggerCap, base) && leq(base, biggerN)
+        },
+      ),
+      { seed: SEED, numRuns: 25 },
+    )
+  })
+
+  it('no finite ε once the overflow term alone passes δ', () => {
+    expect(epsAt('pld', truncated(0.01, 100, 10_000, 1, 10), 1e-5)).toBe(Infinity)
+  })
+})
+
+describe('codec, direct use, calibrate', () => {
+  it('round-trips, and names the field of a bad cap, dataset size or rate', () => {
+    const e = ev.truncatedPoissonSample(0.01, 128, 60_000, gauss(1))
+    expect(decodeEvent(JSON.parse(JSON.stringify(encodeEvent(e))))).toEqual(E.right(e))
+    const bad = (patch: Record<string, unknown>): string => {
+      const r = decodeEvent({ ...(encodeEvent(e) as object), ...patch })
+      return E.isLeft(r) ? formatError(r.left) : 'accepted'
+    }
+    expect(bad({ maxBatch: 0 })).toMatch(/\$\.maxBatch/)
+    expect(bad({ maxBatch: 1.5 })).toMatch(/\$\.maxBatch/)
+    expect(bad({ datasetSize: -3 })).toMatch(/\$\.datasetSize/)
+    expect(bad({ q: 1.2 })).toMatch(/\$\.q/)
+  })
+
+  it('an accountant used directly (not through the registry) refuses it with the reason', () => {
+    const acc = makeRdpAccountant({ relation: AR })
+    const s = acc.compose(truncated(0.01, 130, 10_000, 1, 5))(acc.empty)
+    expect(E.isLeft(s) && formatError(s.left)).toMatch(/registry/)
+  })
+
+  it('calibrate finds the smallest cap meeting ε ≤ 2 at δ = 1e-5', () => {
+    const t = decodeTemplate({
+      schemaVersion: 1,
+      event: { _tag: 'SelfCompose', count: 100, event: { _tag: 'TruncatedPoissonSample', q: 0.01, maxBatch: '$param', datasetSize: 10_000, event: gauss(1) } },
+    })
+    if (E.isLeft(t)) throw new Error(formatError(t.left))
+    const c = calibrate(t.right, { epsilon: 2, delta: 1e-5, accountant: 'rdp' })
+    if (E.isLeft(c)) throw new Error(formatError(c.left))
+    const cap = c.right.value
+    expect(Number.isInteger(cap)).toBe(true)
+    expect(epsAt('rdp', truncated(0.01, cap, 10_000, 1, 100), 1e-5)).toBeLessThanOrEqual(2)
+    expect(epsAt('rdp', truncated(0.01, cap - 1, 10_000, 1, 100), 1e-5)).toBeGreaterThan(2)
+  })
+})
