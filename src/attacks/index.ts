@@ -17,57 +17,64 @@
  * if (r._tag === 'Right') console.log(formatAuditResult(r.right))
  * ```
  *
+ * The export list is curated (issue 25): the audits, their results and bounds, the zoo and its noise
+ * helpers, the trainer games and the executors; the machinery behind them (trial streams, selection,
+ * checkpoints, chunk shapes, LiRA's fits) is reached by its module path inside the package only.
+ * Every type of the modules below stays exported.
+ *
  * @module
  */
 export type { Rng } from '../core/rng.js'
-export * from './bounds.js'
-export * from './claim.js'
-export * from './output.js'
-export * from './pairs.js'
-export * from './score.js'
-export * from './roc.js'
-export * from './stream.js'
-export * from './trials.js'
-export { sweep, type PairSamples, type SweepResult } from './select.js'
-export * from './checkpoint.js'
-export * from './executor.js'
-export { acquireWorkerPool, closeSharedWorkerPool, createWorkerPool, DEFAULT_CHUNK_TIMEOUT_MS, describeModule, workerScriptUrl, type ModuleDescription, type PoolOptions } from './pool.js'
-export * from './audit.js'
-export { AuditResultCodec, decodeAuditResult, upgradeAuditResult, type AuditResultCore, type TrainerTestReport } from './result.js'
-export * from './format.js'
-export { ZOO, ZOO_NAMES, zooEntry, type ZooEntry } from './zoo/index.js'
+export type * from './bounds.js'
+export type * from './claim.js'
+export type * from './output.js'
+export type * from './pairs.js'
+export type * from './score.js'
+export type * from './roc.js'
+export type * from './stream.js'
+export type * from './trials.js'
+export type * from './checkpoint.js'
+export type * from './executor.js'
+export type * from './audit.js'
+export type * from './format.js'
+export type * from './family.js'
+export type * from './one-run.js'
+export type * from './input-search.js'
+export type * from './support.js'
+export type { ModuleDescription, PoolOptions } from './pool.js'
+export type { AuditResultCore, TrainerTestReport } from './result.js'
+export type { ZooEntry, ZooClass } from './zoo/index.js'
+export type { CandidateReport, ExecutorFactory, TrainerAuditContext, TrainerAuditResult, TrainerAuditSpec, TrainerExecutor, TrainerVerdict } from './trainers/audit.js'
+export type { AttackedToken, CorpusJson, Neighbour, SyntheticGameCorpus, TrainerGame, TrainerGameSpec, View } from './trainers/game.js'
+export type { TrainerAuditFile } from './trainers/file.js'
+export type { TrainerOneRunResult, TrainerOneRunSpec } from './trainers/one-run.js'
+export type { ClassifierMembershipResult, ClassifierMembershipSpec, LabelledCorpusJson } from './trainers/classifier-membership.js'
+
+// audits of a mechanism given as code, and of a family of them
+export { auditMechanism, auditMechanismAsync, auditZoo, zooAuditSpec } from './audit.js'
+export { auditFamily, auditPValue } from './family.js'
+export { searchInputs } from './input-search.js'
+export { supportTest } from './support.js'
+export { auditOneRun, oneRunEpsilonLowerBound, oneRunPValue } from './one-run.js'
+// claims, results and their files
+export { validateClaim, showClaim } from './claim.js'
+export { formatAuditResult } from './format.js'
+export { AuditResultCodec, decodeAuditResult, upgradeAuditResult } from './result.js'
+// the statistics an ε lower bound rests on
+export { clopperPearson, epsilonFromRates, epsilonLowerBound, certifiableCeiling, trialsForCeiling } from './bounds.js'
+// the zoo: deliberately broken mechanisms beside correct controls, and the noise they are built from
+export { ZOO, ZOO_NAMES, zooEntry } from './zoo/index.js'
+export { zooMechanism, inProcessExecutor } from './executor.js'
 export { gaussianNoise, laplaceNoise, bernoulli, exponentialNoise, gumbelNoise, twoSidedGeometric, snapped, SNAP_GRID } from './zoo/noise.js'
-export { type ZooClass } from './zoo/index.js'
-export { argmaxProbabilities, svtPatternProbabilities, exponentialMechanismProbabilities, maxLogRatio, pairsEpsilon } from './zoo/exact.js'
-export { evaluatePair, betterHalf, type PairChoice } from './search.js'
-export { projectedBound, gaussianTailThreshold, adaptiveEdges, type Projection } from './select.js'
-export * from './family.js'
-// Trainer audits (issue 16): distinguishing games on LDA training, one-run audits. The BullMQ queue
-// (attacks/queue) is reached through the CLI (`dpaudit audit --queue`, `dpaudit worker`), so this
-// barrel does not load bullmq.
-export {
-  auditTrainer,
-  auditDigest,
-  formatTrainerAudit,
-  localExecutor,
-  TRAINER_METHOD,
-  type CandidateReport,
-  type ExecutorFactory,
-  type TrainerAuditContext,
-  type TrainerAuditResult,
-  type TrainerAuditSpec,
-  type TrainerExecutor,
-  type TrainerVerdict,
-} from './trainers/audit.js'
-export { buildGame, canaryDocument, corpusJson, decodeTrainerConfig, syntheticCorpus, type AttackedToken, type CorpusJson, type Neighbour, type SyntheticGameCorpus, type TrainerGame, type TrainerGameSpec, type View } from './trainers/game.js'
-export { computeFeatures, featuresFor, topicPosteriorRatio, type FeatureName, type FeatureOptions, type SeedReplay } from './trainers/features.js'
-export { fitLira, gaussianFit, liraScore, type GaussianFit, type LiraModel } from './trainers/lira.js'
-export { chooseTestAndBound, type ThresholdTestInput, type ThresholdTestResult } from './trainers/threshold-test.js'
-export { observe, observedGibbsFit, type Observation } from './trainers/observe.js'
-export { chunkId, runTrainerChunk, type TrainerChunkResult, type TrainerChunkTask } from './trainers/chunk.js'
-export { decodeTrainerAuditFile, type TrainerAuditFile } from './trainers/file.js'
-export { auditTrainerOneRun, type TrainerOneRunResult, type TrainerOneRunSpec } from './trainers/one-run.js'
-export { auditClassifierMembership, centroidClassifier, foldInTheta, labelLogProbability, predictLabel, type CentroidClassifier, type ClassifierMembershipResult, type ClassifierMembershipSpec, type LabelledCorpusJson } from './trainers/classifier-membership.js'
-export * from './one-run.js'
-export * from './input-search.js'
-export * from './support.js'
+// running trials: worker pools, a chunk of trials, the seed of a stream
+export { acquireWorkerPool, closeSharedWorkerPool, createWorkerPool } from './pool.js'
+export { runChunk } from './trials.js'
+export { hashSeed } from './stream.js'
+// trainer audits (issue 16): distinguishing games on training, one-run audits, membership of a classifier.
+// The BullMQ queue (attacks/queue) is reached through the CLI (`dpaudit audit --queue`, `dpaudit worker`),
+// so this barrel does not load bullmq.
+export { auditTrainer, formatTrainerAudit, localExecutor } from './trainers/audit.js'
+export { buildGame, canaryDocument, syntheticCorpus } from './trainers/game.js'
+export { decodeTrainerAuditFile } from './trainers/file.js'
+export { auditTrainerOneRun } from './trainers/one-run.js'
+export { auditClassifierMembership } from './trainers/classifier-membership.js'
