@@ -17,7 +17,7 @@ import { loadDataset } from '../../src/trainers/corpus/load.js'
 import { phiFromNoisyCounts } from '../../src/trainers/lda/state.js'
 import { discreteLaplaceTable } from '../../src/mechanisms/measurement.js'
 import { replaceOne } from '../../src/mechanisms/neighbouring.js'
-import { subsampleCoins } from '../../src/trainers/lda/parallel/release-work.js'
+import { subsampleCoins, tokenWords } from '../../src/trainers/lda/parallel/release-work.js'
 import { subLdaSigma } from '../../src/trainers/sub-analysis.js'
 
 // node:crypto's randomFillSync, the secure word source (src/core/words.ts), passes through unless a
@@ -183,19 +183,19 @@ describe('SUB-LDA draws its coins and topic draws from the gate’s secure words
     expect(Array.from(again.fit.model.phi)).toEqual(Array.from(secureRun.fit.model.phi))
     expect(again.kept).toEqual(secureRun.kept)
     const seededRun = run(seeded('crypto-stand-in'))
-    // Replay the seeded run's stream: N doubles for the initial topics, then per iteration the coins'
+    // Replay the seeded run's stream: the initial topics' key, then per iteration the coins'
     // key (each document's coins, two words a token, from a stream keyed by it and the document), the
     // noise's key (its blocks of cells are keyed streams too) and the sweep's two keys.
     const replay = (): number[] => {
       const w = new WordStream(seededWords('crypto-stand-in'))
-      for (let i = 0; i < N; i++) w.nextDouble()
+      w.fillWords(new Uint32Array(4)) // the initial topics' key
       const out: number[] = []
       const V = corpus.vocab.length
       for (let it = 0; it < 2; it++) {
         const key = new Uint32Array(4)
         w.fillWords(key)
         const include = new Uint8Array(N)
-        out.push(subsampleCoins(3, corpus.tokens, corpus.docStart, new Int32Array(N), 0, corpus.docStart.length - 1, 0.5, undefined, { kind: 'keyed', key }, include, new Int32Array(V * 3), { buf: new Uint32Array(16) }))
+        out.push(subsampleCoins(3, corpus.tokens, corpus.docStart, new Int32Array(N), 0, corpus.docStart.length - 1, 0.5, undefined, { kind: 'keyed', key }, include, new Int32Array(V * 3), tokenWords()))
         w.fillWords(new Uint32Array(4 + 8))
       }
       return out

@@ -10,7 +10,7 @@ import { runTrainCli } from '../../src/cli/commands/train.js'
 import { seeded } from '../../src/core/rng.js'
 import { WordStream, wordsFromRng } from '../../src/core/words.js'
 import type { TableNoise } from '../../src/mechanisms/measurement.js'
-import { keyedNoisyTable, subsampleCoins } from '../../src/trainers/lda/parallel/release-work.js'
+import { keyedNoisyTable, subsampleCoins, tokenWords } from '../../src/trainers/lda/parallel/release-work.js'
 import { loadDataset } from '../../src/trainers/corpus/load.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'dpaudit-replay-'))
@@ -61,7 +61,7 @@ const trainFile = (name: string, extra: ReadonlyArray<string>): { file: File; te
 /** The last iteration's noise as the run drew it, if its words came from `seed` (the run's consumption is data-independent). */
 const replayNoise = (seed: string): Float64Array => {
   const w = new WordStream(wordsFromRng(seeded(seed)))
-  for (let i = 0; i < N; i++) w.nextDouble() // initial topics
+  w.fillWords(new Uint32Array(4)) // the initial topics' key (each document's topics from a stream keyed by it)
   let eta: Float64Array = new Float64Array(V * K)
   for (let it = 1; it <= T; it++) {
     eta = keyedNoise(w, { kind: 'discrete-laplace', scale: 2 / EPS_L }, V * K)
@@ -135,7 +135,7 @@ describe('seed replay against sub-lda and cdp-lda model files', () => {
   /** SUB-LDA's last iteration as a seed would have drawn it: its noise, and each word's count among the sampled tokens. */
   const replaySub = (seed: string): { eta: Float64Array; sampled: number[] } => {
     const w = new WordStream(wordsFromRng(seeded(seed)))
-    for (let i = 0; i < N; i++) w.nextDouble() // initial topics
+    w.fillWords(new Uint32Array(4)) // the initial topics' key (each document's topics from a stream keyed by it)
     let eta: Float64Array = new Float64Array(V * K)
     const sampled = new Array<number>(V).fill(0)
     const include = new Uint8Array(N)
@@ -144,7 +144,7 @@ describe('seed replay against sub-lda and cdp-lda model files', () => {
       const key = new Uint32Array(4)
       w.fillWords(key)
       const D = train.docStart.length - 1
-      subsampleCoins(K, train.tokens, train.docStart, new Int32Array(N), 0, D, GAMMA, undefined, { kind: 'keyed', key }, include, new Int32Array(V * K), { buf: new Uint32Array(16) })
+      subsampleCoins(K, train.tokens, train.docStart, new Int32Array(N), 0, D, GAMMA, undefined, { kind: 'keyed', key }, include, new Int32Array(V * K), tokenWords())
       sampled.fill(0)
       for (let i = 0; i < N; i++)
         if (include[i] === 1) {
@@ -160,7 +160,7 @@ describe('seed replay against sub-lda and cdp-lda model files', () => {
   /** CDP-LDA's topic-word noise, drawn once in iteration 1 right after the initial topics and re-used after. */
   const replayCdp = (seed: string): Float64Array => {
     const w = new WordStream(wordsFromRng(seeded(seed)))
-    for (let i = 0; i < N; i++) w.nextDouble()
+    w.fillWords(new Uint32Array(4)) // the initial topics' key
     return keyedNoise(w, { kind: 'discrete-laplace', scale: 1 / EPS }, V * K)
   }
 

@@ -1,9 +1,9 @@
 /**
  * The common start of every private collapsed-Gibbs trainer's `fit` (HDP-LDA, CDP-LDA(+),
  * SUB-LDA): check the corpus and the config against it, open the release gate on the run's word
- * source (node:crypto unless the caller injected a seeded Rng) with the trainer's schedule, draw the
- * initial topics through it
- * in reading order, and build the snapshot sampler on `options.workers` threads (./parallel).
+ * source (node:crypto unless the caller injected a seeded Rng) with the trainer's schedule, build the
+ * snapshot sampler on `options.workers` threads (./parallel) and draw the initial topics on them (per
+ * document, from the gate's words: node:crypto on each thread, or streams keyed from them).
  *
  * @module
  */
@@ -19,7 +19,7 @@ import type { FitOptions, IterationLog } from '../trainer.js'
 import { jointLogLikelihood } from './loglik.js'
 import { runIterations } from './loop.js'
 import { makeParallelSnapshotSampler, type SnapshotSampler } from './snapshot.js'
-import { type GibbsState, initState, plainInt32, sharedInt32 } from './state.js'
+import { allocState, type GibbsState, plainInt32, sharedInt32 } from './state.js'
 
 export interface PrivateFitStart {
   readonly gate: ReleaseGate
@@ -62,11 +62,13 @@ export const startPrivateFit = <C extends { readonly topics: number; readonly al
   })
   const workers = sweepWorkers(options.workers, corpus.tokens.length)
   const alloc = workers > 1 ? sharedInt32 : plainInt32
-  const state = gate.independent((w) => initState(corpus, config.topics, () => w.nextDouble(), 'reading', alloc))
+  const state = allocState(corpus, config.topics, 'reading', alloc)
   const logLikelihood = (it: number): number | undefined =>
     gate.diagnostic('log-likelihood of the true counts', () => jointLogLikelihood(state, config.alpha, config.beta), `iteration ${it}`)
   const sampler = makeParallelSnapshotSampler(state, config.alpha, config.beta, clip, workers)
   if (E.isLeft(sampler)) return sampler
+  // the uniform initial topics, drawn on the sampler's threads
+  gate.independent((w) => sampler.right.initialTopics(w))
   const iterate = (iterations: number, o: FitOptions, step: (iteration: number) => number) => {
     try {
       return runIterations(iterations, o, step, logLikelihood)

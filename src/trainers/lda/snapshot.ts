@@ -79,6 +79,12 @@ export interface SnapshotSampler {
    * (valid until the next call) and how many were kept.
    */
   readonly subsample: (rate: number, frequent: Uint8Array | undefined, words: WordStream) => { counts: Int32Array; kept: number }
+  /**
+   * Draws every token's initial topic, uniform (on the sampler's threads, per document: node:crypto,
+   * or streams keyed from `words`), and counts n_dk, n_wk and n_k. Run it through the gate's
+   * `independent`: the topics carry no information about the data.
+   */
+  readonly initialTopics: (words: WordStream) => void
   /** The sample of the last `subsample`, one 0/1 byte per token: pass it to `sweep`. */
   readonly include: Uint8Array
   /** Threads that sweep (1: the calling thread alone). */
@@ -232,5 +238,9 @@ const build = (state: GibbsState, alpha: number, beta: number, clip: number, wor
     pool.run({ type: 'sweep-doc-noise', random })
     recount()
   }
-  return E.right({ setRelease, sweep, sweepWithDocNoise, noiser, subsample, include: arrays.include, workers: parts, close: pool.close })
+  const initialTopics = (words: WordStream): void => {
+    pool.run({ type: 'initial-topics', random: streamKeyOf(words) })
+    recount()
+  }
+  return E.right({ setRelease, sweep, sweepWithDocNoise, noiser, subsample, initialTopics, include: arrays.include, workers: parts, close: pool.close })
 }

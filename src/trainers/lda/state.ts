@@ -46,10 +46,11 @@ export const plainInt32: Int32Alloc = (n) => new Int32Array(n)
 export const sharedInt32: Int32Alloc = (n) => new Int32Array(new SharedArrayBuffer(4 * n))
 
 /**
- * Initial state: every topic uniform from `uniform` (values in [0, 1)), tokens in `order`; the
- * tables from `alloc` (shared memory for a sweep across threads).
+ * The state's arrays for `corpus` with K topics, tokens in `order`, every count 0 and every topic 0
+ * (the caller draws the topics: `initState`, or the private trainers' threads); the tables from
+ * `alloc` (shared memory for a sweep across threads).
  */
-export const initState = (corpus: Corpus, K: number, uniform: () => number, order: SweepOrder = 'by-word', alloc: Int32Alloc = plainInt32): GibbsState => {
+export const allocState = (corpus: Corpus, K: number, order: SweepOrder = 'by-word', alloc: Int32Alloc = plainInt32): GibbsState => {
   const V = corpus.vocab.length
   const D = corpus.docStart.length - 1
   const copy = (a: Int32Array): Int32Array => {
@@ -60,10 +61,16 @@ export const initState = (corpus: Corpus, K: number, uniform: () => number, orde
   const own = (a: Int32Array): Int32Array => (alloc === plainInt32 ? a : copy(a))
   const docStart = own(corpus.docStart)
   const tokens = order === 'by-word' ? own(groupedByWord(corpus.tokens, docStart)) : copy(corpus.tokens)
-  const z = alloc(tokens.length)
-  const ndk = alloc(D * K)
-  const nwk = alloc(V * K)
-  const nk = alloc(K)
+  return { K, V, D, tokens, docStart, z: alloc(tokens.length), ndk: alloc(D * K), nwk: alloc(V * K), nk: alloc(K) }
+}
+
+/**
+ * Initial state: every topic uniform from `uniform` (values in [0, 1)), tokens in `order`; the
+ * tables from `alloc` (shared memory for a sweep across threads).
+ */
+export const initState = (corpus: Corpus, K: number, uniform: () => number, order: SweepOrder = 'by-word', alloc: Int32Alloc = plainInt32): GibbsState => {
+  const state = allocState(corpus, K, order, alloc)
+  const { D, tokens, docStart, z, ndk, nwk, nk } = state
   for (let d = 0; d < D; d++)
     for (let i = docStart[d] as number; i < (docStart[d + 1] as number); i++) {
       const k = Math.min(K - 1, Math.floor(uniform() * K))
@@ -73,7 +80,7 @@ export const initState = (corpus: Corpus, K: number, uniform: () => number, orde
       nwk[w * K + k] = (nwk[w * K + k] as number) + 1
       nk[k] = (nk[k] as number) + 1
     }
-  return { K, V, D, tokens, docStart, z, ndk, nwk, nk }
+  return state
 }
 
 /** φ_kw = (n_wk + β)/(n_k + Vβ) from the counts (as docs/trainers.md § Held-out perplexity), K×V row-major. */

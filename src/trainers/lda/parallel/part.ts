@@ -21,13 +21,14 @@ import {
   addBlockNoise,
   blockCount,
   columnSums,
-  type CoinWords,
+  initialTopics,
   NOISE_BLOCK,
   partRange,
   ROW_BLOCK,
   samplerCache,
   type StreamKey,
   subsampleCoins,
+  tokenWords,
   wordFactors,
 } from './release-work.js'
 
@@ -113,10 +114,11 @@ export type Command =
   | { readonly type: 'column-sums' }
   | { readonly type: 'word-factors' }
   | { readonly type: 'coins'; readonly adaptive: boolean; readonly random: StreamKey }
+  | { readonly type: 'initial-topics'; readonly random: StreamKey }
   | { readonly type: 'attach' }
   | { readonly type: 'bind' }
   | { readonly type: 'close' }
-const TYPES = ['sweep', 'sweep-doc-noise', 'recount', 'reduce', 'noise', 'column-sums', 'word-factors', 'coins', 'attach', 'bind', 'close'] as const
+const TYPES = ['sweep', 'sweep-doc-noise', 'recount', 'reduce', 'noise', 'column-sums', 'word-factors', 'coins', 'initial-topics', 'attach', 'bind', 'close'] as const
 
 const writeKey = (control: Int32Array, key: Uint32Array, at: number): void => {
   control.set(key, at)
@@ -134,7 +136,7 @@ export const writeCommand = (control: Int32Array, c: Command): void => {
   if (c.type === 'sweep') control[FLAG] = c.subsampled ? 1 : 0
   if (c.type === 'reduce') control[FLAG] = c.into === 'sample' ? 1 : 0
   if (c.type === 'coins') control[FLAG] = c.adaptive ? 1 : 0
-  if (c.type === 'sweep' || c.type === 'sweep-doc-noise' || c.type === 'noise' || c.type === 'coins') writeRandom(control, c.random)
+  if ('random' in c) writeRandom(control, c.random)
 }
 
 const readKey = (control: Int32Array, at: number): Uint32Array => Uint32Array.from(control.subarray(at, at + 4))
@@ -153,6 +155,7 @@ export const readCommand = (control: Int32Array): Command => {
     case 'reduce':
       return { type, into: flag ? 'sample' : 'nwk' }
     case 'noise':
+    case 'initial-topics':
       return { type, random: stream }
     case 'coins':
       return { type, adaptive: flag, random: stream }
@@ -190,7 +193,7 @@ export const makePart = (s: SweepArrays, j: number) => {
   const ownTable = (): Int32Array | undefined => s.nwkParts?.subarray(j * cells, (j + 1) * cells)
   const [rb0, rb1] = partRange(blockCount(V, ROW_BLOCK), j, W)
   const samplers = samplerCache()
-  const coinWords: CoinWords = { buf: new Uint32Array(1 << 16) }
+  const words = tokenWords()
   return (c: Command, t: Attached): void => {
     switch (c.type) {
       case 'sweep': {
@@ -239,9 +242,12 @@ export const makePart = (s: SweepArrays, j: number) => {
       case 'coins': {
         const frequent = c.adaptive ? need(t.frequent, 'the frequent pairs') : undefined
         const counts = ownTable() ?? s.sample
-        s.keptParts[j] = subsampleCoins(K, s.tokens, s.docStart, s.z, d0, d1, s.params[COIN_RATE] as number, frequent, c.random, s.include, counts, coinWords)
+        s.keptParts[j] = subsampleCoins(K, s.tokens, s.docStart, s.z, d0, d1, s.params[COIN_RATE] as number, frequent, c.random, s.include, counts, words)
         return
       }
+      case 'initial-topics':
+        initialTopics(K, s.docStart, d0, d1, c.random, s.z, s.ndk, words)
+        return
       case 'attach':
       case 'bind':
       case 'close':

@@ -128,10 +128,60 @@ export const wordFactors = (
   }
 }
 
-/** Scratch words of one thread's coins (grown to the longest document). */
-export interface CoinWords {
+/** Scratch words of one thread's per-token draws (grown to the longest document). */
+export interface TokenWords {
   buf: Uint32Array
+  /** Next unused word of `buf` (node:crypto: a chunk shared by documents). */
+  pos: number
 }
+export const tokenWords = (): TokenWords => ({ buf: new Uint32Array(1 << 16), pos: 1 << 16 })
+
+/**
+ * Two words for every token of document d, at scratch.buf[returned offset …]: from node:crypto
+ * (a chunk refilled when spent), or the stream keyed by (key, d) — the same words for document d
+ * whichever thread asks.
+ */
+const documentWords = (random: StreamKey, d: number, tokens: number, scratch: TokenWords, state: Int32Array): number => {
+  const need = 2 * tokens
+  if (need > scratch.buf.length) {
+    scratch.buf = new Uint32Array(Math.max(need, 2 * scratch.buf.length))
+    scratch.pos = scratch.buf.length
+  }
+  if (random.kind === 'keyed') {
+    xoshiroWords(keyedState(random.key, d, state), 'keyed document').fill(scratch.buf.subarray(0, need))
+    scratch.pos = 0
+  } else if (scratch.pos + need > scratch.buf.length) {
+    randomFillSync(scratch.buf)
+    scratch.pos = 0
+  }
+  const at = scratch.pos
+  scratch.pos += need
+  return at
+}
+
+/**
+ * Calls `visit(d, a, b, at, buf)` for documents d of [d0, d1), tokens [a, b), with the tokens' two
+ * words each at buf[at …] (`documentWords`).
+ */
+const eachDocument = (
+  random: StreamKey,
+  docStart: Int32Array,
+  d0: number,
+  d1: number,
+  scratch: TokenWords,
+  visit: (d: number, a: number, b: number, at: number, buf: Uint32Array) => void,
+): void => {
+  const s = new Int32Array(4)
+  for (let d = d0; d < d1; d++) {
+    const a = docStart[d] as number
+    const b = docStart[d + 1] as number
+    const at = documentWords(random, d, b - a, scratch, s)
+    visit(d, a, b, at, scratch.buf)
+  }
+}
+
+/** The 53-bit uniform in [0, 1) of words (hi, lo), as WordStream.nextDouble: (hi >>> 5)·2^26 + (lo >>> 6) over 2^53. */
+const unit = (hi: number, lo: number): number => ((hi >>> 5) * 67108864 + (lo >>> 6)) * 1.1102230246251565e-16
 
 /**
  * SUB-LDA's sampling coins for documents [d0, d1) (the SUB-LDA paper, Def. 3.3, Poisson
@@ -152,37 +202,35 @@ export const subsampleCoins = (
   random: StreamKey,
   include: Uint8Array,
   counts: Int32Array,
-  scratch: CoinWords,
+  scratch: TokenWords,
 ): number => {
   counts.fill(0)
-  const s = new Int32Array(4)
   let kept = 0
-  let pos = scratch.buf.length // next unused word (crypto: a chunk shared by documents)
-  for (let d = d0; d < d1; d++) {
-    const a = docStart[d] as number
-    const need = 2 * ((docStart[d + 1] as number) - a)
-    if (need > scratch.buf.length) {
-      scratch.buf = new Uint32Array(Math.max(need, 2 * scratch.buf.length))
-      pos = scratch.buf.length
-    }
-    const buf = scratch.buf
-    if (random.kind === 'keyed') {
-      xoshiroWords(keyedState(random.key, d, s), 'keyed document').fill(buf.subarray(0, need))
-      pos = 0
-    } else if (pos + need > buf.length) {
-      randomFillSync(buf)
-      pos = 0
-    }
-    for (let i = a, j = pos; i < a + need / 2; i++, j += 2) {
+  eachDocument(random, docStart, d0, d1, scratch, (_, a, b, at, buf) => {
+    for (let i = a, j = at; i < b; i++, j += 2) {
       const cell = (tokens[i] as number) * K + (z[i] as number)
       const r = frequent !== undefined && frequent[cell] !== 1 ? 0 : rate
-      // U = (hi >>> 5)·2^26 + (lo >>> 6) over 2^53, as WordStream.nextDouble
-      const keep = r >= 1 || (r > 0 && (((buf[j] as number) >>> 5) * 67108864 + ((buf[j + 1] as number) >>> 6)) * 1.1102230246251565e-16 < r) ? 1 : 0
+      const keep = r >= 1 || (r > 0 && unit(buf[j] as number, buf[j + 1] as number) < r) ? 1 : 0
       include[i] = keep
       kept += keep
       if (keep === 1) counts[cell] = (counts[cell] as number) + 1
     }
-    pos += need
-  }
+  })
   return kept
+}
+
+/**
+ * The initial topics of documents [d0, d1): each token's topic uniform, min(K − 1, ⌊U·K⌋) with U
+ * from its two words, and the documents' rows of n_dk counted (the word-topic counts follow from a
+ * recount). Randomness that carries no information about the data (the gate's `independent`).
+ */
+export const initialTopics = (K: number, docStart: Int32Array, d0: number, d1: number, random: StreamKey, z: Int32Array, ndk: Int32Array, scratch: TokenWords): void => {
+  ndk.fill(0, d0 * K, d1 * K)
+  eachDocument(random, docStart, d0, d1, scratch, (d, a, b, at, buf) => {
+    for (let i = a, j = at; i < b; i++, j += 2) {
+      const k = Math.min(K - 1, Math.floor(unit(buf[j] as number, buf[j + 1] as number) * K))
+      z[i] = k
+      ndk[d * K + k] = (ndk[d * K + k] as number) + 1
+    }
+  })
 }
