@@ -2,7 +2,7 @@
 // Per run: tokens/s (N_train × sweeps / timed wall, single thread), held-out perplexity (LDA-EVAL.md §3),
 // peak RSS, and the ratio to the straightforward dense typed-array CGS measured in the same process.
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -132,7 +132,8 @@ if (process.argv.includes('--workers')) {
 // Non-private CGS against the dense C reference, and AD-LDA across threads (issue 27). Brown, K = 50, SWEEPS sweeps,
 // seeds 1–3 interleaved (a burst of load then slows one round of every sampler, not one sampler):
 // - the dense C reference of LDA-EVAL.md §4 (bench/lda-c/dense-cgs.c, float32, vectorised), compiled here with
-//   `gcc -O3 -march=native -ffast-math` when gcc is on PATH (else skipped, and only LDA-EVAL's ratio is stated);
+//   `gcc -O3 -march=native -ffast-math` when gcc is on PATH (else a binary bench/lda-c/dense-cgs built beforehand, else
+//   skipped, and only LDA-EVAL's ratio is stated);
 // - CGS as `dpaudit train --trainer cgs` runs it (SparseLDA, one thread, exact);
 // - CGS with --workers W (AD-LDA, approximate) at W = 2 and all cores;
 // and, once, the dense JavaScript baseline. Per sweep: wall ms (the sweeps alone, for every row), tokens/s, the ratio to the dense JS baseline and to C; held-out perplexity as the mean of the seeds
@@ -157,8 +158,13 @@ const cgsSection = () => {
     cBinary = join(scratch, 'dense-cgs')
     execFileSync('gcc', ['-O3', '-march=native', '-ffast-math', '-o', cBinary, src.pathname], { stdio: 'pipe' })
   } catch (e) {
-    cBinary = undefined
-    console.log(`dense C reference skipped: cannot compile bench/lda-c/dense-cgs.c with gcc (${String(e.message).split('\n')[0]})`)
+    // a machine without gcc (the 16-core device machine): a binary built beforehand beside the source, e.g.
+    // `gcc -O3 -march=x86-64-v3 -ffast-math -o bench/lda-c/dense-cgs bench/lda-c/dense-cgs.c` (AVX2)
+    const prebuilt = new URL('./lda-c/dense-cgs', import.meta.url).pathname
+    cBinary = existsSync(prebuilt) ? prebuilt : undefined
+    console.log(cBinary !== undefined
+      ? `dense C reference: gcc unavailable here, running the binary built beforehand (${prebuilt})`
+      : `dense C reference skipped: cannot compile bench/lda-c/dense-cgs.c with gcc (${String(e.message).split('\n')[0]}) and no binary bench/lda-c/dense-cgs`)
   }
   const runC = (seed) => {
     const u = new FastUniform(seeded(seed)); const s = initState(tr, K, () => u.next(), 'by-word')
