@@ -61,7 +61,7 @@ export const treeLevels = (steps: number): number => (steps <= 0 ? 0 : steps.toS
  * tallest tree (see `TreeAggregation`: each touched node moves by ≤ kΔ, at most k nodes per level).
  */
 export const treeSensitivity = (e: TreeAggregation): number =>
-  e.sensitivity * (e.participations ?? 1) * Math.sqrt(treeLevels(Math.max(0, ...e.stepCounts)))
+  e.sensitivity * (e.participations ?? 1) * Math.sqrt(treeLevels(e.stepCounts.reduce((m, t) => Math.max(m, t), 0))) // no spread: lists may be long
 
 const asIs = (e: NoiseEvent): NormalizedLeaf => {
   switch (e._tag) {

@@ -37,6 +37,10 @@ describe('TreeAggregation: levels and codec', () => {
     expect(msg({ ...base, stepCounts: [10, 2.5] })).toMatch(/\$\.stepCounts\[1\].*2\.5|2\.5.*\$\.stepCounts\[1\]/)
     expect(msg({ ...base, stepCounts: [10], participations: 0 })).toMatch(/\$\.participations/)
     expect(msg({ ...base, stepCounts: 10 })).toMatch(/stepCounts/)
+    // A long list of trees (one restart per step, say) is read without spreading it into arguments.
+    const many = decodeEvent({ ...base, stepCounts: Array.from({ length: 300_000 }, (_, i) => (i === 7 ? 1600 : 1)) })
+    expect(E.isRight(many)).toBe(true)
+    if (E.isRight(many)) expect(epsAt('rdp', many.right, 1e-6)).toBe(epsAt('rdp', ev.gaussian(1, Math.sqrt(11), AR), 1e-6))
   })
 })
 
