@@ -17,6 +17,7 @@ const SUB_PATHS: Readonly<Record<string, () => Promise<Record<string, unknown>>>
   './trainers': () => import('../src/trainers/index.js'),
   './attacks': () => import('../src/attacks/index.js'),
   './report': () => import('../src/report/index.js'),
+  './papers': () => import('../src/report/claims/index.js'),
   './testing': () => import('../src/testing/index.js'),
 }
 

@@ -7,7 +7,7 @@
  * checks (./checks.ts) recompute every number with dpaudit's accountants.
  *
  * ```ts
- * import { loadClaims } from 'dpaudit/report'
+ * import { loadClaims } from 'dpaudit/papers'
  * const papers = loadClaims()            // Either<DpError, ReadonlyArray<ClaimsFile>>
  * ```
  *

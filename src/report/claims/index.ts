@@ -1,5 +1,6 @@
 /**
- * Published claims as data (claims/), their checks and verdicts, and their Markdown pages.
+ * dpaudit/papers: the papers' published claims as data (claims/), their checks and verdicts, and their
+ * Markdown pages — paper-specific, apart from the general report renderings of dpaudit/report.
  *
  * @module
  */

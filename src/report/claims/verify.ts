@@ -5,7 +5,7 @@
  *
  * ```ts
  * import * as E from 'fp-ts/lib/Either.js'
- * import { loadClaims, verifyClaim } from 'dpaudit/report'
+ * import { loadClaims, verifyClaim } from 'dpaudit/papers'
  * const papers = loadClaims()
  * if (E.isRight(papers)) {
  *   const v = verifyClaim(papers.right, 'hdp-lda.theorem3')
