@@ -18,7 +18,7 @@
  * this rests on the derivation above. It is sound for any inner event and any accountant: the
  * pipeline is accounted with every TruncatedPoissonSample read as PoissonSample (the accountant's
  * own Poisson analysis, tight where it is), and the overflow term is added to δ(ε); ε(δ) is the
- * least ε whose corrected δ is within δ (bisection on the accountant's δ(ε), verified).
+ * least ε whose corrected δ is within δ (the accountant's ε at δ − (1 + e^{ε+t})η iterated to its fixed point, t a relative 1e-6; bisection on its δ(ε) where that does not settle).
  *
  * There is no RDP (or zCDP) statement: the overflow term is additive in δ, so the RDP and zCDP
  * accountants answer (ε, δ) through their conversion and add it there; their curves themselves
@@ -107,6 +107,20 @@ export const withOverflow = (inner: AccountedState, eta: number): AccountedState
   const epsilonAt = (delta: number): E.Either<DpError, EpsilonAnswer> => {
     const none: EpsilonAnswer = { epsilon: Infinity, delta, method: `no finite ε: the overflow term alone passes δ = ${delta}; ${why}` }
     if (2 * eta > delta) return E.right(none)
+    // Fixed point from below: x ↦ ε_acc(δ − (1 + e^{x+t})η) rises to the answer; a value within the
+    // margin t of the last is certified (its δ share leaves room for the term at x + t ≥ it).
+    let x = 0
+    for (let k = 0; k < 20; k++) {
+      const t = 1e-6 * Math.max(1, x)
+      const target = delta - (1 + Math.exp(x + t)) * eta
+      if (!(target > 0)) break
+      const a = inner.epsilon(target)
+      if (E.isLeft(a)) return a
+      const y = a.right.epsilon
+      if (!Number.isFinite(y)) break
+      if (y <= x + t) return E.right({ epsilon: y, delta, method: `${a.right.method} (at δ − (1 + e^ε)η = ${show(target)}); ${why}` })
+      x = y
+    }
     // A feasible start: the accountant's own ε at a share s of δ certifies δ(ε) ≤ s·δ there (its δ(ε)
     // query may be looser than its ε(δ), as for the composition theorems), so s·δ + (1 + e^ε)η ≤ δ
     // suffices.

@@ -36,7 +36,7 @@ import { DEFAULT_ORDERS, validateOrders } from './orders.js'
 import { repeatSelectCurve, repeatSelectPure } from './repeat-select.js'
 import { poissonGeneralCurve } from './poisson-general.js'
 import { subsampledGaussianCurve } from './subsampled-gaussian.js'
-import { subsampledDiscreteGaussianCurve } from './subsampled-discrete-gaussian.js'
+import { subsampledDiscreteGaussianBounded, subsampledDiscreteGaussianCurve } from './subsampled-discrete-gaussian.js'
 import { type SubsampledLaplaceMemo, subsampledLaplaceCurve } from './subsampled-laplace.js'
 import { withoutReplacementCurve, withoutReplacementGaussianCurve } from './without-replacement.js'
 
@@ -270,6 +270,10 @@ const foldUncached = (e: PrivacyEvent, os: OrderSet, path: string, ctx: Context)
         if (leaf.scalarShift) {
           if (res.right.note !== undefined) note(ctx, res.right.note)
           const tight = subsampledDiscreteGaussianCurve(os.values, e.q, leaf.sigma, leaf.sensitivity)
+          // Exact at every integer order (the reverse direction certified below the forward one):
+          // the general bound cannot be smaller beyond rounding, and costs O(α²) at large orders.
+          if (!subsampledDiscreteGaussianBounded(e.q, leaf.sigma, leaf.sensitivity))
+            return E.right(keepPositive({ values: tight, pureEpsilon: Infinity }, () => e.q > 0 && leaf.sigma < Infinity))
           // Never above the general bound it replaces: where the reverse direction is only bounded
           // (σ ≳ 150) the general bound can be the smaller one; both are sound, so is their minimum.
           const general = sampledGeneral(e.event, os, childPath(path, e), ctx, (_inner, lookup) => ({

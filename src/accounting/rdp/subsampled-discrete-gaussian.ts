@@ -243,3 +243,9 @@ export const subsampledDiscreteGaussianCurve = (
   for (let i = 0; i < orders.length; i++) out[i] = Math.min(bound[i] as number, unsampled(orders[i] as number))
   return out
 }
+
+/** Whether some integer order computed so far for (q, σ, Δ) has only the reverse bound (not the exact value). */
+export const subsampledDiscreteGaussianBounded = (q: number, sigma: number, delta: number): boolean => {
+  for (const v of subsampledDiscreteGaussianMemo(q, sigma, delta).values.values()) if (v.method === 'reverse bound') return true
+  return false
+}

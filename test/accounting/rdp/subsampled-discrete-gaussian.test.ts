@@ -80,13 +80,14 @@ describe('against the general bound it replaces and sound lower bounds', () => {
   })
   const ORDERS = [1.5, 2, 2.5, 3, 4, 6.5, 8, 12, 16, 32, 64, 128]
 
-  it('never above the Zhu–Wang general bound, at every order and in ε', () => {
+  it('never above the Zhu–Wang general bound (beyond rounding), at every order and in ε', () => {
     fc.assert(
       fc.property(arb, fc.integer({ min: 1, max: 2000 }), ({ sigma, delta, q }, k) => {
         const tight = curve(sampledDg(q, sigma, delta), ORDERS)
         const general = curve(generalDg(q, sigma, delta), ORDERS)
-        for (let i = 0; i < ORDERS.length; i++) if (!((tight[i] as number) <= (general[i] as number))) return false
-        return rdpEps(ev.selfCompose(sampledDg(q, sigma, delta), k), 1e-5) <= rdpEps(ev.selfCompose(generalDg(q, sigma, delta), k), 1e-5)
+        // 1e-10: at α = 2 both are the exact value, rounded up by different safety margins
+        for (let i = 0; i < ORDERS.length; i++) if (!((tight[i] as number) <= (general[i] as number) * (1 + 1e-10))) return false
+        return rdpEps(ev.selfCompose(sampledDg(q, sigma, delta), k), 1e-5) <= rdpEps(ev.selfCompose(generalDg(q, sigma, delta), k), 1e-5) * (1 + 1e-10)
       }),
       { seed: SEED, numRuns: 40 },
     )
