@@ -8,8 +8,9 @@
  *
  * Across fits: closing a pool parks its workers (waiting on the control block, unreferenced) instead
  * of ending them, and the next fit on as many threads binds its arrays to them: a process that fits
- * several times (an audit, a bench) starts its threads, and compiles their kernels, once. A parked
- * pool is ended after PARKED_MS unused, when another replaces it, or when the process exits.
+ * several times (an audit, a bench) starts its threads, and compiles their kernels, once. One pool
+ * per number of threads is parked; it ends after PARKED_MS unused (no CPU while parked: its threads
+ * block in Atomics.wait), when another of its size replaces it, or when the process exits.
  *
  * Workers run the compiled worker.js beside this module (dist/); from the TypeScript sources
  * (vitest) they load worker.ts through the test suite's TypeScript hooks (test/cli/ts-hooks.mjs).
@@ -48,7 +49,7 @@ export const sweepCommandMs = (): number => commandMs
 /** How long worker threads may take to load. */
 const STARTUP_MS = 60_000
 /** How long a parked pool waits for the next fit before its threads end. */
-const PARKED_MS = 5_000
+const PARKED_MS = 60_000
 
 /** The worker script: compiled JavaScript, else the TypeScript source with the test suite's hooks. */
 const workerScript = (): E.Either<DpError, { url: URL; execArgv: string[] | undefined }> => {
@@ -77,22 +78,27 @@ const endThreads = (t: Threads): void => {
   t.workers.length = 0
 }
 
-let parked: { threads: Threads; timer: ReturnType<typeof setTimeout> } | undefined
-const endParked = (): void => {
-  if (parked === undefined) return
-  clearTimeout(parked.timer)
-  endThreads(parked.threads)
-  parked = undefined
+/** Parked threads by their number of parts (one pool per size: a bench alternates sizes). */
+const parked = new Map<number, { threads: Threads; timer: ReturnType<typeof setTimeout> }>()
+const endParked = (parts: number): void => {
+  const p = parked.get(parts)
+  if (p === undefined) return
+  clearTimeout(p.timer)
+  endThreads(p.threads)
+  parked.delete(parts)
+}
+const endAllParked = (): void => {
+  for (const parts of [...parked.keys()]) endParked(parts)
 }
 let exitHook = false
 const park = (t: Threads): void => {
-  endParked()
-  const timer = setTimeout(endParked, PARKED_MS)
+  endParked(t.parts)
+  const timer = setTimeout(() => endParked(t.parts), PARKED_MS)
   timer.unref()
-  parked = { threads: t, timer }
+  parked.set(t.parts, { threads: t, timer })
   if (!exitHook) {
     exitHook = true
-    process.once('exit', endParked)
+    process.once('exit', endAllParked)
   }
 }
 
@@ -161,12 +167,13 @@ export const startSweepPool = (shared: Omit<SweepArrays, 'control'>, parts: numb
     })
   }
   let threads: Threads
-  if (parked !== undefined && parked.threads.parts === parts && exitedWorker(parked.threads) === undefined) {
-    threads = parked.threads
-    clearTimeout(parked.timer)
-    parked = undefined
+  const waiting = parked.get(parts)
+  if (waiting !== undefined && exitedWorker(waiting.threads) === undefined) {
+    threads = waiting.threads
+    clearTimeout(waiting.timer)
+    parked.delete(parts)
   } else {
-    endParked()
+    endParked(parts)
     const started = startThreads(parts)
     if (E.isLeft(started)) return started
     threads = started.right
