@@ -13,7 +13,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, decodeFailure, infeasible, invalidParameter, numericFailure } from '../core/error.js'
 import { decodeEvent, RelationCodec } from '../mechanisms/codec.js'
 import { SCHEMA_VERSION, type PrivacyEvent } from '../mechanisms/event.js'
-import type { NeighbouringRelation } from '../mechanisms/neighbouring.js'
+import { type NeighbouringRelation, PRIVACY_UNITS, RELATION_KINDS } from '../mechanisms/neighbouring.js'
 import { ACCOUNTANT_NAMES, ACCOUNTANTS, type RegisteredAccountant } from './registry.js'
 import { inferRelation } from './relation.js'
 
@@ -123,7 +123,7 @@ export const decodeTemplate = (u: unknown): E.Either<DpError, CalibrationTemplat
   let relation: NeighbouringRelation | undefined
   if (u['relation'] !== undefined) {
     const r = RelationCodec.decode(u['relation'])
-    if (E.isLeft(r)) return E.left(decodeFailure('$.relation', u['relation'], 'expected {"kind": "add-remove"|"replace-one", "unit": "record"|"word"|"document"|"user"}'))
+    if (E.isLeft(r)) return E.left(decodeFailure('$.relation', u['relation'], `expected {"kind": ${RELATION_KINDS.map((k) => `"${k}"`).join('|')}, "unit": ${PRIVACY_UNITS.map((u) => `"${u}"`).join('|')}}`))
     relation = r.right
   }
   const name = typeof u['name'] === 'string' ? u['name'] : undefined

@@ -1,10 +1,10 @@
 /**
  * Resolving a noise event against the accountant's neighbouring relation. Every leaf states the
  * relation its sensitivity assumes; an accountant states its answers under one relation. A leaf
- * under the same relation passes through; an add/remove leaf under a replace-one accountant of
- * the same unit is converted soundly (replace = remove then add, so by the triangle inequality
- * the sensitivity at most doubles; for stated guarantees, group privacy with group size 2);
- * everything else is refused with the path of the leaf.
+ * under the same relation passes through; the sound conversions between relations of one unit are
+ * listed at `resolveLeaf` (replace = remove then add, so by the triangle inequality the sensitivity
+ * at most doubles; for stated guarantees, group privacy with group size 2); everything else is
+ * refused with the path of the leaf and the reason.
  *
  * The result is relation-free: noise relative to sensitivity, or a guarantee. The discrete
  * mechanisms keep σ (or t) and Δ apart: on the integers a shift by Δ is not a rescaled shift by 1.
@@ -15,7 +15,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, incompatibleNeighbouring } from '../core/error.js'
 import { absurd, type NoiseEvent, type TreeAggregation } from '../mechanisms/event.js'
 import { profileEpsilon, sortedCurve, type StatedCurve } from './stated.js'
-import { type NeighbouringRelation, sameRelation, showRelation } from '../mechanisms/neighbouring.js'
+import { directionOf, isAddRemoveFamily, type NeighbouringRelation, sameRelation, showRelation } from '../mechanisms/neighbouring.js'
 
 export type NormalizedLeaf =
   /** Gaussian with σ/Δ₂ = noiseMultiplier. */
@@ -156,7 +156,46 @@ const doubled = (e: NoiseEvent): NormalizedLeaf => {
   }
 }
 
-/** Resolves a leaf under the accountant's relation, or refuses with the leaf's path. */
+/**
+ * Stated guarantees hold for exactly the ordered pairs their relation names; every other leaf is a
+ * mechanism whose guarantee follows from a symmetric sensitivity (|f(D) − f(D′)| does not depend on
+ * the order of the pair) or is symmetric by construction (randomized response, the exponential
+ * mechanism, permute-and-flip), so it holds for both orders of every pair its relation relates.
+ */
+const isStatedGuarantee = (e: NoiseEvent): boolean =>
+  e._tag === 'PureDP' || e._tag === 'ApproxDP' || e._tag === 'ZCDP' || e._tag === 'StatedRdp' || e._tag === 'StatedProfile'
+
+const refuse = (e: NoiseEvent, target: NeighbouringRelation, path: string, why: string): E.Either<DpError, Resolved> =>
+  E.left(
+    incompatibleNeighbouring(path, `${e._tag} is stated under ${showRelation(e.relation)}; the guarantee is asked under ${showRelation(target)}, and ${why}`),
+  )
+
+const converted = (e: NoiseEvent, target: NeighbouringRelation, path: string, leaf: NormalizedLeaf, how: string): E.Either<DpError, Resolved> =>
+  E.right({ leaf, note: `${path}: ${e._tag} stated under ${showRelation(e.relation)} converted to ${showRelation(target)} (${how})` })
+
+/**
+ * Resolves a leaf under the accountant's relation, or refuses with the leaf's path. The conversions
+ * (same unit only; across units there is none without a bound on the group size):
+ * - within add/remove, remove-only and add-only: a mechanism leaf passes unchanged — the three
+ *   relations relate the same unordered pairs, so its sensitivity (and its symmetric guarantee)
+ *   holds under each; a stated guarantee under add/remove holds for both ordered pairs, so it
+ *   serves either direction; a stated one-directional guarantee serves only its own direction;
+ * - add/remove family → replace-special: unchanged for mechanisms and add/remove guarantees (⊥ is
+ *   the zero record, so a replace-special pair is an add/remove pair as the mechanism sees it — the
+ *   reading of dp_accounting, which gives both relations the same PLD); a one-directional stated
+ *   guarantee is refused (x → ⊥ is a removal, ⊥ → x an addition: both directions are needed);
+ * - randomized response, replace-one → replace-special: unchanged — its output on ⊥ is uniform, the
+ *   average of its outputs on all k values, and the hockey-stick divergence is jointly convex;
+ * - add/remove (or a mechanism under one of its directions) → replace-one, and replace-special →
+ *   replace-one: a replacement x → y is two steps (remove x, add y; or x → ⊥ → y), so group privacy
+ *   for groups of 2 (`doubled`; Dwork & Roth 2014, Thm 2.2; Bun & Steinke 2016, Prop. 1.9). A
+ *   one-directional stated guarantee is refused: the two steps need both directions;
+ * - refused: replace-one → anything else (a replacement keeps the size, an addition changes it), and
+ *   replace-special → the add/remove family (a replace-special guarantee holds at the one, public
+ *   dataset size; an addition changes the size).
+ * Note what is not claimed: a replace-one guarantee does not imply an add/remove one at any group
+ * size (a mechanism that releases the dataset size exactly is 0-DP under replace-one).
+ */
 export const resolveLeaf = (
   e: NoiseEvent,
   target: NeighbouringRelation,
@@ -171,34 +210,37 @@ export const resolveLeaf = (
           'no sound conversion between units is known without a bound on the group size',
       ),
     )
-  if (e.relation.kind === 'add-remove' && target.kind === 'replace-one' && e._tag === 'StatedRdp')
-    return E.left(
-      incompatibleNeighbouring(
-        path,
-        `a stated RDP curve under ${showRelation(e.relation)} is not converted to ${showRelation(target)}: group privacy for RDP ` +
-          '(Mironov 2017, Prop. 2) needs orders 2α and 2α − 1 the curve may not state; state the curve under the relation asked',
-      ),
-    )
-  if (e.relation.kind === 'add-remove' && target.kind === 'replace-one' && e._tag === 'ZCDP' && (e.xi ?? 0) > 0)
-    return E.left(
-      incompatibleNeighbouring(
-        path,
-        `a (ξ, ρ)-zCDP guarantee with ξ = ${e.xi} > 0 stated under ${showRelation(e.relation)}: group privacy for groups of 2 ` +
-          '(Bun & Steinke 2016, Prop. 1.9) is used here only for ξ = 0; state the guarantee under the relation asked',
-      ),
-    )
-  if (e.relation.kind === 'add-remove' && target.kind === 'replace-one')
-    return E.right({
-      leaf: doubled(e),
-      note: `${path}: ${e._tag} stated under ${showRelation(e.relation)} converted to ${showRelation(target)} (sensitivity ×2 / group of 2)`,
-    })
-  return E.left(
-    incompatibleNeighbouring(
-      path,
-      `${e._tag} is stated under ${showRelation(e.relation)}; the guarantee is asked under ${showRelation(target)}, ` +
-        'and a replace-one sensitivity does not bound the add/remove one',
-    ),
-  )
+  const from = e.relation.kind
+  const to = target.kind
+  const stated = isStatedGuarantee(e)
+  const oneWay = directionOf(from) !== undefined
+  if (isAddRemoveFamily(from) && isAddRemoveFamily(to)) {
+    if (!stated) return converted(e, target, path, asIs(e), 'the same unordered neighbours: its sensitivity holds in both directions')
+    if (from === 'add-remove') return converted(e, target, path, asIs(e), 'an add/remove guarantee bounds both ordered pairs')
+    const [one, other] = directionOf(from) === 'add' ? ['addition', 'removal'] : ['removal', 'addition']
+    return refuse(e, target, path, `the ${from} guarantee bounds only the ${one} of one ${e.relation.unit}, nothing about its ${other}`)
+  }
+  if (to === 'replace-special') {
+    if (isAddRemoveFamily(from)) {
+      if (stated && oneWay)
+        return refuse(e, target, path, 'replacing a unit by ⊥ is a removal and back an addition: a one-directional guarantee covers only one of them')
+      return converted(e, target, path, asIs(e), '⊥ is the zero record: a replace-special pair is an add/remove pair as the mechanism sees it, as in dp_accounting')
+    }
+    if (from === 'replace-one' && e._tag === 'RandomizedResponse')
+      return converted(e, target, path, asIs(e), 'its output on ⊥ is uniform, the average of its outputs on every value; joint convexity')
+    return refuse(e, target, path, '⊥ is not a unit a replace-one guarantee covers, so it bounds no replacement by ⊥')
+  }
+  if (to === 'replace-one') {
+    if (stated && oneWay) return refuse(e, target, path, 'a replacement is a removal and an addition: a one-directional guarantee covers only one of them')
+    if (e._tag === 'StatedRdp')
+      return refuse(e, target, path, 'a stated RDP curve is not converted by group privacy: for RDP (Mironov 2017, Prop. 2) it needs orders 2α and 2α − 1 the curve may not state; state the curve under the relation asked')
+    if (e._tag === 'ZCDP' && (e.xi ?? 0) > 0)
+      return refuse(e, target, path, `a (ξ, ρ)-zCDP guarantee with ξ = ${e.xi} > 0 is converted by group privacy for groups of 2 (Bun & Steinke 2016, Prop. 1.9) here only for ξ = 0; state the guarantee under the relation asked`)
+    return converted(e, target, path, doubled(e), from === 'replace-special' ? 'x → ⊥ → y: sensitivity ×2 / group of 2' : 'sensitivity ×2 / group of 2')
+  }
+  if (from === 'replace-special')
+    return refuse(e, target, path, 'a replace-special guarantee holds at one fixed dataset size (⊥ pads it); adding or removing a unit changes the size')
+  return refuse(e, target, path, 'a replace-one sensitivity does not bound the add/remove one (a replacement keeps the dataset size, an addition changes it)')
 }
 
 /**

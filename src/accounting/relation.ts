@@ -22,9 +22,15 @@ export const leafRelations = (e: PrivacyEvent): ReadonlyArray<NeighbouringRelati
 }
 
 /**
- * The relation to account under when the spec does not state one: the one all leaves share; if
- * leaves mix add/remove and replace-one of one unit, replace-one (add/remove converts soundly);
- * otherwise an error. A tree without noise leaves defaults to add/remove one record.
+ * The relation to account under when the spec does not state one: the one all leaves share;
+ * otherwise, for leaves of one unit,
+ * - add/remove with one direction (add-only or remove-only): that direction — add/remove leaves
+ *   hold in it; with both directions, or mixed with replace-special, see below;
+ * - the add/remove family mixed with replace-special: replace-special (add/remove leaves hold under
+ *   it, ⊥ being the zero record);
+ * - anything mixed with replace-one, or both directions: replace-one (every symmetric leaf converts
+ *   to it; a one-directional stated guarantee is then refused by the accountant, naming its path).
+ * Leaves of different units are an error. A tree without noise leaves defaults to add/remove one record.
  */
 export const inferRelation = (e: PrivacyEvent, path = '$'): E.Either<DpError, NeighbouringRelation> => {
   const rs = leafRelations(e)
@@ -32,30 +38,46 @@ export const inferRelation = (e: PrivacyEvent, path = '$'): E.Either<DpError, Ne
   if (first === undefined) return E.right({ kind: 'add-remove', unit: 'record' })
   if (rs.length === 1) return E.right(first)
   const units = new Set(rs.map((r) => r.unit))
-  if (units.size === 1) return E.right({ kind: 'replace-one', unit: first.unit })
-  return E.left(
-    incompatibleNeighbouring(
-      path,
-      `leaves protect different units (${rs.map(showRelation).join('; ')}); state the spec's "relation"`,
-    ),
-  )
+  if (units.size !== 1)
+    return E.left(
+      incompatibleNeighbouring(
+        path,
+        `leaves protect different units (${rs.map(showRelation).join('; ')}); state the spec's "relation"`,
+      ),
+    )
+  const kinds = new Set(rs.map((r) => r.kind))
+  const unit = first.unit
+  if (!kinds.has('replace-one') && !(kinds.has('add-only') && kinds.has('remove-only'))) {
+    if (kinds.has('replace-special')) return E.right({ kind: 'replace-special', unit })
+    if (kinds.has('add-only')) return E.right({ kind: 'add-only', unit })
+    if (kinds.has('remove-only')) return E.right({ kind: 'remove-only', unit })
+  }
+  return E.right({ kind: 'replace-one', unit })
 }
 
 /**
- * Poisson-subsampling amplification theorems are stated for add/remove neighbours; sampling
- * without replacement for replace-one neighbours (Wang, Balle & Kasiviswanathan 2019). An
- * accountant calls this before amplifying.
+ * Which relations each sampling scheme is amplified under:
+ * - Poisson subsampling: add/remove (Balle, Barthe & Gaboardi 2018, Thm 8; Zhu & Wang 2019;
+ *   Mironov, Talwar & Zhang 2019), each of its directions alone (the sampled pair in one direction
+ *   depends only on the inner mechanism in that direction), and replace-special (⊥ the zero record:
+ *   the sampled pairs are the add/remove ones; dp_accounting). Under replace-one only the PLD
+ *   accountant amplifies it, by its own substitution pairs (pld/fold.ts); elsewhere it is refused;
+ * - sampling without replacement: replace-one (Wang, Balle & Kasiviswanathan 2019); its analysis of
+ *   a replacement by ⊥ would compare samples that differ in a real unit, so replace-special is not
+ *   covered, nor add/remove (the sample size is fixed).
+ * An accountant calls this before amplifying.
  */
 export const checkSamplingRelation = (
   e: PrivacyEvent,
   target: NeighbouringRelation,
   path: string,
 ): E.Either<DpError, void> => {
-  if (e._tag === 'PoissonSample' && target.kind !== 'add-remove')
+  if (e._tag === 'PoissonSample' && target.kind === 'replace-one')
     return E.left(
       incompatibleNeighbouring(
         path,
-        `Poisson subsampling is amplified under add/remove neighbours; the guarantee is asked under ${showRelation(target)}`,
+        `Poisson subsampling is amplified under add/remove neighbours (or one of its directions, or replace-special); the guarantee is asked under ${showRelation(target)} ` +
+          '(the pld accountant amplifies it under replace-one directly)',
       ),
     )
   if (e._tag === 'SampleWithoutReplacement' && target.kind !== 'replace-one')

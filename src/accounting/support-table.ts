@@ -10,7 +10,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { formatError } from '../core/error.js'
 import * as ev from '../mechanisms/event.js'
-import { addRemove, type NeighbouringRelation, replaceOne } from '../mechanisms/neighbouring.js'
+import { addOnly, addRemove, type NeighbouringRelation, removeOnly, replaceOne, replaceSpecial } from '../mechanisms/neighbouring.js'
 import { ACCOUNTANT_NAMES, ACCOUNTANTS, type RegisteredAccountant } from './registry.js'
 
 const AR = addRemove('record')
@@ -58,6 +58,29 @@ export const SAMPLE_EVENTS: ReadonlyArray<{ readonly tag: ev.EventTag; readonly 
   { tag: 'Labeled', label: 'Labeled("step", Gaussian(σ = 1))', event: ev.labeled('step', ev.gaussian(1, 1, AR)), relation: AR },
 ]
 
+const RM = removeOnly('record')
+const AD = addOnly('record')
+const RS = replaceSpecial('record')
+const SG = ev.selfCompose(ev.poissonSample(0.01, ev.gaussian(1, 1, AR)), 100)
+const SRR = ev.selfCompose(ev.poissonSample(0.05, ev.randomizedResponse(1, 2, AR)), 100)
+
+/**
+ * The relations (issue 26): representative events asked under each neighbouring relation, and the
+ * conversions that are refused — a separate table, so each relation is a row of its own.
+ */
+export const RELATION_SAMPLES: ReadonlyArray<{ readonly label: string; readonly event: ev.PrivacyEvent; readonly relation: NeighbouringRelation }> = [
+  ...[AR, RM, AD, RO, RS].map((r) => ({ label: `Gaussian(σ = 1, Δ = 1) add/remove leaf, asked under ${r.kind}`, event: ev.gaussian(1, 1, AR), relation: r })),
+  ...[AR, RM, AD, RS].map((r) => ({ label: `PoissonSample(q = 0.01, Gaussian(σ = 1)) × 100, asked under ${r.kind}`, event: SG, relation: r })),
+  ...[AR, RM, AD, RS].map((r) => ({ label: `PoissonSample(q = 0.05, RandomizedResponse(ε = 1)) × 100, asked under ${r.kind}`, event: SRR, relation: r })),
+  { label: 'PureDP(ε = 1) stated under add-only, asked under add-only', event: ev.pureDP(1, AD), relation: AD },
+  { label: 'PureDP(ε = 1) stated under add-only, asked under add-remove', event: ev.pureDP(1, AD), relation: AR },
+  { label: 'Compose[PureDP(1) add-only, PureDP(1) remove-only], asked under remove-only', event: ev.compose([ev.pureDP(1, AD), ev.pureDP(1, RM)]), relation: RM },
+  { label: 'Laplace(b = 1) stated under replace-special, asked under replace-one', event: ev.laplace(1, 1, RS), relation: RO },
+  { label: 'Laplace(b = 1) stated under replace-special, asked under add-remove', event: ev.laplace(1, 1, RS), relation: AR },
+  { label: 'Laplace(b = 1) stated under replace-one, asked under replace-special', event: ev.laplace(1, 1, RO), relation: RS },
+  { label: 'SampleWithoutReplacement(10 of 1000, Gaussian(σ = 1)) × 100, asked under replace-special', event: ev.selfCompose(ev.sampleWithoutReplacement(10, 1000, ev.gaussian(1, 1, RS)), 100), relation: RS },
+]
+
 export interface SupportCell {
   readonly accountant: RegisteredAccountant
   /** ε at δ = 1e-5, when it answers. */
@@ -66,9 +89,11 @@ export interface SupportCell {
   readonly refusal?: string
 }
 
-/** Every sample event through every accountant. */
-export const supportMatrix = (): ReadonlyArray<{ readonly label: string; readonly cells: ReadonlyArray<SupportCell> }> =>
-  SAMPLE_EVENTS.map((s) => ({
+/** Every sample event (by default `SAMPLE_EVENTS`) through every accountant. */
+export const supportMatrix = (
+  samples: ReadonlyArray<{ readonly label: string; readonly event: ev.PrivacyEvent; readonly relation: NeighbouringRelation }> = SAMPLE_EVENTS,
+): ReadonlyArray<{ readonly label: string; readonly cells: ReadonlyArray<SupportCell> }> =>
+  samples.map((s) => ({
     label: s.label,
     cells: ACCOUNTANT_NAMES.map((name): SupportCell => {
       const run = ACCOUNTANTS[name]({ relation: s.relation }).run(s.event, '$')
@@ -80,9 +105,13 @@ export const supportMatrix = (): ReadonlyArray<{ readonly label: string; readonl
 
 const showEps = (x: number): string => (x === Infinity ? '∞' : Number(x.toPrecision(4)).toString())
 
-/** The matrix as a Markdown table with the refusals numbered below it. */
+/**
+ * The matrix as a Markdown table with the refusals numbered below it: the events, then the
+ * relations (`RELATION_SAMPLES`), each a table with the refusal numbers shared.
+ */
 export const supportTable = (): string => {
   const rows = supportMatrix()
+  const relationRows = supportMatrix(RELATION_SAMPLES)
   const reasons: string[] = []
   const cell = (c: SupportCell): string => {
     if (c.epsilon !== undefined) return showEps(c.epsilon)
@@ -95,6 +124,10 @@ export const supportTable = (): string => {
     `| event (ε at δ = 1e-5) | ${ACCOUNTANT_NAMES.join(' | ')} |`,
     `|---|${ACCOUNTANT_NAMES.map(() => '---').join('|')}|`,
     ...rows.map((r) => `| ${r.label} | ${r.cells.map(cell).join(' | ')} |`),
+    '',
+    `| relation (ε at δ = 1e-5) | ${ACCOUNTANT_NAMES.join(' | ')} |`,
+    `|---|${ACCOUNTANT_NAMES.map(() => '---').join('|')}|`,
+    ...relationRows.map((r) => `| ${r.label} | ${r.cells.map(cell).join(' | ')} |`),
     '',
     ...reasons.map((r, i) => `${i + 1}. ${r}`),
   ]

@@ -11,7 +11,7 @@ import { pipe } from 'fp-ts/lib/function.js'
 import { type DpError, decodeFailure, invalidParameter } from '../core/error.js'
 import { firstDecodeError } from '../core/decode.js'
 import { ExtendedNumber, findTooDeep, MAX_JSON_DEPTH, tooDeepMessage } from '../core/json.js'
-import type { NeighbouringRelation } from './neighbouring.js'
+import { type NeighbouringRelation, PRIVACY_UNITS, RELATION_KINDS } from './neighbouring.js'
 import { type PrivacyEvent, SCHEMA_VERSION } from './event.js'
 
 /**
@@ -23,11 +23,19 @@ export const MAX_EVENT_DEPTH = 64
 
 export const RelationCodec: t.Type<NeighbouringRelation, NeighbouringRelation, unknown> = t.readonly(
   t.type({
-    kind: t.keyof({ 'add-remove': null, 'replace-one': null }),
-    unit: t.keyof({ record: null, word: null, document: null, user: null }),
+    kind: t.keyof(Object.fromEntries(RELATION_KINDS.map((k) => [k, null])) as Record<NeighbouringRelation['kind'], null>),
+    unit: t.keyof(Object.fromEntries(PRIVACY_UNITS.map((u) => [u, null])) as Record<NeighbouringRelation['unit'], null>),
   }),
   'NeighbouringRelation',
 )
+
+/** A relation from its text ("replace-one one word", as `showRelation` writes it), read by `RelationCodec`, or undefined. */
+export const relationFromText = (text: string): NeighbouringRelation | undefined => {
+  const m = /^(\S+) one (\S+)$/.exec(text)
+  if (m === null) return undefined
+  const r = RelationCodec.decode({ kind: m[1], unit: m[2] })
+  return r._tag === 'Right' ? r.right : undefined
+}
 
 const N = ExtendedNumber
 

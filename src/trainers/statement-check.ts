@@ -14,20 +14,15 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, decodeFailure, formatError } from '../core/error.js'
-import { RelationCodec } from '../mechanisms/codec.js'
-import { type NeighbouringRelation, showRelation } from '../mechanisms/neighbouring.js'
+import { relationFromText } from '../mechanisms/codec.js'
+import { type NeighbouringRelation, RELATION_SYNTAX, showRelation } from '../mechanisms/neighbouring.js'
 import type { ModelFile } from './model-file.js'
 import { accountPlan } from './statement.js'
 
 /** The relation a statement names (`showRelation`'s text, e.g. "replace-one one word"), read by the spec codec's `RelationCodec`, or undefined. */
-export const parseRelation = (text: string): NeighbouringRelation | undefined => {
-  const m = /^(\S+) one (\S+)$/.exec(text)
-  if (m === null) return undefined
-  const r = RelationCodec.decode({ kind: m[1], unit: m[2] })
-  return E.isRight(r) ? r.right : undefined
-}
+export const parseRelation = relationFromText
 
-const UNKNOWN_RELATION = 'not a neighbouring relation dpaudit knows ("KIND one UNIT", as a spec\'s relation: add-remove | replace-one one record | word | document | user)'
+const UNKNOWN_RELATION = `not a neighbouring relation dpaudit knows ("KIND one UNIT", as a spec's relation: ${RELATION_SYNTAX})`
 
 /** A stated ε is below the re-derived one beyond floating-point noise in the accountants' arithmetic. */
 const understates = (stated: number, derived: number): boolean => stated < derived - 1e-9 * Math.max(1, Math.abs(derived))

@@ -287,7 +287,7 @@ describe('dpaudit report: other inputs and bad ones', () => {
     expect(c.code).toBe(1)
     expect(c.stderr).toMatch(/exists and is not a folder/)
     expect((await runReport([fx.spec])).stderr).toMatch(/^usage: dpaudit report/)
-    expect((await runReport([fx.spec, '--out', join(dir, 'o3'), '--delta', '2'])).stderr).toMatch(/--delta: expected a number in \(0, 1\)/)
+    expect((await runReport([fx.spec, '--out', join(dir, 'o3'), '--delta', '2'])).stderr).toMatch(/--delta: expected a number in \[0, 1\)/)
   })
 
   it('the ledger folds labels into their events, multiplies repeats and hashes the canonical plan', () => {

@@ -17,6 +17,19 @@ describe('dpaudit train', () => {
     expect(r.code).toBe(1)
     expect(r.stderr).toMatch(/^--out /)
   })
+  it('--delta 0 (issue 26): a pure-DP plan is stated at δ = 0; a plan without pure ε-DP is refused before training, saying why', () => {
+    const out = join(dir, 'pure.json')
+    const r = runTrainCli(['hdp-lda', '--corpus', corpusDir, '--topics', '2', '--iterations', '2', '--seed', '1', '--delta', '0', '--delta', '1e-5', '--out', out, '--json'])
+    expect(r.code, r.stderr).toBe(0)
+    const g = (JSON.parse(r.stdout ?? '') as { privacy: { guarantee: Array<{ delta: number; epsilon: number }> } }).privacy.guarantee
+    expect(g[0]?.delta).toBe(0)
+    expect(Number.isFinite(g[0]?.epsilon)).toBe(true)
+    expect(g[0]?.epsilon).toBeGreaterThanOrEqual(g[1]?.epsilon as number)
+    const noPure = runTrainCli(['svi-lda-wor', '--corpus', corpusDir, '--topics', '2', '--iterations', '2', '--seed', '1', '--delta', '0', '--out', join(dir, 'no-pure.json')])
+    expect(noPure.code).toBe(1)
+    expect(noPure.stderr).toMatch(/^svi-lda-wor: --delta 0 asks for pure ε-DP, which this plan does not have/)
+    expect(runTrainCli(['hdp-lda', '--corpus', corpusDir, '--topics', '2', '--iterations', '1', '--delta=1.5', '--out', join(dir, 'x.json')]).stderr).toMatch(/δ must be in \[0, 1\)/)
+  })
   it.each(['svi-lda', 'svi-lda-wor'])('trains %s end to end, a private release accounted under its sampling model', (name) => {
     const out = join(dir, `${name}.json`)
     // svi-lda (add/remove one document) needs the public D declared: the exact one differs between neighbours

@@ -2,7 +2,13 @@
  * Privacy amplification by subsampling for (ε, δ) guarantees. If M is (ε, δ)-DP, running it on a
  * random subsample is (log(1 + γ(e^ε − 1)), γδ)-DP, where
  * - Poisson sampling with rate γ = q, under add/remove neighbours: Balle, Barthe & Gaboardi 2018,
- *   Thm 8 (also Li, Qardaji & Su 2012, Thm 1);
+ *   Thm 8 (also Li, Qardaji & Su 2012, Thm 1). Each direction needs only the inner guarantee in the
+ *   same direction, so it holds under remove-only and add-only too: removing x, P = (1 − q)μ₀ + qμ₁
+ *   against Q = μ₀ with μ₁(S) ≤ e^ε μ₀(S) + δ gives (log(1 + q(e^ε − 1)), qδ); adding x, P = μ₀
+ *   against Q = (1 − q)μ₀ + qμ₁ with μ₀(S) ≤ e^ε μ₁(S) + δ gives ε′ = −log(1 − q + qe^{−ε}), never
+ *   above log(1 + q(e^ε − 1)) (their product (1 − q + qe^ε)(1 − q + qe^{−ε}) ≥ 1), and
+ *   δ′ = qe^{−ε}δ/(1 − q + qe^{−ε}) ≤ qδ. Under replace-special (⊥ the zero record) the pairs are the
+ *   add/remove ones;
  * - sampling m of n without replacement, γ = m/n, under replace-one (substitution) neighbours:
  *   Balle, Barthe & Gaboardi 2018, Thm 9.
  * The theorem amplifies one (ε, δ) guarantee of the whole inner mechanism; a composed inner

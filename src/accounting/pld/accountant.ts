@@ -87,7 +87,7 @@ const show = (x: number): string => (Number.isFinite(x) ? x.toPrecision(6) : x =
 
 const methodOf = (c: PldComposition, what: 'ε' | 'δ', lower: number, upper: number, chosen?: ChosenAnswer, policy?: IntervalPolicy): string => {
   const grid = c.aligned ? `interval ${show(c.interval)} (aligned to the atom spacing)` : `interval ${show(c.interval)}`
-  const dirs = c.directions.length === 2 ? ', worse of remove/add' : ''
+  const dirs = c.directions.length === 2 ? ', worse of remove/add' : c.oneWay !== undefined ? `, the ${c.oneWay} direction only (${c.oneWay}-only relation)` : ''
   const sub = c.substitution ? ', replace-one under Poisson subsampling by the direct substitution pair (not group privacy)' : ''
   const gap = upper - lower
   return (

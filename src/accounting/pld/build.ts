@@ -190,7 +190,7 @@ const buildComposition = (s: PldState, options: PldOptions, analytic: boolean): 
   const factors = g === undefined ? s.factors : [...s.factors, g]
   if (factors.length === 0) return E.right({ kind: 'empty', interval: options.interval, aligned: false, directions: [] })
   const { interval: h, aligned } = gridInterval(factors, options.interval)
-  const directions = directionsOf(factors)
+  const directions = s.direction !== undefined ? [s.direction] : directionsOf(factors)
   let total = 0
   for (const f of factors) total += f.count
   // Half the tail budget for the leaves, spread over every composed step; half for the window.
@@ -210,6 +210,7 @@ const buildComposition = (s: PldState, options: PldOptions, analytic: boolean): 
     interval: h,
     aligned,
     substitution: factors.some((f) => f.substitution === true),
+    ...(s.direction === undefined ? {} : { oneWay: s.direction }),
     directions: directions.map((direction, i) => ({
       direction,
       upper: channels.right[2 * i] as ComposedPld,

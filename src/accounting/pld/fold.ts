@@ -11,7 +11,8 @@
  * - Poisson subsampling of a Gaussian, a Laplace, a discrete Laplace or Gaussian, a randomized
  *   response, an (ε, δ) guarantee or a NonPrivate release, by the subsampled dominating pairs of
  *   Zhu, Dong & Wang 2022 (their Poisson-subsampling theorem), remove and add directions composed
- *   separately, the worse δ taken at query time. A subsampled composition of Gaussians is one
+ *   separately, the worse δ taken at query time — under remove-only or add-only, that direction alone
+ *   (dp_accounting's REMOVE and ADD adjacencies; replace-special takes both, as add/remove); A subsampled composition of Gaussians is one
  *   Gaussian (as above); nested Poisson sampling multiplies rates; a rate within 1e-6 of 1 counts
  *   as no sampling (sound: the unsampled pair dominates);
  * - Poisson subsampling under replace-one directly, not through group privacy: a Gaussian by the
@@ -26,12 +27,12 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, invalidParameter, unsupportedEvent } from '../../core/error.js'
 import { absurd, childPath, isNoiseEvent, noOp, type PrivacyEvent } from '../../mechanisms/event.js'
-import { addRemove, type NeighbouringRelation } from '../../mechanisms/neighbouring.js'
+import { addRemove, directionOf, type NeighbouringRelation } from '../../mechanisms/neighbouring.js'
 import { type NormalizedLeaf, pureEpsilonOf, resolveLeaf } from '../normalize.js'
 import { checkSamplingRelation } from '../relation.js'
 import { TRUNCATION_SCOPE } from '../truncation.js'
 import { MAX_COUNT, MAX_LEAF_LOSS } from './limits.js'
-import { basePairOfLeaf, type BasePair, NON_PRIVATE_PAIR, randomizedResponsePair, substitutionPureEpsilon } from './pairs.js'
+import { basePairOfLeaf, type BasePair, type Direction, NON_PRIVATE_PAIR, randomizedResponsePair, substitutionPureEpsilon } from './pairs.js'
 import type { PldFactorSpec, PldState } from './state.js'
 
 /** The accountant's name, as errors report it. */
@@ -413,6 +414,12 @@ const foldEvent = (
   }
 }
 
+/** The direction a one-directional relation keeps (remove-only: the remove pairs; add-only: the add ones). */
+const oneWay = (relation: NeighbouringRelation): { readonly direction?: Direction } => {
+  const d = directionOf(relation.kind)
+  return d === undefined ? {} : { direction: d }
+}
+
 /**
  * Adds `count` repetitions of `event` (at `path`) to a state, as a new state with an empty cache;
  * a refused event is reported with its path.
@@ -439,6 +446,7 @@ export const foldIntoState = (
     gaussianPath: b.gaussianPath,
     nonPrivate: b.nonPrivate,
     notes: b.notes.filter((n, i) => b.notes.indexOf(n) === i),
+    ...oneWay(relation),
     cache: new Map(),
   })
 }

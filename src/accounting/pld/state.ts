@@ -45,6 +45,8 @@ export interface PldComposition {
   /** Some factor is a replace-one pair under Poisson subsampling (the route, for the method). */
   readonly substitution?: boolean
   readonly directions: ReadonlyArray<{ readonly direction: Direction; readonly upper: ComposedPld; readonly lower: ComposedPld }>
+  /** The one direction composed under remove-only or add-only (see `PldState.direction`). */
+  readonly oneWay?: Direction
 }
 
 export interface PldState {
@@ -54,6 +56,12 @@ export interface PldState {
   readonly gaussianPath: string | undefined
   /** A NonPrivate release was composed: ε = ∞. */
   readonly nonPrivate: boolean
+  /**
+   * Under remove-only or add-only, the one direction of add/remove whose pairs are composed (the
+   * other is not part of the guarantee); unset, both directions are composed and the worse δ taken
+   * — so the add/remove answer is the larger of the two one-directional ones.
+   */
+  readonly direction?: Direction
   readonly notes: Notes
   /**
    * Replace-one states only (./group-route.ts): the same events folded under add/remove of the

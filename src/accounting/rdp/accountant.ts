@@ -126,8 +126,33 @@ export const makeRdpAccountant = (options: RdpAccountantOptions): Accountant<Rdp
     bound: (alpha: number, rdp: number) => number,
   ): { readonly value: number; readonly order: number } => {
     if (!continuous || s.terms === null || s.terms.length === 0) return grid
-    const r = refineOrder(orders, grid.order, grid.value, bound, composedAt(s.terms, relation))
-    return { value: r.value, order: r.order }
+    const at = composedAt(s.terms, relation)
+    let best = grid
+    for (const start of gridMinima(s.curve, bound, grid)) {
+      const r = refineOrder(orders, start.order, start.value, bound, at)
+      if (r.value < best.value) best = { value: r.value, order: r.order }
+    }
+    return best
+  }
+  /**
+   * Where to refine from: the grid's best order, and the other local minima of the conversion over
+   * the grid within 2 % of it (at most 3 in all). A curve capped by a pure ε (the add direction of
+   * Poisson sampling) converts to a flat valley at large orders beside the usual one at small orders;
+   * the grid's best can sit in the wrong one.
+   */
+  const gridMinima = (
+    curve: Float64Array,
+    bound: (alpha: number, rdp: number) => number,
+    grid: { readonly value: number; readonly order: number },
+  ): ReadonlyArray<{ readonly value: number; readonly order: number }> => {
+    const v = orders.map((a, i) => bound(a, curve[i] as number))
+    const minima = [grid]
+    for (let i = 0; i < n; i++) {
+      const x = v[i] as number
+      const isMin = (i === 0 || x < (v[i - 1] as number)) && (i === n - 1 || x <= (v[i + 1] as number))
+      if (isMin && orders[i] !== grid.order && x <= grid.value * 1.02) minima.push({ value: x, order: orders[i] as number })
+    }
+    return minima.sort((a, b) => a.value - b.value).slice(0, 3)
   }
   const checkState = (s: RdpState): E.Either<DpError, void> => {
     if (E.isLeft(ordersE)) return ordersE

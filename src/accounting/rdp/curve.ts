@@ -7,7 +7,9 @@
  * - PoissonSample(q, e): the exact sampled Gaussian when e is one Gaussian leaf (under Labeled
  *   wrappers), the tight sampled Laplace (./subsampled-laplace.ts) when it is one Laplace leaf, the
  *   tight sampled discrete Gaussian (./subsampled-discrete-gaussian.ts) when it is one scalar
- *   discrete Gaussian, otherwise the Zhu–Wang 2019 general bound on e's curve;
+ *   discrete Gaussian, otherwise the Zhu–Wang 2019 general bound on e's curve; under remove-only or
+ *   add-only, the one-directional bounds of ./poisson-directional.ts for the general case (the add
+ *   direction also capped by its pure ε, at most −log(1 − q));
  * - SampleWithoutReplacement(m, n, e): the Wang–Balle–Kasiviswanathan 2019 bounds: Theorem 27 when
  *   e is one Gaussian leaf (under Labeled wrappers), Theorem 9 on e's curve otherwise.
  *
@@ -24,7 +26,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, numericFailure, unsupportedEvent } from '../../core/error.js'
 import { childPath, isNoiseEvent, noOp, type PrivacyEvent } from '../../mechanisms/event.js'
-import type { NeighbouringRelation } from '../../mechanisms/neighbouring.js'
+import { addRemove, directionOf, type NeighbouringRelation } from '../../mechanisms/neighbouring.js'
 import { validateEvent } from '../../mechanisms/codec.js'
 import { amplifiedEpsilon } from '../dp/amplification.js'
 import { type NormalizedLeaf, resolveLeaf } from '../normalize.js'
@@ -35,6 +37,7 @@ import { integerOrdersFor } from './integer-orders.js'
 import { DEFAULT_ORDERS, validateOrders } from './orders.js'
 import { repeatSelectCurve, repeatSelectPure } from './repeat-select.js'
 import { poissonGeneralCurve } from './poisson-general.js'
+import { addDirectionPure, poissonAddCurve, poissonRemoveCurve } from './poisson-directional.js'
 import { subsampledGaussianCurve } from './subsampled-gaussian.js'
 import { subsampledDiscreteGaussianBounded, subsampledDiscreteGaussianCurve } from './subsampled-discrete-gaussian.js'
 import { type SubsampledLaplaceMemo, subsampledLaplaceCurve } from './subsampled-laplace.js'
@@ -78,6 +81,8 @@ interface Context {
   readonly sampledLaplace: Map<string, SubsampledLaplaceMemo>
   /** Leaf curves by leaf value and grid (curves are never mutated, so sharing is safe). */
   readonly leaves: Map<string, Curve>
+  /** Under a one-directional relation: the context of add/remove of the same unit, made when first needed. */
+  addRemove?: Context
 }
 
 const freshContext = (relation: NeighbouringRelation): Context => ({
@@ -116,6 +121,12 @@ const filled = (n: number, v: number): Curve => ({ values: new Float64Array(n).f
  */
 const amplifiedPure = (gamma: number, eps: number): number => amplifiedEpsilon(gamma, eps)
 
+/** The smaller of two sound curves of one event, order by order (and the smaller pure ε). */
+const lowerOf = (a: Curve, b: Curve): Curve => ({
+  values: Float64Array.from(a.values, (v, i) => Math.min(v, b.values[i] as number)),
+  pureEpsilon: Math.min(a.pureEpsilon, b.pureEpsilon),
+})
+
 /** Caps a curve by its pure ε (a copy only when the cap can bind). */
 const capped = (values: Float64Array, pureEpsilon: number): Curve => {
   if (pureEpsilon === Infinity) return { values, pureEpsilon }
@@ -135,6 +146,12 @@ const keepPositive = (c: Curve, reveals: (i: number) => boolean): Curve => {
     if (c.values[i] === 0 && reveals(i)) (out ??= Float64Array.from(c.values))[i] = Number.MIN_VALUE
   return out === undefined ? c : { values: out, pureEpsilon: c.pureEpsilon }
 }
+
+/**
+ * A curve of both directions (or of the remove one) read in the add direction: capped at every
+ * order by −log(1 − q + qe^{−ε}) ≤ −log(1 − q), the add direction's pure ε (./poisson-directional.ts).
+ */
+const addDirection = (values: Float64Array, q: number, innerPure: number): Curve => capped(values, addDirectionPure(q, innerPure))
 
 /** The one leaf of kind `tag` under Labeled wrappers, with its path, if that is what `e` is. */
 const singleLeaf = <T extends 'Gaussian' | 'Laplace' | 'DiscreteGaussian'>(
@@ -221,6 +238,9 @@ const foldUncached = (e: PrivacyEvent, os: OrderSet, path: string, ctx: Context)
       const ok = checkSamplingRelation(e, ctx.relation, path)
       if (E.isLeft(ok)) return ok
       if (e.q >= 1) return fold(e.event, os, childPath(path, e), ctx)
+      // Under one direction of add/remove only that direction is bounded (./poisson-directional.ts);
+      // the exact sampled Gaussian and Laplace below bound both directions, so serve either.
+      const dir = directionOf(ctx.relation.kind)
       const g = singleGaussian(e.event, childPath(path, e))
       if (g !== undefined) {
         const res = resolveLeaf(g.leaf, ctx.relation, g.path)
@@ -244,7 +264,7 @@ const foldUncached = (e: PrivacyEvent, os: OrderSet, path: string, ctx: Context)
           values = sg.curve
           ctx.sampledGaussian.set(key, values)
         }
-        return E.right({ values, pureEpsilon: Infinity })
+        return E.right(dir === 'add' ? addDirection(values, e.q, Infinity) : { values, pureEpsilon: Infinity })
       }
       const lap = singleLeaf('Laplace', e.event, childPath(path, e))
       if (lap !== undefined) {
@@ -258,7 +278,8 @@ const foldUncached = (e: PrivacyEvent, os: OrderSet, path: string, ctx: Context)
           memo = { values: new Map(), logMoments: [] }
           ctx.sampledLaplace.set(key, memo)
         }
-        const sampled = capped(subsampledLaplaceCurve(os.values, e.q, b, memo), amplifiedPure(e.q, 1 / b))
+        const values = subsampledLaplaceCurve(os.values, e.q, b, memo)
+        const sampled = dir === 'add' ? addDirection(values, e.q, 1 / b) : capped(values, amplifiedPure(e.q, 1 / b))
         return E.right(keepPositive(sampled, () => e.q > 0 && b < Infinity))
       }
       const dg = singleLeaf('DiscreteGaussian', e.event, childPath(path, e))
@@ -283,14 +304,36 @@ const foldUncached = (e: PrivacyEvent, os: OrderSet, path: string, ctx: Context)
           if (E.isLeft(general)) return general
           const values = new Float64Array(tight.length)
           for (let i = 0; i < values.length; i++) values[i] = Math.min(tight[i] as number, general.right.values[i] as number)
-          return E.right(keepPositive({ values, pureEpsilon: Infinity }, () => e.q > 0 && leaf.sigma < Infinity))
+          const both = { values, pureEpsilon: Infinity }
+          // Both directions are bounded: the add direction also by its pure ε −log(1 − q).
+          return E.right(keepPositive(dir === 'add' ? addDirection(values, e.q, Infinity) : both, () => e.q > 0 && leaf.sigma < Infinity))
         }
       }
-      return sampledGeneral(e.event, os, childPath(path, e), ctx, (inner, lookup) => {
-        note(ctx, `${ZHU_WANG_NOTE}: PoissonSample at ${path} (q = ${e.q}) of an event other than one Gaussian, Laplace or scalar discrete Gaussian`)
-        const sampled = capped(poissonGeneralCurve(os.values, e.q, lookup), amplifiedPure(e.q, inner.pureEpsilon))
-        return keepPositive(sampled, (i) => e.q > 0 && lookup(os.values[i] as number) > 0)
+      const zhuWang = (c: Context): E.Either<DpError, Curve> =>
+        sampledGeneral(e.event, os, childPath(path, e), c, (inner, lookup) => {
+          note(c, `${ZHU_WANG_NOTE}: PoissonSample at ${path} (q = ${e.q}) of an event other than one Gaussian, Laplace or scalar discrete Gaussian`)
+          const sampled = capped(poissonGeneralCurve(os.values, e.q, lookup), amplifiedPure(e.q, inner.pureEpsilon))
+          return keepPositive(sampled, (i) => e.q > 0 && lookup(os.values[i] as number) > 0)
+        })
+      if (dir === undefined) return zhuWang(ctx)
+      const oneWay = sampledGeneral(e.event, os, childPath(path, e), ctx, (inner, lookup) => {
+        const q = e.q
+        note(
+          ctx,
+          `PoissonSample at ${path} (q = ${q}) under ${dir === 'add' ? 'add-only: the add-direction bound (joint convexity, and −log(1 − q))' : 'remove-only: the remove-direction binomial formula (exact in the inner curve)'}`,
+        )
+        const sampled =
+          dir === 'add'
+            ? capped(poissonAddCurve(os.values, q, lookup), addDirectionPure(q, inner.pureEpsilon))
+            : capped(poissonRemoveCurve(os.values, q, lookup), amplifiedPure(q, inner.pureEpsilon))
+        return keepPositive(sampled, (i) => lookup(os.values[i] as number) > 0)
       })
+      if (E.isLeft(oneWay)) return oneWay
+      // When the inner event also holds under add/remove, Zhu–Wang's bound for both directions
+      // bounds this one too, and can be the smaller (the add-direction bound is loose at small q).
+      ctx.addRemove ??= freshContext(addRemove(ctx.relation.unit))
+      const both = zhuWang(ctx.addRemove)
+      return E.right(E.isLeft(both) ? oneWay.right : lowerOf(oneWay.right, both.right))
     }
     case 'SampleWithoutReplacement': {
       const ok = checkSamplingRelation(e, ctx.relation, path)

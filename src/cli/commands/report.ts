@@ -52,7 +52,7 @@ export const runReport = async (args: ReadonlyArray<string>): Promise<CommandRes
   for (const raw of values.delta ?? []) {
     const d = parseNumber('delta', raw)
     if (E.isLeft(d)) return { code: EXIT.input, stderr: d.left }
-    if (!(d.right > 0 && d.right < 1)) return { code: EXIT.input, stderr: `--delta: expected a number in (0, 1) (got ${raw})` }
+    if (!(d.right >= 0 && d.right < 1)) return { code: EXIT.input, stderr: `--delta: expected a number in [0, 1) (0: pure ε-DP) (got ${raw})` }
     deltas.push(d.right)
   }
   // the renderer (vega) is loaded only here, so `dpaudit help` does not pay for it

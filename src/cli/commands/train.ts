@@ -212,7 +212,7 @@ const chooseDeltas = (v: FlagValues): Step<ReadonlyArray<number>> => {
   for (const raw of (v['delta'] as ReadonlyArray<string> | undefined) ?? ['1e-5']) {
     const d = num('delta', raw)
     if (E.isLeft(d)) return failed(d.left)
-    if (!(d.right !== undefined && d.right > 0 && d.right < 1)) return failed(`--delta: δ must be in (0, 1) (got ${raw})`)
+    if (!(d.right !== undefined && d.right >= 0 && d.right < 1)) return failed(`--delta: δ must be in [0, 1) (0: pure ε-DP) (got ${raw})`)
     deltas.push(d.right)
   }
   return E.right(deltas)
@@ -335,6 +335,10 @@ const trainHolding = (args: TrainArgs, hold: (release: () => void) => void): Ste
   const statement = cfg.right.statement(stats, deltas.right, data.vocabularySource, selection?.ledger())
   // a parameter the corpus rules out (spectral's k > V) is bad input (exit 1); no accountant answering is exit 2
   if (E.isLeft(statement)) return E.left({ code: statement.left._tag === 'InvalidParameter' ? EXIT.input : EXIT.accounting, stderr: `${t.name}: ${formatError(statement.left)}` })
+  // δ = 0 asks for pure ε-DP: a plan without one (a Gaussian, a stated δ > 0) is refused, not stated as ε = ∞
+  const noPure = statement.right.guarantee.find((g) => g.delta === 0 && !Number.isFinite(g.epsilon))
+  if (noPure !== undefined)
+    return failed(`${t.name}: --delta 0 asks for pure ε-DP, which this plan does not have: every accountant answers ε = ∞ at δ = 0 (some event has no pure ε: a Gaussian, a zCDP or (ε, δ > 0) step); ask for a δ > 0`)
   const infinite = statement.right.guarantee.find((g) => !Number.isFinite(g.epsilon))
   if (v['private'] === true && infinite !== undefined) return failed(`${t.name}: --private: the plan has no finite ε (${infinite.method}), so the run cannot be a private release`)
   const trained = train(args, t, cfg.right, data, rng, run.right.diagnostics, !run.right.intendsPrivate || reasons.right.length > 0, inputs.right)

@@ -12,10 +12,10 @@ import { account } from '../../accounting/account.js'
 import { rdpCurve } from '../../accounting/rdp/curve.js'
 import { type DpError, formatError, invalidParameter } from '../../core/error.js'
 import { stringifyJson } from '../../core/json.js'
-import { encodeEvent } from '../../mechanisms/codec.js'
+import { encodeEvent, relationFromText } from '../../mechanisms/codec.js'
 import { type PrivacyEvent, selfCompose } from '../../mechanisms/event.js'
 import { inferRelation } from '../../accounting/relation.js'
-import { type NeighbouringRelation, relation as makeRelation, showRelation } from '../../mechanisms/neighbouring.js'
+import { type NeighbouringRelation, RELATION_SYNTAX, showRelation } from '../../mechanisms/neighbouring.js'
 import type { ModelFile } from '../../trainers/model-file.js'
 import type { Spec } from '../../mechanisms/codec.js'
 import { tightestEpsilon } from '../claims/evidence.js'
@@ -39,8 +39,8 @@ export interface Versions {
 
 /** "replace-one one word" (showRelation) back to a relation. */
 export const parseRelation = (s: string): E.Either<DpError, NeighbouringRelation> => {
-  const m = /^(add-remove|replace-one) one (record|word|document|user)$/.exec(s)
-  return m === null ? E.left(invalidParameter('privacy.accountedUnder', s, 'expected "<add-remove|replace-one> one <record|word|document|user>"')) : E.right(makeRelation(m[1] as 'add-remove', m[2] as 'word'))
+  const r = relationFromText(s)
+  return r === undefined ? E.left(invalidParameter('privacy.accountedUnder', s, `expected "${RELATION_SYNTAX}"`)) : E.right(r)
 }
 
 const strip = (e: PrivacyEvent): PrivacyEvent => (e._tag === 'Labeled' ? strip(e.event) : e)
