@@ -19,7 +19,7 @@ describe('resolving leaves against the accountant relation', () => {
     expect(leaf(ev.laplace(1, 1, a))).toEqual(E.right({ _tag: 'Laplace', noiseMultiplier: 0.5 }))
     expect(leaf(ev.gaussian(3, 1, a))).toEqual(E.right({ _tag: 'Gaussian', noiseMultiplier: 1.5 }))
     expect(leaf(ev.pureDP(0.7, a))).toEqual(E.right({ _tag: 'PureDP', epsilon: 1.4 }))
-    expect(leaf(ev.zcdp(0.1, a))).toEqual(E.right({ _tag: 'ZCDP', rho: 0.4 }))
+    expect(leaf(ev.zcdp(0.1, a))).toEqual(E.right({ _tag: 'ZCDP', rho: 0.4, xi: 0 }))
     expect(leaf(ev.approxDP(1, 1e-6, a))).toEqual(E.right({ _tag: 'ApproxDP', epsilon: 2, delta: 1e-6 * (1 + Math.E) }))
     expect(leaf(ev.bitwiseRandomizedResponse(0.1, 3, a))).toEqual(
       E.right({ _tag: 'BitwiseRandomizedResponse', flipProbability: 0.1, bits: 6 }),

@@ -109,7 +109,7 @@ describe('leaf conversions between relations (one unit)', () => {
   })
   it('a stated one-directional guarantee serves only its own direction, and the refusal names both relations', () => {
     expect(resolved(ev.pureDP(1, AR), addOnly())).toEqual({ _tag: 'PureDP', epsilon: 1 })
-    expect(resolved(ev.zcdp(0.1, AR), removeOnly())).toEqual({ _tag: 'ZCDP', rho: 0.1 })
+    expect(resolved(ev.zcdp(0.1, AR), removeOnly())).toEqual({ _tag: 'ZCDP', rho: 0.1, xi: 0 })
     for (const to of [AR, removeOnly(), replaceOne(), replaceSpecial()])
       expect(resolved(ev.pureDP(1, addOnly()), to)).toMatch(new RegExp(`^\\$\\.e: PureDP is stated under add-only one record; the guarantee is asked under ${to.kind} one record`))
     expect(resolved(ev.approxDP(1, 1e-6, removeOnly()), addOnly())).toMatch(/bounds only the removal of one record/)
