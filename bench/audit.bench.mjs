@@ -95,15 +95,21 @@ for (const w of WORKERS) {
   })
 }
 
-// 2a. The serial part (issue 23): pool start-up, selection's fitting and choice, merging and result
-// assembly all run in this thread, outside the executor; the rest runs on the workers. Measured
-// with the executor wrapped (time inside run() is the parallel part); Amdahl's law then predicts
-// the speed-up on N workers: T(N) = serial + parallel(1) / N.
-const serialOf = (w) => {
+// 2a. The serial part (issue 23): pool start-up, selection's merging and choice, and result
+// assembly run in this thread, outside the executor; the trials and selection's family fits run on
+// the workers. Measured with the executor wrapped (time inside run() is the parallel part, time
+// inside fit() the fits'); Amdahl's law then predicts the speed-up on N workers:
+// T(N) = serial + parallel(1) / N + Σ over fit batches of max(batch(1) / N, its longest fit).
+// The same audit with the fits in this thread (the executor without fit()) is timed for comparison.
+const serialOf = (w, inlineFits = false) => {
   const t0 = performance.now()
   const pool = createWorkerPool(spec.mechanism, spec.pairs, w)
   if (pool._tag === 'Left') throw new Error(pool.left.message)
   let inRun = 0
+  let inFit = 0
+  // Fits' critical path: per batch of fits, the longest single fit (on 1 worker the fits are timed
+  // one by one; a batch cannot finish faster than its longest fit on any number of workers).
+  const fitBatches = []
   let chunks = 0
   const executor = {
     workers: w,
@@ -114,6 +120,23 @@ const serialOf = (w) => {
       chunks += tasks.length
       return err
     },
+    // Selection's family fits run on the pool's workers (issue 23): timed apart from the serial part.
+    fit: inlineFits ? undefined : (jobs) => {
+      const t = performance.now()
+      let out
+      if (w === 1) {
+        out = []
+        let longest = 0
+        for (const j of jobs) {
+          const tj = performance.now()
+          out.push(...pool.right.fit([j]))
+          longest = Math.max(longest, performance.now() - tj)
+        }
+        fitBatches.push({ sum: performance.now() - t, longest })
+      } else out = pool.right.fit(jobs)
+      inFit += performance.now() - t
+      return out
+    },
     close: () => pool.right.close(),
   }
   const r = auditMechanism({ ...spec, executor })
@@ -122,31 +145,43 @@ const serialOf = (w) => {
   // Per-chunk overhead: the executor's time beyond the hot loop's for these trials, spread over
   // the chunks and the workers (messages, scheduling, merging the counts on return).
   const hotMs = (r.right.trials.spent / hotRate) * 1000
-  return { workers: w, total, parallel: inRun, serial: total - inRun, chunks, chunkOverheadMs: Math.max(0, (inRun * w - hotMs) / Math.max(1, chunks)), epsilonLowerBound: r.right.epsilonLowerBound }
+  return { workers: w, total, parallel: inRun, fits: inFit, fitBatches, serial: total - inRun - inFit, chunks, chunkOverheadMs: Math.max(0, (inRun * w - hotMs) / Math.max(1, chunks)), epsilonLowerBound: r.right.epsilonLowerBound }
 }
-const runs = WORKERS.map(serialOf)
+const runs = WORKERS.map((w) => serialOf(w))
+// The same audit with the fits in this thread (as before issue 23's change): its serial fraction, for comparison.
+const inline1 = serialOf(1, true)
+const amdahlInline = (n) => inline1.total / (inline1.serial + inline1.parallel / n)
 const s1 = runs[0]
 const s2 = runs.find((x) => x.workers === 2) ?? serialOf(2)
 const fraction = s1.serial / s1.total
-const amdahl = (n) => s1.total / (s1.serial + s1.parallel / n)
+// Amdahl with the fits: each batch of fits takes its share on n workers, but never less than its longest fit.
+const fitsOn = (n) => s1.fitBatches.reduce((a, b) => a + Math.max(b.sum / n, b.longest), 0)
+const amdahl = (n) => s1.total / (s1.serial + s1.parallel / n + fitsOn(n))
 const serial = {
   seconds: s1.serial / 1000,
   fraction,
   measured2: s1.total / s2.total,
   predicted2: amdahl(2),
   predicted16: amdahl(16),
-  sameBound: runs.every((x) => x.epsilonLowerBound === s1.epsilonLowerBound),
-  byWorkers: runs.map((x) => ({ workers: x.workers, seconds: x.total / 1000, serialSeconds: x.serial / 1000, serialFraction: x.serial / x.total, chunks: x.chunks, chunkOverheadMs: x.chunkOverheadMs, speedup: s1.total / x.total, amdahl: amdahl(x.workers), epsilonLowerBound: x.epsilonLowerBound })),
+  sameBound: [...runs, inline1].every((x) => x.epsilonLowerBound === s1.epsilonLowerBound),
+  fitsSeconds: s1.fits / 1000,
+  inlineFits: { seconds: inline1.total / 1000, serialSeconds: inline1.serial / 1000, fraction: inline1.serial / inline1.total, predicted16: amdahlInline(16) },
+  fitsCriticalSeconds: fitsOn(Infinity) / 1000,
+  byWorkers: runs.map((x) => ({ workers: x.workers, seconds: x.total / 1000, serialSeconds: x.serial / 1000, fitsSeconds: x.fits / 1000, serialFraction: x.serial / x.total, chunks: x.chunks, chunkOverheadMs: x.chunkOverheadMs, speedup: s1.total / x.total, amdahl: amdahl(x.workers), epsilonLowerBound: x.epsilonLowerBound })),
 }
 if (!values.json) {
   console.log(
     `serial part of a ${TRIALS.toLocaleString('en-US')}-trial audit: ${(s1.serial / 1000).toFixed(2)} s of ${(s1.total / 1000).toFixed(2)} s = ${(100 * fraction).toFixed(2)}% ` +
-      `(pool start, selection, result); measured ×${serial.measured2.toFixed(2)} on 2 workers (Amdahl predicts ×${serial.predicted2.toFixed(2)}), Amdahl predicts ×${serial.predicted16.toFixed(1)} on 16`,
+      `(pool start, selection's merging and choice, result); family fits on the workers ${(s1.fits / 1000).toFixed(2)} s on 1 (critical path ${(fitsOn(Infinity) / 1000).toFixed(2)} s); ` +
+      `measured ×${serial.measured2.toFixed(2)} on 2 workers (Amdahl predicts ×${serial.predicted2.toFixed(2)}), Amdahl predicts ×${serial.predicted16.toFixed(1)} on 16`,
   )
-  console.log('workers  seconds  serial s  serial %  chunks  overhead/chunk  speed-up  Amdahl (from 1)  ε_LB')
+  console.log(
+    `the same audit with the fits in this thread: serial ${(inline1.serial / 1000).toFixed(2)} s of ${(inline1.total / 1000).toFixed(2)} s = ${(100 * inline1.serial / inline1.total).toFixed(2)}% → Amdahl ×${amdahlInline(16).toFixed(1)} on 16${inline1.epsilonLowerBound === s1.epsilonLowerBound ? '' : '; ε_LB DIFFERS ✗'}`,
+  )
+  console.log('workers  seconds  serial s  serial %  fits s  chunks  overhead/chunk  speed-up  Amdahl (from 1)  ε_LB')
   for (const b of serial.byWorkers)
     console.log(
-      `${String(b.workers).padStart(7)}  ${b.seconds.toFixed(2).padStart(7)}  ${b.serialSeconds.toFixed(2).padStart(8)}  ${(100 * b.serialFraction).toFixed(1).padStart(8)}  ${String(b.chunks).padStart(6)}  ${b.chunkOverheadMs.toFixed(2).padStart(11)} ms  ${`×${b.speedup.toFixed(2)}`.padStart(8)}  ${`×${b.amdahl.toFixed(2)}`.padStart(15)}  ${b.epsilonLowerBound.toFixed(4)}${b.epsilonLowerBound === s1.epsilonLowerBound ? '' : ' DIFFERS ✗'}`,
+      `${String(b.workers).padStart(7)}  ${b.seconds.toFixed(2).padStart(7)}  ${b.serialSeconds.toFixed(2).padStart(8)}  ${(100 * b.serialFraction).toFixed(1).padStart(8)}  ${b.fitsSeconds.toFixed(2).padStart(6)}  ${String(b.chunks).padStart(6)}  ${b.chunkOverheadMs.toFixed(2).padStart(11)} ms  ${`×${b.speedup.toFixed(2)}`.padStart(8)}  ${`×${b.amdahl.toFixed(2)}`.padStart(15)}  ${b.epsilonLowerBound.toFixed(4)}${b.epsilonLowerBound === s1.epsilonLowerBound ? '' : ' DIFFERS ✗'}`,
     )
 }
 

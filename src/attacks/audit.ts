@@ -37,6 +37,7 @@ import { type AuditSteps, budgetPhase, initialState, resumePhase, saveCheckpoint
 import { tooFewTrialsResult, verdictPhase } from './engine/verdict.js'
 import type { BlackBox } from './output.js'
 import { acquireWorkerPool } from './pool.js'
+import { fitInline } from './search.js'
 import type { AuditResult } from './result.js'
 import type { AuditClaim } from './claim.js'
 import { hashSeed } from './stream.js'
@@ -88,7 +89,7 @@ export const auditMechanism = <I>(spec: AuditSpec<I>): E.Either<DpError, AuditRe
   const executor = spec.executor === undefined ? defaultExecutor(spec, v.right) : E.right(spec.executor)
   if (E.isLeft(executor)) return executor
   try {
-    return runSteps(drive(spec, v.right, executor.right.workers), executor.right)
+    return runSteps(drive(spec, v.right, executor.right), executor.right)
   } finally {
     if (spec.executor === undefined) executor.right.close()
   }
@@ -101,20 +102,20 @@ export const auditMechanismAsync = async <I>(spec: AnyAuditSpec<I>): Promise<E.E
   const executor: E.Either<DpError, Executor> = spec.executor === undefined ? defaultExecutor(spec, v.right) : E.right(spec.executor)
   if (E.isLeft(executor)) return executor
   try {
-    return await runStepsAsync(drive(spec, v.right, executor.right.workers), executor.right)
+    return await runStepsAsync(drive(spec, v.right, executor.right), executor.right)
   } finally {
     if (spec.executor === undefined) await executor.right.close()
   }
 }
 
 /** The audit: budget, resume, selection, estimation, verdict (engine/), composed. */
-function* drive<I>(spec: AnyAuditSpec<I>, cfg: Validated<I>, workers: number): AuditSteps<E.Either<DpError, AuditResult>> {
+function* drive<I>(spec: AnyAuditSpec<I>, cfg: Validated<I>, executor: Pick<Executor, 'workers' | 'fit'>): AuditSteps<E.Either<DpError, AuditResult>> {
   const name = mechanismName(spec)
   const budget = budgetPhase(cfg)
   if (budget._tag === 'too-few') return E.right(tooFewTrialsResult(cfg, name, spec.seed, budget.budget, budget.needed, budget.message))
   const resumed = resumePhase(spec, cfg, name)
   if (E.isLeft(resumed)) return resumed
-  const st = initialState(spec, cfg, { name, seed: hashSeed(spec.seed), budget: budget.budget, ...resumed.right, workers })
+  const st = initialState(spec, cfg, { name, seed: hashSeed(spec.seed), budget: budget.budget, ...resumed.right, workers: executor.workers, fit: executor.fit ?? fitInline })
   let selection: SelectionOutcome | null = st.restored?.selection ?? null
   if (selection === null) {
     const found = yield* selectionPhase(st)

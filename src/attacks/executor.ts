@@ -18,6 +18,7 @@
 import type { AuditClaim } from './claim.js'
 import type { BlackBox } from './output.js'
 import type { NeighbourPair } from './pairs.js'
+import type { FitRunner } from './search.js'
 import { type ChunkResult, type ChunkTask, runChunk } from './trials.js'
 import { zooEntry } from './zoo/index.js'
 
@@ -37,6 +38,11 @@ export interface Executor<T = ChunkTask, R = ChunkResult> {
    */
   readonly run: (tasks: ReadonlyArray<T>, onResult: (r: R) => void) => string | null | Promise<string | null>
   readonly close: () => void | Promise<void>
+  /**
+   * Runs selection's family fits (pure functions of the selection outputs) where the executor's
+   * threads can share them; absent, they run in the calling thread (search.ts `fitInline`).
+   */
+  readonly fit?: FitRunner
 }
 
 /** An executor that finishes each batch before returning (threads, this thread): a synchronous audit can use it. */

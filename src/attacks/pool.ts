@@ -21,6 +21,8 @@ import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, decodeFailure, invalidParameter } from '../core/error.js'
 import type { MechanismRef, SyncExecutor } from './executor.js'
 import type { NeighbourPair } from './pairs.js'
+import type { PairSamples } from './select.js'
+import { type FamilyFit, type FitJob, type FitRunner, fitInline } from './search.js'
 import type { ChunkResult, ChunkTask } from './trials.js'
 
 /** Messages from the calling thread to a worker. */
@@ -28,6 +30,7 @@ export type ToWorker =
   | { readonly type: 'init'; readonly ref: MechanismRef; readonly describe: boolean }
   | { readonly type: 'pairs'; readonly pairs: ReadonlyArray<NeighbourPair<unknown>> }
   | { readonly type: 'task'; readonly task: ChunkTask }
+  | { readonly type: 'fit'; readonly id: number; readonly job: FitJob }
   | { readonly type: 'close' }
 
 /** What an audit module exports, as read by a worker (structured-cloned). */
@@ -44,6 +47,7 @@ export interface ModuleDescription {
 export type FromWorker =
   | { readonly type: 'ready'; readonly description: ModuleDescription | null }
   | { readonly type: 'result'; readonly result: ChunkResult }
+  | { readonly type: 'fitted'; readonly id: number; readonly fit: FamilyFit | null }
   | { readonly type: 'fatal'; readonly message: string }
 
 /** Location of the compiled worker script next to this module. */
@@ -211,12 +215,16 @@ const pump = (
   return null
 }
 
-/** Runs tasks on the slots, at most two outstanding per worker; calls onExit(true) if the watchdog fired. */
-const runOnSlots = (
+/**
+ * Sends `count` messages to the slots, at most two outstanding per worker, and hands each answer to
+ * `onAnswer` (true if it answered one of them); an error message if a worker failed or the watchdog fired.
+ */
+const dispatch = (
   slots: ReadonlyArray<Slot>,
   signal: Int32Array,
-  tasks: ReadonlyArray<ChunkTask>,
-  onResult: (r: ChunkResult) => void,
+  count: number,
+  send: (port: MessagePort, k: number) => void,
+  onAnswer: (m: FromWorker) => boolean,
   idleLimitMs: number,
 ): string | null => {
   let next = 0
@@ -225,8 +233,8 @@ const runOnSlots = (
   for (const s of slots) s.outstanding = 0
   const feed = (i: number): void => {
     const s = slots[i] as Slot
-    while (s.outstanding < 2 && next < tasks.length) {
-      s.port.postMessage({ type: 'task', task: tasks[next] as ChunkTask } satisfies ToWorker)
+    while (s.outstanding < 2 && next < count) {
+      send(s.port, next)
       next++
       s.outstanding++
     }
@@ -235,20 +243,78 @@ const runOnSlots = (
   const err = pump(
     slots,
     signal,
-    () => finished === tasks.length || fatal !== null,
+    () => finished === count || fatal !== null,
     (i, m) => {
-      if (m.type === 'result') {
+      if (m.type === 'fatal') fatal = m.message
+      else if (onAnswer(m)) {
         ;(slots[i] as Slot).outstanding--
         finished++
-        onResult(m.result)
         feed(i)
-      } else if (m.type === 'fatal') fatal = m.message
+      }
     },
     Infinity,
     idleLimitMs,
   )
   return fatal ?? err
 }
+
+/** Runs tasks on the slots; see `dispatch`. */
+const runOnSlots = (slots: ReadonlyArray<Slot>, signal: Int32Array, tasks: ReadonlyArray<ChunkTask>, onResult: (r: ChunkResult) => void, idleLimitMs: number): string | null =>
+  dispatch(
+    slots,
+    signal,
+    tasks.length,
+    (port, k) => port.postMessage({ type: 'task', task: tasks[k] as ChunkTask } satisfies ToWorker),
+    (m) => {
+      if (m.type !== 'result') return false
+      onResult(m.result)
+      return true
+    },
+    idleLimitMs,
+  )
+
+/** A copy of a typed array in shared memory: posted to a worker, it is shared, not copied again. */
+const inSharedMemory = <A extends Float64Array | Int32Array>(a: A): A => {
+  const out = (a instanceof Float64Array ? new Float64Array(new SharedArrayBuffer(a.byteLength)) : new Int32Array(new SharedArrayBuffer(a.byteLength))) as A
+  out.set(a)
+  return out
+}
+
+/**
+ * Selection's family fits on the slots: each pair's samples are copied once into shared memory, and
+ * each (pair, family) fit is one message. A fit is a pure function of its job, so its answer is the
+ * one `fitInline` gives; fits a failed worker left unanswered run in this thread.
+ */
+const fitOnSlots =
+  (slots: ReadonlyArray<Slot>, signal: Int32Array, idleLimitMs: number): FitRunner =>
+  (jobs) => {
+    const sharedOf = new Map<PairSamples, PairSamples>()
+    const toShare = (s: PairSamples): PairSamples => {
+      let c = sharedOf.get(s)
+      if (c === undefined) {
+        c = { ...s, values: [inSharedMemory(s.values[0]), inSharedMemory(s.values[1])], codes: [inSharedMemory(s.codes[0]), inSharedMemory(s.codes[1])] }
+        sharedOf.set(s, c)
+      }
+      return c
+    }
+    const out: Array<FamilyFit | null | undefined> = new Array(jobs.length).fill(undefined)
+    dispatch(
+      slots,
+      signal,
+      jobs.length,
+      (port, k) => {
+        const job = jobs[k] as FitJob
+        port.postMessage({ type: 'fit', id: k, job: { ...job, samples: toShare(job.samples) } } satisfies ToWorker)
+      },
+      (m) => {
+        if (m.type !== 'fitted') return false
+        out[m.id] = m.fit
+        return true
+      },
+      idleLimitMs,
+    )
+    return out.map((f, k) => (f === undefined ? (fitInline([jobs[k] as FitJob])[0] ?? null) : f))
+  }
 
 /**
  * A pool of `workers` threads running chunks of the referenced mechanism on the given pairs.
@@ -272,6 +338,7 @@ export const createWorkerPool = <I>(
   const idle = options.chunkTimeoutMs ?? DEFAULT_CHUNK_TIMEOUT_MS
   return E.right({
     workers,
+    fit: fitOnSlots(slots, signal, idle),
     run: (tasks, onResult) => {
       const err = runOnSlots(slots, signal, tasks, onResult, idle)
       if (err !== null && err.startsWith(WATCHDOG_PREFIX) && !closed) {
@@ -355,8 +422,10 @@ export const acquireWorkerPool = <I>(
       if (shared === pool) shared = null
     }
   }
+  const fitOnPool = fitOnSlots(pool.slots, pool.signal, idle)
   return E.right({
     workers,
+    fit: (jobs) => (released ? fitInline(jobs) : fitOnPool(jobs)),
     run: (tasks, onResult) => {
       if (released) return 'internal: the pool was released'
       const err = runOnSlots(pool.slots, pool.signal, tasks, onResult, idle)

@@ -77,12 +77,101 @@ const crossFitScores = (family: AttackFamily, s: PairSamples, delta: number, z: 
   return { s0: concat(scoreSide(mb, a, 0), scoreSide(ma, b, 0)), s1: concat(scoreSide(mb, a, 1), scoreSide(ma, b, 1)) }
 }
 
+/** One family's fit on one pair: its summary and, if it applies, its best event. */
+export interface FamilyFit {
+  readonly candidate: CandidateSummary
+  readonly choice: PairChoice
+}
+
 /**
- * Fits every family on one pair and returns its best (family, event), and a summary of each family.
- * The event is chosen on cross-fitted scores of the whole sample; the attack shipped to estimation
- * is the family refitted on the whole sample with that event (its likelihood ratios estimated from
- * twice the data), and its scores of the selection outputs are the cross-fitted ones.
+ * A family fit to run, possibly on another thread: every field is plain data (the samples are typed
+ * arrays, which the worker pool shares through a SharedArrayBuffer), and the fit is a pure function
+ * of them, so where it runs cannot change its result.
  */
+export interface FitJob {
+  readonly pair: number
+  readonly label: string
+  readonly samples: PairSamples
+  readonly family: AttackFamily
+  readonly delta: number
+  readonly z: number
+  readonly projection: Projection
+}
+
+/**
+ * Runs fit jobs and returns one outcome per job, in the jobs' order: in this thread
+ * (`fitInline`) or on an executor's worker threads (pool.ts).
+ */
+export type FitRunner = (jobs: ReadonlyArray<FitJob>) => ReadonlyArray<FamilyFit | null>
+
+/**
+ * Fits one family on one pair and chooses its event; null when the family does not apply. The event
+ * is chosen on cross-fitted scores of the whole sample; the attack shipped to estimation is the
+ * family refitted on the whole sample with that event (its likelihood ratios estimated from twice
+ * the data), and its scores of the selection outputs are the cross-fitted ones.
+ */
+export const evaluateFamily = (job: FitJob): FamilyFit | null => {
+  const { pair, label, samples: s, family, delta, z, projection } = job
+  const model = tryFit(family, s, delta, z)
+  if (model === null) return null
+  const scores = crossFitScores(family, s, delta, z)
+  if (scores === null) return null
+  const { s0: t0, s1: t1 } = scores
+  let r = sweep(t0, t1, delta, z, projection)
+  let rule: PairChoice['rule'] = 'empirical'
+  // Bins and patterns have few distinct scores: extrapolating a Gaussian there means nothing.
+  if (family === 'threshold' || family === 'coordinate' || family === 'logistic') {
+    const g = gaussianTailThreshold(t0, t1, delta, projection)
+    if (g !== null && g.objective > r.objective + 1e-9) {
+      r = g
+      rule = 'gaussian-tail'
+    }
+  }
+  return {
+    candidate: { pair, label, family, tuneEpsilon: r.objective, advantage: r.advantage },
+    choice: {
+      pair,
+      family,
+      attack: { shape: s.shape, model, orientation: r.orientation, threshold: r.threshold },
+      tune0: t0,
+      tune1: t1,
+      objective: r.objective,
+      advantage: r.advantage,
+      rule,
+      // The Gaussian-tail threshold's objective is the rates bound's, under the fitted model.
+      form: rule === 'gaussian-tail' ? 'rates' : formAt(t0, t1, r, delta, projection),
+    },
+  }
+}
+
+/** Runs the jobs one after another in this thread. */
+export const fitInline: FitRunner = (jobs) => jobs.map(evaluateFamily)
+
+/** The jobs of one pair: one per family, in the families' order (which breaks ties in `bestOfPair`). */
+export const pairJobs = (
+  pair: number,
+  label: string,
+  samples: PairSamples,
+  families: ReadonlyArray<AttackFamily>,
+  delta: number,
+  z: number,
+  projection: Projection,
+): FitJob[] => families.map((family) => ({ pair, label, samples, family, delta, z, projection }))
+
+/** A pair's best (family, event) from its families' fits in the families' order, and a summary of each family. */
+export const bestOfPair = (fits: ReadonlyArray<FamilyFit | null>): { readonly best: PairChoice | null; readonly candidates: CandidateSummary[] } => {
+  const candidates: CandidateSummary[] = []
+  let best: PairChoice | null = null
+  for (const f of fits) {
+    if (f === null) continue
+    candidates.push(f.candidate)
+    const c = f.choice
+    if (best === null || c.objective > best.objective + 1e-12 || (Math.abs(c.objective - best.objective) <= 1e-12 && c.advantage > best.advantage + 1e-12)) best = c
+  }
+  return { best, candidates }
+}
+
+/** Fits every family on one pair in this thread and returns its best (family, event), and a summary of each family. */
 export const evaluatePair = (
   pair: number,
   label: string,
@@ -91,42 +180,7 @@ export const evaluatePair = (
   delta: number,
   z: number,
   projection: Projection,
-): { readonly best: PairChoice | null; readonly candidates: CandidateSummary[] } => {
-  const candidates: CandidateSummary[] = []
-  let best: PairChoice | null = null
-  for (const family of families) {
-    const model = tryFit(family, s, delta, z)
-    if (model === null) continue
-    const scores = crossFitScores(family, s, delta, z)
-    if (scores === null) continue
-    const { s0: t0, s1: t1 } = scores
-    let r = sweep(t0, t1, delta, z, projection)
-    let rule: PairChoice['rule'] = 'empirical'
-    // Bins and patterns have few distinct scores: extrapolating a Gaussian there means nothing.
-    if (family === 'threshold' || family === 'coordinate' || family === 'logistic') {
-      const g = gaussianTailThreshold(t0, t1, delta, projection)
-      if (g !== null && g.objective > r.objective + 1e-9) {
-        r = g
-        rule = 'gaussian-tail'
-      }
-    }
-    candidates.push({ pair, label, family, tuneEpsilon: r.objective, advantage: r.advantage })
-    if (best === null || r.objective > best.objective + 1e-12 || (Math.abs(r.objective - best.objective) <= 1e-12 && r.advantage > best.advantage + 1e-12))
-      best = {
-        pair,
-        family,
-        attack: { shape: s.shape, model, orientation: r.orientation, threshold: r.threshold },
-        tune0: t0,
-        tune1: t1,
-        objective: r.objective,
-        advantage: r.advantage,
-        rule,
-        // The Gaussian-tail threshold's objective is the rates bound's, under the fitted model.
-        form: rule === 'gaussian-tail' ? 'rates' : formAt(t0, t1, r, delta, projection),
-      }
-  }
-  return { best, candidates }
-}
+): { readonly best: PairChoice | null; readonly candidates: CandidateSummary[] } => bestOfPair(fitInline(pairJobs(pair, label, s, families, delta, z, projection)))
 
 /** Keeps the better half (at least one) of the pairs by objective; ties go to the lower index. */
 export const betterHalf = (scored: ReadonlyArray<{ readonly pair: number; readonly objective: number }>): number[] => {

@@ -11,6 +11,7 @@ import { taskInput, zooMechanism } from './executor.js'
 import type { BlackBox } from './output.js'
 import type { NeighbourPair } from './pairs.js'
 import type { FromWorker, ModuleDescription, ToWorker } from './pool.js'
+import { evaluateFamily } from './search.js'
 import { runChunk } from './trials.js'
 
 if (isMainThread) throw new Error('attacks/worker is the entry point of audit worker threads; import dpaudit/attacks instead')
@@ -105,6 +106,16 @@ port.on('message', (m: ToWorker) => {
         else transfer.push(r.counts.buffer as ArrayBuffer)
         // Shared empty buffers cannot be transferred twice; transfer only non-empty ones.
         post({ type: 'result', result: r }, transfer.filter((b) => b.byteLength > 0))
+      } catch (e) {
+        post({ type: 'fatal', message: `internal error in a worker: ${message(e)}` })
+      }
+      return
+    }
+    case 'fit': {
+      try {
+        const fit = evaluateFamily(m.job)
+        // The cross-fitted scores are fresh arrays: moved, not copied.
+        post({ type: 'fitted', id: m.id, fit }, fit === null ? [] : [fit.choice.tune0.buffer as ArrayBuffer, fit.choice.tune1.buffer as ArrayBuffer].filter((b) => b.byteLength > 0))
       } catch (e) {
         post({ type: 'fatal', message: `internal error in a worker: ${message(e)}` })
       }

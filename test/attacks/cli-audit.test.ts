@@ -132,4 +132,20 @@ describe('dpaudit audit on worker threads (compiled package)', () => {
       }
     },
   )
+  it.skipIf(!haveDist)('runs selection\'s family fits on the worker threads with the in-thread answer, for vector and number outputs', () => {
+    // workers: 1 runs a zoo audit (and its fits) in this thread; 3 runs the fits on the pool (issue 23).
+    const distAttacks = pathToFileURL(resolve('dist/attacks/index.js')).href
+    const script = `
+      import { auditZoo, closeSharedWorkerPool } from ${JSON.stringify(distAttacks)}
+      const out = {}
+      for (const name of ['noisy-max-value-small-epsilon', 'exponential-mechanism'])
+        out[name] = [1, 3].map((workers) => auditZoo(name, { trials: 40000, seed: 'fits', workers }).right)
+      closeSharedWorkerPool()
+      process.stdout.write(JSON.stringify(out))`
+    const runs = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 120_000 })) as Record<string, Array<Record<string, unknown>>>
+    for (const [inThread, onPool] of Object.values(runs)) {
+      expect((inThread?.candidates as unknown[]).length).toBeGreaterThan(1)
+      expect({ ...onPool, workers: undefined }).toEqual({ ...inThread, workers: undefined })
+    }
+  })
 })

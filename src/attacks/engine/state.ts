@@ -17,6 +17,7 @@ import { certifiableCeiling, trialsForCeiling } from '../bounds.js'
 import { type Checkpoint, checkpointProblem, type EstimationChunkRecord, fingerprint, readCheckpoint, type SelectionOutcome, writeCheckpoint } from '../checkpoint.js'
 import type { BatchOutcome, Steps } from '../executor.js'
 import type { AuditIssue } from '../result.js'
+import type { FitRunner } from '../search.js'
 import type { ChunkResult, ChunkTask } from '../trials.js'
 import { type AnyAuditSpec, AUDIT_CODE_VERSION, int, MIN_SELECTION_PER_SIDE, pct, type Validated } from './spec.js'
 
@@ -114,12 +115,14 @@ export interface AuditState<I> {
   estPerSide: number
   ceiling: number
   lastWrite: number
+  /** Where selection's family fits run: the executor's worker threads, or this thread. */
+  readonly fit: FitRunner
 }
 
 export const initialState = <I>(
   spec: AnyAuditSpec<I>,
   cfg: Validated<I>,
-  parts: { readonly name: string; readonly seed: readonly [number, number]; readonly budget: Budget; readonly fingerprint: string; readonly restored: Checkpoint | null; readonly workers: number },
+  parts: { readonly name: string; readonly seed: readonly [number, number]; readonly budget: Budget; readonly fingerprint: string; readonly restored: Checkpoint | null; readonly workers: number; readonly fit: FitRunner },
 ): AuditState<I> => ({
   spec,
   cfg,
