@@ -167,6 +167,8 @@ describe('the Poisson-subsampled Gaussian in one direction', () => {
       expect(Math.abs((remove[i] as number) / (mpRemove[i] as number) - 1)).toBeLessThan(1e-9)
       expect(add[i]).toBeLessThanOrEqual(both[i] as number)
       expect(add[i]).toBeGreaterThanOrEqual(mpAdd[i] as number)
+      // MTZ's B_α by the upper Darboux sum: within 3 % of the mpmath value at these orders
+      expect(add[i]).toBeLessThanOrEqual((mpAdd[i] as number) * 1.03)
       // the add direction's pure ε: −log(1 − q) bounds every order
       expect(add[i]).toBeLessThanOrEqual(-Math.log1p(-0.1) * (1 + 1e-9))
     })
@@ -275,7 +277,7 @@ describe('calibration under the new relations', () => {
     }
     const both = sigma('add-remove')
     expect(Math.abs(sigma('remove-only') / both - 1)).toBeLessThan(1e-3)
-    expect(sigma('add-only')).toBeLessThanOrEqual(both)
+    expect(sigma('add-only')).toBeLessThan(both * 0.95)
     expect(Math.abs(sigma('replace-special') / both - 1)).toBeLessThan(1e-3)
   })
 })

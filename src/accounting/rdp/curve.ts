@@ -39,6 +39,7 @@ import { repeatSelectCurve, repeatSelectPure } from './repeat-select.js'
 import { poissonGeneralCurve } from './poisson-general.js'
 import { addDirectionPure, poissonAddCurve, poissonRemoveCurve } from './poisson-directional.js'
 import { subsampledGaussianCurve } from './subsampled-gaussian.js'
+import { sampledGaussianAddDirection } from './subsampled-gaussian-add.js'
 import { subsampledDiscreteGaussianBounded, subsampledDiscreteGaussianCurve } from './subsampled-discrete-gaussian.js'
 import { type SubsampledLaplaceMemo, subsampledLaplaceCurve } from './subsampled-laplace.js'
 import { withoutReplacementCurve, withoutReplacementGaussianCurve } from './without-replacement.js'
@@ -264,7 +265,16 @@ const foldUncached = (e: PrivacyEvent, os: OrderSet, path: string, ctx: Context)
           values = sg.curve
           ctx.sampledGaussian.set(key, values)
         }
-        return E.right(dir === 'add' ? addDirection(values, e.q, Infinity) : { values, pureEpsilon: Infinity })
+        if (dir !== 'add') return E.right({ values, pureEpsilon: Infinity })
+        // The add direction: MTZ's B_α, bounded above by a Darboux sum (./subsampled-gaussian-add.ts), never above A_α.
+        const key2 = `add|${key}`
+        let addValues = ctx.sampledGaussian.get(key2)
+        if (addValues === undefined) {
+          const b = m === Infinity ? undefined : sampledGaussianAddDirection(e.q, m)
+          addValues = Float64Array.from(values, (v, i) => (b === undefined ? v : Math.min(v, b.at(os.values[i] as number).upper)))
+          ctx.sampledGaussian.set(key2, addValues)
+        }
+        return E.right(keepPositive(addDirection(addValues, e.q, Infinity), () => m < Infinity))
       }
       const lap = singleLeaf('Laplace', e.event, childPath(path, e))
       if (lap !== undefined) {
