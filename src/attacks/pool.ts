@@ -22,7 +22,7 @@ import { type DpError, decodeFailure, invalidParameter } from '../core/error.js'
 import type { MechanismRef, SyncExecutor } from './executor.js'
 import type { NeighbourPair } from './pairs.js'
 import type { PairSamples } from './select.js'
-import { type FamilyFit, type FitJob, type FitRunner, fitInline } from './search.js'
+import { type FitJob, type FitPart, type FitRunner, fitInline } from './search.js'
 import type { ChunkResult, ChunkTask } from './trials.js'
 
 /** Messages from the calling thread to a worker. */
@@ -47,7 +47,7 @@ export interface ModuleDescription {
 export type FromWorker =
   | { readonly type: 'ready'; readonly description: ModuleDescription | null }
   | { readonly type: 'result'; readonly result: ChunkResult }
-  | { readonly type: 'fitted'; readonly id: number; readonly fit: FamilyFit | null }
+  | { readonly type: 'fitted'; readonly id: number; readonly fit: FitPart | null }
   | { readonly type: 'fatal'; readonly message: string }
 
 /** Location of the compiled worker script next to this module. */
@@ -282,7 +282,7 @@ const inSharedMemory = <A extends Float64Array | Int32Array>(a: A): A => {
 
 /**
  * Selection's family fits on the slots: each pair's samples are copied once into shared memory, and
- * each (pair, family) fit is one message. A fit is a pure function of its job, so its answer is the
+ * each (pair, family, part) fit is one message. A fit is a pure function of its job, so its answer is the
  * one `fitInline` gives; fits a failed worker left unanswered run in this thread.
  */
 const fitOnSlots =
@@ -297,7 +297,7 @@ const fitOnSlots =
       }
       return c
     }
-    const out: Array<FamilyFit | null | undefined> = new Array(jobs.length).fill(undefined)
+    const out: Array<FitPart | null | undefined> = new Array(jobs.length).fill(undefined)
     dispatch(
       slots,
       signal,

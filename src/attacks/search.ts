@@ -77,43 +77,53 @@ const crossFitScores = (family: AttackFamily, s: PairSamples, delta: number, z: 
   return { s0: concat(scoreSide(mb, a, 0), scoreSide(ma, b, 0)), s1: concat(scoreSide(mb, a, 1), scoreSide(ma, b, 1)) }
 }
 
-/** One family's fit on one pair: its summary and, if it applies, its best event. */
-export interface FamilyFit {
-  readonly candidate: CandidateSummary
-  readonly choice: PairChoice
-}
-
 /**
  * A family fit to run, possibly on another thread: every field is plain data (the samples are typed
  * arrays, which the worker pool shares through a SharedArrayBuffer), and the fit is a pure function
- * of them, so where it runs cannot change its result.
+ * of them, so where it runs cannot change its result. Each family is two jobs that can run at once:
+ * its model on the whole sample (`model`, what estimation will score with) and its event chosen on
+ * cross-fitted scores (`event`).
  */
 export interface FitJob {
   readonly pair: number
-  readonly label: string
   readonly samples: PairSamples
   readonly family: AttackFamily
+  readonly part: 'model' | 'event'
   readonly delta: number
   readonly z: number
   readonly projection: Projection
 }
 
+/** A family's event on one pair: chosen on the cross-fitted scores t0, t1 (see `evaluateFamily`). */
+export interface FamilyEvent {
+  readonly tune0: Float64Array
+  readonly tune1: Float64Array
+  readonly result: SweepResult
+  readonly rule: PairChoice['rule']
+  readonly form: BoundForm
+}
+
+/** What a fit job gives; null when the family does not apply or cannot fit these outputs. */
+export type FitPart = { readonly part: 'model'; readonly model: AttackModel } | { readonly part: 'event'; readonly event: FamilyEvent }
+
 /**
  * Runs fit jobs and returns one outcome per job, in the jobs' order: in this thread
  * (`fitInline`) or on an executor's worker threads (pool.ts).
  */
-export type FitRunner = (jobs: ReadonlyArray<FitJob>) => ReadonlyArray<FamilyFit | null>
+export type FitRunner = (jobs: ReadonlyArray<FitJob>) => ReadonlyArray<FitPart | null>
 
 /**
- * Fits one family on one pair and chooses its event; null when the family does not apply. The event
- * is chosen on cross-fitted scores of the whole sample; the attack shipped to estimation is the
- * family refitted on the whole sample with that event (its likelihood ratios estimated from twice
- * the data), and its scores of the selection outputs are the cross-fitted ones.
+ * One fit job. `model`: the family fitted on the whole sample. `event`: the event chosen on
+ * cross-fitted scores of the whole sample, with a Gaussian-tail threshold as second candidate for
+ * scores that can look Gaussian. The attack shipped to estimation is the whole-sample model with
+ * that event (its likelihood ratios estimated from twice the data).
  */
-export const evaluateFamily = (job: FitJob): FamilyFit | null => {
-  const { pair, label, samples: s, family, delta, z, projection } = job
-  const model = tryFit(family, s, delta, z)
-  if (model === null) return null
+export const evaluateFamily = (job: FitJob): FitPart | null => {
+  const { samples: s, family, delta, z, projection } = job
+  if (job.part === 'model') {
+    const model = tryFit(family, s, delta, z)
+    return model === null ? null : { part: 'model', model }
+  }
   const scores = crossFitScores(family, s, delta, z)
   if (scores === null) return null
   const { s0: t0, s1: t1 } = scores
@@ -127,47 +137,40 @@ export const evaluateFamily = (job: FitJob): FamilyFit | null => {
       rule = 'gaussian-tail'
     }
   }
-  return {
-    candidate: { pair, label, family, tuneEpsilon: r.objective, advantage: r.advantage },
-    choice: {
-      pair,
-      family,
-      attack: { shape: s.shape, model, orientation: r.orientation, threshold: r.threshold },
-      tune0: t0,
-      tune1: t1,
-      objective: r.objective,
-      advantage: r.advantage,
-      rule,
-      // The Gaussian-tail threshold's objective is the rates bound's, under the fitted model.
-      form: rule === 'gaussian-tail' ? 'rates' : formAt(t0, t1, r, delta, projection),
-    },
-  }
+  // The Gaussian-tail threshold's objective is the rates bound's, under the fitted model.
+  const form = rule === 'gaussian-tail' ? 'rates' : formAt(t0, t1, r, delta, projection)
+  return { part: 'event', event: { tune0: t0, tune1: t1, result: r, rule, form } }
 }
 
 /** Runs the jobs one after another in this thread. */
 export const fitInline: FitRunner = (jobs) => jobs.map(evaluateFamily)
 
-/** The jobs of one pair: one per family, in the families' order (which breaks ties in `bestOfPair`). */
-export const pairJobs = (
+/** The jobs of one pair: a model and an event job per family, in the families' order (which breaks ties in `bestOfPair`). */
+export const pairJobs = (pair: number, samples: PairSamples, families: ReadonlyArray<AttackFamily>, delta: number, z: number, projection: Projection): FitJob[] =>
+  families.flatMap((family) => (['model', 'event'] as const).map((part) => ({ pair, samples, family, part, delta, z, projection })))
+
+/**
+ * A pair's best (family, event) from the outcomes of its `pairJobs`, and a summary of each family
+ * that applies (both its model and its event fitted).
+ */
+export const bestOfPair = (
   pair: number,
   label: string,
-  samples: PairSamples,
+  shape: PairSamples['shape'],
   families: ReadonlyArray<AttackFamily>,
-  delta: number,
-  z: number,
-  projection: Projection,
-): FitJob[] => families.map((family) => ({ pair, label, samples, family, delta, z, projection }))
-
-/** A pair's best (family, event) from its families' fits in the families' order, and a summary of each family. */
-export const bestOfPair = (fits: ReadonlyArray<FamilyFit | null>): { readonly best: PairChoice | null; readonly candidates: CandidateSummary[] } => {
+  parts: ReadonlyArray<FitPart | null>,
+): { readonly best: PairChoice | null; readonly candidates: CandidateSummary[] } => {
   const candidates: CandidateSummary[] = []
   let best: PairChoice | null = null
-  for (const f of fits) {
-    if (f === null) continue
-    candidates.push(f.candidate)
-    const c = f.choice
-    if (best === null || c.objective > best.objective + 1e-12 || (Math.abs(c.objective - best.objective) <= 1e-12 && c.advantage > best.advantage + 1e-12)) best = c
-  }
+  families.forEach((family, i) => {
+    const m = parts[2 * i]
+    const e = parts[2 * i + 1]
+    if (m?.part !== 'model' || e?.part !== 'event') return
+    const { tune0, tune1, result: r, rule, form } = e.event
+    candidates.push({ pair, label, family, tuneEpsilon: r.objective, advantage: r.advantage })
+    if (best === null || r.objective > best.objective + 1e-12 || (Math.abs(r.objective - best.objective) <= 1e-12 && r.advantage > best.advantage + 1e-12))
+      best = { pair, family, attack: { shape, model: m.model, orientation: r.orientation, threshold: r.threshold }, tune0, tune1, objective: r.objective, advantage: r.advantage, rule, form }
+  })
   return { best, candidates }
 }
 
@@ -180,7 +183,8 @@ export const evaluatePair = (
   delta: number,
   z: number,
   projection: Projection,
-): { readonly best: PairChoice | null; readonly candidates: CandidateSummary[] } => bestOfPair(fitInline(pairJobs(pair, label, s, families, delta, z, projection)))
+): { readonly best: PairChoice | null; readonly candidates: CandidateSummary[] } =>
+  bestOfPair(pair, label, s.shape, families, fitInline(pairJobs(pair, s, families, delta, z, projection)))
 
 /** Keeps the better half (at least one) of the pairs by objective; ties go to the lower index. */
 export const betterHalf = (scored: ReadonlyArray<{ readonly pair: number; readonly objective: number }>): number[] => {

@@ -115,7 +115,7 @@ port.on('message', (m: ToWorker) => {
       try {
         const fit = evaluateFamily(m.job)
         // The cross-fitted scores are fresh arrays: moved, not copied.
-        post({ type: 'fitted', id: m.id, fit }, fit === null ? [] : [fit.choice.tune0.buffer as ArrayBuffer, fit.choice.tune1.buffer as ArrayBuffer].filter((b) => b.byteLength > 0))
+        post({ type: 'fitted', id: m.id, fit }, fit?.part !== 'event' ? [] : [fit.event.tune0.buffer as ArrayBuffer, fit.event.tune1.buffer as ArrayBuffer].filter((b) => b.byteLength > 0))
       } catch (e) {
         post({ type: 'fatal', message: `internal error in a worker: ${message(e)}` })
       }

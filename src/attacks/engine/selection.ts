@@ -139,12 +139,12 @@ const evaluate = <I>(st: AuditState<I>, s: Search, pairs: ReadonlyArray<number>)
   const jobs: FitJob[] = []
   const sampled = pairs.filter((p) => s.samples[p] !== null && s.samples[p] !== undefined)
   for (const p of sampled)
-    jobs.push(...pairJobs(p, st.cfg.pairs[p]?.label ?? `pair ${p}`, s.samples[p] as PairSamples, st.cfg.families, st.cfg.claim.delta, s.z, projection))
+    jobs.push(...pairJobs(p, s.samples[p] as PairSamples, st.cfg.families, st.cfg.claim.delta, s.z, projection))
   const fits = jobs.length === 0 ? [] : st.fit(jobs)
-  const F = st.cfg.families.length
+  const J = 2 * st.cfg.families.length
   const out = new Map<number, PairChoice | null>(pairs.map((p) => [p, null]))
   sampled.forEach((p, k) => {
-    const e = bestOfPair(fits.slice(k * F, (k + 1) * F))
+    const e = bestOfPair(p, st.cfg.pairs[p]?.label ?? `pair ${p}`, (s.samples[p] as PairSamples).shape, st.cfg.families, fits.slice(k * J, (k + 1) * J))
     for (const c of e.candidates) s.candidates.set(`${c.pair}/${c.family}`, c)
     out.set(p, e.best)
   })
