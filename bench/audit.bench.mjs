@@ -105,6 +105,7 @@ const serialOf = (w, inlineFits = false) => {
   const t0 = performance.now()
   const pool = createWorkerPool(spec.mechanism, spec.pairs, w)
   if (pool._tag === 'Left') throw new Error(pool.left.message)
+  const startMs = performance.now() - t0
   let inRun = 0
   let inFit = 0
   // Fits' critical path: per batch of fits, the longest single fit (on 1 worker the fits are timed
@@ -145,7 +146,7 @@ const serialOf = (w, inlineFits = false) => {
   // Per-chunk overhead: the executor's time beyond the hot loop's for these trials, spread over
   // the chunks and the workers (messages, scheduling, merging the counts on return).
   const hotMs = (r.right.trials.spent / hotRate) * 1000
-  return { workers: w, total, parallel: inRun, fits: inFit, fitBatches, serial: total - inRun - inFit, chunks, chunkOverheadMs: Math.max(0, (inRun * w - hotMs) / Math.max(1, chunks)), epsilonLowerBound: r.right.epsilonLowerBound }
+  return { workers: w, total, startMs, parallel: inRun, fits: inFit, fitBatches, serial: total - inRun - inFit, chunks, chunkOverheadMs: Math.max(0, (inRun * w - hotMs) / Math.max(1, chunks)), epsilonLowerBound: r.right.epsilonLowerBound }
 }
 const runs = WORKERS.map((w) => serialOf(w))
 // The same audit with the fits in this thread (as before issue 23's change): its serial fraction, for comparison.
@@ -157,6 +158,8 @@ const fraction = s1.serial / s1.total
 // Amdahl with the fits: each batch of fits takes its share on n workers, but never less than its longest fit.
 const fitsOn = (n) => s1.fitBatches.reduce((a, b) => a + Math.max(b.sum / n, b.longest), 0)
 const amdahl = (n) => s1.total / (s1.serial + s1.parallel / n + fitsOn(n))
+// The same without the fresh pool's start: what an audit on kept threads (acquireWorkerPool, the CLI's second audit on) pays.
+const warmAmdahl = (n) => (s1.total - s1.startMs) / (s1.serial - s1.startMs + s1.parallel / n + fitsOn(n))
 const serial = {
   seconds: s1.serial / 1000,
   fraction,
@@ -165,6 +168,9 @@ const serial = {
   predicted16: amdahl(16),
   sameBound: [...runs, inline1].every((x) => x.epsilonLowerBound === s1.epsilonLowerBound),
   fitsSeconds: s1.fits / 1000,
+  poolStartSeconds: s1.startMs / 1000,
+  warmFraction: (s1.serial - s1.startMs) / (s1.total - s1.startMs),
+  warmPredicted16: warmAmdahl(16),
   inlineFits: { seconds: inline1.total / 1000, serialSeconds: inline1.serial / 1000, fraction: inline1.serial / inline1.total, predicted16: amdahlInline(16) },
   fitsCriticalSeconds: fitsOn(Infinity) / 1000,
   byWorkers: runs.map((x) => ({ workers: x.workers, seconds: x.total / 1000, serialSeconds: x.serial / 1000, fitsSeconds: x.fits / 1000, serialFraction: x.serial / x.total, chunks: x.chunks, chunkOverheadMs: x.chunkOverheadMs, speedup: s1.total / x.total, amdahl: amdahl(x.workers), epsilonLowerBound: x.epsilonLowerBound })),
@@ -174,6 +180,9 @@ if (!values.json) {
     `serial part of a ${TRIALS.toLocaleString('en-US')}-trial audit: ${(s1.serial / 1000).toFixed(2)} s of ${(s1.total / 1000).toFixed(2)} s = ${(100 * fraction).toFixed(2)}% ` +
       `(pool start, selection's merging and choice, result); family fits on the workers ${(s1.fits / 1000).toFixed(2)} s on 1 (critical path ${(fitsOn(Infinity) / 1000).toFixed(2)} s); ` +
       `measured ×${serial.measured2.toFixed(2)} on 2 workers (Amdahl predicts ×${serial.predicted2.toFixed(2)}), Amdahl predicts ×${serial.predicted16.toFixed(1)} on 16`,
+  )
+  console.log(
+    `of which the fresh pool's start ${(s1.startMs / 1000).toFixed(2)} s; without it (threads kept between audits) ${(100 * serial.warmFraction).toFixed(2)}% serial → Amdahl ×${serial.warmPredicted16.toFixed(1)} on 16`,
   )
   console.log(
     `the same audit with the fits in this thread: serial ${(inline1.serial / 1000).toFixed(2)} s of ${(inline1.total / 1000).toFixed(2)} s = ${(100 * inline1.serial / inline1.total).toFixed(2)}% → Amdahl ×${amdahlInline(16).toFixed(1)} on 16${inline1.epsilonLowerBound === s1.epsilonLowerBound ? '' : '; ε_LB DIFFERS ✗'}`,
@@ -229,6 +238,7 @@ const checks = [
   [`2 workers ≥ 1.8× in-thread`, two >= 1.8 * perCore, `${(two / perCore).toFixed(2)}×`],
   [`issue 23: 2 workers ≥ 1.9× one (serial part included)`, serial.measured2 >= 1.9, `${serial.measured2.toFixed(2)}×`],
   [`issue 23: serial fraction allows ≥ 12× on 16 workers (Amdahl)`, serial.predicted16 >= 12, `${(100 * serial.fraction).toFixed(2)}% serial → ×${serial.predicted16.toFixed(1)}`],
+  [`issue 23: the same on threads kept between audits (Amdahl, no pool start)`, serial.warmPredicted16 >= 12, `${(100 * serial.warmFraction).toFixed(2)}% serial → ×${serial.warmPredicted16.toFixed(1)}`],
   [`1e6-trial histogram audit < 60 s and a violation`, hist.ms < 60_000 && h.verdict === 'violation', `${(hist.ms / 1000).toFixed(2)} s, ${h.verdict}`],
 ]
 if (values.json) console.log(JSON.stringify({ cores, node: process.version, loadavg: { before: load0, after: load1 }, rows, startup, serial, checks }, null, 2))
