@@ -80,6 +80,13 @@ export const checkSamplingRelation = (
           '(the pld accountant amplifies it under replace-one directly)',
       ),
     )
+  if (e._tag === 'WithReplacementSample' && target.kind !== 'replace-one')
+    return E.left(
+      incompatibleNeighbouring(
+        path,
+        `sampling with replacement is amplified under replace-one neighbours (Balle, Barthe & Gaboardi 2018, Thm 10); the guarantee is asked under ${showRelation(target)}`,
+      ),
+    )
   if (e._tag === 'SampleWithoutReplacement' && target.kind !== 'replace-one')
     return E.left(
       incompatibleNeighbouring(

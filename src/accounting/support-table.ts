@@ -48,6 +48,7 @@ export const SAMPLE_EVENTS: ReadonlyArray<{ readonly tag: ev.EventTag; readonly 
   { tag: 'PoissonSample', label: 'PoissonSample(q = 0.01, DiscreteGaussian(σ = 1, Δ = 1)) × 100, add/remove', event: ev.selfCompose(ev.poissonSample(0.01, ev.discreteGaussian(1, 1, AR)), 100), relation: AR },
   { tag: 'TruncatedPoissonSample', label: 'TruncatedPoissonSample(q = 0.01, cap 180 of 10,000, Gaussian(σ = 1)) × 100', event: ev.selfCompose(ev.truncatedPoissonSample(0.01, 180, 10_000, ev.gaussian(1, 1, AR)), 100), relation: AR },
   { tag: 'SampleWithoutReplacement', label: 'SampleWithoutReplacement(10 of 1000, Gaussian(σ = 1)) × 100, replace-one', event: ev.selfCompose(ev.sampleWithoutReplacement(10, 1000, ev.gaussian(1, 1, RO)), 100), relation: RO },
+  { tag: 'WithReplacementSample', label: 'WithReplacementSample(10 draws of 1000, Gaussian(σ = 1)) × 100, replace-one', event: ev.selfCompose(ev.withReplacementSample(10, 1000, ev.gaussian(1, 1, RO)), 100), relation: RO },
   { tag: 'RepeatAndSelect', label: 'RepeatAndSelect(Laplace(b = 1), geometric, mean 10)', event: ev.repeatAndSelect(ev.laplace(1, 1, AR), 10, 1), relation: AR },
   {
     tag: 'RepeatAndSelect',

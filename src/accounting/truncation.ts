@@ -67,6 +67,7 @@ export const asPlainPoisson = (e: PrivacyEvent): PrivacyEvent => {
     case 'SelfCompose':
     case 'PoissonSample':
     case 'SampleWithoutReplacement':
+    case 'WithReplacementSample':
     case 'Labeled':
       return { ...e, event: asPlainPoisson(e.event) }
     default:

@@ -87,6 +87,7 @@ export const EventCodec: t.Type<PrivacyEvent, unknown, unknown> = t.recursion<Pr
     t.readonly(t.type({ _tag: t.literal('PoissonSample'), q: N, event: EventCodec })),
     t.readonly(t.type({ _tag: t.literal('TruncatedPoissonSample'), q: N, maxBatch: N, datasetSize: N, event: EventCodec })),
     t.readonly(t.type({ _tag: t.literal('SampleWithoutReplacement'), m: N, n: N, event: EventCodec })),
+    t.readonly(t.type({ _tag: t.literal('WithReplacementSample'), batchSize: N, datasetSize: N, event: EventCodec })),
     t.readonly(t.type({ _tag: t.literal('RepeatAndSelect'), event: EventCodec, mean: N, shape: N })),
     t.readonly(t.type({ _tag: t.literal('Labeled'), label: t.string, event: EventCodec })),
   ]) as unknown as t.Type<PrivacyEvent, unknown, unknown>,
@@ -134,6 +135,7 @@ export const KNOWN_TAGS = [
   'PoissonSample',
   'TruncatedPoissonSample',
   'SampleWithoutReplacement',
+  'WithReplacementSample',
   'RepeatAndSelect',
   'Labeled',
 ]
@@ -158,7 +160,7 @@ const precheckEvent = (u: unknown, path: string): E.Either<DpError, void> => {
       const evs = v['events']
       if (!Array.isArray(evs)) return E.left(decodeFailure(`${p}.events`, evs, 'expected an array of events'))
       for (let i = evs.length - 1; i >= 0; i--) stack.push([evs[i], `${p}.events[${i}]`, depth + 1])
-    } else if (['SelfCompose', 'PoissonSample', 'TruncatedPoissonSample', 'SampleWithoutReplacement', 'RepeatAndSelect', 'Labeled'].includes(tag)) {
+    } else if (['SelfCompose', 'PoissonSample', 'TruncatedPoissonSample', 'SampleWithoutReplacement', 'WithReplacementSample', 'RepeatAndSelect', 'Labeled'].includes(tag)) {
       stack.push([v['event'], `${p}.event`, depth + 1])
     }
   }
@@ -297,6 +299,11 @@ export const validateEvent = (e: PrivacyEvent, path = '$'): E.Either<DpError, Pr
       case 'SampleWithoutReplacement':
         checks.push(need(`${p}.n`, v.n, positiveInteger, 'a positive integer'))
         checks.push(need(`${p}.m`, v.m, (x) => Number.isInteger(x) && x >= 1 && x <= v.n, `an integer in [1, n = ${v.n}]`))
+        stack.push([v.event, `${p}.event`])
+        break
+      case 'WithReplacementSample':
+        checks.push(need(`${p}.datasetSize`, v.datasetSize, positiveInteger, 'a positive integer (the number of records drawn from)'))
+        checks.push(need(`${p}.batchSize`, v.batchSize, (x) => Number.isInteger(x) && x >= 1 && x <= 2 ** 40, 'a positive integer (the number of draws)'))
         stack.push([v.event, `${p}.event`])
         break
       case 'RepeatAndSelect':

@@ -9,7 +9,7 @@
  * - noise mechanisms (Laplace, Gaussian, their discrete counterparts on the integers, randomized
  *   response, exponential mechanism) and stated guarantees taken from papers (PureDP, ApproxDP,
  *   ZCDP), each with the neighbouring relation its sensitivity assumes;
- * - structure: NoOp, NonPrivate, Compose, SelfCompose, PoissonSample, SampleWithoutReplacement,
+ * - structure: NoOp, NonPrivate, Compose, SelfCompose, PoissonSample, SampleWithoutReplacement, WithReplacementSample,
  *   RepeatAndSelect (private selection), Labeled (provenance);
  *
  * @module
@@ -242,6 +242,18 @@ export interface TruncatedPoissonSample {
   readonly event: PrivacyEvent
 }
 
+/**
+ * A batch of `batchSize` records drawn uniformly with replacement from the `datasetSize` records,
+ * then `event` runs on the batch (a record may appear several times). Amplified under replace-one
+ * neighbours (Balle, Barthe & Gaboardi 2018, Thm 10; accounting/with-replacement.ts).
+ */
+export interface WithReplacementSample {
+  readonly _tag: 'WithReplacementSample'
+  readonly batchSize: number
+  readonly datasetSize: number
+  readonly event: PrivacyEvent
+}
+
 /** A uniformly random subset of m of the n units, then `event` runs on the subset. */
 export interface SampleWithoutReplacement {
   readonly _tag: 'SampleWithoutReplacement'
@@ -295,6 +307,7 @@ export type PrivacyEvent =
   | PoissonSample
   | TruncatedPoissonSample
   | SampleWithoutReplacement
+  | WithReplacementSample
   | RepeatAndSelect
   | Labeled
 
@@ -415,6 +428,12 @@ export const sampleWithoutReplacement = (m: number, n: number, event: PrivacyEve
   n,
   event,
 })
+export const withReplacementSample = (batchSize: number, datasetSize: number, event: PrivacyEvent): WithReplacementSample => ({
+  _tag: 'WithReplacementSample',
+  batchSize,
+  datasetSize,
+  event,
+})
 export const repeatAndSelect = (event: PrivacyEvent, mean: number, shape: number): RepeatAndSelect => ({
   _tag: 'RepeatAndSelect',
   event,
@@ -459,6 +478,7 @@ export const children = (e: PrivacyEvent): ReadonlyArray<PrivacyEvent> => {
     case 'PoissonSample':
     case 'TruncatedPoissonSample':
     case 'SampleWithoutReplacement':
+    case 'WithReplacementSample':
     case 'RepeatAndSelect':
     case 'Labeled':
       return [e.event]

@@ -77,7 +77,8 @@ export const compositionAtoms = (e: PrivacyEvent): ReadonlyMap<string, number> =
         return walk(v.event, times * v.count)
       case 'PoissonSample':
       case 'TruncatedPoissonSample':
-      case 'SampleWithoutReplacement': {
+      case 'SampleWithoutReplacement':
+      case 'WithReplacementSample': {
         const key = JSON.stringify({ ...v, event: canonical(v.event) })
         out.set(key, (out.get(key) ?? 0) + times)
         return

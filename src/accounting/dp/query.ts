@@ -20,6 +20,7 @@
  *
  * @module
  */
+import { drawnProbability, GROUP_GRID, type ProfilePoint, withReplacementEpsilonAt } from '../with-replacement.js'
 import { analyticGaussianEpsilon } from '../analytic-gaussian.js'
 import { discreteGaussianEpsilon } from '../discrete-noise.js'
 import { zcdpEpsilonTight } from '../zcdp/conversion.js'
@@ -69,6 +70,8 @@ const termBase = (t: DpTerm): number => {
       return 0
     case 'Sampled':
       return t.rate * baseDelta(t.inner)
+    case 'WithReplacement':
+      return drawnProbability(t.batchSize, t.datasetSize) * baseDelta(t.inner)
   }
 }
 
@@ -85,6 +88,8 @@ const isFlexible = (t: DpTerm, method: DpMethod): boolean => {
       return true
     case 'Sampled':
       return t.inner.entries.some((e) => isFlexible(e.term, method)) || (method !== 'basic' && totalCount(t.inner) > 1)
+    case 'WithReplacement':
+      return true
   }
 }
 
@@ -121,7 +126,34 @@ const termEpsilon = (t: DpTerm, d: number, method: DpMethod): number => {
       const inner = dIn >= 1 ? 0 : epsilonAt(t.inner, dIn, method).epsilon
       return amplifiedEpsilon(t.rate, inner)
     }
+    case 'WithReplacement': {
+      if (!(d > 0)) return Infinity
+      if (d >= 1) return 0
+      // The inner profile on the grid, plus the point at δ_in = d/η, where the k = 1 term alone
+      // would spend the whole share (for m = 1 it is the sampled-once answer exactly).
+      const eta = drawnProbability(t.batchSize, t.datasetSize)
+      const dIn = Math.min(1, d / eta)
+      const eIn = dIn >= 1 ? 0 : epsilonAt(t.inner, dIn, method).epsilon
+      const points = [...profileGrid(t.inner, method), { epsilon: eIn, delta: Math.min(dIn, deltaAt(t.inner, eIn, method).delta) }]
+      return withReplacementEpsilonAt(t.batchSize, t.datasetSize, points, d)
+    }
   }
+}
+
+const profileCache = new WeakMap<DpState, Map<DpMethod, ReadonlyArray<ProfilePoint>>>()
+
+/** The inner state's δ(ε₁) on the group grid, once per state and method. */
+const profileGrid = (s: DpState, method: DpMethod): ReadonlyArray<ProfilePoint> => {
+  let byMethod = profileCache.get(s)
+  if (byMethod === undefined) {
+    byMethod = new Map()
+    profileCache.set(s, byMethod)
+  }
+  const hit = byMethod.get(method)
+  if (hit !== undefined) return hit
+  const points = GROUP_GRID.map((epsilon) => ({ epsilon, delta: deltaAt(s, epsilon, method).delta }))
+  byMethod.set(method, points)
+  return points
 }
 
 /** Per-step guarantees when each flexible occurrence gets `share` on top of its committed δ. */

@@ -16,6 +16,9 @@ import { type NormalizedLeaf, pureEpsilonOf, resolveLeaf } from '../normalize.js
 import { checkSamplingRelation } from '../relation.js'
 import { TRUNCATION_SCOPE } from '../truncation.js'
 import { amplify } from './amplification.js'
+
+const WITH_REPLACEMENT_NOTE =
+  'sampling with replacement: Balle, Barthe & Gaboardi 2018, Thm 10 (ε′ = log(1 + η(e^ε − 1)), δ′ = Σ_k P(K = k)·δ_{M,k}(ε), K ~ Bin(m, 1/n)), the k-fold group profile from the inner profile'
 import type { StatedCurve } from '../stated.js'
 
 export type SamplingScheme = 'poisson' | 'without-replacement'
@@ -39,6 +42,11 @@ export type DpTerm =
   | { readonly _tag: 'Profile'; readonly epsilons: ReadonlyArray<number>; readonly deltas: ReadonlyArray<number> }
   /** A subsampled sub-composition: composed to one (ε, δ) per query, then amplified by `rate`. */
   | { readonly _tag: 'Sampled'; readonly scheme: SamplingScheme; readonly rate: number; readonly inner: DpState }
+  /**
+   * m draws with replacement from n records: the inner sub-composition's profile, through group
+   * privacy for each number of draws of the differing record (../with-replacement.ts), per query.
+   */
+  | { readonly _tag: 'WithReplacement'; readonly batchSize: number; readonly datasetSize: number; readonly inner: DpState }
 
 export interface DpEntry {
   /** Canonical text of the term; equal terms merge. */
@@ -73,6 +81,8 @@ const termKey = (t: DpTerm): string => {
       return `P(${t.epsilons.join(',')};${t.deltas.join(',')})`
     case 'Sampled':
       return `S(${t.scheme},${t.rate},[${t.inner.entries.map((e) => `${e.count}×${e.key}`).join(';')}])`
+    case 'WithReplacement':
+      return `W(${t.batchSize},${t.datasetSize},[${t.inner.entries.map((e) => `${e.count}×${e.key}`).join(';')}])`
   }
 }
 
@@ -247,6 +257,18 @@ export const foldEvent = (e: PrivacyEvent, relation: NeighbouringRelation, path:
     }
     case 'TruncatedPoissonSample':
       return E.left(unsupportedEvent(path, '(ε, δ) composition', e._tag, TRUNCATION_SCOPE))
+    case 'WithReplacementSample': {
+      const ok = checkSamplingRelation(e, relation, path)
+      if (E.isLeft(ok)) return ok
+      const r = foldEvent(e.event, relation, childPath(path, e))
+      if (E.isLeft(r)) return r
+      const inner = r.right
+      if (inner.nonPrivate || inner.entries.length === 0) return E.right(inner)
+      return E.right({
+        ...single({ _tag: 'WithReplacement', batchSize: e.batchSize, datasetSize: e.datasetSize, inner: { ...inner, notes: [] } }),
+        notes: mergeNotes(inner.notes, [WITH_REPLACEMENT_NOTE]),
+      })
+    }
     case 'Labeled':
       return foldEvent(e.event, relation, childPath(path, e))
     case 'RepeatAndSelect': {

@@ -24,6 +24,7 @@
  *
  * @module
  */
+import { WITH_REPLACEMENT_SCOPE } from '../with-replacement.js'
 import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, invalidParameter, unsupportedEvent } from '../../core/error.js'
 import { absurd, childPath, isNoiseEvent, noOp, type PrivacyEvent } from '../../mechanisms/event.js'
@@ -219,6 +220,8 @@ const reduceInner = (
     case 'RepeatAndSelect':
     case 'TruncatedPoissonSample':
       return E.left(unsupportedEvent(path, NAME, e._tag, e._tag === 'TruncatedPoissonSample' ? TRUNCATION_SCOPE : INNER_SCOPE))
+    case 'WithReplacementSample':
+      return E.left(unsupportedEvent(path, NAME, e._tag, WITH_REPLACEMENT_SCOPE))
     default:
       return absurd(e as never)
   }
@@ -391,6 +394,8 @@ const foldEvent = (
     }
     case 'TruncatedPoissonSample':
       return E.left(unsupportedEvent(path, NAME, e._tag, TRUNCATION_SCOPE))
+    case 'WithReplacementSample':
+      return E.left(unsupportedEvent(path, NAME, e._tag, WITH_REPLACEMENT_SCOPE))
     case 'SampleWithoutReplacement':
       return E.left(
         unsupportedEvent(

@@ -23,6 +23,7 @@
  *
  * @module
  */
+import { WITH_REPLACEMENT_SCOPE } from '../with-replacement.js'
 import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, numericFailure, unsupportedEvent } from '../../core/error.js'
 import { childPath, isNoiseEvent, noOp, type PrivacyEvent } from '../../mechanisms/event.js'
@@ -392,6 +393,8 @@ const foldUncached = (e: PrivacyEvent, os: OrderSet, path: string, ctx: Context)
     }
     case 'TruncatedPoissonSample':
       return E.left(unsupportedEvent(path, 'rdp', e._tag, TRUNCATION_SCOPE))
+    case 'WithReplacementSample':
+      return E.left(unsupportedEvent(path, 'rdp', e._tag, WITH_REPLACEMENT_SCOPE))
     default:
       return E.left(unsupportedEvent(path, 'rdp', (e as { _tag: string })._tag, 'unknown event'))
   }

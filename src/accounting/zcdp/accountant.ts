@@ -21,6 +21,7 @@
  *
  * @module
  */
+import { WITH_REPLACEMENT_SCOPE } from '../with-replacement.js'
 import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, unsupportedEvent } from '../../core/error.js'
 import { TRUNCATION_SCOPE } from '../truncation.js'
@@ -157,6 +158,8 @@ const foldRho = (e: PrivacyEvent, relation: NeighbouringRelation, path: string):
     }
     case 'TruncatedPoissonSample':
       return E.left(unsupportedEvent(path, 'zcdp', e._tag, TRUNCATION_SCOPE))
+    case 'WithReplacementSample':
+      return E.left(unsupportedEvent(path, 'zcdp', e._tag, WITH_REPLACEMENT_SCOPE))
     case 'Labeled':
       return foldRho(e.event, relation, childPath(path, e))
     case 'RepeatAndSelect':

@@ -71,6 +71,7 @@ export const ledger = (event: PrivacyEvent): LedgerSection => {
       case 'PoissonSample':
       case 'TruncatedPoissonSample':
       case 'SampleWithoutReplacement':
+      case 'WithReplacementSample':
       case 'RepeatAndSelect':
         return walk(e.event, `${path}.event`, depth + 1, repeats, '')
       default:

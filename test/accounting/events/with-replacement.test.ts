@@ -1,0 +1,119 @@
+/**
+ * Sampling with replacement (issue 26): Balle, Barthe & Gaboardi 2018, Thm 10 with group privacy
+ * (accounting/with-replacement.ts). Checked: m = 1 is sampling once with probability 1/n exactly;
+ * never below randomized response on "is the record in the batch" (computed exactly); never above
+ * the unsampled m-fold group bound; monotone in m and n; codec errors name the field; RDP, zCDP and
+ * PLD refuse with the reason; relations other than replace-one refused.
+ */
+import { describe, expect, it } from 'vitest'
+import fc from 'fast-check'
+import * as E from 'fp-ts/lib/Either.js'
+import { amplifiedEpsilon } from '../../../src/accounting/dp/amplification.js'
+import { ACCOUNTANTS } from '../../../src/accounting/registry.js'
+import { drawCounts, drawnProbability } from '../../../src/accounting/with-replacement.js'
+import { formatError } from '../../../src/core/error.js'
+import { decodeEvent } from '../../../src/mechanisms/codec.js'
+import * as ev from '../../../src/mechanisms/event.js'
+import { addRemove, replaceOne } from '../../../src/mechanisms/neighbouring.js'
+import { epsAt } from '../eps-at.js'
+
+const RO = replaceOne('record')
+const SEED = 26_031
+const DP = ['basic', 'advanced', 'optimal'] as const
+
+const deltaAt = (name: (typeof DP)[number], e: ev.PrivacyEvent, eps: number): number => {
+  const run = ACCOUNTANTS[name]({ relation: RO }).run(e)
+  if (E.isLeft(run)) throw new Error(formatError(run.left))
+  const d = run.right.delta(eps)
+  if (E.isLeft(d)) throw new Error(formatError(d.left))
+  return d.right.delta
+}
+
+/** Exact δ(ε) of RR(ε₀) on the bit "the record is in the batch": an ε₀-DP mechanism of the batch. */
+const rrLowerBound = (m: number, n: number, eps0: number, eps: number): number => {
+  const eta = drawnProbability(m, n)
+  const e0 = Math.exp(eps0)
+  const p1D = (eta * e0 + (1 - eta)) / (1 + e0)
+  const p1Dp = 1 / (1 + e0)
+  return Math.max(0, p1D - Math.exp(eps) * p1Dp) + Math.max(0, 1 - p1D - Math.exp(eps) * (1 - p1Dp))
+}
+
+describe('the draw counts', () => {
+  it('K ~ Bin(m, 1/n): P(K = 1) and η match mpmath', () => {
+    // mpmath (30 digits): m = 256, n = 60,000: P(K=1) = 256/60000·(1 − 1/60000)^255, η = 1 − (1 − 1/60000)^256
+    const { pmf } = drawCounts(256, 60_000)
+    expect(pmf[1]).toBeCloseTo(0.00424857166166381, 15)
+    expect(drawnProbability(256, 60_000)).toBeCloseTo(0.00425761278059831, 15)
+    expect(drawnProbability(1, 1)).toBe(1)
+  })
+})
+
+describe('WithReplacementSample in the (ε, δ) accountants', () => {
+  it('m = 1 is sampling once with probability 1/n: (log(1 + (e^ε − 1)/n), δ/n)', () => {
+    for (const name of DP) {
+      const got = epsAt(name, ev.withReplacementSample(1, 100, ev.approxDP(1, 1e-3, RO)), 1e-5, RO)
+      expect(got).toBeDefined()
+      expect(got as number).toBeGreaterThanOrEqual(amplifiedEpsilon(0.01, 1))
+      expect(got as number).toBeLessThanOrEqual(amplifiedEpsilon(0.01, 1) * (1 + 1e-9))
+    }
+  })
+
+  it('never below RR on "the record is in the batch", never above the m-fold group bound (fast-check)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 2000 }), fc.double({ min: 0.05, max: 3, noNaN: true }), (m, n, eps0) => {
+        const e = ev.withReplacementSample(m, n, ev.pureDP(eps0, RO))
+        for (const eps of [0, 0.1, 0.5, eps0]) expect(deltaAt('optimal', e, eps)).toBeGreaterThanOrEqual(rrLowerBound(m, n, eps0, eps) - 1e-12)
+        // unsampled group privacy: M on the batch is (mε₀, 0)-DP for any m draws
+        expect(deltaAt('basic', e, m * eps0 * (1 + 1e-9))).toBeLessThanOrEqual(1e-300)
+        const d = 1e-6
+        expect(epsAt('basic', e, d, RO) as number).toBeLessThanOrEqual(m * eps0 * (1 + 1e-9))
+      }),
+      { seed: SEED, numRuns: 40 },
+    )
+  })
+
+  it('ε grows with m and falls with n (fast-check)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 60 }), fc.integer({ min: 2, max: 5000 }), fc.double({ min: 0.5, max: 4, noNaN: true }), (m, n, sigma) => {
+        const at = (mm: number, nn: number): number =>
+          epsAt('optimal', ev.withReplacementSample(mm, nn, ev.gaussian(sigma, 1, RO)), 1e-5, RO) as number
+        const base = at(m, n)
+        expect(at(m + 1, n)).toBeGreaterThanOrEqual(base * (1 - 1e-9))
+        expect(at(m, n + 1)).toBeLessThanOrEqual(base * (1 + 1e-9))
+      }),
+      { seed: SEED + 1, numRuns: 15 },
+    )
+  })
+
+  it('composes: 10 steps cost more than one', () => {
+    const one = ev.withReplacementSample(64, 10_000, ev.gaussian(1, 1, RO))
+    const a = epsAt('optimal', one, 1e-5, RO) as number
+    const b = epsAt('optimal', ev.selfCompose(one, 10), 1e-5, RO) as number
+    expect(b).toBeGreaterThan(a)
+    expect(Number.isFinite(b)).toBe(true)
+  })
+})
+
+describe('refusals and the codec', () => {
+  it('rdp, zcdp and pld refuse with the reason; add/remove is refused', () => {
+    const e = ev.withReplacementSample(10, 1000, ev.gaussian(1, 1, RO))
+    for (const name of ['rdp', 'zcdp', 'pld'] as const) {
+      const run = ACCOUNTANTS[name]({ relation: RO }).run(e)
+      expect(E.isLeft(run)).toBe(true)
+      if (E.isLeft(run)) expect(formatError(run.left)).toMatch(/with replacement/)
+    }
+    const ar = ACCOUNTANTS.optimal({ relation: addRemove('record') }).run(ev.withReplacementSample(10, 1000, ev.gaussian(1, 1, addRemove('record'))))
+    expect(E.isLeft(ar)).toBe(true)
+    if (E.isLeft(ar)) expect(formatError(ar.left)).toMatch(/replace-one/)
+  })
+
+  it('bad fields are named with their value', () => {
+    const bad = decodeEvent({ _tag: 'WithReplacementSample', batchSize: 2.5, datasetSize: 10, event: { _tag: 'NoOp' } })
+    expect(E.isLeft(bad)).toBe(true)
+    if (E.isLeft(bad)) expect(formatError(bad.left)).toMatch(/batchSize.*2\.5/)
+    const bad2 = decodeEvent({ _tag: 'WithReplacementSample', batchSize: 2, datasetSize: 0, event: { _tag: 'NoOp' } })
+    if (E.isLeft(bad2)) expect(formatError(bad2.left)).toMatch(/datasetSize.*0/)
+    expect(E.isLeft(bad2)).toBe(true)
+    expect(E.isRight(decodeEvent({ _tag: 'WithReplacementSample', batchSize: 2, datasetSize: 10, event: { _tag: 'NoOp' } }))).toBe(true)
+  })
+})
