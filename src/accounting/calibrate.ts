@@ -42,12 +42,21 @@ const KINDS: Readonly<Record<string, ParamKind>> = {
   // TruncatedPoissonSample: a larger cap overflows less (ε falls), a larger dataset more (ε grows).
   maxBatch: { direction: 'noise', integer: true, lower: 1, upper: 2 ** 40, upperInclusive: true },
   datasetSize: { direction: 'budget', integer: true, lower: 1, upper: 2 ** 40, upperInclusive: true },
+  // WithReplacementSample: more draws reach the record more often (ε grows).
+  batchSize: { direction: 'budget', integer: true, lower: 1, upper: 2 ** 40, upperInclusive: true },
   epsilon: { direction: 'budget', integer: false, lower: 0, upper: 1e4, upperInclusive: true },
   rho: { direction: 'budget', integer: false, lower: 0, upper: 1e6, upperInclusive: true },
   xi: { direction: 'budget', integer: false, lower: 0, upper: 1e4, upperInclusive: true },
   mean: { direction: 'budget', integer: false, lower: 1, upper: 1e9, upperInclusive: true },
   sensitivity: { direction: 'budget', integer: false, lower: 0, upper: 1e8, upperInclusive: true },
 }
+
+/** Fields whose direction depends on the event: drawing with replacement from more records reaches the record less often. */
+const KINDS_BY_TAG: Readonly<Record<string, Readonly<Record<string, ParamKind>>>> = {
+  WithReplacementSample: { datasetSize: { direction: 'noise', integer: true, lower: 1, upper: 2 ** 40, upperInclusive: true } },
+}
+
+const kindOf = (tag: string | undefined, field: string): ParamKind | undefined => (tag === undefined ? undefined : KINDS_BY_TAG[tag]?.[field]) ?? KINDS[field]
 
 export const CALIBRATABLE_FIELDS = Object.keys(KINDS)
 
@@ -96,11 +105,11 @@ export interface Calibration {
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u)
 
 /** Fields holding the placeholder, with their JSON paths. */
-const findPlaceholders = (u: unknown, path: string, out: Array<{ field: string; path: string }>): void => {
+const findPlaceholders = (u: unknown, path: string, out: Array<{ field: string; path: string; tag?: string }>): void => {
   if (Array.isArray(u)) u.forEach((c, i) => findPlaceholders(c, `${path}[${i}]`, out))
   else if (isRecord(u))
     for (const [k, v] of Object.entries(u)) {
-      if (v === PARAM) out.push({ field: k, path: `${path}.${k}` })
+      if (v === PARAM) out.push(typeof u['_tag'] === 'string' ? { field: k, path: `${path}.${k}`, tag: u['_tag'] } : { field: k, path: `${path}.${k}` })
       else findPlaceholders(v, `${path}.${k}`, out)
     }
 }
@@ -143,7 +152,7 @@ export const calibrate = (template: CalibrationTemplate, options: CalibrateOptio
   const tol = options.tolerance ?? 1e-6
   if (!(tol > 0 && tol < 1)) return E.left(invalidParameter('tolerance', tol, 'must be in (0, 1)'))
 
-  const holes: Array<{ field: string; path: string }> = []
+  const holes: Array<{ field: string; path: string; tag?: string }> = []
   findPlaceholders(template.event, '$.event', holes)
   const first = holes[0]
   if (first === undefined)
@@ -151,9 +160,12 @@ export const calibrate = (template: CalibrationTemplate, options: CalibrateOptio
   const other = holes.find((h) => h.field !== first.field)
   if (other !== undefined)
     return E.left(decodeFailure(other.path, PARAM, `all "${PARAM}" placeholders must sit in fields of one name (found ${first.field} and ${other.field})`))
-  const kind = KINDS[first.field]
+  const kind = kindOf(first.tag, first.field)
   if (kind === undefined)
     return E.left(decodeFailure(first.path, PARAM, `cannot calibrate the field "${first.field}"; calibratable: ${CALIBRATABLE_FIELDS.join(', ')}`))
+  const opposed = holes.find((h) => kindOf(h.tag, h.field)?.direction !== kind.direction)
+  if (opposed !== undefined)
+    return E.left(decodeFailure(opposed.path, PARAM, `"${first.field}" moves ε one way in ${first.tag ?? 'its event'} and the other in ${opposed.tag ?? 'its event'}: calibrate one of them at a time`))
 
   let probes = 0
   let lastMethod = ''

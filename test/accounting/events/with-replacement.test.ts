@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import * as E from 'fp-ts/lib/Either.js'
+import { calibrate, decodeTemplate } from '../../../src/accounting/calibrate.js'
 import { amplifiedEpsilon } from '../../../src/accounting/dp/amplification.js'
 import { ACCOUNTANTS } from '../../../src/accounting/registry.js'
 import { drawCounts, drawnProbability } from '../../../src/accounting/with-replacement.js'
@@ -115,5 +116,36 @@ describe('refusals and the codec', () => {
     if (E.isLeft(bad2)) expect(formatError(bad2.left)).toMatch(/datasetSize.*0/)
     expect(E.isLeft(bad2)).toBe(true)
     expect(E.isRight(decodeEvent({ _tag: 'WithReplacementSample', batchSize: 2, datasetSize: 10, event: { _tag: 'NoOp' } }))).toBe(true)
+  })
+})
+
+describe('calibration', () => {
+  const template = (field: 'batchSize' | 'datasetSize', other: number): unknown => ({
+    schemaVersion: 1,
+    relation: { kind: 'replace-one', unit: 'record' },
+    event: {
+      _tag: 'WithReplacementSample',
+      batchSize: field === 'batchSize' ? '$param' : other,
+      datasetSize: field === 'datasetSize' ? '$param' : other,
+      event: ev.gaussian(2, 1, RO),
+    },
+  })
+  const eps = (m: number, n: number): number => epsAt('optimal', ev.withReplacementSample(m, n, ev.gaussian(2, 1, RO)), 1e-5, RO) as number
+
+  it('finds the largest batch and the smallest dataset meeting ε ≤ 0.5 at δ = 1e-5', () => {
+    const tb = decodeTemplate(template('batchSize', 1000))
+    if (E.isLeft(tb)) throw new Error(formatError(tb.left))
+    const cb = calibrate(tb.right, { epsilon: 0.5, delta: 1e-5, accountant: 'optimal' })
+    if (E.isLeft(cb)) throw new Error(formatError(cb.left))
+    const m = cb.right.value
+    expect(eps(m, 1000)).toBeLessThanOrEqual(0.5)
+    expect(eps(m + 1, 1000)).toBeGreaterThan(0.5)
+    const tn = decodeTemplate(template('datasetSize', 20))
+    if (E.isLeft(tn)) throw new Error(formatError(tn.left))
+    const cn = calibrate(tn.right, { epsilon: 0.5, delta: 1e-5, accountant: 'optimal' })
+    if (E.isLeft(cn)) throw new Error(formatError(cn.left))
+    const n = cn.right.value
+    expect(eps(20, n)).toBeLessThanOrEqual(0.5)
+    expect(eps(20, n - 1)).toBeGreaterThan(0.5)
   })
 })
