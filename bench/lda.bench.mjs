@@ -8,11 +8,17 @@ import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { secure, seeded } from '../dist/core/rng.js'
 import { secureWords, seededWords, WordStream } from '../dist/core/words.js'
-import {
-  loadDataset, initState, makeSparseSampler, makeSnapshotSampler, phiFromCounts, heldOutPerplexity, FastUniform, NoiseSource, fillLaplace, hdpLda,
-  perturbDocuments, onesPerWord, reconstruct, presenceCorpus, olpLda,
-  loadSpamRaw, testMask, topVocabulary, calibrateVocabulary, dpVocabulary, vocabularyCounts, subLda, cdpLdaPlus, cgs,
-} from '../dist/trainers/index.js'
+import { loadDataset, heldOutPerplexity, hdpLda, olpLda, subLda, cdpLdaPlus, cgs } from '../dist/trainers/index.js'
+import { initState, phiFromCounts } from '../dist/trainers/lda/state.js'
+import { makeSparseSampler } from '../dist/trainers/lda/sparse.js'
+import { makeSnapshotSampler } from '../dist/trainers/lda/snapshot.js'
+import { FastUniform, NoiseSource, fillLaplace } from '../dist/trainers/lda/random.js'
+import { perturbDocuments } from '../dist/trainers/lp/perturb.js'
+import { onesPerWord, reconstruct, presenceCorpus } from '../dist/trainers/lp/estimate.js'
+import { loadSpamRaw } from '../dist/trainers/corpus/builtin.js'
+import { testMask } from '../dist/trainers/corpus/dataset.js'
+import { topVocabulary } from '../dist/trainers/corpus/text.js'
+import { calibrateVocabulary, dpVocabulary, vocabularyCounts } from '../dist/trainers/corpus/dp-vocabulary.js'
 import { addRemove, replaceOne } from '../dist/mechanisms/neighbouring.js'
 import { sweepCommandMs } from '../dist/trainers/lda/parallel/pool.js'
 

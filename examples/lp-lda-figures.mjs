@@ -18,10 +18,10 @@
 import { writeFileSync } from 'node:fs'
 import { performance } from 'node:perf_hooks'
 import { seeded } from '../dist/core/rng.js'
-import {
-  loadDataset, heldOutPerplexity, privacyStatement, corpusStats, TRAINERS, lpLda, olpLda, onlineLda, presenceDocuments, splitPrior, selectDocuments,
-  FastUniform, documentCount,
-} from '../dist/trainers/index.js'
+import { loadDataset, heldOutPerplexity, privacyStatement, corpusStats, TRAINERS, lpLda, olpLda, selectDocuments, documentCount } from '../dist/trainers/index.js'
+import { onlineLda, presenceDocuments } from '../dist/trainers/olp/online.js'
+import { splitPrior } from '../dist/trainers/olp/olp-lda.js'
+import { FastUniform } from '../dist/trainers/lda/random.js'
 
 const K = 20
 const ALPHA = 0.1

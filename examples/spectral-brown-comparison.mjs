@@ -32,20 +32,11 @@ import { performance } from 'node:perf_hooks'
 import { seeded } from '../dist/core/rng.js'
 import { pureEpsilon } from '../dist/report/claims/evidence.js'
 import { calibrateMultiplier } from '../dist/trainers/svi/accounting.js'
-import {
-  corpusStats,
-  countDocuments,
-  heldOutPerplexity,
-  loadDataset,
-  privacyStatement,
-  spectralLda,
-  spectralLdaTrainer,
-  SPECTRAL_DEFAULTS,
-  sviLdaWithoutReplacement,
-  SVI_DEFAULTS,
-  TRAINERS,
-  planOf,
-} from '../dist/trainers/index.js'
+import { corpusStats, heldOutPerplexity, loadDataset, privacyStatement, spectralLdaTrainer, sviLdaWithoutReplacement, TRAINERS, planOf } from '../dist/trainers/index.js'
+import { countDocuments } from '../dist/trainers/spectral/moments.js'
+import { spectralLda } from '../dist/trainers/spectral/pipeline.js'
+import { SPECTRAL_DEFAULTS } from '../dist/trainers/spectral/trainer.js'
+import { SVI_DEFAULTS } from '../dist/trainers/svi/trainer.js'
 
 const { values } = parseArgs({
   options: {

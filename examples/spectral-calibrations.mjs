@@ -26,7 +26,10 @@ import { ReleaseGate } from '../dist/mechanisms/gate.js'
 import { replaceOne } from '../dist/mechanisms/neighbouring.js'
 import { runPrivate } from '../dist/trainers/spectral/private.js'
 import { printedRateSensitivity } from '../dist/trainers/spectral/sensitivity.js'
-import { calibrationFor, corpusStats, countDocuments, spectralLda, SPECTRAL_DEFAULTS, topicRecoveryError } from '../dist/trainers/index.js'
+import { corpusStats, topicRecoveryError } from '../dist/trainers/index.js'
+import { calibrationFor, SPECTRAL_DEFAULTS } from '../dist/trainers/spectral/trainer.js'
+import { countDocuments } from '../dist/trainers/spectral/moments.js'
+import { spectralLda } from '../dist/trainers/spectral/pipeline.js'
 import { K, log, sharedSettings, syntheticCorpus, V } from './spectral-synthetic.mjs'
 
 const { values } = parseArgs({

@@ -26,17 +26,10 @@ import { parseArgs } from 'node:util'
 import { seeded } from '../dist/core/rng.js'
 import { eigengap } from '../dist/trainers/spectral/private.js'
 import { decompositionReleaseSensitivity, outputReleaseSensitivity, secondMomentSensitivity, thirdMomentSensitivity, whitenedTensorSensitivity } from '../dist/trainers/spectral/sensitivity.js'
-import {
-  corpusStats,
-  countDocuments,
-  heldOutPerplexity,
-  loadDataset,
-  privacyStatement,
-  spectralLda,
-  spectralLdaTrainer,
-  SPECTRAL_DEFAULTS,
-  topicRecoveryError,
-} from '../dist/trainers/index.js'
+import { corpusStats, heldOutPerplexity, loadDataset, privacyStatement, spectralLdaTrainer, topicRecoveryError } from '../dist/trainers/index.js'
+import { countDocuments } from '../dist/trainers/spectral/moments.js'
+import { spectralLda } from '../dist/trainers/spectral/pipeline.js'
+import { SPECTRAL_DEFAULTS } from '../dist/trainers/spectral/trainer.js'
 
 const { values } = parseArgs({
   options: {

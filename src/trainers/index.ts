@@ -1,105 +1,63 @@
 /**
  * dpaudit/trainers: corpora, evaluation, and the collapsed-Gibbs LDA trainers (CGS, HDP-LDA,
- * CDP-LDA, CDP-LDA+, SUB-LDA, LP-LDA, OLP-LDA) as plug-ins that declare their privacy (plan ≡ ledger; ε from the
- * accountant, the paper's claim beside it).
+ * CDP-LDA, CDP-LDA+, SUB-LDA, LP-LDA, OLP-LDA), private SVI and spectral LDA, as plug-ins that declare
+ * their privacy (plan ≡ ledger; ε from the accountant, the paper's claim beside it).
+ *
+ * The export list is curated (issue 25): the trainers and the registry, the plug-in contract's helpers
+ * (erase, planOf, claims, flags), privacy statements, model files, corpus loading and evaluation. The
+ * papers' analyses (SUB-LDA's σ and efficiency-privacy, LP-LDA's bits, OLP-LDA's Bayes steps, spectral
+ * configurations), the samplers, the RNGs and numpy-compatible shuffles are reached by their module path
+ * inside the package only. Every type of the modules below stays exported.
  *
  * @module
  */
 export type * from './trainer.js'
+export type { AnyTrainer, ConfiguredTrainer, TrainedModel } from './erase.js'
+export type { NoCostInput } from './release/post-processing.js'
+export type { CgsConfig } from './cgs.js'
+export type { BaseConfig } from './config.js'
+export type { HdpConfig } from './hdp.js'
+export type { CdpConfig } from './cdp.js'
+export type { SubConfig } from './sub.js'
+export type { LpConfig } from './lp/lp-lda.js'
+export type { OlpConfig, PriorCorpus } from './olp/olp-lda.js'
+export type { SviConfig } from './svi/trainer.js'
+export type { SpectralConfig } from './spectral/trainer.js'
+export type { PrivacyStatement, AccountedEpsilon, ClaimedEpsilon } from './statement.js'
+export type { TrainedFile, ModelFile, LoadedModel } from './model-file.js'
+export type { Corpus, CorpusStats, PublicCorpus } from './corpus/corpus.js'
+export type { ReadUciOptions } from './corpus/uci.js'
+export type { Dataset, RawDocument, SplitOptions } from './corpus/dataset.js'
+export type { LoadOptions } from './corpus/load.js'
+export type { SyntheticSpec, SyntheticCorpus } from './corpus/synthetic.js'
+export type { PerplexityOptions, PerplexityResult } from './eval/perplexity.js'
+export type { RecoveryResult } from './eval/recovery.js'
+
+// the plug-in contract: erasing, plans, the paper's claim beside the accountant's, flags
 export { compositionAtoms, sameComposition, planOf, pureClaim, rdpClaim, noClaim } from './trainer.js'
-export { TRAINERS, TRAINER_LIST, TRAINER_NAMES, isTrainerName, trainerNamed } from './registry.js'
-export { erase, type AnyTrainer, type ConfiguredTrainer, type TrainedModel } from './erase.js'
+export { erase } from './erase.js'
 export { flagNumber, numericFlag } from './flags.js'
-export { ldaFlags, ldaSurface, LDA_MODEL, LDA_MODEL_KIND, MAX_ITERATIONS } from './lda-surface.js'
-export { postProcessing, type NoCostInput } from './release/post-processing.js'
-export { cgs, type CgsConfig } from './cgs.js'
-export { BaseConfig, BASE_DEFAULTS } from './config.js'
-export { hdpLda, HdpConfig, inherentEpsilon, paperInherentEpsilon, topicDrawEvent } from './hdp.js'
-export { cdpLda, cdpLdaPlus, CdpConfig } from './cdp.js'
-export { subLda, SubConfig, adaptiveMultiplier } from './sub.js'
-export { lpLda, LpConfig, bitEpsilon, presenceEvent, perturbation, unitGuarantees, unitNotes, WORD_BITS, type LpUnits, type UnitGuarantee } from './lp/lp-lda.js'
-export {
-  type LocalReports,
-  type UserDocuments,
-  flipProbability,
-  checkFlip,
-  binaryDigits,
-  bernoulliWord,
-  encodePresence,
-  perturbPresence,
-  perturbDocuments,
-  strideOf,
-} from './lp/perturb.js'
-export { onesPerWord, estimateCounts, estimateVariance, reconstruct, reconstructToward, presenceCorpus, type PresenceColumns } from './lp/estimate.js'
-export { olpLda, OlpConfig, Denoise, type PriorCorpus, splitPrior, checkSameVocabulary, streamSize, batchCount, PRIOR_SPLIT_SEED } from './olp/olp-lda.js'
-export { theoremSixOmega, bayesEstimate, bayesVariance, nextPrior } from './olp/bayes.js'
-export { type TopicWordPrior, flatPrior, updatePrior, sweepWithPrior, phiWithPrior, wordTotals, presenceDocuments, onlineLda } from './olp/online.js'
-export {
-  subLdaSigma,
-  paperSubsampledRdp,
-  gaussianRdp,
-  efficiencyPrivacy,
-  efficiencyPrivacyMaximiser,
-  adaptiveSubsamplingClaim,
-  type EfficiencyPrivacyMaximum,
-} from './sub-analysis.js'
-export { privacyStatement, replaceOneByApproxGroup, replaceOneByRdpGroup, replaceOneDirect, type PrivacyStatement, type AccountedEpsilon, type ClaimedEpsilon } from './statement.js'
-export { modelFile, trainedFile, type TrainedFile, writeModelFile, readModelFile, decodeModelFile, ModelFileCodec, MODEL_KIND, reindexPhi, type ModelFile, type LoadedModel } from './model-file.js'
-export { writeFileAtomic } from './io.js'
-export {
-  type Corpus,
-  type CorpusStats,
-  type PublicCorpus,
-  declarePublic,
-  corpusStats,
-  validateCorpus,
-  fromDocuments,
-  selectDocuments,
-  documentCount,
-  nonZeros,
-} from './corpus/corpus.js'
-export { readUci, readVocab, writeUci, docwordText, type ReadUciOptions } from './corpus/uci.js'
-export { tokenize, stopWords, topVocabulary } from './corpus/text.js'
-export {
-  type TokenDocuments,
-  type VocabularyParams,
-  type VocabularyGuarantee,
-  type VocabularyBudget,
-  type VocabularyCounts,
-  VOCABULARY_LABEL,
-  dpVocabulary,
-  vocabularySelectionEvent,
-  vocabularyGuarantee,
-  calibrateVocabulary,
-  releaseProbability,
-  vocabularyCounts,
-  selectFromCounts,
-} from './corpus/dp-vocabulary.js'
-export { loadBrownRaw, loadSpamRaw, emailBody } from './corpus/builtin.js'
-export {
-  type Dataset,
-  type RawDocument,
-  type SplitOptions,
-  SPLIT_SEED,
-  datasetFromRaw,
-  datasetFromCorpus,
-  completionHalves,
-  testMask,
-  pythonRound,
-} from './corpus/dataset.js'
-export { loadDataset, readJsonLines, BUILTIN_CORPORA, DEFAULT_VOCABULARY, type LoadOptions } from './corpus/load.js'
-export { numpyPermutation, Mt19937 } from './corpus/mt19937.js'
-export { generateLda, type SyntheticSpec, type SyntheticCorpus } from './corpus/synthetic.js'
-export { heldOutPerplexity, validatePhi, type PerplexityOptions, type PerplexityResult } from './eval/perplexity.js'
-export { topicRecoveryError, hungarian, type RecoveryResult } from './eval/recovery.js'
-export { jointLogLikelihood } from './lda/loglik.js'
-export { initState, phiFromCounts, thetaFromCounts, type GibbsState } from './lda/state.js'
-export { makeSparseSampler, type SparseSampler } from './lda/sparse.js'
-export { makeSnapshotSampler, type SnapshotSampler } from './lda/snapshot.js'
-export { FastUniform, NoiseSource, fillLaplace, fillGaussian } from './lda/random.js'
-export { sviLda, sviLdaWithoutReplacement, sviTrainerFor, makeSviTrainer, SviConfig, SVI_DEFAULTS, statisticSensitivity, documentNormBound, noiseSigma, samplingRelation, validateSvi } from './svi/trainer.js'
-export { BatchStatistic } from './svi/statistic.js'
-export { spectralLdaTrainer, SpectralConfig, SPECTRAL_DEFAULTS, validateSpectral, calibrationFor, configurationOf } from './spectral/trainer.js'
-export { EDGES, NODES, BUILTIN_CONFIGURATIONS, parseConfiguration, checkCut, unprotectedPath, renderGraph, type NoiseConfiguration, type EdgeId, type GraphEdge } from './spectral/graph.js'
-export { spectralLda, type SpectralResult } from './spectral/pipeline.js'
-export { countDocuments, type CountDocuments } from './spectral/moments.js'
+export { postProcessing } from './release/post-processing.js'
+// the built-in trainers and their registry
+export { TRAINERS, TRAINER_LIST, TRAINER_NAMES, isTrainerName, trainerNamed } from './registry.js'
+export { cgs } from './cgs.js'
+export { hdpLda } from './hdp.js'
+export { cdpLda, cdpLdaPlus } from './cdp.js'
+export { subLda } from './sub.js'
+export { lpLda } from './lp/lp-lda.js'
+export { olpLda } from './olp/olp-lda.js'
+export { sviLda, sviLdaWithoutReplacement } from './svi/trainer.js'
+export { spectralLdaTrainer } from './spectral/trainer.js'
+// what a run states and writes
+export { privacyStatement } from './statement.js'
+export { writeModelFile, readModelFile, decodeModelFile, ModelFileCodec } from './model-file.js'
+// corpora: loading, building, splitting, synthesising
+export { declarePublic, corpusStats, validateCorpus, fromDocuments, selectDocuments, documentCount } from './corpus/corpus.js'
+export { readUci, writeUci } from './corpus/uci.js'
+export { tokenize } from './corpus/text.js'
+export { datasetFromRaw, datasetFromCorpus, completionHalves } from './corpus/dataset.js'
+export { loadDataset, BUILTIN_CORPORA } from './corpus/load.js'
+export { generateLda } from './corpus/synthetic.js'
+// evaluation
+export { heldOutPerplexity } from './eval/perplexity.js'
+export { topicRecoveryError } from './eval/recovery.js'

@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import * as E from 'fp-ts/lib/Either.js'
 import { afterAll, describe, expect, it } from 'vitest'
-import { fromDocuments, numpyPermutation, readUci, writeUci, tokenize, pythonRound, emailBody, datasetFromCorpus } from '../../src/trainers/index.js'
+import { fromDocuments, readUci, writeUci, tokenize, datasetFromCorpus } from '../../src/trainers/index.js'
+import { numpyPermutation } from '../../src/trainers/corpus/mt19937.js'
+import { pythonRound } from '../../src/trainers/corpus/dataset.js'
+import { emailBody } from '../../src/trainers/corpus/builtin.js'
 
 describe('numpy permutation', () => {
   it('matches numpy.random.RandomState(20240601).permutation bit for bit', () => {

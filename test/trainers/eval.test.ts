@@ -1,7 +1,8 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
 import { seeded } from '../../src/core/rng.js'
-import { cgs, fromDocuments, generateLda, heldOutPerplexity, hungarian, topicRecoveryError } from '../../src/trainers/index.js'
+import { cgs, fromDocuments, generateLda, heldOutPerplexity, topicRecoveryError } from '../../src/trainers/index.js'
+import { hungarian } from '../../src/trainers/eval/recovery.js'
 
 describe('held-out perplexity', () => {
   it('is V for uniform topics', () => {

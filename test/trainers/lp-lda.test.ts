@@ -10,28 +10,10 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { runTrainCli } from '../../src/cli/commands/train.js'
 import { secure, seeded } from '../../src/core/rng.js'
 import { type RandomWords, seededWords, WordStream } from '../../src/core/words.js'
-import {
-  bernoulliWord,
-  binaryDigits,
-  corpusStats,
-  estimateCounts,
-  estimateVariance,
-  fromDocuments,
-  generateLda,
-  type LocalReports,
-  lpLda,
-  type LpConfig,
-  onesPerWord,
-  perturbDocuments,
-  presenceCorpus,
-  privacyStatement,
-  reconstruct,
-  sameComposition,
-  strideOf,
-  unitGuarantees,
-  type UserDocuments,
-  planOf,
-} from '../../src/trainers/index.js'
+import { corpusStats, fromDocuments, generateLda, lpLda, type LpConfig, privacyStatement, sameComposition, planOf } from '../../src/trainers/index.js'
+import { bernoulliWord, binaryDigits, type LocalReports, perturbDocuments, strideOf, type UserDocuments } from '../../src/trainers/lp/perturb.js'
+import { estimateCounts, estimateVariance, onesPerWord, presenceCorpus, reconstruct } from '../../src/trainers/lp/estimate.js'
+import { unitGuarantees } from '../../src/trainers/lp/lp-lda.js'
 import type { ReleaseRecord } from '../../src/mechanisms/gate.js'
 
 const synth = generateLda({ topics: 3, vocabulary: 40, documents: 40, alpha: 0.2, beta: 0.1, meanDocumentLength: 25 }, seeded(13))

@@ -11,33 +11,12 @@ import { runTrain, runTrainCli, TRAIN_USAGE } from '../../src/cli/commands/train
 import { trainerNamed } from '../../src/trainers/registry.js'
 import { seeded } from '../../src/core/rng.js'
 import { seededWords, WordStream } from '../../src/core/words.js'
-import {
-  bayesEstimate,
-  bayesVariance,
-  compositionAtoms,
-  corpusStats,
-  estimateVariance,
-  declarePublic,
-  flatPrior,
-  fromDocuments,
-  generateLda,
-  nextPrior,
-  olpLda,
-  type OlpConfig,
-  onesPerWord,
-  onlineLda,
-  perturbDocuments,
-  phiWithPrior,
-  presenceDocuments,
-  privacyStatement,
-  sameComposition,
-  splitPrior,
-  theoremSixOmega,
-  TRAINER_NAMES,
-  TRAINERS,
-  updatePrior,
-  planOf,
-} from '../../src/trainers/index.js'
+import { compositionAtoms, corpusStats, declarePublic, fromDocuments, generateLda, olpLda, type OlpConfig, privacyStatement, sameComposition, TRAINER_NAMES, TRAINERS, planOf } from '../../src/trainers/index.js'
+import { bayesEstimate, bayesVariance, nextPrior, theoremSixOmega } from '../../src/trainers/olp/bayes.js'
+import { estimateVariance, onesPerWord } from '../../src/trainers/lp/estimate.js'
+import { flatPrior, onlineLda, phiWithPrior, presenceDocuments, updatePrior } from '../../src/trainers/olp/online.js'
+import { perturbDocuments } from '../../src/trainers/lp/perturb.js'
+import { splitPrior } from '../../src/trainers/olp/olp-lda.js'
 import { FastUniform } from '../../src/trainers/lda/random.js'
 import type { ReleaseRecord } from '../../src/mechanisms/gate.js'
 

@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest'
 import { formatError } from '../../src/core/error.js'
 import { compose, gaussian, labeled, poissonSample, type PrivacyEvent, selfCompose } from '../../src/mechanisms/event.js'
 import { addRemove } from '../../src/mechanisms/neighbouring.js'
-import { type CorpusStats, type LdaTrainer, planOf as trainerPlan, privacyStatement, subLda, type SubConfig, subLdaSigma, topicDrawEvent } from '../../src/trainers/index.js'
+import { type CorpusStats, type LdaTrainer, planOf as trainerPlan, privacyStatement, subLda, type SubConfig } from '../../src/trainers/index.js'
+import { subLdaSigma } from '../../src/trainers/sub-analysis.js'
+import { topicDrawEvent } from '../../src/trainers/hdp.js'
 import { replaceOneByApproxGroup, replaceOneByRdpGroup } from '../../src/trainers/statement.js'
 
 // SUB-LDA's trainer now accounts directly under replace-one (its sample is shared with the draws,

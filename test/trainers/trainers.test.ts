@@ -2,22 +2,8 @@ import * as E from 'fp-ts/lib/Either.js'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { seeded } from '../../src/core/rng.js'
-import {
-  TRAINERS,
-  cdpLda,
-  corpusStats,
-  efficiencyPrivacyMaximiser,
-  gaussianRdp,
-  generateLda,
-  hdpLda,
-  paperSubsampledRdp,
-  privacyStatement,
-  sameComposition,
-  subLda,
-  subLdaSigma,
-  type LdaConfigBase,
-  planOf,
-} from '../../src/trainers/index.js'
+import { TRAINERS, cdpLda, corpusStats, generateLda, hdpLda, privacyStatement, sameComposition, subLda, type LdaConfigBase, planOf } from '../../src/trainers/index.js'
+import { efficiencyPrivacyMaximiser, gaussianRdp, paperSubsampledRdp, subLdaSigma } from '../../src/trainers/sub-analysis.js'
 
 const synth = generateLda({ topics: 3, vocabulary: 30, documents: 30, alpha: 0.2, beta: 0.1, meanDocumentLength: 20 }, seeded(11))
 if (E.isLeft(synth)) throw new Error('generate failed')
