@@ -27,7 +27,8 @@
  * 2017, Lemma 2.2) gives (kε₁, δ_M(ε₁)·Σ_{j<k} e^{jε₁}); an (ε_g, δ_g) guarantee gives at any ε the
  * profile δ_g + (1 − δ_g)(e^{ε_g} − e^ε)₊/(1 + e^{ε_g}) (Kairouz, Oh & Viswanath 2015, Thm 2.1: every
  * (ε_g, δ_g)-DP pair is a post-processing of that four-point pair). The least over the grid is
- * taken; it falls with ε. The binomial tail beyond the last k summed is added with δ_{M,k} ≤ 1.
+ * taken; it falls with ε. When the inner composition is all Gaussians, the exact Gaussian group
+ * profile (multiplier z/k) is used instead, the lesser of the two per k. The binomial tail beyond the last k summed is added with δ_{M,k} ≤ 1.
  * ε(δ) is the least base ε (bisection, the satisfied end kept) whose δ′ is within δ.
  *
  * Not in RDP, zCDP or PLD: their subsampling bounds (Poisson, without replacement) assume a record
@@ -36,6 +37,7 @@
  * @module
  */
 import binomcoefln from '@stdlib/math-base-special-binomcoefln'
+import { analyticGaussianDelta } from './analytic-gaussian.js'
 import { amplifiedEpsilon } from './dp/amplification.js'
 
 /** Why RDP, zCDP and PLD refuse the event. */
@@ -103,13 +105,26 @@ export const groupProfile = (points: ReadonlyArray<ProfilePoint>, k: number, eps
   return best
 }
 
+/** A bound on the k-fold group profile δ_{M,k}(ε) of the inner mechanism. */
+export type GroupProfile = (k: number, epsilon: number) => number
+
+/**
+ * The k-fold group of a composition of Gaussians with combined noise multiplier z is a Gaussian of
+ * multiplier z/k (k replacements move each query by at most kΔ, triangle inequality; the composed
+ * μ = Δ/σ scales by k): its exact profile (Balle & Wang 2018, Thm 8), rounded up.
+ */
+export const gaussianGroupProfile =
+  (noiseMultiplier: number): GroupProfile =>
+  (k, epsilon) =>
+    Math.min(1, analyticGaussianDelta(noiseMultiplier / k, epsilon) * (1 + 1e-9))
+
 /** δ′(base ε) = Σ_{k≥1} P(K = k)·δ_{M,k}(ε) + the binomial tail (BBG 2018, Thm 10). */
-export const withReplacementDelta = (batchSize: number, datasetSize: number, points: ReadonlyArray<ProfilePoint>, epsilon: number): number => {
+export const withReplacementDelta = (batchSize: number, datasetSize: number, group: GroupProfile, epsilon: number): number => {
   const { pmf, tail } = drawCounts(batchSize, datasetSize)
   let s = tail
   for (let k = 1; k < pmf.length; k++) {
     const p = pmf[k] as number
-    if (p > 0) s += p * groupProfile(points, k, epsilon)
+    if (p > 0) s += p * group(k, epsilon)
   }
   return Math.min(1, s)
 }
@@ -118,8 +133,8 @@ export const withReplacementDelta = (batchSize: number, datasetSize: number, poi
  * The least ε′ whose δ′ is within δ: bisection on the base ε (δ′ falls with it), the satisfied end
  * kept, then ε′ = log(1 + η(e^ε − 1)). ∞ when no base ε up to 700 meets δ.
  */
-export const withReplacementEpsilonAt = (batchSize: number, datasetSize: number, points: ReadonlyArray<ProfilePoint>, delta: number): number => {
-  const f = (e: number): number => withReplacementDelta(batchSize, datasetSize, points, e)
+export const withReplacementEpsilonAt = (batchSize: number, datasetSize: number, group: GroupProfile, delta: number): number => {
+  const f = (e: number): number => withReplacementDelta(batchSize, datasetSize, group, e)
   if (f(0) <= delta) return 0
   let hi = 1
   while (f(hi) > delta) {

@@ -20,7 +20,7 @@
  *
  * @module
  */
-import { drawnProbability, GROUP_GRID, type ProfilePoint, withReplacementEpsilonAt } from '../with-replacement.js'
+import { drawnProbability, GROUP_GRID, gaussianGroupProfile, groupProfile, type ProfilePoint, withReplacementEpsilonAt } from '../with-replacement.js'
 import { analyticGaussianEpsilon } from '../analytic-gaussian.js'
 import { discreteGaussianEpsilon } from '../discrete-noise.js'
 import { zcdpEpsilonTight } from '../zcdp/conversion.js'
@@ -135,9 +135,22 @@ const termEpsilon = (t: DpTerm, d: number, method: DpMethod): number => {
       const dIn = Math.min(1, d / eta)
       const eIn = dIn >= 1 ? 0 : epsilonAt(t.inner, dIn, method).epsilon
       const points = [...profileGrid(t.inner, method), { epsilon: eIn, delta: Math.min(dIn, deltaAt(t.inner, eIn, method).delta) }]
-      return withReplacementEpsilonAt(t.batchSize, t.datasetSize, points, d)
+      const z = gaussianMultiplier(t.inner)
+      const gauss = z === undefined ? undefined : gaussianGroupProfile(z)
+      const group = (k: number, e: number): number => Math.min(groupProfile(points, k, e), gauss === undefined ? 1 : gauss(k, e))
+      return withReplacementEpsilonAt(t.batchSize, t.datasetSize, group, d)
     }
   }
+}
+
+/** The combined noise multiplier of an all-Gaussian state, 1/√(Σ count/z²); undefined otherwise. */
+const gaussianMultiplier = (s: DpState): number | undefined => {
+  let inv = 0
+  for (const e of s.entries) {
+    if (e.term._tag !== 'Gaussian') return undefined
+    inv += e.count / (e.term.noiseMultiplier * e.term.noiseMultiplier)
+  }
+  return inv > 0 ? 1 / Math.sqrt(inv) : undefined
 }
 
 const profileCache = new WeakMap<DpState, Map<DpMethod, ReadonlyArray<ProfilePoint>>>()

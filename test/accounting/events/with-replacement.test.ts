@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import * as E from 'fp-ts/lib/Either.js'
 import { calibrate, decodeTemplate } from '../../../src/accounting/calibrate.js'
+import { analyticGaussianDelta } from '../../../src/accounting/analytic-gaussian.js'
 import { amplifiedEpsilon } from '../../../src/accounting/dp/amplification.js'
 import { ACCOUNTANTS } from '../../../src/accounting/registry.js'
 import { drawCounts, drawnProbability } from '../../../src/accounting/with-replacement.js'
@@ -84,6 +85,41 @@ describe('WithReplacementSample in the (ε, δ) accountants', () => {
       }),
       { seed: SEED + 1, numRuns: 15 },
     )
+  })
+
+  it('Gaussian inner: never below the noisy count of the record in the batch (exact mixture, numerically), and tighter than the generic group bound', () => {
+    // M(batch) = #copies of the record + N(0, σ²) is a Gaussian query of sensitivity 1 under replace-one;
+    // with replacement its output on D is Σ_k P(K = k)·N(k, σ²) against N(0, σ²) on D′ (and the reverse).
+    const normPdf = (x: number, mu: number, s: number): number => Math.exp(-0.5 * ((x - mu) / s) ** 2) / (s * Math.sqrt(2 * Math.PI))
+    const lower = (m: number, n: number, sigma: number, eps: number): number => {
+      const { pmf } = drawCounts(m, n)
+      const p0 = Math.pow(1 - 1 / n, m)
+      const h = sigma / 400
+      let a = 0
+      let b = 0
+      for (let x = -12 * sigma; x < pmf.length + 12 * sigma; x += h) {
+        let mix = p0 * normPdf(x, 0, sigma)
+        for (let k = 1; k < pmf.length; k++) mix += (pmf[k] as number) * normPdf(x, k, sigma)
+        const base = normPdf(x, 0, sigma)
+        a += Math.max(0, mix - Math.exp(eps) * base) * h
+        b += Math.max(0, base - Math.exp(eps) * mix) * h
+      }
+      return Math.max(a, b)
+    }
+    for (const [m, n, sigma] of [
+      [10, 1000, 1],
+      [50, 200, 2],
+      [1, 10, 0.8],
+    ] as const) {
+      const e = ev.withReplacementSample(m, n, ev.gaussian(sigma, 1, RO))
+      for (const eps of [0.05, 0.3, 1]) expect(deltaAt('optimal', e, eps)).toBeGreaterThanOrEqual(lower(m, n, sigma, eps) * (1 - 1e-6))
+    }
+    // the stated-profile route (generic group privacy) of the same Gaussian is looser
+    const eps = [0.5, 1, 2, 3, 4, 5, 6, 8]
+    const stated = ev.statedProfile(eps, eps.map((x) => analyticGaussianDelta(1, x)), RO)
+    const viaGaussian = epsAt('optimal', ev.withReplacementSample(10, 1000, ev.gaussian(1, 1, RO)), 1e-7, RO) as number
+    const viaProfile = epsAt('optimal', ev.withReplacementSample(10, 1000, stated), 1e-7, RO) as number
+    expect(viaGaussian).toBeLessThan(viaProfile)
   })
 
   it('composes: 10 steps cost more than one', () => {
