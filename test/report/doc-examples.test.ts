@@ -81,7 +81,7 @@ const typecheck = (examples: ReadonlyArray<Example>): Map<string, string[]> => {
     declaration: false,
     declarationMap: false,
     sourceMap: false,
-    paths: { dpaudit: ['./src/index.ts'], 'dpaudit/*': ['./src/*/index.ts'] },
+    paths: { dpaudit: ['./src/index.ts'], 'dpaudit/papers': ['./src/report/claims/index.ts'], 'dpaudit/*': ['./src/*/index.ts'] },
     pathsBasePath: ROOT,
   }
   const dir = join(ROOT, 'test', 'report', '__doc_examples__')
