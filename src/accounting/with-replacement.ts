@@ -53,21 +53,30 @@ export const drawnProbability = (batchSize: number, datasetSize: number): number
 export const withReplacementEpsilon = (batchSize: number, datasetSize: number, epsilon: number): number =>
   amplifiedEpsilon(drawnProbability(batchSize, datasetSize), epsilon)
 
-/** P(K = k) for k = 1, 2, … until the rest is below 1e-300 relative, and a bound on that rest. */
-export const drawCounts = (batchSize: number, datasetSize: number): { readonly pmf: Float64Array; readonly tail: number } => {
+/** Most draw counts summed one by one; past it the rest of the mass is counted with δ_{M,k} = 1 (sound, loose). */
+const MAX_TERMS = 100_000
+
+/**
+ * P(K = k) for k = 0, 1, 2, … until P(K = k) < 1e-300 past the mean, and a bound on the rest (1 if
+ * more than MAX_TERMS would be needed). For n = 1 every draw is the record: K = m, returned as ks.
+ */
+export const drawCounts = (
+  batchSize: number,
+  datasetSize: number,
+): { readonly pmf: Float64Array; readonly tail: number; readonly ks?: ReadonlyArray<number> } => {
   const m = batchSize
   const n = datasetSize
-  if (n <= 1) {
-    const pmf = new Float64Array(m + 1)
-    pmf[m] = 1
-    return { pmf, tail: 0 }
-  }
+  if (n <= 1) return { pmf: Float64Array.of(0, 1), tail: 0, ks: [0, m] }
   const logP = -Math.log(n)
   const logQ = Math.log1p(-1 / n)
   const mean = m / n
   const out: number[] = [0]
   let tail = 0
   for (let k = 1; k <= m; k++) {
+    if (k > MAX_TERMS) {
+      tail = 1
+      break
+    }
     const p = Math.exp(binomcoefln(m, k) + k * logP + (m - k) * logQ)
     out.push(p)
     if (k > mean + 1 && p < 1e-300) {
@@ -120,11 +129,11 @@ export const gaussianGroupProfile =
 
 /** δ′(base ε) = Σ_{k≥1} P(K = k)·δ_{M,k}(ε) + the binomial tail (BBG 2018, Thm 10). */
 export const withReplacementDelta = (batchSize: number, datasetSize: number, group: GroupProfile, epsilon: number): number => {
-  const { pmf, tail } = drawCounts(batchSize, datasetSize)
+  const { pmf, tail, ks } = drawCounts(batchSize, datasetSize)
   let s = tail
-  for (let k = 1; k < pmf.length; k++) {
-    const p = pmf[k] as number
-    if (p > 0) s += p * group(k, epsilon)
+  for (let i = 1; i < pmf.length; i++) {
+    const p = pmf[i] as number
+    if (p > 0) s += p * group(ks === undefined ? i : (ks[i] as number), epsilon)
   }
   return Math.min(1, s)
 }

@@ -47,6 +47,9 @@ describe('the draw counts', () => {
     expect(pmf[1]).toBeCloseTo(0.00424857166166381, 15)
     expect(drawnProbability(256, 60_000)).toBeCloseTo(0.00425761278059831, 15)
     expect(drawnProbability(1, 1)).toBe(1)
+    // n = 1: every draw is the record, K = m (no array of m entries)
+    expect(drawCounts(2 ** 40, 1).ks).toEqual([0, 2 ** 40])
+    expect(drawCounts(2 ** 30, 2).tail).toBe(1)
   })
 })
 
