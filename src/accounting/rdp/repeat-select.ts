@@ -20,7 +20,7 @@
  *
  * @module
  */
-import { rdpDeltaAtOrder } from '../conversions.js'
+import { klDeltaBound } from '../conversions.js'
 
 /** The mean of the truncated negative binomial with parameters (γ, η) (PS 2022, Def. 1). */
 export const tnbMean = (gamma: number, shape: number): number => {
@@ -59,6 +59,8 @@ export interface RunCurve {
 interface WideEnvelope {
   /** Thm 2's (1 + η)·min over λ̂ (∞ for Poisson, unused). */
   readonly c: number
+  /** δ̂(ε) of one run from the wide curve (Thm 6). */
+  readonly delta: (eps: number) => number
   /** The bound at each wide order, then its minimum over that order and every larger one. */
   readonly suffix: Float64Array
 }
@@ -84,11 +86,12 @@ const wideEnvelope = (wide: RunCurve, mean: number, shape: number): WideEnvelope
   }
   const n = wide.orders.length
   const suffix = new Float64Array(n)
+  const delta = shape === Infinity ? runDelta(wide) : () => 1
   for (let j = n - 1; j >= 0; j--) {
-    const b = boundAt(wide, wide.orders[j] as number, wide.values[j] as number, c, mean, shape)
+    const b = boundAt(wide, delta, wide.orders[j] as number, wide.values[j] as number, c, mean, shape)
     suffix[j] = j === n - 1 ? b : Math.min(b, suffix[j + 1] as number)
   }
-  const env = { c, suffix }
+  const env = { c, delta, suffix }
   if (byParams === undefined) {
     byParams = new Map()
     ENVELOPES.set(wide.values, byParams)
@@ -98,11 +101,19 @@ const wideEnvelope = (wide: RunCurve, mean: number, shape: number): WideEnvelope
 }
 
 /** Thm 2 or Thm 6 at one order α for a run with ε(α) = eps. */
-const boundAt = (wide: RunCurve, alpha: number, eps: number, c: number, mean: number, shape: number): number => {
+const boundAt = (
+  wide: RunCurve,
+  deltaOf: (eps: number) => number,
+  alpha: number,
+  eps: number,
+  c: number,
+  mean: number,
+  shape: number,
+): number => {
   if (eps === Infinity) return Infinity
   if (shape === Infinity) {
     const epsHat = Math.log1p(1 / (alpha - 1))
-    const deltaHat = wide.pureEpsilon <= epsHat ? 0 : deltaOf(wide, epsHat)
+    const deltaHat = wide.pureEpsilon <= epsHat ? 0 : deltaOf(epsHat)
     return eps + mean * deltaHat + Math.log(mean) / (alpha - 1)
   }
   return eps + c + Math.log(mean) / (alpha - 1)
@@ -125,20 +136,61 @@ export const repeatSelectCurve = (at: RunCurve, wide: RunCurve, mean: number, sh
     const fromWide = j < wide.orders.length ? (env.suffix[j] as number) : Infinity
     // An order of the wide grid with the same value is already in the suffix (the grid case: no recomputation).
     const known = j < wide.orders.length && wide.orders[j] === a && wide.values[j] === at.values[i]
-    right = Math.min(right, known ? fromWide : boundAt(wide, a, at.values[i] as number, env.c, mean, shape), fromWide)
+    right = Math.min(right, known ? fromWide : boundAt(wide, env.delta, a, at.values[i] as number, env.c, mean, shape), fromWide)
     out[i] = right
   }
   return out
 }
 
-/** δ of one run at ε from its RDP curve: the least CKS δ over the grid (Canonne, Kamath & Steinke 2020, Prop. 12). */
-const deltaOf = (c: RunCurve, eps: number): number => {
-  let d = 1
-  for (let j = 0; j < c.orders.length; j++) {
-    const v = rdpDeltaAtOrder(c.orders[j] as number, c.values[j] as number, eps)
-    if (v < d) d = v
+/**
+ * δ of one run at ε from its RDP curve: the least CKS δ over the grid (Canonne, Kamath & Steinke
+ * 2020, Prop. 12), min over j of rdpDeltaAtOrder(λ_j, r_j, ε) = min(1, √(1 − e^{−r_j}) rounded up,
+ * e^{x_j}) with x_j = (λ_j − 1)(r_j − ε + log(1 − 1/λ_j)) − log λ_j.
+ *
+ * Why not a loop over rdpDeltaAtOrder: Thm 6's envelope asks δ̂ at every order of the wide grid, a
+ * grid × grid loop per run curve, and each call paid a square root, an expm1, two nextUps, two logs
+ * and an exp. Here everything that does not depend on ε is computed once per curve, x_j is the same
+ * floating-point expression as there (bit for bit), and the exp is taken only where x_j is within 1
+ * of the least x (elsewhere e^{x_j} > 2e^{min x}, which cannot be the minimum): the minimum, and so
+ * the answer, is identical to the loop's (test/accounting/events/repeat-select.test.ts).
+ */
+export const runDelta = (c: RunCurve): ((eps: number) => number) => {
+  const n = c.orders.length
+  const am1 = new Float64Array(n)
+  const l1 = new Float64Array(n)
+  const la = new Float64Array(n)
+  const r = new Float64Array(n)
+  let live = 0
+  let floor = 1 // min over the live orders of the ε-independent parts min(1, kl_j)
+  for (let j = 0; j < n; j++) {
+    const alpha = c.orders[j] as number
+    const v = c.values[j] as number
+    // rdpDeltaAtOrder gives NaN (never the minimum) for these, and 1 for r = ∞.
+    if (!(alpha > 1) || Number.isNaN(v) || v < 0 || v === Infinity) continue
+    floor = Math.min(floor, klDeltaBound(v))
+    am1[live] = alpha - 1
+    l1[live] = Math.log1p(-1 / alpha)
+    la[live] = Math.log(alpha)
+    r[live] = v
+    live++
   }
-  return d
+  const x = new Float64Array(live)
+  return (eps) => {
+    if (!(eps >= 0)) return 1
+    let m = Infinity
+    for (let j = 0; j < live; j++) {
+      const v = (am1[j] as number) * ((r[j] as number) - eps + (l1[j] as number)) - (la[j] as number)
+      x[j] = v
+      if (v < m) m = v
+    }
+    let d = floor
+    for (let j = 0; j < live; j++) {
+      if ((x[j] as number) > m + 1) continue
+      const e = Math.exp(x[j] as number)
+      if (e < d) d = e
+    }
+    return d
+  }
 }
 
 /** The selection's pure ε: (2 + η)ε_∞ for a TNB number of runs (see the module comment), none for Poisson. */

@@ -284,6 +284,44 @@ export const makeSampledGaussian = (q: number, sigma: number): SampledGaussian =
   return { logAMinus1Binomial, quadrature, rdp }
 }
 
+/** Most (q, σ) pairs whose SampledGaussian is kept (each holds its quadrature nodes and values). */
+const MAX_KEPT = 16
+/** Most orders whose value one kept SampledGaussian remembers. */
+const MAX_VALUES = 4096
+const KEPT = new Map<string, SampledGaussian>()
+
+/**
+ * The SampledGaussian of (q, σ), shared by every curve and continuous search of the process, with
+ * its ε(α) remembered per order. Why: a query folds the event on the grid, then its continuous
+ * search evaluates ~32 more orders, each through a fresh fold context, and every context rebuilt
+ * the quadrature nodes (a log1p and an expm1 per node) for its one order; repeated and calibrating
+ * queries meet the same (q, σ) again. Everything kept is a pure function of (q, σ, α) — the
+ * nodes, the binomial moments, the values — so the answers are the same bits as a fresh instance's
+ * (test/accounting/rdp/subsampled-gaussian.test.ts). Kept: the last MAX_KEPT pairs, insertion order.
+ */
+export const sampledGaussianFor = (q: number, sigma: number): SampledGaussian => {
+  const key = `${q}|${sigma}`
+  const hit = KEPT.get(key)
+  if (hit !== undefined) return hit
+  const made = makeSampledGaussian(q, sigma)
+  const values = new Map<number, ReturnType<SampledGaussian['rdp']>>()
+  const kept: SampledGaussian = {
+    ...made,
+    rdp: (alpha) => {
+      let v = values.get(alpha)
+      if (v === undefined) {
+        v = made.rdp(alpha)
+        if (values.size >= MAX_VALUES) values.clear()
+        values.set(alpha, v)
+      }
+      return v
+    },
+  }
+  if (KEPT.size >= MAX_KEPT) KEPT.delete(KEPT.keys().next().value as string)
+  KEPT.set(key, kept)
+  return kept
+}
+
 /**
  * ε(α) of the Poisson-subsampled Gaussian with rate q and noise multiplier σ (add/remove), with how
  * it was computed. q = 0 or σ = ∞ give 0; q = 1 is the plain Gaussian α/(2σ²).
@@ -295,7 +333,7 @@ export const subsampledGaussianRdpWithMethod = (
 ): { readonly rdp: number; readonly method: SampledGaussianMethod } => {
   if (!(q > 0) || sigma === Infinity) return { rdp: 0, method: 'no sampling' }
   if (q >= 1) return { rdp: gaussianRdp(sigma, alpha), method: 'no sampling' }
-  return makeSampledGaussian(q, sigma).rdp(alpha)
+  return sampledGaussianFor(q, sigma).rdp(alpha)
 }
 
 /** ε(α) of the Poisson-subsampled Gaussian (see `subsampledGaussianRdpWithMethod`). */
@@ -319,7 +357,7 @@ export const subsampledGaussianCurve = (
     for (let i = 0; i < orders.length; i++) curve[i] = gaussianRdp(sigma, orders[i] as number)
     return { curve, interpolated, unsampled }
   }
-  const sg = makeSampledGaussian(q, sigma)
+  const sg = sampledGaussianFor(q, sigma)
   for (let i = 0; i < orders.length; i++) {
     const r = sg.rdp(orders[i] as number)
     curve[i] = r.rdp

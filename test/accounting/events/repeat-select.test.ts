@@ -10,7 +10,8 @@ import * as E from 'fp-ts/lib/Either.js'
 import { ACCOUNTANTS } from '../../../src/accounting/registry.js'
 import { makeRdpAccountant } from '../../../src/accounting/rdp/accountant.js'
 import { rdpCurve } from '../../../src/accounting/rdp/curve.js'
-import { tnbGamma, tnbMean } from '../../../src/accounting/rdp/repeat-select.js'
+import { runDelta, tnbGamma, tnbMean } from '../../../src/accounting/rdp/repeat-select.js'
+import { rdpDeltaAtOrder } from '../../../src/accounting/conversions.js'
 import { analyticGaussianEpsilon } from '../../../src/accounting/analytic-gaussian.js'
 import { calibrate, decodeTemplate } from '../../../src/accounting/calibrate.js'
 import { decodeEvent, encodeEvent } from '../../../src/mechanisms/codec.js'
@@ -140,5 +141,37 @@ describe('RepeatAndSelect in the RDP accountant (Papernot & Steinke 2022)', () =
     expect(c.right.direction).toBe('largest')
     expect(epsAt('rdp', ev.repeatAndSelect(ev.gaussian(3, 1, AR), c.right.value, 1), 1e-6)).toBeLessThanOrEqual(4)
     expect(epsAt('rdp', ev.repeatAndSelect(ev.gaussian(3, 1, AR), (c.right.infeasibleNeighbour as number), 1), 1e-6)).toBeGreaterThan(4)
+  })
+})
+
+describe("Thm 6's δ̂ of one run (runDelta, computed once per curve)", () => {
+  it('is bit for bit the least rdpDeltaAtOrder over the grid, for random curves (∞, 0 and NaN values included) and ε', () => {
+    const value = fc.oneof(
+      { weight: 8, arbitrary: fc.double({ min: 0, max: 50, noNaN: true }) },
+      fc.constant(Infinity),
+      fc.constant(0),
+      fc.constant(Number.NaN),
+      fc.double({ min: 1e-300, max: 1e-10, noNaN: true }),
+    )
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.double({ min: 1.0001, max: 2000, noNaN: true }), value), { minLength: 1, maxLength: 40 }),
+        fc.array(fc.oneof(fc.double({ min: 0, max: 60, noNaN: true }), fc.constant(Infinity)), { minLength: 1, maxLength: 8 }),
+        (pairs, epsilons) => {
+          const orders = pairs.map((p) => p[0]).sort((a, b) => a - b)
+          const values = pairs.map((p) => p[1])
+          const read = runDelta({ orders, values, pureEpsilon: Infinity })
+          for (const eps of epsilons) {
+            let d = 1
+            for (let j = 0; j < orders.length; j++) {
+              const v = rdpDeltaAtOrder(orders[j] as number, values[j] as number, eps)
+              if (v < d) d = v
+            }
+            expect(read(eps)).toBe(d)
+          }
+        },
+      ),
+      { seed: SEED, numRuns: 300 },
+    )
   })
 })

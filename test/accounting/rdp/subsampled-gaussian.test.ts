@@ -8,6 +8,7 @@ import {
   subsampledGaussianRdp,
   subsampledGaussianRdpWithMethod,
 } from '../../../src/accounting/rdp/index.js'
+import { sampledGaussianFor } from '../../../src/accounting/rdp/subsampled-gaussian.js'
 import { loadFixture, num, relDiff } from './fixtures.js'
 
 const SEED = 2019_0830
@@ -160,5 +161,26 @@ describe('exact sampled Gaussian: properties', () => {
     const c = subsampledGaussianCurve(0.02, 0.9, orders)
     expect(c.interpolated).toBe(false)
     expect(Array.from(c.curve)).toEqual(orders.map((a) => subsampledGaussianRdp(0.02, 0.9, a)))
+  })
+})
+
+describe('the kept SampledGaussian of (q, σ) (shared across curves and searches)', () => {
+  it('gives the same bits as a fresh instance, at integer and fractional orders, in any order of asking', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 1e-4, max: 0.9, noNaN: true }),
+        fc.double({ min: 0.3, max: 20, noNaN: true }),
+        fc.array(fc.oneof(fc.integer({ min: 2, max: 300 }), fc.double({ min: 1.001, max: 300, noNaN: true })), { minLength: 1, maxLength: 12 }),
+        (q, sigma, alphas) => {
+          const fresh = makeSampledGaussian(q, sigma)
+          const kept = sampledGaussianFor(q, sigma)
+          for (const a of alphas) {
+            expect(kept.rdp(a)).toEqual(fresh.rdp(a))
+            expect(kept.rdp(a)).toEqual(makeSampledGaussian(q, sigma).rdp(a))
+          }
+        },
+      ),
+      { seed: SEED, numRuns: 60 },
+    )
   })
 })
