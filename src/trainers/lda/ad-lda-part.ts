@@ -1,7 +1,7 @@
 /**
- * One part of an AD-LDA sweep (./ad-lda.ts): the arrays its threads share and what part j does for
- * each command. The calling thread runs part 0 and the worker threads (./ad-lda-worker.ts) parts
- * 1..P−1, with this same code.
+ * One part of an AD-LDA sweep (./ad-lda.ts), a part module of ./parallel/pool.ts: the arrays its
+ * threads share and what part j does for each command. The calling thread runs part 0 and the pool's
+ * worker threads (./parallel/worker.ts) parts 1..P−1, with this same code.
  *
  * - `sweep`: copy the global word-topic counts n_wk and totals n_k (as of the sweep's start) into the
  *   part's own tables, then SparseLDA (./sparse.ts) over the part's documents [docCut[j], docCut[j+1])
@@ -13,6 +13,7 @@
  *
  * @module
  */
+import type { PartModule } from './parallel/pool.js'
 import { makeSparseSampler } from './sparse.js'
 
 /** The typed arrays of an AD-LDA run, in SharedArrayBuffers when there are worker threads. */
@@ -35,25 +36,21 @@ export interface AdLdaArrays {
   readonly seeds: Int32Array
   /** Document boundaries of the parts (P + 1). */
   readonly docCut: Int32Array
-  readonly control: Int32Array
 }
 
-/** Slots of the control block. */
-export const GEN = 0 // bumped by the calling thread to start a command
-export const DONE = 1 // worker parts finished with the current command
-export const FAILED = 2 // a worker's command threw (its message follows on its port)
-export const READY = 3 // workers loaded and waiting
-export const CMD = 4
-/** Per worker: 1 once its thread has exited. */
-export const EXITED = 8
-export const controlLength = (parts: number): number => EXITED + parts
-
-export const SWEEP = 1
-export const MERGE = 2
-export const CLOSE = 3
+export type AdLdaCommand = 'sweep' | 'merge'
+const COMMANDS: ReadonlyArray<AdLdaCommand> = ['sweep', 'merge']
+export const readCommand = (words: Int32Array): AdLdaCommand => {
+  const c = COMMANDS[words[0] as number]
+  if (c === undefined) throw new RangeError(`unknown AD-LDA command ${words[0]}`)
+  return c
+}
+const writeCommand = (words: Int32Array, c: AdLdaCommand): void => {
+  words[0] = COMMANDS.indexOf(c)
+}
 
 /** Part j of every command. */
-export const makeAdLdaPart = (s: AdLdaArrays, j: number): ((command: number) => void) => {
+export const makePart = (s: AdLdaArrays, j: number): ((command: AdLdaCommand) => void) => {
   const { K, V } = s
   const P = s.docCut.length - 1
   const cells = V * K
@@ -72,14 +69,14 @@ export const makeAdLdaPart = (s: AdLdaArrays, j: number): ((command: number) => 
   const c0 = Math.floor((cells * j) / P)
   const c1 = Math.floor((cells * (j + 1)) / P)
   return (command) => {
-    if (command === SWEEP) {
+    if (command === 'sweep') {
       nwk.set(s.nwk)
       nk.set(s.nk)
       sampler.reload()
       const r = s.seeds
       sampler.sweepFrom(r[4 * j] as number, r[4 * j + 1] as number, r[4 * j + 2] as number, r[4 * j + 3] as number)
       sampler.syncDense()
-    } else if (command === MERGE) {
+    } else {
       const g = s.nwk
       const parts = s.partNwk
       for (let c = c0; c < c1; c++) {
@@ -90,3 +87,6 @@ export const makeAdLdaPart = (s: AdLdaArrays, j: number): ((command: number) => 
     }
   }
 }
+
+/** AD-LDA as a part module of ./parallel/pool.ts. */
+export const adLdaPart: PartModule<AdLdaArrays, AdLdaCommand, object> = { url: new URL('./ad-lda-part.js', import.meta.url), makePart, writeCommand }

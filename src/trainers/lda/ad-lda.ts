@@ -18,13 +18,11 @@
  *
  * @module
  */
-import { existsSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
-import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads'
 import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, invalidParameter } from '../../core/error.js'
-import { type AdLdaArrays, CLOSE, CMD, controlLength, DONE, EXITED, FAILED, GEN, makeAdLdaPart, MERGE, READY, SWEEP } from './ad-lda-part.js'
+import { adLdaPart, type AdLdaArrays } from './ad-lda-part.js'
 import { cutByWeight } from './parallel/part.js'
+import { startPool } from './parallel/pool.js'
 import type { FastUniform } from './random.js'
 import type { GibbsState } from './state.js'
 
@@ -40,18 +38,6 @@ export interface AdLdaSampler {
 }
 
 const APPROXIMATION = 'AD-LDA (Newman et al. 2009): each thread samples against the counts as of the sweep start, merged after it' as const
-
-/** How long worker threads may take to load. */
-const STARTUP_MS = 60_000
-
-const workerScript = (): E.Either<DpError, { url: URL; execArgv: string[] | undefined }> => {
-  const js = new URL('./ad-lda-worker.js', import.meta.url)
-  if (existsSync(fileURLToPath(js))) return E.right({ url: js, execArgv: undefined })
-  const ts = new URL('./ad-lda-worker.ts', import.meta.url)
-  const hooks = new URL('../../../test/cli/ts-register.mjs', import.meta.url)
-  if (existsSync(fileURLToPath(ts)) && existsSync(fileURLToPath(hooks))) return E.right({ url: ts, execArgv: ['--import', hooks.href] })
-  return E.left(invalidParameter('workers', undefined, `AD-LDA on worker threads needs the compiled worker ${fileURLToPath(js)}: run \`npm run build\`, or train with --workers 1`))
-}
 
 /**
  * AD-LDA on `workers` threads (the calling one included; at most one per document). The state's
@@ -80,83 +66,16 @@ export const makeAdLdaSampler = (state: GibbsState, alpha: number, beta: number,
     partNk: i32(parts * K),
     seeds: i32(parts * 4),
     docCut: cutByWeight(docStart, parts),
-    control: new Int32Array(new SharedArrayBuffer(4 * controlLength(parts))),
   }
-  const own = makeAdLdaPart(arrays, 0)
-  const control = arrays.control
-  const ports: MessagePort[] = []
-  let open = true
-  const close = (): void => {
-    if (!open) return
-    open = false
-    control[CMD] = CLOSE
-    Atomics.add(control, GEN, 1)
-    Atomics.notify(control, GEN)
-    for (const p of ports) p.close()
-  }
-  const failure = (): string | undefined => {
-    for (let j = 1; j < parts; j++) if (control[EXITED + j] === 1) return `AD-LDA worker ${j} exited: ${messages()}`
-    return control[FAILED] === 1 ? messages() : undefined
-  }
-  const messages = (): string => ports.map((p) => receiveMessageOnPort(p)?.message).filter((m) => m !== undefined).join('; ')
-  if (threaded) {
-    const script = workerScript()
-    if (E.isLeft(script)) return script
-    try {
-      for (let j = 1; j < parts; j++) {
-        const { port1, port2 } = new MessageChannel()
-        const w = new Worker(script.right.url, {
-          workerData: { arrays, part: j, port: port2 },
-          transferList: [port2],
-          ...(script.right.execArgv === undefined ? {} : { execArgv: script.right.execArgv }),
-        })
-        w.on('error', () => undefined) // reported through the control block and the port
-        w.unref()
-        ports.push(port1)
-      }
-    } catch (e) {
-      close()
-      return E.left(invalidParameter('workers', parts, `cannot start worker threads: ${e instanceof Error ? e.message : String(e)}`))
-    }
-    const deadline = Date.now() + STARTUP_MS
-    for (;;) {
-      const ready = Atomics.load(control, READY)
-      if (ready === parts - 1) break
-      const bad = failure()
-      if (bad !== undefined || Date.now() > deadline) {
-        close()
-        return E.left(invalidParameter('workers', parts, `cannot start worker threads: ${bad ?? `${parts - 1 - ready} AD-LDA worker(s) did not start within ${STARTUP_MS / 1000} s`}`))
-      }
-      Atomics.wait(control, READY, ready, 100)
-    }
-  }
-  /** Runs `command` on every part and returns when all are done (throws if a worker failed). */
-  const run = (command: number): void => {
-    if (!open) throw new Error('the AD-LDA sampler is closed')
-    if (threaded) {
-      Atomics.store(control, DONE, 0)
-      control[CMD] = command
-      Atomics.add(control, GEN, 1)
-      Atomics.notify(control, GEN)
-    }
-    own(command)
-    if (!threaded) return
-    for (;;) {
-      const n = Atomics.load(control, DONE)
-      const bad = failure()
-      if (bad !== undefined) {
-        close()
-        throw new Error(bad)
-      }
-      if (n >= parts - 1) break
-      Atomics.wait(control, DONE, n, 1000)
-    }
-  }
+  // the threads of ./parallel/pool.ts (parked between fits, shared with the private trainers' fits)
+  const pool = startPool(adLdaPart, arrays, parts)
+  if (E.isLeft(pool)) return pool
+  const { run, close } = pool.right
   const partNk = arrays.partNk
   const sweep = (u: FastUniform): void => {
     for (let i = 0; i < 4 * parts; i++) arrays.seeds[i] = u.nextUint32() | 0
-    run(SWEEP)
-    run(MERGE)
+    run('sweep')
+    run('merge')
     for (let k = 0; k < K; k++) {
       let x = (1 - parts) * (nk[k] as number)
       for (let p = 0; p < parts; p++) x += partNk[p * K + k] as number

@@ -48,8 +48,8 @@ import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, invalidParameter } from '../../core/error.js'
 import type { WordStream } from '../../core/words.js'
 import type { TableNoiser } from '../../mechanisms/measurement.js'
-import { COIN_RATE, cutByWeight, PARAMS, RELEASE_SCALE, type SweepArrays } from './parallel/part.js'
-import { startSweepPool, type SweepPool } from './parallel/pool.js'
+import { type Attached, COIN_RATE, type Command, cutByWeight, PARAMS, RELEASE_SCALE, type SweepArrays, sweepPart } from './parallel/part.js'
+import { type Pool, startPool } from './parallel/pool.js'
 import { addBlockNoise, blockCount, inverseTotals, NOISE_BLOCK, ROW_BLOCK, samplerCache, type StreamKey } from './parallel/release-work.js'
 import type { GibbsState } from './state.js'
 import type { SweepRandomness } from './sweep-kernel.js'
@@ -135,7 +135,7 @@ const build = (state: GibbsState, alpha: number, beta: number, clip: number, wor
     return E.left(invalidParameter('workers', workers, 'a sweep on several threads needs the Gibbs state in shared memory (initState with sharedInt32)'))
   const f64 = (n: number): Float64Array => (threaded ? new Float64Array(new SharedArrayBuffer(8 * n)) : new Float64Array(n))
   const i32 = (n: number): Int32Array => (threaded ? new Int32Array(new SharedArrayBuffer(4 * n)) : new Int32Array(n))
-  const arrays: Omit<SweepArrays, 'control'> = {
+  const arrays: SweepArrays = {
     K,
     V,
     D,
@@ -162,9 +162,9 @@ const build = (state: GibbsState, alpha: number, beta: number, clip: number, wor
     nwkParts: threaded ? i32(parts * V * K) : undefined,
     docCut: cutByWeight(docStart, parts),
   }
-  const started = startSweepPool(arrays, parts)
+  const started = startPool(sweepPart, arrays, parts)
   if (E.isLeft(started)) return started
-  const pool: SweepPool = started.right
+  const pool: Pool<Command, Attached> = started.right
   const shared = (a: ArrayBufferView): boolean => !threaded || a.buffer instanceof SharedArrayBuffer
   /** A release copied into shared memory when it is not there (the threads read it by handle). */
   let releaseCopy: Float64Array | undefined

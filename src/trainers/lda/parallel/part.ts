@@ -1,6 +1,7 @@
 /**
- * One part of a parallel snapshot sweep: the arrays every thread shares, the command the calling
- * thread writes into the shared control block, and what part j does for it — sweep its documents
+ * One part of a parallel snapshot sweep (the part module of ./pool.ts): the arrays every thread
+ * shares, the command the calling thread writes into the pool's control block, and what part j does
+ * for it — sweep its documents
  * [docCut[j], docCut[j + 1]), recount their tokens into its own table, add a run of cells of the
  * parts' tables into n_wk, draw its blocks of a release's noise, build its rows of q from a release,
  * or toss SUB-LDA's coins for its documents (./release-work.ts). The calling thread
@@ -16,6 +17,7 @@
  * @module
  */
 import type { TableNoise } from '../../../mechanisms/measurement.js'
+import type { PartModule } from './pool.js'
 import { docNoiseSweep, extraWords, fillRangeDraws, recount, type SweepRandomness, sparseSweep } from '../sweep-kernel.js'
 import {
   addBlockNoise,
@@ -70,22 +72,14 @@ export interface SweepArrays {
   readonly params: Float64Array
   /** Document boundaries of the parts (W + 1). */
   readonly docCut: Int32Array
-  readonly control: Int32Array
 }
 
-/** Slots of the control block. */
-export const GEN = 0 // bumped by the calling thread to start a command
-export const DONE = 1 // parts (workers) finished with the current command
-export const FAILED = 2 // a worker's command threw (its message follows on its port)
-export const READY = 3 // workers that have loaded and wait for commands
-const CMD = 4
-const FLAG = 5
-const RANDOM = 6
-const KEY = 8 // 4 words
-const EXTRA_KEY = 12 // 4 words
-/** Per worker: 1 once its thread has exited. */
-export const EXITED = 16
-export const controlLength = (parts: number): number => EXITED + parts
+/** Slots of a command's words (the pool's COMMAND_WORDS). */
+const CMD = 0
+const FLAG = 1
+const RANDOM = 2
+const KEY = 4 // 4 words
+const EXTRA_KEY = 8 // 4 words
 /** Slots of `params`. */
 export const RELEASE_SCALE = 0
 export const COIN_RATE = 1
@@ -115,10 +109,7 @@ export type Command =
   | { readonly type: 'word-factors' }
   | { readonly type: 'coins'; readonly adaptive: boolean; readonly random: StreamKey }
   | { readonly type: 'initial-topics'; readonly random: StreamKey }
-  | { readonly type: 'attach' }
-  | { readonly type: 'bind' }
-  | { readonly type: 'close' }
-const TYPES = ['sweep', 'sweep-doc-noise', 'recount', 'reduce', 'noise', 'column-sums', 'word-factors', 'coins', 'initial-topics', 'attach', 'bind', 'close'] as const
+const TYPES = ['sweep', 'sweep-doc-noise', 'recount', 'reduce', 'noise', 'column-sums', 'word-factors', 'coins', 'initial-topics'] as const
 
 const writeKey = (control: Int32Array, key: Uint32Array, at: number): void => {
   control.set(key, at)
@@ -162,9 +153,6 @@ export const readCommand = (control: Int32Array): Command => {
     case 'recount':
     case 'column-sums':
     case 'word-factors':
-    case 'attach':
-    case 'bind':
-    case 'close':
       return { type }
     default:
       throw new RangeError(`unknown sweep command ${control[CMD]}`)
@@ -248,13 +236,12 @@ export const makePart = (s: SweepArrays, j: number) => {
       case 'initial-topics':
         initialTopics(K, s.docStart, d0, d1, c.random, s.z, s.ndk, words)
         return
-      case 'attach':
-      case 'bind':
-      case 'close':
-        return
     }
   }
 }
+
+/** The snapshot sweep as a part module of ./pool.ts. */
+export const sweepPart: PartModule<SweepArrays, Command, Attached> = { url: new URL('./part.js', import.meta.url), makePart, writeCommand }
 
 /** Cuts [0, n) items with cumulative weights `start` (start[0] = 0, nondecreasing) into `parts` runs of about equal weight. */
 export const cutByWeight = (start: Int32Array, parts: number): Int32Array => {

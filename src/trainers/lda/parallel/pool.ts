@@ -1,15 +1,21 @@
 /**
- * The threads of a parallel snapshot sweep: the calling thread runs part 0 of each command and
- * W − 1 worker threads (./worker.ts) the others, all on the shared arrays of ./part.ts. A command
- * is a plain synchronous call: the calling thread writes it into the control block, wakes the
- * workers (Atomics.notify), runs its own part and blocks (Atomics.wait) until every worker has
- * counted itself done — so a trainer's `fit` stays a function from its inputs to a result, and the
- * release gate and the ledger never leave the calling thread.
+ * The threads of a parallel fit: the calling thread runs part 0 of each command and W − 1 worker
+ * threads (./worker.ts) the others, all on the shared arrays of a part module — the snapshot sweep's
+ * (./part.ts) or private SVI's E-step (../../svi/e-step-part.ts). A command is a plain synchronous
+ * call: the calling thread writes it into the control block, wakes the workers (Atomics.notify),
+ * runs its own part and blocks (Atomics.wait) until every worker has counted itself done — so a
+ * trainer's `fit` stays a function from its inputs to a result, and the release gate and the ledger
+ * never leave the calling thread.
+ *
+ * A part module (`PartModule`) exports `makePart(arrays, j)` (part j's work for each command) and
+ * `readCommand(words)`; the pool owns the control block's header (generation, done count, failure,
+ * readiness, the pool's own operation) and hands the module COMMAND_WORDS slots for its command.
  *
  * Across fits: closing a pool parks its workers (waiting on the control block, unreferenced) instead
  * of ending them, and the next fit on as many threads binds its arrays to them: a process that fits
- * several times (an audit, a bench) starts its threads, and compiles their kernels, once. One pool
- * per number of threads is parked; it ends after PARKED_MS unused (no CPU while parked: its threads
+ * several times (an audit, a bench) starts its threads, and compiles their kernels, once, whatever
+ * part module each fit binds them to (a worker imports a module the first time it is bound to it).
+ * One pool per number of threads is parked; it ends after PARKED_MS unused (no CPU while parked: its threads
  * block in Atomics.wait), when another of its size replaces it, or when the process exits.
  *
  * Workers run the compiled worker.js beside this module (dist/); from the TypeScript sources
@@ -22,26 +28,56 @@ import { fileURLToPath } from 'node:url'
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads'
 import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, invalidParameter } from '../../../core/error.js'
-import { type Attached, type Command, controlLength, DONE, EXITED, FAILED, GEN, makePart, READY, type SweepArrays, writeCommand } from './part.js'
 
-export interface SweepPool {
-  /** Threads sweeping, the calling one included. */
+/** Slots of the control block's header (./worker.ts repeats them literally: it loads nothing before it runs). */
+const GEN = 0 // bumped by the calling thread to start a command
+const DONE = 1 // parts (workers) finished with the current command
+const FAILED = 2 // a worker's command threw (its message follows on its port)
+const READY = 3 // workers that have loaded and wait for commands
+const OP = 4 // the pool's operation: RUN, ATTACH, BIND or CLOSE
+/** The part module's command: COMMAND_WORDS slots from COMMAND, written and read by the module. */
+const COMMAND = 5
+export const COMMAND_WORDS = 12
+/** Per worker: 1 once its thread has exited. */
+const EXITED = COMMAND + COMMAND_WORDS
+const controlLength = (parts: number): number => EXITED + parts
+const RUN = 0
+const ATTACH = 1
+const BIND = 2
+const CLOSE = 3
+
+/**
+ * The work of a parallel fit: the module every thread loads (`url`: the compiled .js beside it; from
+ * the TypeScript sources the test suite's hooks resolve it to the .ts), which exports `makePart` and
+ * `readCommand`; the calling thread uses the same functions, passed here.
+ */
+export interface PartModule<A, C, T extends object> {
+  readonly url: URL
+  /** Part j of every command, on the fit's arrays `A` and the tables attached so far. */
+  readonly makePart: (arrays: A, j: number) => (c: C, attached: T) => void
+  /** Writes a command into its COMMAND_WORDS slots (the module's `readCommand` reads it back). */
+  readonly writeCommand: (words: Int32Array, c: C) => void
+}
+
+export interface Pool<C, T extends object> {
+  /** Threads working, the calling one included. */
   readonly parts: number
   /** Runs `c` on every part and returns when all are done (throws if a worker failed). */
-  readonly run: (c: Command) => void
+  readonly run: (c: C) => void
   /**
    * Gives every part these tables (shared when there are workers: their handles are posted, their
    * contents are not copied) for the commands that follow; other attached tables stay.
    */
-  readonly attach: (tables: Attached) => void
+  readonly attach: (tables: T) => void
   /** Releases the worker threads (parked for the next fit, see the module comment); the pool is unusable after it. */
   readonly close: () => void
 }
 
 /**
  * Wall time this process has spent inside pool commands (every pool, every part's work, the waits for
- * the slowest part included): the parallel part of the fits, which bench/lda.bench.mjs subtracts from
- * a 1-thread fit's time to measure the serial fraction (release, aggregation, the gate's calls).
+ * the slowest part included): the parallel part of the fits, which bench/lda.bench.mjs and
+ * bench/svi.bench.mjs subtract from a 1-thread fit's time to measure the serial fraction (release,
+ * aggregation, the M-step, the gate's calls).
  */
 let commandMs = 0
 export const sweepCommandMs = (): number => commandMs
@@ -58,7 +94,7 @@ const workerScript = (): E.Either<DpError, { url: URL; execArgv: string[] | unde
   const ts = new URL('./worker.ts', import.meta.url)
   const hooks = new URL('../../../../test/cli/ts-register.mjs', import.meta.url)
   if (existsSync(fileURLToPath(ts)) && existsSync(fileURLToPath(hooks))) return E.right({ url: ts, execArgv: ['--import', hooks.href] })
-  return E.left(invalidParameter('workers', undefined, `sweeping on worker threads needs the compiled worker ${fileURLToPath(js)}: run \`npm run build\`, or train with --workers 1`))
+  return E.left(invalidParameter('workers', undefined, `training on worker threads needs the compiled worker ${fileURLToPath(js)}: run \`npm run build\`, or train with --workers 1`))
 }
 
 /** Worker threads waiting on their control block: `parts` − 1 of them. */
@@ -71,7 +107,7 @@ interface Threads {
 
 /** Tells the threads to exit (they leave their loop; nothing waits for them). */
 const endThreads = (t: Threads): void => {
-  writeCommand(t.control, { type: 'close' })
+  t.control[OP] = CLOSE
   Atomics.add(t.control, GEN, 1)
   Atomics.notify(t.control, GEN)
   for (const p of t.ports) p.close()
@@ -103,7 +139,7 @@ const park = (t: Threads): void => {
 }
 
 const exitedWorker = (t: Threads): string | undefined => {
-  for (let j = 1; j < t.parts; j++) if (t.control[EXITED + j] === 1) return `sweep worker ${j} exited`
+  for (let j = 1; j < t.parts; j++) if (t.control[EXITED + j] === 1) return `worker ${j} exited`
   return undefined
 }
 const messages = (t: Threads): string =>
@@ -121,7 +157,7 @@ const startThreads = (parts: number): E.Either<DpError, Threads> => {
     for (let j = 1; j < parts; j++) {
       const { port1, port2 } = new MessageChannel()
       const w = new Worker(script.right.url, {
-        workerData: { control: t.control, part: j, port: port2 },
+        workerData: { control: t.control, part: j, port: port2, slots: { GEN, DONE, FAILED, READY, OP, COMMAND, COMMAND_WORDS, EXITED, RUN, ATTACH, BIND, CLOSE } },
         transferList: [port2],
         ...(script.right.execArgv === undefined ? {} : { execArgv: script.right.execArgv }),
       })
@@ -140,7 +176,7 @@ const startThreads = (parts: number): E.Either<DpError, Threads> => {
     if (ready === parts - 1) return E.right(t)
     const bad = exitedWorker(t) ?? (t.control[FAILED] === 1 ? messages(t) : undefined)
     if (bad !== undefined || Date.now() > deadline) {
-      const why = bad ?? `${parts - 1 - ready} sweep worker(s) did not start within ${STARTUP_MS / 1000} s`
+      const why = bad ?? `${parts - 1 - ready} worker(s) did not start within ${STARTUP_MS / 1000} s`
       endThreads(t)
       return E.left(invalidParameter('workers', parts, `cannot start worker threads: ${why}`))
     }
@@ -148,11 +184,15 @@ const startThreads = (parts: number): E.Either<DpError, Threads> => {
   }
 }
 
-/** The pool of a fit on `parts` threads over `shared` (the parked threads when there are as many, else new ones). */
-export const startSweepPool = (shared: Omit<SweepArrays, 'control'>, parts: number): E.Either<DpError, SweepPool> => {
+/**
+ * The pool of a fit of `module` on `parts` threads over `shared` (the parked threads when there are
+ * as many, else new ones). With several parts every typed array in `shared` and in what is attached
+ * must live in a SharedArrayBuffer (the others would be copied: a worker's writes would be lost).
+ */
+export const startPool = <A extends object, C, T extends object>(module: PartModule<A, C, T>, shared: A, parts: number): E.Either<DpError, Pool<C, T>> => {
   if (parts === 1) {
-    const own = makePart({ ...shared, control: new Int32Array(controlLength(1)) }, 0)
-    const attached: Attached = {}
+    const own = module.makePart(shared, 0)
+    const attached = {} as T
     return E.right({
       parts,
       run: (c) => {
@@ -179,9 +219,9 @@ export const startSweepPool = (shared: Omit<SweepArrays, 'control'>, parts: numb
     threads = started.right
   }
   const { control, ports } = threads
-  const arrays: SweepArrays = { ...shared, control }
-  const own = makePart(arrays, 0)
-  const attached: Attached = {}
+  const words = control.subarray(COMMAND, COMMAND + COMMAND_WORDS)
+  const own = module.makePart(shared, 0)
+  const attached = {} as T
   let open = true
   const close = (): void => {
     if (!open) return
@@ -189,14 +229,16 @@ export const startSweepPool = (shared: Omit<SweepArrays, 'control'>, parts: numb
     if (control[FAILED] === 1 || exitedWorker(threads) !== undefined) endThreads(threads)
     else park(threads)
   }
-  const run = (c: Command): void => {
-    if (!open) throw new Error('the sweep pool is closed')
+  /** Starts operation `op` on the workers (`c`, when it runs a command, on the calling thread too) and waits for them. */
+  const operate = (op: number, c?: C): void => {
+    if (!open) throw new Error('the worker pool is closed')
     const t0 = performance.now()
     Atomics.store(control, DONE, 0)
-    writeCommand(control, c)
+    control[OP] = op
+    if (c !== undefined) module.writeCommand(words, c)
     Atomics.add(control, GEN, 1)
     Atomics.notify(control, GEN)
-    if (c.type !== 'bind') own(c, attached)
+    if (c !== undefined) own(c, attached)
     for (;;) {
       const n = Atomics.load(control, DONE)
       if (n >= parts - 1) break
@@ -204,7 +246,7 @@ export const startSweepPool = (shared: Omit<SweepArrays, 'control'>, parts: numb
       if (bad !== undefined) {
         const m = messages(threads)
         close()
-        throw new Error(`${bad} during a sweep: ${m}`)
+        throw new Error(`${bad} during a command: ${m}`)
       }
       Atomics.wait(control, DONE, n, 1000)
     }
@@ -218,20 +260,20 @@ export const startSweepPool = (shared: Omit<SweepArrays, 'control'>, parts: numb
   const post = (message: unknown): void => {
     for (const p of ports) p.postMessage(message)
   }
-  // the fit's arrays, bound to the threads (the SharedArrayBuffers are shared, not copied)
-  post({ arrays: shared })
+  // the fit's module and arrays, bound to the threads (the SharedArrayBuffers are shared, not copied)
+  post({ module: module.url.href, arrays: shared })
   try {
-    run({ type: 'bind' })
+    operate(BIND)
   } catch (e) {
     return E.left(invalidParameter('workers', parts, `cannot start worker threads: ${e instanceof Error ? e.message : String(e)}`))
   }
   return E.right({
     parts,
-    run,
+    run: (c) => operate(RUN, c),
     attach: (t) => {
       Object.assign(attached, t)
       post(t)
-      run({ type: 'attach' })
+      operate(ATTACH)
     },
     close,
   })

@@ -1,23 +1,39 @@
 /**
- * A sweep worker thread (started by ./pool.ts): it waits on the shared control block for a
- * command, runs its part of it (./part.ts) on the shared arrays of the fit it is bound to and counts
- * itself done. Its only
- * static import is node:worker_threads, so that it registers its exit signal before anything can
- * fail to load: a worker whose module graph does not load reports it and exits instead of leaving
- * the calling thread waiting.
+ * A worker thread of ./pool.ts: it waits on the shared control block for an operation, and runs
+ * its part of each command with the part module of the fit it is bound to (the snapshot sweep's
+ * ./part.ts, private SVI's E-step, …: the module's URL comes with the fit's arrays), then counts
+ * itself done. Its only static import is node:worker_threads, so that it registers its exit signal
+ * before anything can fail to load: a worker whose module graph does not load reports it and exits
+ * instead of leaving the calling thread waiting.
  *
  * @module
  */
 import { type MessagePort, receiveMessageOnPort, workerData } from 'node:worker_threads'
-import type { Attached, SweepArrays } from './part.js'
 
-const { control, part, port } = workerData as { control: Int32Array; part: number; port: MessagePort }
-// slots of part.ts's control block (kept literal here: part.js is not loaded yet)
-const GEN = 0
-const DONE = 1
-const FAILED = 2
-const READY = 3
-const EXITED = 16
+/** The control block's slots, as ./pool.ts lays them out (posted here: this thread imports nothing first). */
+interface Slots {
+  readonly GEN: number
+  readonly DONE: number
+  readonly FAILED: number
+  readonly READY: number
+  readonly OP: number
+  readonly COMMAND: number
+  readonly COMMAND_WORDS: number
+  readonly EXITED: number
+  readonly RUN: number
+  readonly ATTACH: number
+  readonly BIND: number
+  readonly CLOSE: number
+}
+/** What a part module exports (./pool.ts `PartModule`). */
+interface PartExports {
+  readonly makePart: (arrays: object, j: number) => (c: unknown, attached: object) => void
+  readonly readCommand: (words: Int32Array) => unknown
+}
+
+const { control, part, port, slots } = workerData as { control: Int32Array; part: number; port: MessagePort; slots: Slots }
+const { GEN, DONE, FAILED, READY, OP, COMMAND, COMMAND_WORDS, EXITED, ATTACH, BIND, CLOSE } = slots
+const words = control.subarray(COMMAND, COMMAND + COMMAND_WORDS)
 const done = (): void => {
   Atomics.add(control, DONE, 1)
   Atomics.notify(control, DONE)
@@ -28,43 +44,40 @@ process.on('exit', () => {
   Atomics.notify(control, READY)
 })
 const fail = (e: unknown): void => {
-  port.postMessage(`sweep worker ${part}: ${e instanceof Error ? e.message : String(e)}`)
+  port.postMessage(`worker ${part}: ${e instanceof Error ? e.message : String(e)}`)
   Atomics.store(control, FAILED, 1)
 }
 
-try {
-  const { makePart, readCommand } = await import('./part.js')
-  // bound to a fit's arrays by its 'bind' command (a parked thread serves the next fit the same way)
-  let run: ReturnType<typeof makePart> | undefined
-  let attached: Attached = {}
-  /** The messages posted before the current command: a fit's arrays, or tables to attach. */
-  const receive = (): void => {
-    for (let m = receiveMessageOnPort(port); m !== undefined; m = receiveMessageOnPort(port)) {
-      const message = m.message as Attached | { arrays: Omit<SweepArrays, 'control'> }
-      if ('arrays' in message) {
-        run = makePart({ ...message.arrays, control }, part)
-        attached = {}
-      } else Object.assign(attached, message)
-    }
+// bound to a fit's module and arrays by its BIND operation (a parked thread serves the next fit the same way)
+let module: PartExports | undefined
+let run: ((c: unknown, attached: object) => void) | undefined
+let attached: object = {}
+/** The messages posted before the current operation: a fit's module and arrays, or tables to attach. */
+const receive = async (): Promise<void> => {
+  for (let m = receiveMessageOnPort(port); m !== undefined; m = receiveMessageOnPort(port)) {
+    const message = m.message as object | { module: string; arrays: object }
+    if ('module' in message && 'arrays' in message) {
+      module = (await import(message.module)) as PartExports
+      run = module.makePart(message.arrays, part)
+      attached = {}
+    } else Object.assign(attached, message)
   }
-  let seen = Atomics.load(control, GEN)
-  Atomics.add(control, READY, 1)
-  Atomics.notify(control, READY)
-  for (;;) {
-    Atomics.wait(control, GEN, seen)
-    seen = Atomics.load(control, GEN)
-    const c = readCommand(control)
-    if (c.type === 'close') break
-    try {
-      if (c.type === 'attach' || c.type === 'bind') receive()
-      else if (run === undefined) throw new Error('a command before the arrays were bound')
-      else run(c, attached)
-    } catch (e) {
-      fail(e)
-    }
-    done()
+}
+let seen = Atomics.load(control, GEN)
+Atomics.add(control, READY, 1)
+Atomics.notify(control, READY)
+for (;;) {
+  Atomics.wait(control, GEN, seen)
+  seen = Atomics.load(control, GEN)
+  const op = control[OP] as number
+  if (op === CLOSE) break
+  try {
+    if (op === ATTACH || op === BIND) await receive()
+    else if (module === undefined || run === undefined) throw new Error('a command before the fit was bound')
+    else run(module.readCommand(words), attached)
+  } catch (e) {
+    fail(e)
   }
-} catch (e) {
-  fail(e)
+  done()
 }
 port.close()
