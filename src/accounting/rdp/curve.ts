@@ -97,12 +97,15 @@ const freshContext = (relation: NeighbouringRelation): Context => ({
   leaves: new Map(),
 })
 
-/** A leaf's value as a key: its tag and named parameters (numbers printed exactly by String). */
-const leafKey = (leaf: NormalizedLeaf): string => {
-  let k: string = leaf._tag
-  for (const [name, v] of Object.entries(leaf)) if (name !== '_tag') k += `|${name}=${String(v)}`
-  return k
-}
+/**
+ * A leaf's value as a key: every field, nested ones too (a stated RDP curve is an object: printed
+ * by String it was "[object Object]", so two different stated curves in one tree shared the first
+ * one's values — the composition of curves a and b read 2a, an understatement when b > a). JSON
+ * prints every finite number exactly (shortest round trip); ±∞ and NaN, which it would print as
+ * null, are marked apart.
+ */
+const leafKey = (leaf: NormalizedLeaf): string =>
+  JSON.stringify(leaf, (_name, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? `#${String(v)}` : v))
 
 const orderSet = (values: ReadonlyArray<number>): OrderSet => ({ values, key: values.join(',') })
 

@@ -165,6 +165,17 @@ describe('memoisation', () => {
   })
 })
 
+describe('leaf memo keys', () => {
+  it('two different stated RDP curves in one tree are both counted (their key is their value, nested fields too)', () => {
+    const a = ev.statedRdp([2, 4], [0.1, 0.2], AR)
+    const b = ev.statedRdp([2, 4], [1, 2], AR)
+    const sum = curveOf(ev.compose([a, b]), AR, [2, 4])
+    const parts = [curveOf(a, AR, [2, 4]), curveOf(b, AR, [2, 4])]
+    expect(near(sum, [0, 1].map((i) => (parts[0]![i] as number) + (parts[1]![i] as number)), 1e-12)).toBe(true)
+    expect(near(curveOf(ev.compose([b, a]), AR, [2, 4]), sum, 1e-12)).toBe(true)
+  })
+})
+
 describe('fold properties', () => {
   it('subsampling never increases the curve, and ε is monotone in q (general path)', () => {
     fc.assert(
