@@ -52,6 +52,12 @@ export const SAMPLE_EVENTS: ReadonlyArray<{ readonly tag: ev.EventTag; readonly 
   { tag: 'RepeatAndSelect', label: 'RepeatAndSelect(Laplace(b = 1), geometric, mean 10)', event: ev.repeatAndSelect(ev.laplace(1, 1, AR), 10, 1), relation: AR },
   {
     tag: 'RepeatAndSelect',
+    label: 'RepeatAndSelect(PoissonSample(q = 0.01, Gaussian(σ = 1)) × 100, geometric, mean 10)',
+    event: ev.repeatAndSelect(ev.selfCompose(ev.poissonSample(0.01, ev.gaussian(1, 1, AR)), 100), 10, 1),
+    relation: AR,
+  },
+  {
+    tag: 'RepeatAndSelect',
     label: 'RepeatAndSelect(PoissonSample(q = 0.01, Gaussian(σ = 1)) × 100, Poisson, mean 10)',
     event: ev.repeatAndSelect(ev.selfCompose(ev.poissonSample(0.01, ev.gaussian(1, 1, AR)), 100), 10, Infinity),
     relation: AR,

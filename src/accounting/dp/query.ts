@@ -27,6 +27,7 @@ import { zcdpEpsilonTight } from '../zcdp/conversion.js'
 import { rdpEpsilonAtOrder } from '../conversions.js'
 import { profileEpsilon } from '../stated.js'
 import { amplifiedEpsilon } from './amplification.js'
+import { runDeltaFor, selectionDelta, selectionEpsilonFactor } from './selection.js'
 import {
   advancedCompositionDeltaPrime,
   advancedCompositionEpsilon,
@@ -72,6 +73,8 @@ const termBase = (t: DpTerm): number => {
       return t.rate * baseDelta(t.inner)
     case 'WithReplacement':
       return drawnProbability(t.batchSize, t.datasetSize) * baseDelta(t.inner)
+    case 'Selected':
+      return selectionDelta(t.mean, baseDelta(t.inner))
   }
 }
 
@@ -87,6 +90,7 @@ const isFlexible = (t: DpTerm, method: DpMethod): boolean => {
     case 'Profile':
       return true
     case 'Sampled':
+    case 'Selected':
       return t.inner.entries.some((e) => isFlexible(e.term, method)) || (method !== 'basic' && totalCount(t.inner) > 1)
     case 'WithReplacement':
       return true
@@ -125,6 +129,13 @@ const termEpsilon = (t: DpTerm, d: number, method: DpMethod): number => {
       const dIn = Math.max(d / t.rate, baseDelta(t.inner))
       const inner = dIn >= 1 ? 0 : epsilonAt(t.inner, dIn, method).epsilon
       return amplifiedEpsilon(t.rate, inner)
+    }
+    case 'Selected': {
+      // The run at δ_run = d/μ, so that μ·δ_run = d (./selection.ts); d ≥ μ·(run's committed δ) by
+      // construction, and the max only undoes rounding in d/μ.
+      if (d >= 1) return 0
+      const dRun = Math.max(runDeltaFor(t.mean, d), baseDelta(t.inner))
+      return dRun >= 1 ? 0 : selectionEpsilonFactor(t.shape) * epsilonAt(t.inner, dRun, method).epsilon
     }
     case 'WithReplacement': {
       if (!(d > 0)) return Infinity

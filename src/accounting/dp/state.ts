@@ -16,6 +16,7 @@ import { type NormalizedLeaf, pureEpsilonOf, resolveLeaf } from '../normalize.js
 import { checkSamplingRelation } from '../relation.js'
 import { TRUNCATION_SCOPE } from '../truncation.js'
 import { amplify } from './amplification.js'
+import { checkSelection, selectionDelta, selectionEpsilonFactor, selectionRunRelation } from './selection.js'
 
 const WITH_REPLACEMENT_NOTE =
   'sampling with replacement: Balle, Barthe & Gaboardi 2018, Thm 10 (ε′ = log(1 + η(e^ε − 1)), δ′ = Σ_k P(K = k)·δ_{M,k}(ε), K ~ Bin(m, 1/n)), the k-fold group profile from the inner profile'
@@ -47,6 +48,11 @@ export type DpTerm =
    * privacy for each number of draws of the differing record (../with-replacement.ts), per query.
    */
   | { readonly _tag: 'WithReplacement'; readonly batchSize: number; readonly datasetSize: number; readonly inner: DpState }
+  /**
+   * Repeat-and-select of a run with δ > 0 (K truncated negative binomial of shape η, mean μ): the run
+   * composed to one (ε, δ) per query, then ((2 + η)ε, μδ) (./selection.ts).
+   */
+  | { readonly _tag: 'Selected'; readonly mean: number; readonly shape: number; readonly inner: DpState }
 
 export interface DpEntry {
   /** Canonical text of the term; equal terms merge. */
@@ -83,6 +89,8 @@ const termKey = (t: DpTerm): string => {
       return `S(${t.scheme},${t.rate},[${t.inner.entries.map((e) => `${e.count}×${e.key}`).join(';')}])`
     case 'WithReplacement':
       return `W(${t.batchSize},${t.datasetSize},[${t.inner.entries.map((e) => `${e.count}×${e.key}`).join(';')}])`
+    case 'Selected':
+      return `Sel(${t.mean},${t.shape},[${t.inner.entries.map((e) => `${e.count}×${e.key}`).join(';')}])`
   }
 }
 
@@ -183,34 +191,26 @@ const sampled = (scheme: SamplingScheme, rate: number, inner: DpState): DpState 
 }
 
 /**
- * Repeat-and-select of a pure ε-DP run with a truncated-negative-binomial number of runs (shape η):
- * (2 + η)ε-DP — for the geometric number (η = 1) Liu & Talwar 2019's 3ε (random stopping), in general
- * Papernot & Steinke 2022's Thm 2 as λ, λ̂ → ∞. A run with δ > 0, or a Poisson number of runs, has no
- * (ε, δ) result here (Liu & Talwar's approximate-DP theorem is not implemented): refused.
+ * Repeat-and-select (./selection.ts): a pure ε-DP run gives (2 + η)ε at once (Liu & Talwar 2019 for the
+ * geometric K; Papernot & Steinke 2022, Cor. 3); one fixed (ε, δ) step gives ((2 + η)ε, μδ) at once;
+ * anything else is composed to one (ε, δ) per query, then selected.
  */
-const repeatAndSelectPure = (inner: DpState, mean: number, shape: number, path: string): E.Either<DpError, DpState> => {
-  if (inner.nonPrivate) return E.right(inner)
-  if (mean === 1 && shape !== Infinity) return E.right(inner) // K ≡ 1 (the TNB with γ = 1): one run
-  let eps = 0
-  for (const en of inner.entries) {
-    if (en.term._tag !== 'Fixed' || en.term.delta > 0)
-      return E.left(
-        unsupportedEvent(
-          path,
-          'basic/advanced/optimal',
-          'RepeatAndSelect',
-          'the (ε, δ) accountants take repeat-and-select of a pure ε-DP run only (Liu & Talwar 2019: 3ε for a geometric number of runs); ' +
-            'this run has δ > 0 or no fixed ε; use the rdp accountant (Papernot & Steinke 2022)',
-        ),
-      )
-    eps += en.count * en.term.epsilon
+const repeatAndSelect = (inner: DpState, mean: number, shape: number, path: string): DpState => {
+  if (inner.nonPrivate || inner.entries.length === 0) return inner
+  const factor = selectionEpsilonFactor(shape)
+  const law = `truncated negative binomial η = ${shape}, mean ${mean}`
+  if (inner.entries.every((en) => en.term._tag === 'Fixed' && en.term.delta === 0)) {
+    const eps = inner.entries.reduce((acc, en) => acc + en.count * (en.term as { readonly epsilon: number }).epsilon, 0)
+    const note = `${path}: repeat-and-select of a ${eps}-DP run, ${law}: (2 + η)ε-DP (Liu & Talwar 2019; Papernot & Steinke 2022, Cor. 3)`
+    return { ...single({ _tag: 'Fixed', epsilon: factor * eps, delta: 0 }), notes: [...inner.notes, note] }
   }
-  if (shape === Infinity)
-    return E.left(
-      unsupportedEvent(path, 'basic/advanced/optimal', 'RepeatAndSelect', 'no pure-DP bound for a Poisson number of runs is implemented; use the rdp accountant'),
-    )
-  const note = `${path}: repeat-and-select of a ${eps}-DP run, truncated negative binomial η = ${shape}: (2 + η)ε-DP (Liu & Talwar 2019; Papernot & Steinke 2022, Thm 2 as λ → ∞)`
-  return E.right({ ...single({ _tag: 'Fixed', epsilon: (2 + shape) * eps, delta: 0 }), notes: [...inner.notes, note] })
+  const note =
+    `${path}: repeat-and-select of an (ε, δ)-DP run, ${law}: ((2 + η)ε, μδ)-DP — the run split into its δ branch and a pure part ` +
+    '(Kairouz, Oh & Viswanath 2015, Thm 2.1) and the pure theorem (Liu & Talwar 2019; Papernot & Steinke 2022, Cor. 3) applied to the rest'
+  const only = inner.entries[0]
+  if (inner.entries.length === 1 && only !== undefined && only.count === 1 && only.term._tag === 'Fixed')
+    return { ...single({ _tag: 'Fixed', epsilon: factor * only.term.epsilon, delta: selectionDelta(mean, only.term.delta) }), notes: [...inner.notes, note] }
+  return { ...single({ _tag: 'Selected', mean, shape, inner: { ...inner, notes: [] } }), notes: mergeNotes(inner.notes, [note]) }
 }
 
 /**
@@ -272,9 +272,12 @@ export const foldEvent = (e: PrivacyEvent, relation: NeighbouringRelation, path:
     case 'Labeled':
       return foldEvent(e.event, relation, childPath(path, e))
     case 'RepeatAndSelect': {
-      const r = foldEvent(e.event, relation, childPath(path, e))
-      if (E.isLeft(r)) return r
-      return repeatAndSelectPure(r.right, e.mean, e.shape, path)
+      // K ≡ 1 (the truncated negative binomial with mean 1): one run.
+      if (e.mean === 1 && e.shape !== Infinity) return foldEvent(e.event, relation, childPath(path, e))
+      const ok = checkSelection(e.shape, path)
+      if (E.isLeft(ok)) return ok
+      const r = foldEvent(e.event, selectionRunRelation(relation), childPath(path, e))
+      return E.isLeft(r) ? r : E.right(repeatAndSelect(r.right, e.mean, e.shape, path))
     }
     default:
       return absurd(e)

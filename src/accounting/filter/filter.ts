@@ -41,6 +41,7 @@ import type { PrivacyEvent } from '../../mechanisms/event.js'
 import type { NeighbouringRelation } from '../../mechanisms/neighbouring.js'
 import { rdpEpsilonAtOrder } from '../conversions.js'
 import { amplify, type Guarantee } from '../dp/amplification.js'
+import { selectionDelta, selectionEpsilonFactor } from '../dp/selection.js'
 import { type DpState, foldEvent } from '../dp/state.js'
 import { checkCompose } from '../guards.js'
 import { rdpCurveDetailed } from '../rdp/curve.js'
@@ -280,6 +281,10 @@ interface FixedSteps {
   readonly count: number
 }
 
+/** Basic composition of fixed steps: Σ ε_i, Σ δ_i (Dwork & Roth 2014, Thm 3.16). */
+const basicTotal = (steps: ReadonlyArray<FixedSteps>): Guarantee =>
+  steps.reduce((g, x) => ({ epsilon: g.epsilon + x.count * x.epsilon, delta: g.delta + x.count * x.delta }), { epsilon: 0, delta: 0 })
+
 /**
  * The fixed (ε_i, δ_i) steps of a folded event: stated and pure steps as they are, a subsampled
  * sub-composition composed by basic composition and amplified (Balle, Barthe & Gaboardi 2018, Thms
@@ -294,9 +299,15 @@ const fixedSteps = (s: DpState, path: string): E.Either<DpError, ReadonlyArray<F
     else if (t._tag === 'Sampled') {
       const inner = fixedSteps(t.inner, path)
       if (E.isLeft(inner)) return inner
-      const total = inner.right.reduce((g, x) => ({ epsilon: g.epsilon + x.count * x.epsilon, delta: g.delta + x.count * x.delta }), { epsilon: 0, delta: 0 })
+      const total = basicTotal(inner.right)
       const amp = amplify(t.rate, total)
       out.push({ epsilon: amp.epsilon, delta: amp.delta, count: e.count })
+    } else if (t._tag === 'Selected') {
+      // Repeat-and-select of a basic-composed run: ((2 + η)ε, μδ) (../dp/selection.ts).
+      const inner = fixedSteps(t.inner, path)
+      if (E.isLeft(inner)) return inner
+      const total = basicTotal(inner.right)
+      out.push({ epsilon: selectionEpsilonFactor(t.shape) * total.epsilon, delta: selectionDelta(t.mean, total.delta), count: e.count })
     } else
       return E.left(
         unsupportedEvent(

@@ -376,11 +376,20 @@ const foldUncached = (e: PrivacyEvent, os: OrderSet, path: string, ctx: Context)
     }
     case 'RepeatAndSelect': {
       // Papernot & Steinke 2022, Thms 2 and 6 (./repeat-select.ts): the run's curve on this grid and
-      // on the default grid (for λ̂, δ̂ and the monotone envelope from larger orders).
-      const inner = fold(e.event, os, childPath(path, e), ctx)
+      // on the default grid (for λ̂, δ̂ and the monotone envelope from larger orders). The theorems use
+      // the run's divergence in both directions (a one-directional run can select far above them:
+      // ../dp/selection.ts), so under add-only / remove-only the run is read under add/remove.
+      const oneWay = ctx.relation.kind === 'add-only' || ctx.relation.kind === 'remove-only'
+      if (oneWay) {
+        ctx.addRemove ??= freshContext(addRemove(ctx.relation.unit))
+        note(ctx, `${path}: repeat-and-select under ${ctx.relation.kind}: each run read under add/remove (the selection theorems need both directions)`)
+      }
+      const runCtx = oneWay && ctx.addRemove !== undefined ? ctx.addRemove : ctx
+      const inner = fold(e.event, os, childPath(path, e), runCtx)
       if (E.isLeft(inner)) return inner
-      const wide = fold(e.event, DEFAULT_GRID, childPath(path, e), ctx)
+      const wide = fold(e.event, DEFAULT_GRID, childPath(path, e), runCtx)
       if (E.isLeft(wide)) return wide
+      if (runCtx !== ctx) for (const n of runCtx.notes) ctx.notes.add(n)
       note(
         ctx,
         `${path}: repeat-and-select (mean ${e.mean} runs, ${e.shape === Infinity ? 'Poisson' : `truncated negative binomial η = ${e.shape}`}) by ` +
