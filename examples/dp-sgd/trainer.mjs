@@ -169,7 +169,8 @@ export const makeDpSgdTrainer = ({ name, clipping }) => ({
   flags: FLAGS,
   model: MODEL_OUTPUT,
   iterations: (c) => c.steps,
-  releases: [], // noisy gradient sums: none of the LDA release kinds the trainer audits choose statistics for
+  // what `dpaudit audit` may observe: each step's noisy gradient sum (one number per vocabulary word) and the weights in the model file
+  releases: ['word-vectors', 'word-weights'],
   summary: (c) => `T = ${c.steps}, B = ${c.batchSize}, σ = ${c.noiseMultiplier}, C = ${c.clip}, η = ${c.learningRate}`,
   withDeclared: (c, declared) => (declared.documents === undefined ? c : { ...c, documents: declared.documents }),
 })

@@ -204,6 +204,17 @@ export type ReleaseKind =
   | 'count-tables'
   /** randomized-response reports of word presence, one per corpus document in corpus order (white-box). */
   | 'report-bits'
+  /**
+   * releases that are vectors of one number per vocabulary word, each step (white-box): DP-SGD's
+   * noisy gradient sums over bag-of-words features. An audit projects each on the differing
+   * document's words.
+   */
+  | 'word-vectors'
+  /**
+   * a model file holding vectors of one number per vocabulary word (black-box): DP-SGD's weights.
+   * An audit reads them from the model file's fields (`model.fields`), as a user of the file would.
+   */
+  | 'word-weights'
 
 /**
  * A trainer, generic in its configuration and its model. The LDA trainers instantiate it as

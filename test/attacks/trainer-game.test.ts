@@ -78,7 +78,7 @@ describe('the white-box observer re-runs the trainers exactly', () => {
     for (const seed of ['a', 'b', 'c']) {
       const mine: ReleaseRecord[] = []
       const theirs: ReleaseRecord[] = []
-      const o = right(observedGibbsFit('hdp-lda', corpusD, g.config, seeded(seed), 5, (r) => mine.push(r)))
+      const o = right(observedGibbsFit('hdp-lda', corpusD, g.config as LdaConfigBase, seeded(seed), 5, (r) => mine.push(r)))
       const f = right(hdpLda.fit(corpusD, g.config as never, seeded(seed), { onRelease: (r) => theirs.push(r) }))
       expect(Array.from(o.phi)).toEqual(Array.from(f.model.phi))
       expect(mine.map((r) => r.value)).toEqual(theirs.map((r) => r.value))
@@ -102,7 +102,7 @@ describe('the non-private CGS observer', () => {
     const d = g.corpora[0]
     const w = g.attacked?.word as number
     for (const seed of ['a', 'b']) {
-      const o = right(observedCgsFit(d, g.config, seeded(seed), 1, w))
+      const o = right(observedCgsFit(d, g.config as LdaConfigBase, seeded(seed), 1, w))
       const f = right(cgs.fit(d, g.config as never, seeded(seed), { logLikelihoodEvery: 0 }))
       expect(Array.from(o.phi)).toEqual(Array.from(f.model.phi))
       expect(o.tables).toHaveLength(4)

@@ -18,6 +18,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { account } from '../../src/accounting/index.js'
 import { auditMechanism } from '../../src/attacks/index.js'
+import { runQueueAudit } from '../../src/cli/commands/queue-audit.js'
 import { runTrainModule } from '../../src/cli/commands/train-module.js'
 import type { DpError } from '../../src/core/error.js'
 import type { Rng } from '../../src/core/rng.js'
@@ -235,6 +236,27 @@ describe('DP-SGD logistic regression, a plug-in outside LDA', () => {
       expect(epsilon).toBeGreaterThan(0.5)
       expect(ok.epsilonLowerBound).toBeLessThan(epsilon)
       expect(bad.epsilonLowerBound).toBeGreaterThan(epsilon)
+    })
+
+    it('the generic trainer audit (`dpaudit audit examples/dp-sgd/trainer-audit.json`), from what the plug-in declares it releases: ε_LB below the accounted ε; the broken variant a violation', async () => {
+      // the file names the plug-in by its module path and claims the accountant's ε for its plan (the statement `dpaudit train` prints)
+      const audited = async (file: string) => {
+        const r = await runQueueAudit([fileURLToPath(new URL(`../../examples/dp-sgd/${file}`, import.meta.url)), '--runs', '600', '--json', '--quiet'])
+        expect(r.stderr ?? '').toBe('')
+        const doc = JSON.parse(r.stdout ?? '') as { result: { verdict: string; epsilonLowerBound: number; claim: { epsilon: number; delta: number }; test: { name: string } } }
+        return { code: r.code, ...doc.result }
+      }
+      const ok = await audited('trainer-audit.json')
+      expect(ok.claim).toEqual({ epsilon, delta: DELTA })
+      expect(ok.code).toBe(0)
+      expect(ok.verdict).toBe('consistent')
+      expect(ok.epsilonLowerBound).toBeLessThan(epsilon)
+      const bad = await audited('trainer-audit-broken.json')
+      expect(bad.claim).toEqual({ epsilon, delta: DELTA }) // the same declared plan
+      expect(bad.code).toBe(3)
+      expect(bad.verdict).toBe('violation')
+      expect(bad.epsilonLowerBound).toBeGreaterThan(epsilon)
+      expect(bad.test.name).toMatch(/word-release|weights-mass/) // a statistic chosen from the declared releases
     })
 
     it('the canary distinguishing game: consistent for the plug-in, a violation for the broken variant', () => {

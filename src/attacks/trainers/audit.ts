@@ -27,14 +27,14 @@
 import { createHash } from 'node:crypto'
 import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, invalidParameter } from '../../core/error.js'
-import type { LdaConfigBase, LdaTrainer } from '../../trainers/trainer.js'
 import { certifiableCeiling } from '../bounds.js'
 import { type AuditClaim, validateClaim } from '../claim.js'
 import { type Executor, runStepsAsync, type Steps } from '../executor.js'
 import { hashSeed } from '../stream.js'
 import { chunkId, runTrainerChunk, type TrainerChunkResult, type TrainerChunkTask } from './chunk.js'
 import { type FeatureName, type FeatureOptions, featuresFor } from './features.js'
-import { buildGame, type TrainerGame, type TrainerGameSpec } from './game.js'
+import { type AccountedClaim, accountedClaim, isAccountedClaim } from './accounted.js'
+import { buildGame, type GameTrainer, type TrainerGame, type TrainerGameSpec } from './game.js'
 import type { TrainerAuditResult } from '../result.js'
 import { chooseTestAndBound } from './threshold-test.js'
 
@@ -54,7 +54,8 @@ export type ExecutorFactory = (ctx: TrainerAuditContext) => TrainerExecutor
 
 export interface TrainerAuditSpec {
   readonly game: TrainerGameSpec
-  readonly claim: AuditClaim
+  /** The claim to test, or `{ accounted: true, delta }`: the accountant's ε at δ for the trainer's plan (./accounted.ts). */
+  readonly claim: AuditClaim | AccountedClaim
   /** Training runs in all: selection and estimation, both sides. */
   readonly runs: number
   readonly seed: string | number
@@ -63,8 +64,8 @@ export interface TrainerAuditSpec {
   readonly selectionFraction?: number
   /** Runs per chunk (default 25); does not change the result. */
   readonly chunkSize?: number
-  /** A trainer object instead of the registry's (test-only variants; in-process only). */
-  readonly trainer?: LdaTrainer<LdaConfigBase>
+  /** A trainer object instead of the registry's: a plug-in (`dpaudit audit` loads its module), a test-only variant; in-process only. */
+  readonly trainer?: GameTrainer
   readonly featureOptions?: FeatureOptions
   readonly executor?: ExecutorFactory
   readonly onProgress?: (p: { readonly phase: 'select' | 'estimate'; readonly done: number; readonly total: number }) => void
@@ -157,8 +158,8 @@ function* collect(tasks: ReadonlyArray<TrainerChunkTask>, batch: number, F: numb
 
 const num = (x: number): string => (x === Infinity ? '∞' : x.toFixed(3))
 
-const validate = (spec: TrainerAuditSpec): E.Either<DpError, { claim: AuditClaim; confidence: number; fraction: number; chunk: number }> => {
-  const claim = validateClaim(spec.claim)
+const validate = (spec: TrainerAuditSpec): E.Either<DpError, { claim: AuditClaim | AccountedClaim; confidence: number; fraction: number; chunk: number }> => {
+  const claim = isAccountedClaim(spec.claim) ? E.right(spec.claim) : validateClaim(spec.claim)
   if (E.isLeft(claim)) return claim
   const confidence = spec.confidence ?? 0.95
   if (!(confidence > 0 && confidence < 1)) return E.left(invalidParameter('$.confidence', spec.confidence, 'the confidence must be in (0, 1), e.g. 0.95'))
@@ -177,6 +178,8 @@ const validate = (spec: TrainerAuditSpec): E.Either<DpError, { claim: AuditClaim
 interface TrainerPlan {
   readonly spec: TrainerAuditSpec
   readonly claim: AuditClaim
+  /** Whether the claim is the accountant's ε for the trainer's plan (`AccountedClaim`) or was given. */
+  readonly accounted: boolean
   readonly confidence: number
   readonly chunk: number
   readonly game: TrainerGame
@@ -190,18 +193,27 @@ interface TrainerPlan {
 const planTrainerAudit = (spec: TrainerAuditSpec): E.Either<DpError, TrainerPlan> => {
   const v = validate(spec)
   if (E.isLeft(v)) return v
-  const { claim, confidence, fraction, chunk } = v.right
+  const { confidence, fraction, chunk } = v.right
   const g = buildGame(spec.game, spec.trainer)
   // the game's fields are named from the audit spec: $.neighbour → $.game.neighbour
   if (E.isLeft(g)) return E.left({ ...g.left, path: g.left.path.replace(/^\$/, '$.game') } as DpError)
   const game = g.right
+  const given = v.right.claim
+  const accounted = isAccountedClaim(given)
+  const c = accounted ? accountedClaim(game, given.delta) : E.right(given)
+  if (E.isLeft(c)) return c
+  const claim = c.right
   const names = featuresFor(game, spec.featureOptions)
+  if (names.length === 0)
+    return E.left(
+      invalidParameter('$.game.trainer', game.trainer.name, `the trainer declares no release an audit can score in a ${game.spec.view} game (releases: [${game.trainer.releases.join(', ')}])`),
+    )
   const seed = String(spec.seed)
   const selPerSide = Math.max(10, Math.floor((spec.runs * fraction) / 2))
   const estPerSide = Math.max(10, Math.floor((spec.runs - 2 * selPerSide) / 2))
   const ceiling = certifiableCeiling(estPerSide, claim.delta, 1 - confidence)
   const ctx: TrainerAuditContext = { auditId: auditDigest(spec.game, seed, names), game, seed, features: names }
-  return E.right({ spec, claim, confidence, chunk, game, names, selPerSide, estPerSide, ceiling, ctx })
+  return E.right({ spec, claim, accounted, confidence, chunk, game, names, selPerSide, estPerSide, ceiling, ctx })
 }
 
 /** The fields of every trainer result, given the runs spent. */
@@ -250,12 +262,13 @@ const trainerVerdict = (p: TrainerPlan, sel: Collected, est: Collected): Trainer
   const { test, verdict, epsilonLowerBound: lb } = t.right
   const { claim, ceiling } = p
   const c = `${+(p.confidence * 100).toPrecision(6)}%`
+  const claimed = p.accounted ? `accounted ε ${claim.epsilon} (the accountant's for its plan, δ = ${claim.delta})` : `claimed ${claim.epsilon}`
   const interpretation =
     verdict === 'violation'
-      ? `Violation: with ${c} confidence ${p.game.trainer.name}'s ε under this game is at least ${num(lb)}, above the claimed ${claim.epsilon} (test ${test.name}; ceiling ${num(ceiling)}).`
+      ? `Violation: with ${c} confidence ${p.game.trainer.name}'s ε under this game is at least ${num(lb)}, above the ${claimed} (test ${test.name}; ceiling ${num(ceiling)}).`
       : verdict === 'consistent'
-        ? `Consistent: the best test reached ε_LB = ${num(lb)} ≤ ${claim.epsilon}; this run could have certified up to ${num(ceiling)}. An audit refutes claims; it cannot prove them.`
-        : `Inconclusive: ${p.estPerSide} estimation runs per side certify at most ε = ${num(ceiling)}, not more than the claimed ${claim.epsilon} (ε_LB = ${num(lb)}).`
+        ? `Consistent: the best test reached ε_LB = ${num(lb)} ≤ the ${claimed}; this run could have certified up to ${num(ceiling)}. An audit refutes claims; it cannot prove them.`
+        : `Inconclusive: ${p.estPerSide} estimation runs per side certify at most ε = ${num(ceiling)}, not more than the ${claimed} (ε_LB = ${num(lb)}).`
   return {
     ...header(p, spent),
     verdict,

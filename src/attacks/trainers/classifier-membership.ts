@@ -27,7 +27,8 @@ import { seeded } from '../../core/rng.js'
 import type { Corpus } from '../../trainers/corpus/corpus.js'
 import type { LdaConfigBase, LdaTrainer, TrainerName } from '../../trainers/trainer.js'
 import { type AuditClaim, validateClaim } from '../claim.js'
-import { buildGame, type CorpusJson } from './game.js'
+import { buildGame, type CorpusJson, ldaConfigOf } from './game.js'
+import { ldaModel } from './observe.js'
 import type { LiraModel } from './lira.js'
 import { chooseTestAndBound } from './threshold-test.js'
 
@@ -188,8 +189,9 @@ export const auditClassifierMembership = (spec: ClassifierMembershipSpec): E.Eit
   )
   if (E.isLeft(g)) return E.left({ ...g.left, path: g.left.path.replace(/^\$\.neighbour\.words/, '$.target.words') } as DpError)
   const game = g.right
-  const K = game.config.topics
-  const alpha = game.config.alpha
+  const lda = ldaConfigOf(game, 'the classifier-membership audit')
+  if (E.isLeft(lda)) return lda
+  const { topics: K, alpha } = lda.right
   const sideLabels: [ReadonlyArray<string>, ReadonlyArray<string>] = [[...labels, spec.target.label], labels]
   const targetWords = Int32Array.from(spec.target.words)
   const theta = new Float64Array(K)
@@ -200,7 +202,9 @@ export const auditClassifierMembership = (spec: ClassifierMembershipSpec): E.Eit
     const corpus: Corpus = game.corpora[side]
     const fit = game.trainer.fit(corpus, game.config, seeded(`${spec.seed}|classifier-membership|${phase}|${side}|${i}`), { logLikelihoodEvery: 0 })
     if (E.isLeft(fit)) return fit
-    const { phi, vocabulary: V } = fit.right.model
+    const model = ldaModel(fit.right.model)
+    if (model === null) return E.left(invalidParameter('$.trainer', game.trainer.name, 'the classifier-membership audit reads φ: the trainer\'s model carries none'))
+    const { phi, vocabulary: V } = model
     const D = corpus.docStart.length - 1
     const thetas = new Float64Array(D * K)
     for (let d = 0; d < D; d++)

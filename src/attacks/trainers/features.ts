@@ -22,6 +22,16 @@
  *   normaliser Σ_{t″} cancels in the ratio; the released counts are clipped at 0 and smoothed by β,
  *   as the sampler reads them (eq. 24 divides by zero otherwise) — our reading. n̂(i) is the table
  *   released at iteration i and k_i the topic drawn from it (Algorithm 3 lines 3–8).
+ * - `weights-mass` (black-box, a trainer that declares `word-weights`): the model file's vectors of
+ *   one number per vocabulary word (DP-SGD's weights), projected on the differing document's words,
+ *   Σ_w P_w·m_w with P its presence in D minus in D′ — a canary's weight, read from the file.
+ * - `word-release-sum`, `word-release-max`, `word-release-min` (white-box, a trainer that declares
+ *   `word-vectors`): each release of one number per vocabulary word (DP-SGD's noisy gradient sums)
+ *   projected the same way, p_t = Σ_w P_w·r_t[w], then summed over the releases, or their largest
+ *   or smallest. Max and min are the canary scores of white-box DP-SGD audits (Nasr et al. 2021;
+ *   Steinke, Nasr & Jagielski 2023): a canary in the lot moves one step's release by its clipped
+ *   gradient, which the sum over all steps dilutes in the noise of the others. Which sign the canary
+ *   pushes depends on the trainer (a spam canary lowers DP-SGD's gradient sum), so both are offered.
  * - `seed-replay` (black-box, only with a replay function): a model that carries its noise seed
  *   can be re-trained by anyone who knows the candidate corpora: +1 if replaying on D alone
  *   reproduces φ bit for bit, −1 if replaying on D′ alone does, 0 otherwise (both or neither).
@@ -29,14 +39,24 @@
  * @module
  */
 import type { Corpus } from '../../trainers/corpus/corpus.js'
-import type { ReleaseKind } from '../../trainers/trainer.js'
+import type { LdaConfigBase, ReleaseKind } from '../../trainers/trainer.js'
 import type { TrainerGame } from './game.js'
-import { type Observation, observesTokenTopics } from './observe.js'
+import { ldaModel, type Observation, observesTokenTopics } from './observe.js'
 
-export type FeatureName = 'phi-mass' | 'phi-loglik' | 'release-mass' | 'report-bits' | 'topic-posterior' | 'seed-replay'
+export type FeatureName =
+  | 'phi-mass'
+  | 'phi-loglik'
+  | 'weights-mass'
+  | 'release-mass'
+  | 'report-bits'
+  | 'topic-posterior'
+  | 'word-release-sum'
+  | 'word-release-max'
+  | 'word-release-min'
+  | 'seed-replay'
 
-/** Re-trains on a corpus with a seed read from the model; φ, or null if the model carries no seed. */
-export type SeedReplay = (corpus: Corpus, model: Observation['model']) => Float64Array | null
+/** Re-trains on a corpus with a seed read from the model (its fields as an object); φ, or null if the model carries no seed. */
+export type SeedReplay = (corpus: Corpus, model: Readonly<Record<string, unknown>>) => Float64Array | null
 
 export interface FeatureOptions {
   readonly seedReplay?: SeedReplay
@@ -51,12 +71,15 @@ const declares = (game: TrainerGame, kind: ReleaseKind): boolean => game.trainer
  * registry or a game's override is audited by what it says it lets out.
  */
 export const featuresFor = (game: TrainerGame, options: FeatureOptions = {}): FeatureName[] => {
-  const out: FeatureName[] = ['phi-mass', 'phi-loglik']
+  const out: FeatureName[] = []
+  if (declares(game, 'phi')) out.push('phi-mass', 'phi-loglik')
+  if (declares(game, 'word-weights')) out.push('weights-mass')
   if (game.spec.view === 'white-box') {
     // the replica observers (./observe.ts) record a table per sweep, the true counts for the non-private CGS
     if (declares(game, 'count-tables') || observesTokenTopics(game)) out.push('release-mass')
     if (declares(game, 'report-bits')) out.push('report-bits')
     if (observesTokenTopics(game)) out.push('topic-posterior')
+    if (declares(game, 'word-vectors')) out.push('word-release-sum', 'word-release-max', 'word-release-min')
   }
   if (options.seedReplay !== undefined) out.push('seed-replay')
   return out
@@ -119,7 +142,9 @@ const samePhi = (a: Float64Array, b: Float64Array): boolean => {
 
 /** Writes the game's statistics of one observation into `out` at `offset`, in `featuresFor` order. */
 export const computeFeatures = (game: TrainerGame, names: ReadonlyArray<FeatureName>, obs: Observation, out: Float64Array, offset: number, options: FeatureOptions = {}): void => {
-  const { phi, topics: K, vocabulary: V } = obs.model
+  // observe() checked that a trainer declaring φ returned it; K = V = 0 when none is declared (no φ statistic is asked for)
+  const { phi, topics: K, vocabulary: V } = ldaModel(obs.model) ?? { phi: new Float64Array(0), topics: 0, vocabulary: 0 }
+  const p = obs.wordProjections
   for (let j = 0; j < names.length; j++) {
     let x: number
     switch (names[j] as FeatureName) {
@@ -129,6 +154,18 @@ export const computeFeatures = (game: TrainerGame, names: ReadonlyArray<FeatureN
       case 'phi-loglik':
         x = phiSum(phi, K, V, game.countDelta, true)
         break
+      case 'weights-mass':
+        x = obs.weightsProjection
+        break
+      case 'word-release-sum':
+        x = p.reduce((a, b) => a + b, 0)
+        break
+      case 'word-release-max':
+        x = p.reduce((a, b) => Math.max(a, b), Number.NEGATIVE_INFINITY)
+        break
+      case 'word-release-min':
+        x = p.reduce((a, b) => Math.min(a, b), Number.POSITIVE_INFINITY)
+        break
       case 'release-mass':
         x = releaseMass(obs.tables, K, V, game.countDelta)
         break
@@ -137,13 +174,14 @@ export const computeFeatures = (game: TrainerGame, names: ReadonlyArray<FeatureN
         break
       case 'topic-posterior': {
         const a = game.attacked
-        x = a === null || obs.tokenTopics === null ? 0 : topicPosteriorRatio(obs.tables, obs.tokenTopics, K, a.word, a.other, game.config.beta)
+        x = a === null || obs.tokenTopics === null ? 0 : topicPosteriorRatio(obs.tables, obs.tokenTopics, K, a.word, a.other, (game.config as LdaConfigBase).beta)
         break
       }
       case 'seed-replay': {
         const replay = options.seedReplay
-        const onD = replay?.(game.corpora[0], obs.model) ?? null
-        const onD1 = replay?.(game.corpora[1], obs.model) ?? null
+        const model = obs.model as Readonly<Record<string, unknown>>
+        const onD = replay?.(game.corpora[0], model) ?? null
+        const onD1 = replay?.(game.corpora[1], model) ?? null
         const d = onD !== null && samePhi(onD, phi)
         const d1 = onD1 !== null && samePhi(onD1, phi)
         // both replays reproduce φ: this run is the same under D and D′ and says nothing

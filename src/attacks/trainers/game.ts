@@ -18,23 +18,42 @@
  * @module
  */
 import * as E from 'fp-ts/lib/Either.js'
+import { firstDecodeError } from '../../core/decode.js'
 import { type DpError, invalidParameter } from '../../core/error.js'
-import { seeded } from '../../core/rng.js'
+import { type Rng, seeded } from '../../core/rng.js'
 import { generateLda } from '../../trainers/corpus/synthetic.js'
-import { type Corpus, corpusStats, fromDocuments, validateCorpus } from '../../trainers/corpus/corpus.js'
+import { type Corpus, type CorpusStats, corpusStats, fromDocuments, validateCorpus } from '../../trainers/corpus/corpus.js'
+import type { FitOptions, FitResult, LdaConfigBase } from '../../trainers/trainer.js'
 import { TRAINERS, isTrainerName } from '../../trainers/registry.js'
-import type { LdaConfigBase, LdaTrainer, TrainerName } from '../../trainers/trainer.js'
+import type { Trainer, TrainerName } from '../../trainers/trainer.js'
 
-/** A corpus as JSON: the vocabulary and each document's word ids in reading order. */
+/** A corpus as JSON: the vocabulary, each document's word ids in reading order, and optionally each document's label ("spam"/"ham"). */
 export interface CorpusJson {
   readonly vocab: ReadonlyArray<string>
   readonly documents: ReadonlyArray<ReadonlyArray<number>>
+  readonly labels?: ReadonlyArray<string>
 }
 
+/** `label`: the added document's label, for a trainer that reads labels (a canary e-mail labelled "spam"). */
 export type Neighbour =
   | { readonly kind: 'replace-word'; readonly document: number; readonly position: number; readonly word: number }
   | { readonly kind: 'replace-document'; readonly document: number; readonly words: ReadonlyArray<number> }
-  | { readonly kind: 'add-document'; readonly words: ReadonlyArray<number> }
+  | { readonly kind: 'add-document'; readonly words: ReadonlyArray<number>; readonly label?: string }
+
+/**
+ * The trainer of a game: any trainer, built in or a plug-in (`Trainer` of dpaudit/trainers), seen
+ * through what an audit needs — its configuration, its plan (for the accounted claim), `fit`, and
+ * what it declares it releases (`releases`, from which the statistics are chosen). Its configuration
+ * and model types are open here (members are methods, so every `Trainer<C, M>` is one); the LDA
+ * statistics read φ only from trainers that declare `phi`.
+ */
+export interface GameTrainer extends Pick<Trainer<unknown, unknown>, 'name' | 'relation' | 'accountingRelation' | 'defaults' | 'config' | 'releases' | 'assumptions'> {
+  validate(config: unknown, stats?: CorpusStats): E.Either<DpError, unknown>
+  schedule(config: unknown, stats: CorpusStats): ReturnType<Trainer<unknown, unknown>['schedule']>
+  claimed(config: unknown, stats: CorpusStats): ReturnType<Trainer<unknown, unknown>['claimed']>
+  fit(data: Corpus, config: unknown, rng: Rng, options?: FitOptions): E.Either<DpError, FitResult<unknown>>
+  readonly model: { fields(model: unknown): Readonly<Record<string, unknown>> }
+}
 
 /**
  * What the adversary sees of one run: `black-box` the final model (φ and whatever else the model
@@ -45,7 +64,8 @@ export type Neighbour =
 export type View = 'white-box' | 'black-box'
 
 export interface TrainerGameSpec {
-  readonly trainer: TrainerName
+  /** A built-in trainer's name; or, with the trainer object given to `buildGame`, the plug-in's name or module path (a queue carries only built-in names). */
+  readonly trainer: TrainerName | string
   /** Hyper-parameters; the trainer's defaults fill the rest. */
   readonly config: Readonly<Record<string, unknown>>
   /** D′ for `add-document`; D otherwise (the neighbour step builds the other corpus). */
@@ -61,23 +81,44 @@ export interface AttackedToken {
   readonly other: number
 }
 
+/** The words a game changes (presence in D minus in D′ ≠ 0) and that difference, word by word. */
+export interface ChangedWords {
+  readonly words: Int32Array
+  readonly weights: Float64Array
+}
+
+const changedWords = (presence: Float64Array): ChangedWords => {
+  const words: number[] = []
+  for (let w = 0; w < presence.length; w++) if (presence[w] !== 0) words.push(w)
+  return { words: Int32Array.from(words), weights: Float64Array.from(words, (w) => presence[w] as number) }
+}
+
 export interface TrainerGame {
   readonly spec: TrainerGameSpec
-  readonly trainer: LdaTrainer<LdaConfigBase>
-  readonly config: LdaConfigBase
+  readonly trainer: GameTrainer
+  /** The decoded configuration (an LDA trainer's has topics, iterations, α, β). */
+  readonly config: unknown
   /** [D, D′]: side 0 runs D, side 1 runs D′. */
   readonly corpora: readonly [Corpus, Corpus]
   /** Per word: its count in the differing document of D minus that in D′ (the canary weights). */
   readonly countDelta: Float64Array
   /** Per word: presence in the differing document of D minus presence in D′ (LP-LDA's bits). */
   readonly presenceDelta: Float64Array
+  /** The words where `presenceDelta` ≠ 0, with its values: what a statistic on word vectors projects on. */
+  readonly changed: ChangedWords
   /** The differing document's index in D (its report slot); D′ has no such document under add-document. */
   readonly targetDocument: number
   readonly attacked: AttackedToken | null
   readonly description: string
 }
 
-const toCorpus = (c: CorpusJson, D: number = c.documents.length): Corpus => fromDocuments(c.vocab, c.documents.slice(0, D).map((d) => Int32Array.from(d)))
+const toCorpus = (c: CorpusJson): Corpus =>
+  fromDocuments(
+    c.vocab,
+    c.documents.map((d) => Int32Array.from(d)),
+    undefined,
+    c.labels,
+  )
 
 const checkWords = (path: string, ws: unknown, V: number): E.Either<DpError, ReadonlyArray<number>> => {
   if (!Array.isArray(ws) || ws.length === 0) return E.left(invalidParameter(path, ws, 'expected a non-empty array of word ids'))
@@ -105,15 +146,20 @@ const deltas = (inD: ArrayLike<number>, inDprime: ArrayLike<number>, V: number):
   return { count, presence }
 }
 
+/** Whether a decoded configuration is an LDA trainer's (K topics, T iterations, α, β). */
+export const isLdaConfig = (c: unknown): c is LdaConfigBase =>
+  typeof c === 'object' && c !== null && (['topics', 'iterations', 'alpha', 'beta'] as const).every((k) => typeof (c as Record<string, unknown>)[k] === 'number')
+
+/** The game's configuration as an LDA trainer's, or an error: the statistics and audits on topics need one. */
+export const ldaConfigOf = (game: Pick<TrainerGame, 'config' | 'trainer'>, what: string): E.Either<DpError, LdaConfigBase> =>
+  isLdaConfig(game.config) ? E.right(game.config) : E.left(invalidParameter('$.trainer', game.trainer.name, `${what} needs an LDA trainer (topics, iterations, alpha, beta)`))
+
 /** Decodes the trainer's configuration: its defaults under the given fields, its codec, its range checks. */
-export const decodeTrainerConfig = (trainer: LdaTrainer<LdaConfigBase>, config: unknown, corpus: Corpus): E.Either<DpError, LdaConfigBase> => {
+export const decodeTrainerConfig = (trainer: Pick<GameTrainer, 'defaults' | 'config' | 'validate' | 'name'>, config: unknown, corpus: Corpus): E.Either<DpError, unknown> => {
   if (typeof config !== 'object' || config === null || Array.isArray(config)) return E.left(invalidParameter('$.config', config, 'the trainer configuration is an object of hyper-parameters'))
   const merged = { ...trainer.defaults, ...(config as Record<string, unknown>) }
   const decoded = trainer.config.decode(merged)
-  if (E.isLeft(decoded)) {
-    const missing = ['topics', 'iterations', 'alpha', 'beta'].filter((k) => typeof merged[k] !== 'number')
-    return E.left(invalidParameter('$.config', config, missing.length > 0 ? `missing or non-numeric ${missing.join(', ')}` : `not a valid ${trainer.name} configuration`))
-  }
+  if (E.isLeft(decoded)) return E.left(firstDecodeError(decoded.left, '$.config'))
   const v = trainer.validate(decoded.right, corpusStats(corpus))
   return E.isLeft(v) ? E.left({ ...v.left, path: `$.config.${v.left.path}` } as DpError) : E.right(v.right)
 }
@@ -122,11 +168,11 @@ export const decodeTrainerConfig = (trainer: LdaTrainer<LdaConfigBase>, config: 
  * Builds both corpora of a game and checks every field, naming it. `trainer` overrides the
  * registry (in-process audits of test-only trainers; a queue carries only registered names).
  */
-export const buildGame = (spec: TrainerGameSpec, trainer?: LdaTrainer<LdaConfigBase>): E.Either<DpError, TrainerGame> => {
+export const buildGame = (spec: TrainerGameSpec, trainer?: GameTrainer): E.Either<DpError, TrainerGame> => {
   if (typeof spec !== 'object' || spec === null) return E.left(invalidParameter('$', spec, 'a trainer game is an object { trainer, config, corpus, neighbour, view }'))
   if (trainer === undefined && !(typeof spec.trainer === 'string' && isTrainerName(spec.trainer)))
-    return E.left(invalidParameter('$.trainer', spec.trainer, `one of ${Object.keys(TRAINERS).join(', ')}`))
-  const tr = trainer ?? TRAINERS[spec.trainer]
+    return E.left(invalidParameter('$.trainer', spec.trainer, `one of ${Object.keys(TRAINERS).join(', ')}, or a plug-in module path (dpaudit audit loads it; a queued audit takes built-in trainers only)`))
+  const tr: GameTrainer = trainer ?? TRAINERS[spec.trainer as TrainerName]
   if (spec.view !== 'white-box' && spec.view !== 'black-box') return E.left(invalidParameter('$.view', spec.view, 'expected "white-box" or "black-box"'))
   const cj = spec.corpus
   if (typeof cj !== 'object' || cj === null || !Array.isArray(cj.vocab) || !Array.isArray(cj.documents))
@@ -136,6 +182,8 @@ export const buildGame = (spec: TrainerGameSpec, trainer?: LdaTrainer<LdaConfigB
     const w = checkWords(`$.corpus.documents[${d}]`, doc, V)
     if (E.isLeft(w)) return w
   }
+  if (cj.labels !== undefined && !(Array.isArray(cj.labels) && cj.labels.length === cj.documents.length && cj.labels.every((l) => typeof l === 'string')))
+    return E.left(invalidParameter('$.corpus.labels', cj.labels, `one label (a string) per document: ${cj.documents.length}`))
   const base = toCorpus(cj)
   const ok = validateCorpus(base, '$.corpus')
   if (E.isLeft(ok)) return ok
@@ -159,7 +207,7 @@ export const buildGame = (spec: TrainerGameSpec, trainer?: LdaTrainer<LdaConfigB
       const changed = doc.slice()
       changed[n.position] = n.word
       const other = cj.documents.map((d, i) => (i === n.document ? changed : d))
-      pair = [base, toCorpus({ vocab: cj.vocab, documents: other })]
+      pair = [base, toCorpus({ ...cj, documents: other })]
       diff = deltas(doc, changed, V)
       target = n.document
       attacked = { index: (base.docStart[n.document] as number) + n.position, word: t, other: n.word }
@@ -171,7 +219,7 @@ export const buildGame = (spec: TrainerGameSpec, trainer?: LdaTrainer<LdaConfigB
       const w = checkWords('$.neighbour.words', n.words, V)
       if (E.isLeft(w)) return w
       const other = cj.documents.map((d, i) => (i === n.document ? w.right : d))
-      pair = [base, toCorpus({ vocab: cj.vocab, documents: other })]
+      pair = [base, toCorpus({ ...cj, documents: other })]
       diff = deltas(cj.documents[n.document] as ReadonlyArray<number>, w.right, V)
       target = n.document
       description = `replace one document: document ${n.document} (${(cj.documents[n.document] as ReadonlyArray<number>).length} tokens in D, ${w.right.length} in D′)`
@@ -180,10 +228,12 @@ export const buildGame = (spec: TrainerGameSpec, trainer?: LdaTrainer<LdaConfigB
     case 'add-document': {
       const w = checkWords('$.neighbour.words', n.words, V)
       if (E.isLeft(w)) return w
-      pair = [toCorpus({ vocab: cj.vocab, documents: [...cj.documents, w.right] }), base]
+      if (cj.labels !== undefined && typeof n.label !== 'string')
+        return E.left(invalidParameter('$.neighbour.label', n.label, 'the added document\'s label (a string): the corpus is labelled'))
+      pair = [toCorpus({ vocab: cj.vocab, documents: [...cj.documents, w.right], ...(cj.labels === undefined ? {} : { labels: [...cj.labels, n.label as string] }) }), base]
       diff = deltas(w.right, [], V)
       target = D
-      description = `add/remove one document: D = D′ plus a document of ${w.right.length} tokens`
+      description = `add/remove one document: D = D′ plus a document of ${w.right.length} tokens${typeof n.label === 'string' ? ` labelled "${n.label}"` : ''}`
       break
     }
     default:
@@ -191,7 +241,7 @@ export const buildGame = (spec: TrainerGameSpec, trainer?: LdaTrainer<LdaConfigB
   }
   const config = decodeTrainerConfig(tr, spec.config, pair[0])
   if (E.isLeft(config)) return config
-  return E.right({ spec, trainer: tr, config: config.right, corpora: pair, countDelta: diff.count, presenceDelta: diff.presence, targetDocument: target, attacked, description })
+  return E.right({ spec, trainer: tr, config: config.right, corpora: pair, countDelta: diff.count, presenceDelta: diff.presence, changed: changedWords(diff.presence), targetDocument: target, attacked, description })
 }
 
 /**

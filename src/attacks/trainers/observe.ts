@@ -35,8 +35,8 @@ import { makeSparseSampler } from '../../trainers/lda/sparse.js'
 import { initState, phiFromCounts, phiFromNoisyCounts } from '../../trainers/lda/state.js'
 import type { ReleaseRecord } from '../../mechanisms/gate.js'
 import { discreteLaplaceTable, randomizedStep } from '../../mechanisms/measurement.js'
-import type { LdaConfigBase, LdaModel } from '../../trainers/trainer.js'
-import type { TrainerGame } from './game.js'
+import type { LdaConfigBase, LdaModel, ReleaseKind } from '../../trainers/trainer.js'
+import type { ChangedWords, TrainerGame } from './game.js'
 
 /** Presence reports as LP-LDA releases them (trainers/lp/perturb.ts LocalReports). */
 export interface ReportsView {
@@ -47,13 +47,22 @@ export interface ReportsView {
 }
 
 export interface Observation {
-  readonly model: LdaModel & Readonly<Record<string, unknown>>
+  /** The model `fit` returned (an LDA trainer's carries φ; read through `model.fields` otherwise). */
+  readonly model: unknown
   /** White-box: released topic-word tables (V×K, word-major), in release order. */
   readonly tables: ReadonlyArray<Float64Array>
   /** White-box: released presence reports (LP-LDA). */
   readonly reports: ReadonlyArray<ReportsView>
   /** White-box, replica trainers, replace-word games: the attacked token's topic after each iteration's sweep. */
   readonly tokenTopics: Int32Array | null
+  /**
+   * White-box, trainers that declare `word-vectors`: each release of one number per vocabulary word,
+   * projected on the differing document's words (Σ_w P_w·r_w, P its presence in D minus in D′), in
+   * release order.
+   */
+  readonly wordProjections: ReadonlyArray<number>
+  /** Black-box, trainers that declare `word-weights`: the model file's word vectors projected the same way, summed (NaN otherwise). */
+  readonly weightsProjection: number
   /** Why the run is not a private release (always non-empty here: the runs are seeded). */
   readonly notPrivateBecause: ReadonlyArray<string>
 }
@@ -61,13 +70,35 @@ export interface Observation {
 const isReports = (v: unknown): v is ReportsView =>
   typeof v === 'object' && v !== null && (v as ReportsView).bits instanceof Uint32Array && typeof (v as ReportsView).stride === 'number' && typeof (v as ReportsView).M === 'number'
 
-/** Collects the white-box releases: topic-word tables (never the document-topic ones) and reports. */
-export const collector = (V: number, K: number): { onRelease: (r: ReleaseRecord) => void; tables: Float64Array[]; reports: ReportsView[] } => {
+/** Σ_w P_w·v_w over the game's changed words (`TrainerGame.changed`), or null if `v` is not a vector of V numbers. */
+export const projection = (v: unknown, V: number, changed: ChangedWords): number | null => {
+  if (!(ArrayBuffer.isView(v) || Array.isArray(v)) || (v as ArrayLike<unknown>).length !== V) return null
+  const a = v as ArrayLike<number>
+  let s = 0
+  for (let i = 0; i < changed.words.length; i++) s += (changed.weights[i] as number) * Number(a[changed.words[i] as number])
+  return s
+}
+
+/**
+ * Collects the white-box releases: topic-word tables (never the document-topic ones) and reports
+ * (K topics; 0 for a trainer that has none), and — given `changed` — the projections of releases of
+ * one number per vocabulary word.
+ */
+export const collector = (
+  V: number,
+  K: number,
+  changed?: ChangedWords,
+): { onRelease: (r: ReleaseRecord) => void; tables: Float64Array[]; reports: ReportsView[]; wordProjections: number[] } => {
   const tables: Float64Array[] = []
   const reports: ReportsView[] = []
+  const wordProjections: number[] = []
   const onRelease = (r: ReleaseRecord): void => {
     const v = r.value
-    if (v instanceof Float64Array) {
+    if (changed !== undefined) {
+      // read now: a release may be a buffer the trainer reuses
+      const p = projection(v, V, changed)
+      if (p !== null) wordProjections.push(p)
+    } else if (v instanceof Float64Array) {
       if (v.length === V * K && !r.label.includes('document-topic')) tables.push(v)
     } else if (isReports(v)) reports.push(v)
     else if (typeof v === 'object' && v !== null && (v as { released?: unknown }).released instanceof Float64Array) {
@@ -75,7 +106,19 @@ export const collector = (V: number, K: number): { onRelease: (r: ReleaseRecord)
       if (t.length === V * K) tables.push(t)
     }
   }
-  return { onRelease, tables, reports }
+  return { onRelease, tables, reports, wordProjections }
+}
+
+/** The model as an LDA model (φ, K, V), or null if it carries no φ. */
+export const ldaModel = (m: unknown): LdaModel | null => {
+  const x = m as Partial<LdaModel> | null
+  return typeof x === 'object' && x !== null && x.phi instanceof Float64Array && typeof x.topics === 'number' && typeof x.vocabulary === 'number' ? (x as LdaModel) : null
+}
+
+/** The game's number of topics: an LDA trainer's K, 0 for a trainer without topics. */
+export const topicsOf = (game: TrainerGame): number => {
+  const K = (game.config as { topics?: unknown }).topics
+  return typeof K === 'number' ? K : 0
 }
 
 /** Whether the replica can observe this game's attacked token (HDP-LDA fresh, CDP-LDA+; replace-word). */
@@ -189,41 +232,63 @@ export const observedGibbsFit = (
 export const observe = (game: TrainerGame, side: 0 | 1, rng: Rng): E.Either<DpError, Observation> => {
   const corpus = game.corpora[side]
   const V = corpus.vocab.length
-  const K = game.config.topics
+  const K = topicsOf(game)
   const white = game.spec.view === 'white-box'
-  const col = collector(V, K)
+  const col = collector(V, K, game.trainer.releases.includes('word-vectors') ? game.changed : undefined)
   if (observesTokenTopics(game) && game.trainer === (cgs as unknown)) {
     const a = game.attacked as { index: number; word: number; other: number }
     const document = game.spec.neighbour.kind === 'replace-word' ? game.spec.neighbour.document : 0
-    const r = observedCgsFit(corpus, game.config, rng, document, side === 0 ? a.word : a.other)
+    const r = observedCgsFit(corpus, game.config as LdaConfigBase, rng, document, side === 0 ? a.word : a.other)
     if (E.isLeft(r)) return r
     return E.right({
       model: { topics: K, vocabulary: V, phi: r.right.phi },
       tables: r.right.tables,
       reports: [],
       tokenTopics: r.right.tokenTopics,
+      wordProjections: [],
+      weightsProjection: Number.NaN,
       notPrivateBecause: ['non-private baseline: every sweep reads the raw counts'],
     })
   }
   if (observesTokenTopics(game)) {
     const which = game.trainer === (hdpLda as unknown) ? 'hdp-lda' : 'cdp-lda+'
-    const r = observedGibbsFit(which, corpus, game.config, rng, (game.attacked as { index: number }).index, col.onRelease)
+    const r = observedGibbsFit(which, corpus, game.config as LdaConfigBase, rng, (game.attacked as { index: number }).index, col.onRelease)
     if (E.isLeft(r)) return r
     return E.right({
       model: { topics: K, vocabulary: V, phi: r.right.phi },
       tables: col.tables,
       reports: col.reports,
       tokenTopics: r.right.tokenTopics,
+      wordProjections: [],
+      weightsProjection: Number.NaN,
       notPrivateBecause: r.right.notPrivateBecause,
     })
   }
   const fit = game.trainer.fit(corpus, game.config, rng, white ? { onRelease: col.onRelease, logLikelihoodEvery: 0 } : { logLikelihoodEvery: 0 })
   if (E.isLeft(fit)) return fit
+  const model = fit.right.model
+  const declares = (k: ReleaseKind): boolean => game.trainer.releases.includes(k)
+  // a declaration the run does not bear out is an error, never a statistic computed on nothing
+  const broken = (what: string) => E.left(invalidParameter('$.trainer', game.trainer.name, `the trainer declares ${what}`))
+  if (declares('phi') && ldaModel(model) === null) return broken("that it releases φ ('phi') but its model carries none")
+  if (white && declares('word-vectors') && col.wordProjections.length === 0)
+    return broken(`releases of one number per vocabulary word ('word-vectors') but released no vector of ${V} numbers`)
+  let weightsProjection = Number.NaN
+  if (declares('word-weights')) {
+    const vectors = Object.values(game.trainer.model.fields(model)).flatMap((f) => {
+      const p = projection(f, V, game.changed)
+      return p === null ? [] : [p]
+    })
+    if (vectors.length === 0) return broken(`a model file with vectors of one number per vocabulary word ('word-weights') but its model file has no field of ${V} numbers`)
+    weightsProjection = vectors.reduce((a, b) => a + b, 0)
+  }
   return E.right({
-    model: fit.right.model as Observation['model'],
+    model,
     tables: col.tables,
     reports: col.reports,
     tokenTopics: null,
+    wordProjections: col.wordProjections,
+    weightsProjection,
     notPrivateBecause: fit.right.release.notPrivateBecause,
   })
 }

@@ -94,14 +94,15 @@ export const auditTrainerOneRun = (spec: TrainerOneRunSpec): E.Either<DpError, T
   const docs: number[][] = spec.corpus.documents.map((d) => [...d])
   for (let i = 0; i < m; i++) if (included[i] === true) docs.push(Array.from({ length: L }, () => V0 + i))
   const corpus = fromDocuments(vocab, docs.map((d) => Int32Array.from(d)))
-  const config = decodeTrainerConfig(trainer, spec.config, corpus)
-  if (E.isLeft(config)) return config
-  const K = config.right.topics
+  const decoded = decodeTrainerConfig(trainer, spec.config, corpus)
+  if (E.isLeft(decoded)) return decoded
+  const config = decoded.right as LdaConfigBase // the trainer is an LDA trainer (its type says so)
+  const K = config.topics
   const V = vocab.length
   const col = collector(V, K)
   const rng = new TrialRng(streamKey(hashSeed(String(spec.seed)), 'estimate', 0, 0), 'one-run')
   rng.reset(0)
-  const fit = trainer.fit(corpus, config.right, rng, spec.view === 'white-box' ? { onRelease: col.onRelease, logLikelihoodEvery: 0 } : { logLikelihoodEvery: 0 })
+  const fit = trainer.fit(corpus, config, rng, spec.view === 'white-box' ? { onRelease: col.onRelease, logLikelihoodEvery: 0 } : { logLikelihoodEvery: 0 })
   if (E.isLeft(fit)) return fit
   const phi = fit.right.model.phi
   const score = (w: number): number => {

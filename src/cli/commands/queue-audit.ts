@@ -16,7 +16,7 @@
  * @module
  */
 import { existsSync, rmSync, statSync } from 'node:fs'
-import { basename, extname, resolve } from 'node:path'
+import { basename, dirname, extname, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import * as E from 'fp-ts/lib/Either.js'
 import { auditMechanismAsync, type AuditSpec, zooAuditSpec } from '../../attacks/audit.js'
@@ -28,7 +28,8 @@ import { mechanismQueue, type QueueExecutor, trainerQueue } from '../../attacks/
 import { pingRedis, redactUrl } from '../../attacks/queue/redis.js'
 import type { AnyAuditResult } from '../../attacks/result.js'
 import { auditTrainer } from '../../attacks/trainers/audit.js'
-import { decodeTrainerAuditFile } from '../../attacks/trainers/file.js'
+import { isAccountedClaim } from '../../attacks/trainers/accounted.js'
+import { decodeTrainerAuditFile, isTrainerModulePath, type TrainerAuditFile } from '../../attacks/trainers/file.js'
 import { zooEntry, ZOO_NAMES } from '../../attacks/zoo/index.js'
 import { type DpError, formatError } from '../../core/error.js'
 import { QUEUE_AUDIT_USAGE, wantsHelp } from '../help.js'
@@ -36,6 +37,7 @@ import { checkOutputPath, parseNumber, readJsonFile } from '../io.js'
 import { guardOutputs } from '../output-guard.js'
 import { progressLine } from '../progress.js'
 import { reportAudit, stoppedBy } from './audit.js'
+import { importTrainerModule } from './train-module.js'
 import { type CommandResult, EXIT } from './result.js'
 
 type Values = Record<string, string | boolean | undefined>
@@ -70,24 +72,36 @@ const claimFrom = (v: Values, nums: Record<string, number | undefined>, base: Au
   return E.isLeft(c) ? E.left(`audit: ${formatError(c.left)}`) : E.right(c.right)
 }
 
-const planTrainer = (file: string, v: Values, nums: Record<string, number | undefined>, progress: ReturnType<typeof progressLine>): E.Either<string, Planned> => {
+/** The claim of a trainer-audit file under --epsilon/--delta: an accounted claim stays the accountant's ε unless --epsilon replaces it. */
+const trainerClaim = (v: Values, nums: Record<string, number | undefined>, base: TrainerAuditFile['claim']): E.Either<string, TrainerAuditFile['claim']> =>
+  isAccountedClaim(base) && nums.epsilon === undefined
+    ? E.right({ accounted: true, delta: nums.delta ?? base.delta })
+    : claimFrom(v, nums, isAccountedClaim(base) ? { epsilon: Number.NaN, delta: base.delta } : base)
+
+const planTrainer = async (file: string, v: Values, nums: Record<string, number | undefined>, progress: ReturnType<typeof progressLine>): Promise<E.Either<string, Planned>> => {
   const raw = readJsonFile(file)
   if (E.isLeft(raw)) return raw
   const decoded = decodeTrainerAuditFile(raw.right)
   if (E.isLeft(decoded)) return E.left(`${file}: ${formatError(decoded.left)}`)
   const f = decoded.right
-  const claim = claimFrom(v, nums, f.claim)
+  const claim = trainerClaim(v, nums, f.claim)
   if (E.isLeft(claim)) return claim
-  let made: QueueExecutor<unknown, unknown> | null = null
   const url = v.queue as string | undefined
+  // a plug-in trainer (a module path, relative to the file) is imported here; a queue's workers rebuild games from built-in names only
+  const modulePath = isTrainerModulePath(f.game.trainer) ? resolve(dirname(file), f.game.trainer) : undefined
+  if (modulePath !== undefined && url !== undefined) return E.left(`audit: ${file}: a plug-in trainer (${f.game.trainer}) is audited in this process only: drop --queue (a queue's workers take built-in trainers)`)
+  const plugin = modulePath === undefined ? undefined : await importTrainerModule(modulePath, 'audit')
+  if (plugin !== undefined && E.isLeft(plugin)) return plugin
+  let made: QueueExecutor<unknown, unknown> | null = null
   const executor = url === undefined ? undefined : trainerQueue(url, queueOptions(nums), (e) => (made = e as unknown as QueueExecutor<unknown, unknown>))
   return E.right({
     name: basename(file, extname(file)),
-    inputs: [{ what: 'the trainer-audit file', path: file }],
+    inputs: [{ what: 'the trainer-audit file', path: file }, ...(modulePath === undefined ? [] : [{ what: 'the trainer module', path: modulePath }])],
     queue: () => made,
     run: () =>
       auditTrainer({
         ...f,
+        ...(plugin === undefined ? {} : { trainer: plugin.right }),
         claim: claim.right,
         runs: nums.runs ?? nums.trials ?? f.runs,
         seed: (v.seed as string | undefined) ?? f.seed,
@@ -196,7 +210,7 @@ export const runQueueAudit = async (args: ReadonlyArray<string>): Promise<Comman
   }
   const onInt = onSignal('SIGINT')
   const onTerm = onSignal('SIGTERM')
-  const planned = trainer ? planTrainer(target, values, nums, progress) : planMechanism(target, values, nums, progress, () => signal !== null)
+  const planned = trainer ? await planTrainer(target, values, nums, progress) : planMechanism(target, values, nums, progress, () => signal !== null)
   if (E.isLeft(planned)) return { code: EXIT.input, stderr: planned.left }
   const out = values.out ?? (values.json ? undefined : `${planned.right.name.replace(/[^\w.-]+/g, '_')}.audit.json`)
   const outputs = [...(out === undefined ? [] : [{ what: '--out', path: out }]), ...(values.checkpoint === undefined ? [] : [{ what: '--checkpoint', path: values.checkpoint }])]

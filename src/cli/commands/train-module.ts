@@ -40,25 +40,28 @@ const isTrainer = (x: unknown): x is Trainer<unknown, unknown> => typeof x === '
 
 const record = (x: unknown): Record<string, unknown> => (typeof x === 'object' && x !== null ? (x as Record<string, unknown>) : {})
 
-/** Imports the module and finds its trainer, or says what is wrong with it. */
-export const loadTrainerModule = async (path: string): Promise<E.Either<string, AnyTrainer>> => {
-  if (!existsSync(path) || !statSync(path).isFile()) return E.left(`train: ${path}: no such module (a trainer module is a .js or .mjs file)`)
+/** Imports the module and finds its trainer, or says what is wrong with it (each message starts with `command`). */
+export const importTrainerModule = async (path: string, command = 'train'): Promise<E.Either<string, Trainer<unknown, unknown>>> => {
+  if (!existsSync(path) || !statSync(path).isFile()) return E.left(`${command}: ${path}: no such module (a trainer module is a .js or .mjs file)`)
   let mod: Record<string, unknown>
   try {
     mod = record(await import(pathToFileURL(resolve(path)).href))
   } catch (e) {
-    return E.left(`train: ${path}: cannot import the module: ${e instanceof Error ? e.message : String(e)}`)
+    return E.left(`${command}: ${path}: cannot import the module: ${e instanceof Error ? e.message : String(e)}`)
   }
   const candidates = [mod['trainer'], mod['default'], record(mod['default'])['trainer']]
   const found = candidates.find(isTrainer)
-  if (found !== undefined) return E.right(erase(found))
+  if (found !== undefined) return E.right(found)
   const shaped = candidates.find((c) => typeof c === 'object' && c !== null)
   return E.left(
     shaped === undefined
-      ? `train: ${path}: the module exports no trainer (export one as \`trainer\` or as the default export; its shape is the Trainer type of dpaudit/trainers)`
-      : `train: ${path}: the exported trainer has no ${missingMember(record(shaped)) ?? 'valid shape'}`,
+      ? `${command}: ${path}: the module exports no trainer (export one as \`trainer\` or as the default export; its shape is the Trainer type of dpaudit/trainers)`
+      : `${command}: ${path}: the exported trainer has no ${missingMember(record(shaped)) ?? 'valid shape'}`,
   )
 }
+
+/** The module's trainer, erased for `dpaudit train`. */
+export const loadTrainerModule = async (path: string): Promise<E.Either<string, AnyTrainer>> => E.map((t: Trainer<unknown, unknown>) => erase(t))(await importTrainerModule(path))
 
 /** `dpaudit train ./module.js ...`. */
 export const runTrainModule = async (argv: ReadonlyArray<string>): Promise<CommandResult> => {
