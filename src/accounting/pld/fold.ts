@@ -112,15 +112,7 @@ const unsupportedLeaf = (leaf: NormalizedLeaf, path: string): DpError =>
       )
     : leaf._tag === 'StatedRdp'
       ? unsupportedEvent(path, NAME, 'StatedRdp', 'an RDP curve stated at finitely many orders determines no dominating pair; use the rdp accountant')
-      : leaf._tag === 'StatedProfile'
-        ? unsupportedEvent(
-            path,
-            NAME,
-            'StatedProfile',
-            'a privacy profile of several points: each point alone is a dominating pair, the PLD of their intersection is not built here, ' +
-              'and a PLD read back from points is not exact; state one point (as ApproxDP) or use the basic/advanced/optimal accountant',
-          )
-        : unsupportedZcdp(path)
+      : unsupportedZcdp(path)
 
 /** What a Poisson-sampled sub-tree reduces to. */
 type Inner =

@@ -32,6 +32,7 @@ import normalQuantile from '@stdlib/stats-base-dists-normal-quantile'
 import { bisectPredicate } from '../../core/numeric.js'
 import { absurd } from '../../mechanisms/event.js'
 import type { NormalizedLeaf } from '../normalize.js'
+import { profilePair } from './profile-pair.js'
 
 export type Direction = 'remove' | 'add'
 
@@ -222,8 +223,8 @@ export const basePairOfLeaf = (leaf: NormalizedLeaf): BasePair | null | undefine
     case 'StatedRdp':
       return undefined
     case 'StatedProfile': {
-      // One point is an (ε, δ) guarantee and its pair; several are refused (see pld/fold.ts).
-      if (leaf.epsilons.length !== 1) return undefined
+      // One point is an (ε, δ) guarantee and its pair; several, the pair of their f-DP envelope (./profile-pair.ts).
+      if (leaf.epsilons.length !== 1) return profilePair(leaf.epsilons, leaf.deltas)
       const [e, d] = [leaf.epsilons[0] as number, leaf.deltas[0] as number]
       return e === 0 && d === 0 ? null : approxDpPair(e, d)
     }

@@ -16,6 +16,8 @@ import { decodeEvent, encodeEvent } from '../../../src/mechanisms/codec.js'
 import * as ev from '../../../src/mechanisms/event.js'
 import { addRemove, replaceOne } from '../../../src/mechanisms/neighbouring.js'
 import { epsAt } from '../eps-at.js'
+import { profilePair } from '../../../src/accounting/pld/profile-pair.js'
+import type { DiscretePair } from '../../../src/accounting/pld/pairs.js'
 
 const AR = addRemove('record')
 const RO = replaceOne('record')
@@ -162,13 +164,16 @@ describe('StatedProfile', () => {
     }
   })
 
-  it('rdp, zcdp refuse without a point at δ = 0 and take the pure point when there is one; pld takes one point, refuses several', () => {
-    for (const name of ['rdp', 'zcdp', 'pld'] as const) expect(epsAt(name, prof, 1e-5), name).toBeUndefined()
+  it('rdp, zcdp refuse without a point at δ = 0 and take the pure point when there is one; pld takes several points', () => {
+    for (const name of ['rdp', 'zcdp'] as const) expect(epsAt(name, prof, 1e-5), name).toBeUndefined()
     const withPure = ev.statedProfile([1, 5], [1e-3, 0], AR)
     // At δ = 0 each answers as it answers the stated PureDP(5) (zcdp: ∞, ρ-zCDP keeps no pure ε).
     for (const name of ACCOUNTANT_NAMES)
       if (name !== 'pld') expect(epsAt(name, withPure, 0), name).toBe(epsAt(name, ev.pureDP(5, AR), 0))
-    expect(epsAt('pld', withPure, 0)).toBeUndefined()
+    // The PLD of the envelope keeps the pure point's largest loss (its log-slope, read back from masses),
+    // up to the PLD's pessimistic loss grid.
+    expect(epsAt('pld', withPure, 0) as number).toBeGreaterThanOrEqual(5)
+    expect(epsAt('pld', withPure, 0) as number).toBeLessThanOrEqual(5 * (1 + 1e-4))
     expect(epsAt('rdp', withPure, 0)).toBe(5)
     for (const name of ACCOUNTANT_NAMES) expect(epsAt(name, ev.statedProfile([1], [1e-6], AR), 1e-5)).toBe(epsAt(name, ev.approxDP(1, 1e-6, AR), 1e-5))
   })
@@ -188,6 +193,75 @@ describe('StatedProfile', () => {
         expect(epsAt(name, ev.selfCompose(p, 3), delta) as number).toBeGreaterThanOrEqual(one)
       }),
       { seed: SEED, numRuns: 25 },
+    )
+  })
+})
+
+/** The pair's own hockey stick H_{e^ε} = Σ p(1 − e^{ε − L})₊ (its exact δ(ε)). */
+const pairDelta = (pair: DiscretePair, eps: number): number =>
+  pair.atoms.reduce((acc, a) => acc + (a.loss === Infinity ? a.p : a.loss > eps ? a.p * -Math.expm1(eps - a.loss) : 0), 0)
+
+/**
+ * The largest δ(ε) of any mechanism with this profile, independently of the module: f = max_i f_i
+ * (f_{ε,δ} of Dong, Roth & Su 2022, Prop. 2.5), δ(ε) = sup_α 1 − f(α) − e^ε α, the sup of a concave
+ * piecewise-linear function, attained at a kink: every pairwise intersection of the lines is tried.
+ */
+const envelopeDelta = (epsilons: ReadonlyArray<number>, deltas: ReadonlyArray<number>, eps: number): number => {
+  const lines: Array<[number, number]> = [[0, 0]]
+  epsilons.forEach((e, i) => {
+    const d = deltas[i] as number
+    lines.push([1 - d, Math.exp(e)], [Math.exp(-e) * (1 - d), Math.exp(-e)])
+  })
+  const f = (x: number): number => Math.max(...lines.map(([a, sl]) => a - sl * x))
+  const xs = [0, 1]
+  for (const [a1, s1] of lines) for (const [a2, s2] of lines) if (s1 !== s2) xs.push((a1 - a2) / (s1 - s2))
+  return Math.max(0, ...xs.filter((x) => x >= 0 && x <= 1).map((x) => 1 - f(x) - Math.exp(eps) * x))
+}
+
+describe('StatedProfile in the PLD accountant: the pair of the f-DP envelope (src/accounting/pld/profile-pair.ts)', () => {
+  const profiles = fc
+    .array(fc.tuple(fc.double({ min: 0, max: 5, noNaN: true }), fc.double({ min: 1e-9, max: 0.2, noNaN: true })), { minLength: 2, maxLength: 6 })
+    .map((pts) => ({ epsilons: pts.map((p) => p[0]), deltas: pts.map((p) => p[1]) }))
+
+  it('one point is Kairouz–Oh–Viswanath\'s pair: the same δ(ε) as ApproxDP', () => {
+    const pair = profilePair([1, 1], [1e-6, 1e-6]) as DiscretePair
+    for (const e of [0, 0.5, 1, 2]) expect(pairDelta(pair, e)).toBeCloseTo(envelopeDelta([1], [1e-6], e), 12)
+    expect(pairDelta(pair, 1)).toBeLessThanOrEqual(1e-6 * (1 + 1e-9) + 1e-13)
+  })
+
+  it('sound and exact: never below the worst mechanism with the profile, and (ε_i, δ_i)-DP at each stated point (fast-check)', () => {
+    fc.assert(
+      fc.property(profiles, fc.double({ min: 0, max: 6, noNaN: true }), ({ epsilons, deltas }, eps) => {
+        const pair = profilePair(epsilons, deltas) as DiscretePair
+        expect(pair.atoms.reduce((a, x) => a + x.p, 0)).toBeCloseTo(1, 12)
+        expect(pairDelta(pair, eps)).toBeGreaterThanOrEqual(envelopeDelta(epsilons, deltas, eps) - 1e-15)
+        epsilons.forEach((e, i) => expect(pairDelta(pair, e), `point ${i}`).toBeLessThanOrEqual((deltas[i] as number) * (1 + 1e-9) + 1e-13))
+      }),
+      { seed: SEED, numRuns: 200 },
+    )
+  })
+
+  it('the PLD accountant: ε(δ_i) ≤ ε_i, a redundant point changes nothing, and k-fold composition is never above any point alone composed k-fold', () => {
+    const p3 = ev.statedProfile([1, 2, 3], [1e-3, 1e-6, 1e-9], AR)
+    for (const [d, e] of [[1e-3, 1], [1e-6, 2], [1e-9, 3]] as const) expect(epsAt('pld', p3, d * (1 + 1e-4)) as number).toBeLessThanOrEqual(e * (1 + 1e-3))
+    // (1, 1e-6) implies (2, 1e-6) and (1, 1e-5): the envelope is the one point's.
+    const redundant = ev.statedProfile([1, 2, 1], [1e-6, 1e-6, 1e-5], AR)
+    expect(epsAt('pld', ev.selfCompose(redundant, 10), 1e-5) as number).toBeCloseTo(epsAt('pld', ev.selfCompose(ev.approxDP(1, 1e-6, AR), 10), 1e-5) as number, 3)
+    for (const k of [1, 10, 100]) {
+      const multi = epsAt('pld', ev.selfCompose(p3, k), 1e-4) as number
+      for (const [e, d] of [[1, 1e-3], [2, 1e-6], [3, 1e-9]] as const)
+        expect(multi, `k=${k} (${e}, ${d})`).toBeLessThanOrEqual((epsAt('pld', ev.selfCompose(ev.approxDP(e, d, AR), k), 1e-4) as number) * (1 + 1e-3))
+    }
+  })
+
+  it('never below the exact ε of a Gaussian whose profile points are stated, alone or composed (the Gaussian has the profile)', () => {
+    fc.assert(
+      fc.property(fc.double({ min: 0.5, max: 5, noNaN: true }), fc.constantFrom(1, 4), fc.constantFrom(1e-3, 1e-6), (m, k, delta) => {
+        const eps = [0.25, 0.5, 1, 2, 4, 8]
+        const p = ev.statedProfile(eps, eps.map((e) => Math.min(1, analyticGaussianDelta(m, e) * (1 + 1e-9))), AR)
+        expect(epsAt('pld', ev.selfCompose(p, k), delta) as number).toBeGreaterThanOrEqual(analyticGaussianEpsilon(m / Math.sqrt(k), delta) * (1 - 1e-9))
+      }),
+      { seed: SEED, numRuns: 20 },
     )
   })
 })
