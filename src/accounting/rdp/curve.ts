@@ -43,6 +43,7 @@ import { subsampledGaussianCurve } from './subsampled-gaussian.js'
 import { sampledGaussianAddDirection } from './subsampled-gaussian-add.js'
 import { subsampledDiscreteGaussianBounded, subsampledDiscreteGaussianCurve } from './subsampled-discrete-gaussian.js'
 import { type SubsampledLaplaceMemo, subsampledLaplaceCurve } from './subsampled-laplace.js'
+import { kept, keptOr } from './kept.js'
 import { withoutReplacementCurve, withoutReplacementGaussianCurve } from './without-replacement.js'
 
 /** A curve on a grid, with the pure ε that also bounds it, and the notes collected. */
@@ -79,13 +80,20 @@ interface Context {
   dropped: number
   readonly memo: WeakMap<PrivacyEvent, Map<string, E.Either<DpError, Curve>>>
   readonly sampledGaussian: Map<string, Float64Array>
-  /** Subsampled-Laplace values at integer orders by (q, b), shared across grids and orders. */
-  readonly sampledLaplace: Map<string, SubsampledLaplaceMemo>
-  /** Leaf curves by leaf value and grid (curves are never mutated, so sharing is safe). */
-  readonly leaves: Map<string, Curve>
   /** Under a one-directional relation: the context of add/remove of the same unit, made when first needed. */
   addRemove?: Context
 }
+
+/**
+ * Kept across contexts and queries (./kept.ts), keyed by value: leaf curves by leaf and grid
+ * (curves are never mutated), subsampled-Laplace values at integer orders by (q, b), and the
+ * Zhu–Wang bound at integer orders by (q, inner leaf) when the sampled event is one leaf.
+ */
+const LEAVES = kept<Curve>(512)
+const SAMPLED_LAPLACE = kept<SubsampledLaplaceMemo>(16)
+const ZHU_WANG = kept<Map<number, number>>(64)
+/** A grid ∪ the integers 2..⌈max⌉ that the general bounds read, with each order's index, by grid. */
+const UNIONS = kept<{ readonly grid: OrderSet; readonly index: ReadonlyMap<number, number> }>(256)
 
 const freshContext = (relation: NeighbouringRelation): Context => ({
   relation,
@@ -93,19 +101,22 @@ const freshContext = (relation: NeighbouringRelation): Context => ({
   dropped: 0,
   memo: new WeakMap(),
   sampledGaussian: new Map(),
-  sampledLaplace: new Map(),
-  leaves: new Map(),
 })
 
 /**
  * A leaf's value as a key: every field, nested ones too (a stated RDP curve is an object: printed
  * by String it was "[object Object]", so two different stated curves in one tree shared the first
  * one's values — the composition of curves a and b read 2a, an understatement when b > a). JSON
- * prints every finite number exactly (shortest round trip); ±∞ and NaN, which it would print as
- * null, are marked apart.
+ * prints every finite number exactly (shortest round trip), as String does a field that is a
+ * number; ±∞ and NaN, which JSON would print as null, are marked apart.
  */
-const leafKey = (leaf: NormalizedLeaf): string =>
-  JSON.stringify(leaf, (_name, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? `#${String(v)}` : v))
+const leafKey = (leaf: NormalizedLeaf): string => {
+  let k: string = leaf._tag
+  for (const [name, v] of Object.entries(leaf))
+    if (name !== '_tag') k += `|${name}=${typeof v === 'object' && v !== null ? JSON.stringify(v, exactNumbers) : String(v)}`
+  return k
+}
+const exactNumbers = (_name: string, v: unknown): unknown => (typeof v === 'number' && !Number.isFinite(v) ? `#${String(v)}` : v)
 
 const orderSet = (values: ReadonlyArray<number>): OrderSet => ({ values, key: values.join(',') })
 
@@ -174,6 +185,24 @@ const singleLeaf = <T extends 'Gaussian' | 'Laplace' | 'DiscreteGaussian'>(
 }
 const singleGaussian = (e: PrivacyEvent, path: string) => singleLeaf('Gaussian', e, path)
 
+/**
+ * The key of an event that is one noise leaf under Labeled wrappers — its value once resolved under
+ * the relation, which is all its curve depends on — or undefined for any other event.
+ */
+const resolvedLeafKey = (e: PrivacyEvent, relation: NeighbouringRelation): string | undefined => {
+  let cur = e
+  while (cur._tag === 'Labeled') cur = cur.event
+  if (!isNoiseEvent(cur)) return undefined
+  const res = resolveLeaf(cur, relation, '$')
+  return E.isLeft(res) ? undefined : leafKey(res.right.leaf)
+}
+
+/** The kept Zhu–Wang values at integer orders of PoissonSample(q, e), when e is one leaf. */
+const zhuWangMemo = (q: number, e: PrivacyEvent, relation: NeighbouringRelation): Map<number, number> | undefined => {
+  const leaf = resolvedLeafKey(e, relation)
+  return leaf === undefined ? undefined : keptOr(ZHU_WANG, `${q}|${leaf}`, () => new Map())
+}
+
 const fold = (e: PrivacyEvent, os: OrderSet, path: string, ctx: Context): E.Either<DpError, Curve> => {
   let byGrid = ctx.memo.get(e)
   const hit = byGrid?.get(os.key)
@@ -202,13 +231,11 @@ const foldUncached = (e: PrivacyEvent, os: OrderSet, path: string, ctx: Context)
       )
     // Large specs repeat the same leaf many times: its curve is computed once per grid.
     const key = `${leafKey(leaf)}|${os.key}`
-    const hit = ctx.leaves.get(key)
+    const hit = LEAVES.get(key)
     if (hit !== undefined) return E.right(hit)
     const values = leafCurve(leaf, os.values, path)
     if (E.isLeft(values)) return values
-    const curve = capped(values.right, leafPureEpsilon(leaf))
-    ctx.leaves.set(key, curve)
-    return E.right(curve)
+    return E.right(LEAVES.set(key, capped(values.right, leafPureEpsilon(leaf))))
   }
   switch (e._tag) {
     case 'NoOp':
@@ -286,12 +313,7 @@ const foldUncached = (e: PrivacyEvent, os: OrderSet, path: string, ctx: Context)
         if (E.isLeft(res)) return res
         if (res.right.note !== undefined) note(ctx, res.right.note)
         const b = (res.right.leaf as { readonly noiseMultiplier: number }).noiseMultiplier
-        const key = `${e.q}|${b}`
-        let memo = ctx.sampledLaplace.get(key)
-        if (memo === undefined) {
-          memo = { values: new Map(), logMoments: [] }
-          ctx.sampledLaplace.set(key, memo)
-        }
+        const memo = keptOr(SAMPLED_LAPLACE, `${e.q}|${b}`, () => ({ values: new Map(), logMoments: [] }))
         const values = subsampledLaplaceCurve(os.values, e.q, b, memo)
         const sampled = dir === 'add' ? addDirection(values, e.q, 1 / b) : capped(values, amplifiedPure(e.q, 1 / b))
         return E.right(keepPositive(sampled, () => e.q > 0 && b < Infinity))
@@ -326,7 +348,7 @@ const foldUncached = (e: PrivacyEvent, os: OrderSet, path: string, ctx: Context)
       const zhuWang = (c: Context): E.Either<DpError, Curve> =>
         sampledGeneral(e.event, os, childPath(path, e), c, (inner, lookup) => {
           note(c, `${ZHU_WANG_NOTE}: PoissonSample at ${path} (q = ${e.q}) of an event other than one Gaussian, Laplace or scalar discrete Gaussian`)
-          const sampled = capped(poissonGeneralCurve(os.values, e.q, lookup), amplifiedPure(e.q, inner.pureEpsilon))
+          const sampled = capped(poissonGeneralCurve(os.values, e.q, lookup, zhuWangMemo(e.q, e.event, c.relation)), amplifiedPure(e.q, inner.pureEpsilon))
           return keepPositive(sampled, (i) => e.q > 0 && lookup(os.values[i] as number) > 0)
         })
       if (dir === undefined) return zhuWang(ctx)
@@ -423,11 +445,14 @@ const sampledGeneral = (
   ctx: Context,
   amplify: (inner: Curve, lookup: (alpha: number) => number) => Curve,
 ): E.Either<DpError, Curve> => {
-  const union = [...new Set([...os.values, ...integerOrdersFor(os.values)])].sort((a, b) => a - b)
-  const c = fold(inner, orderSet(union), innerPath, ctx)
+  const { grid, index } = keptOr(UNIONS, os.key, () => {
+    const union = [...new Set([...os.values, ...integerOrdersFor(os.values)])].sort((a, b) => a - b)
+    const at = new Map<number, number>()
+    union.forEach((a, i) => at.set(a, i))
+    return { grid: orderSet(union), index: at }
+  })
+  const c = fold(inner, grid, innerPath, ctx)
   if (E.isLeft(c)) return c
-  const index = new Map<number, number>()
-  union.forEach((a, i) => index.set(a, i))
   // Every order asked for is in `union` by construction; ∞ would be the sound answer otherwise.
   const lookup = (alpha: number): number => {
     const i = index.get(alpha)

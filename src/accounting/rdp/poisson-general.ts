@@ -61,6 +61,8 @@ export const poissonGeneralCurve = (
   orders: ReadonlyArray<number>,
   q: number,
   base: (alpha: number) => number,
+  /** The bound at integer orders already computed for this (q, base), filled as it is computed. */
+  memo?: Map<number, number>,
 ): Float64Array => {
   const out = new Float64Array(orders.length)
   if (!(q > 0)) return out
@@ -68,7 +70,14 @@ export const poissonGeneralCurve = (
     for (let i = 0; i < orders.length; i++) out[i] = base(orders[i] as number)
     return out
   }
-  const bound = fromIntegerOrders(orders, (n) => zhuWangBound(q, base, n))
+  const at = (n: number): number => {
+    const hit = memo?.get(n)
+    if (hit !== undefined) return hit
+    const v = zhuWangBound(q, base, n)
+    memo?.set(n, v)
+    return v
+  }
+  const bound = fromIntegerOrders(orders, at)
   for (let i = 0; i < orders.length; i++) out[i] = Math.min(bound[i] as number, base(orders[i] as number))
   return out
 }

@@ -21,6 +21,7 @@
  * @module
  */
 import { klDeltaBound } from '../conversions.js'
+import { kept, keptOr } from './kept.js'
 
 /** The mean of the truncated negative binomial with parameters (γ, η) (PS 2022, Def. 1). */
 export const tnbMean = (gamma: number, shape: number): number => {
@@ -65,13 +66,29 @@ interface WideEnvelope {
   readonly suffix: Float64Array
 }
 
+/**
+ * Envelopes by run curve (identity) and parameters within one fold, and by value across folds
+ * (./kept.ts): each query folds in fresh contexts, whose wide curve is a new array of the same values.
+ */
 const ENVELOPES = new WeakMap<ArrayLike<number>, Map<string, WideEnvelope>>()
+const KEPT_ENVELOPES = kept<WideEnvelope>(64)
 
 const wideEnvelope = (wide: RunCurve, mean: number, shape: number): WideEnvelope => {
   const key = `${mean}|${shape}|${wide.pureEpsilon}`
   let byParams = ENVELOPES.get(wide.values)
   const hit = byParams?.get(key)
   if (hit !== undefined) return hit
+  const valueKey = `${key}|${wide.orders.join(',')}|${Array.prototype.join.call(wide.values, ',')}`
+  const env = keptOr(KEPT_ENVELOPES, valueKey, () => makeEnvelope(wide, mean, shape))
+  if (byParams === undefined) {
+    byParams = new Map()
+    ENVELOPES.set(wide.values, byParams)
+  }
+  byParams.set(key, env)
+  return env
+}
+
+const makeEnvelope = (wide: RunCurve, mean: number, shape: number): WideEnvelope => {
   let c = Infinity
   if (shape !== Infinity) {
     // Thm 2's λ̂ term, minimised over the wide grid and λ̂ → ∞ (the pure ε).
@@ -91,13 +108,7 @@ const wideEnvelope = (wide: RunCurve, mean: number, shape: number): WideEnvelope
     const b = boundAt(wide, delta, wide.orders[j] as number, wide.values[j] as number, c, mean, shape)
     suffix[j] = j === n - 1 ? b : Math.min(b, suffix[j + 1] as number)
   }
-  const env = { c, delta, suffix }
-  if (byParams === undefined) {
-    byParams = new Map()
-    ENVELOPES.set(wide.values, byParams)
-  }
-  byParams.set(key, env)
-  return env
+  return { c, delta, suffix }
 }
 
 /** Thm 2 or Thm 6 at one order α for a run with ε(α) = eps. */

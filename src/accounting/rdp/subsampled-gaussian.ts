@@ -26,6 +26,7 @@
 import logcdf from '@stdlib/stats-base-dists-normal-logcdf'
 import { logAddExp, logSumExp, roundUpLoss } from '../../core/numeric.js'
 import { gaussianRdp } from './closed-forms.js'
+import { byOrder, kept, keptOr } from './kept.js'
 import { logBinomialRow, logExpm1, logSumExpPruned, phi, softplus } from './log-space.js'
 
 /** Relative margin against floating-point error. */
@@ -284,43 +285,19 @@ export const makeSampledGaussian = (q: number, sigma: number): SampledGaussian =
   return { logAMinus1Binomial, quadrature, rdp }
 }
 
-/** Most (q, σ) pairs whose SampledGaussian is kept (each holds its quadrature nodes and values). */
-const MAX_KEPT = 16
-/** Most orders whose value one kept SampledGaussian remembers. */
-const MAX_VALUES = 4096
-const KEPT = new Map<string, SampledGaussian>()
+const KEPT = kept<SampledGaussian>(16)
 
 /**
- * The SampledGaussian of (q, σ), shared by every curve and continuous search of the process, with
- * its ε(α) remembered per order. Why: a query folds the event on the grid, then its continuous
- * search evaluates ~32 more orders, each through a fresh fold context, and every context rebuilt
- * the quadrature nodes (a log1p and an expm1 per node) for its one order; repeated and calibrating
- * queries meet the same (q, σ) again. Everything kept is a pure function of (q, σ, α) — the
- * nodes, the binomial moments, the values — so the answers are the same bits as a fresh instance's
- * (test/accounting/rdp/subsampled-gaussian.test.ts). Kept: the last MAX_KEPT pairs, insertion order.
+ * The SampledGaussian of (q, σ), shared by every curve and continuous search of the process
+ * (./kept.ts), with its ε(α) remembered per order (up to 4096). Everything kept is a pure function
+ * of (q, σ, α) — the nodes, the binomial moments, the values — so the answers are the same bits as
+ * a fresh instance's (test/accounting/rdp/subsampled-gaussian.test.ts).
  */
-export const sampledGaussianFor = (q: number, sigma: number): SampledGaussian => {
-  const key = `${q}|${sigma}`
-  const hit = KEPT.get(key)
-  if (hit !== undefined) return hit
-  const made = makeSampledGaussian(q, sigma)
-  const values = new Map<number, ReturnType<SampledGaussian['rdp']>>()
-  const kept: SampledGaussian = {
-    ...made,
-    rdp: (alpha) => {
-      let v = values.get(alpha)
-      if (v === undefined) {
-        v = made.rdp(alpha)
-        if (values.size >= MAX_VALUES) values.clear()
-        values.set(alpha, v)
-      }
-      return v
-    },
-  }
-  if (KEPT.size >= MAX_KEPT) KEPT.delete(KEPT.keys().next().value as string)
-  KEPT.set(key, kept)
-  return kept
-}
+export const sampledGaussianFor = (q: number, sigma: number): SampledGaussian =>
+  keptOr(KEPT, `${q}|${sigma}`, () => {
+    const made = makeSampledGaussian(q, sigma)
+    return { ...made, rdp: byOrder(4096, made.rdp) }
+  })
 
 /**
  * ε(α) of the Poisson-subsampled Gaussian with rate q and noise multiplier σ (add/remove), with how

@@ -21,6 +21,7 @@
 import { roundUpLoss } from '../../core/numeric.js'
 import { fromIntegerOrders } from './integer-orders.js'
 import { logBinomialRow, logExpm1, logSumExpPruned, softplus } from './log-space.js'
+import { byOrder, kept, keptOr } from './kept.js'
 
 const LN2 = Math.LN2
 const LN4 = Math.log(4)
@@ -171,7 +172,11 @@ export const withoutReplacementGaussianCurve = (orders: ReadonlyArray<number>, g
     for (let i = 0; i < orders.length; i++) out[i] = base(orders[i] as number)
     return out
   }
-  const bound = fromIntegerOrders(orders, (n) => wbkGaussianBound(gamma, m, n))
+  const memo = keptOr(WBK_GAUSSIAN, `${gamma}|${m}`, () => byOrder(4096, (n) => wbkGaussianBound(gamma, m, n)))
+  const bound = fromIntegerOrders(orders, memo)
   for (let i = 0; i < orders.length; i++) out[i] = Math.min(bound[i] as number, base(orders[i] as number))
   return out
 }
+
+/** Thm 27 at integer orders, kept per (γ, m) across queries (./kept.ts: a pure function of γ, m, α). */
+const WBK_GAUSSIAN = kept<(n: number) => number>(16)

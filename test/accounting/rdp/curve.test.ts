@@ -15,6 +15,8 @@ import {
   withoutReplacementCurve,
 } from '../../../src/accounting/rdp/index.js'
 import { formatError } from '../../../src/core/error.js'
+import { forgetKept } from '../../../src/accounting/rdp/kept.js'
+import { makeRdpAccountant } from '../../../src/accounting/rdp/accountant.js'
 import * as ev from '../../../src/mechanisms/event.js'
 import { addRemove, replaceOne } from '../../../src/mechanisms/neighbouring.js'
 
@@ -173,6 +175,40 @@ describe('leaf memo keys', () => {
     const parts = [curveOf(a, AR, [2, 4]), curveOf(b, AR, [2, 4])]
     expect(near(sum, [0, 1].map((i) => (parts[0]![i] as number) + (parts[1]![i] as number)), 1e-12)).toBe(true)
     expect(near(curveOf(ev.compose([b, a]), AR, [2, 4]), sum, 1e-12)).toBe(true)
+  })
+})
+
+describe('kept computations (./kept.ts)', () => {
+  it('answers are the same bits with everything forgotten and after other grids, orders and events filled the tables', () => {
+    const leaf = fc.oneof(
+      fc.record({ k: fc.constant('g'), s: fc.double({ min: 0.4, max: 8, noNaN: true }) }),
+      fc.record({ k: fc.constant('l'), s: fc.double({ min: 0.2, max: 8, noNaN: true }) }),
+      fc.record({ k: fc.constant('rr'), s: fc.double({ min: 0.1, max: 4, noNaN: true }) }),
+    )
+    const build = (x: { k: string; s: number }, q: number, T: number, wor: boolean): ev.PrivacyEvent => {
+      if (wor) return ev.selfCompose(ev.sampleWithoutReplacement(10, 1000 + Math.round(1e4 * q), ev.gaussian(x.s, 1, RO)), T)
+      const base = x.k === 'g' ? ev.gaussian(x.s, 1, AR) : x.k === 'l' ? ev.laplace(x.s, 1, AR) : ev.randomizedResponse(x.s, 2, AR)
+      return ev.repeatAndSelect(ev.selfCompose(ev.poissonSample(q, base), T), 3, T % 2 === 0 ? Infinity : 1)
+    }
+    fc.assert(
+      fc.property(leaf, fc.double({ min: 1e-3, max: 0.3, noNaN: true }), fc.integer({ min: 1, max: 500 }), fc.boolean(), (x, q, T, wor) => {
+        const rel = wor ? RO : AR
+        const answer = (): unknown => {
+          const acct = makeRdpAccountant({ relation: rel })
+          const s = acct.compose(build(x, q, T, wor))(acct.empty)
+          if (E.isLeft(s)) return s.left.message
+          const a = acct.epsilon(1e-6)(s.right)
+          return [Array.from(s.right.curve), E.isRight(a) ? [a.right.epsilon, a.right.order] : a.left.message]
+        }
+        forgetKept()
+        const fresh = answer()
+        // Fill the tables from other grids and orders first, then ask again.
+        curveOf(build(x, q, T + 1, wor), rel, [1.5, 2.5, 7, 33.3, 200])
+        expect(answer()).toEqual(fresh)
+        expect(answer()).toEqual(fresh)
+      }),
+      { seed: 2026_1127, numRuns: 25 },
+    )
   })
 })
 
