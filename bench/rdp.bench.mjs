@@ -9,11 +9,17 @@
 // - optimum: an independent reference for the continuous optimum: the curve of the event on a
 //   fine log-spaced grid (ratio 1.002 from α = 1.01 to 1024, plus the grid itself), then golden
 //   section to 1e-12 around its best point. Reported: how far each method is above it.
-// Target (issue 10): continuous within 0.1 % of the optimum on every workload, ≤ 2 ms per query.
+// Targets: continuous within 0.1 % of the optimum on every workload (issue 10); ≤ 0.5 ms per query
+// (issue 26). Pure per-leaf work is kept per process by value (src/accounting/rdp/kept.ts), so a
+// repeated query reuses it: "ms" is that repeated query (the same event value asked again, as the
+// bench always measured), "cold ms" the same query with every kept table emptied first (what the
+// first query of a process pays once the code is compiled, or a query on new parameters). Both are
+// judged against 0.5 ms and reported.
 import { performance } from 'node:perf_hooks'
 import { rdpEpsilonAtOrder } from '../dist/accounting/conversions.js'
 import { DEFAULT_ORDERS, makeRdpAccountant, rdpCurveAtOrders } from '../dist/accounting/rdp/index.js'
 import { goldenMin } from '../dist/core/numeric.js'
+import { forgetKept } from '../dist/accounting/rdp/kept.js'
 import * as ev from '../dist/mechanisms/event.js'
 import { addRemove, replaceOne } from '../dist/mechanisms/neighbouring.js'
 
@@ -47,10 +53,11 @@ const run = (acct, event, delta) => {
   return a.right
 }
 
-const time = (acct, event, delta) => {
+const time = (acct, event, delta, cold = false) => {
   for (let i = 0; i < WARMUP; i++) run(acct, event, delta)
   const times = []
   for (let i = 0; i < REPS; i++) {
+    if (cold) forgetKept()
     const t = performance.now()
     run(acct, event, delta)
     times.push(performance.now() - t)
@@ -96,6 +103,7 @@ const measure = (workloads) => {
 const rows = []
 let worstGap = 0
 let worstMs = 0
+let worstCold = 0
 for (const [name, relation, event, delta] of workloads) {
   const grid = makeRdpAccountant({ relation, continuous: false })
   const cont = makeRdpAccountant({ relation })
@@ -104,9 +112,11 @@ for (const [name, relation, event, delta] of workloads) {
   const opt = optimum(event, relation, delta)
   const gMs = time(grid, event, delta)
   const cMs = time(cont, event, delta)
+  const coldMs = time(cont, event, delta, true)
   const gap = (x) => (opt > 0 ? (100 * (x - opt)) / opt : 0)
   worstGap = Math.max(worstGap, gap(c.epsilon))
   worstMs = Math.max(worstMs, cMs)
+  worstCold = Math.max(worstCold, coldMs)
   rows.push({
     workload: name,
     δ: delta,
@@ -118,21 +128,26 @@ for (const [name, relation, event, delta] of workloads) {
     'cont α': c.order === undefined ? 'pure' : Number(c.order.toPrecision(5)),
     'cont % over opt': gap(c.epsilon).toFixed(4),
     'cont ms': cMs.toFixed(3),
+    'cold ms': coldMs.toFixed(3),
     'optimum ε': opt.toFixed(5),
   })
 }
 console.table(rows)
-return { worstGap, worstMs }
+return { worstGap, worstMs, worstCold }
 }
+const speedLine = (label, worstMs, worstCold) =>
+  `${label}: ≤ 0.5 ms per query (issue 26): repeated query ${worstMs <= 0.5 ? 'met' : 'NOT met'} (worst median ${worstMs.toFixed(3)} ms); ` +
+  `cold, nothing kept ${worstCold <= 0.5 ? 'met' : 'NOT met'} (worst median ${worstCold.toFixed(3)} ms)`
 {
-  const { worstGap, worstMs } = measure(WORKLOADS)
+  const { worstGap, worstMs, worstCold } = measure(WORKLOADS)
   console.log(`target: within 0.1 % of the continuous optimum: ${worstGap <= 0.1 ? 'met' : 'NOT met'} (worst ${worstGap.toFixed(4)} %)`)
-  console.log(`target: ≤ 2 ms per query (issue 26 asks ≤ 0.5 ms): ${worstMs <= 2 ? 'met' : 'NOT met'} (worst median ${worstMs.toFixed(3)} ms)`)
+  console.log(`target ${speedLine('continuous', worstMs, worstCold)}`)
 }
 console.log('\nIssue 26 events, same run')
 {
-  const { worstGap, worstMs } = measure(EVENTS_26)
-  console.log(`issue 26 events: worst ${worstGap.toFixed(4)} % over the fine-grid optimum, worst median ${worstMs.toFixed(3)} ms per query`)
+  const { worstGap, worstMs, worstCold } = measure(EVENTS_26)
+  console.log(`issue 26 events: worst ${worstGap.toFixed(4)} % over the fine-grid optimum`)
+  console.log(`target ${speedLine('issue 26 events', worstMs, worstCold)}`)
 }
 
 // The specialised subsampling bounds (issue 10, items 2–3) beside the general ones they replace, in
