@@ -33,8 +33,10 @@
  * key and index (sweep-kernel.ts), so the run does not depend on the number of threads.
  *
  * Threads (`makeParallelSnapshotSampler`): documents are independent given the release, so the
- * documents are cut into W runs of about N/W tokens swept at once, then the true counts are
- * recounted, each part its own documents, and the parts' tables added (./parallel). The draws are
+ * documents are cut into about 32·W chunks of equal tokens that the threads take from a shared
+ * counter until none is left (a thread whose documents cost more per token does not hold the
+ * others at the barrier), then the true counts are recounted, each part its own run of about N/W
+ * tokens, and the parts' tables added (./parallel). The draws are
  * the same functions of the same words with any W: exact parallelism, the distribution unchanged.
  * The rest of an iteration runs on the same threads (./parallel/release-work.ts): the release's
  * noise (`noiser`, which the trainer's table measurement calls inside the gate's release), q from
@@ -48,7 +50,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, invalidParameter } from '../../core/error.js'
 import type { WordStream } from '../../core/words.js'
 import type { TableNoiser } from '../../mechanisms/measurement.js'
-import { type Attached, COIN_RATE, type Command, cutByWeight, PARAMS, RELEASE_SCALE, type SweepArrays, sweepPart } from './parallel/part.js'
+import { type Attached, CHUNKS_PER_PART, COIN_RATE, type Command, cutByWeight, PARAMS, RELEASE_SCALE, type SweepArrays, sweepPart } from './parallel/part.js'
 import { type Pool, startPool } from './parallel/pool.js'
 import { addBlockNoise, blockCount, inverseTotals, NOISE_BLOCK, ROW_BLOCK, samplerCache, type StreamKey } from './parallel/release-work.js'
 import type { GibbsState } from './state.js'
@@ -161,6 +163,8 @@ const build = (state: GibbsState, alpha: number, beta: number, clip: number, wor
     params: f64(PARAMS),
     nwkParts: threaded ? i32(parts * V * K) : undefined,
     docCut: cutByWeight(docStart, parts),
+    chunkCut: cutByWeight(docStart, parts === 1 ? 1 : Math.min(D, parts * CHUNKS_PER_PART)),
+    nextChunk: i32(1),
   }
   const started = startPool(sweepPart, arrays, parts)
   if (E.isLeft(started)) return started
@@ -221,6 +225,7 @@ const build = (state: GibbsState, alpha: number, beta: number, clip: number, wor
   const sweep = (words: WordStream, include?: Uint8Array): void => {
     const random = randomnessOf(words)
     if (include !== undefined && include !== arrays.include) arrays.include.set(include)
+    arrays.nextChunk[0] = 0 // published to the workers by the command's start (Atomics.add on the control block)
     pool.run({ type: 'sweep', subsampled: include !== undefined, random })
     recount()
   }
@@ -235,6 +240,7 @@ const build = (state: GibbsState, alpha: number, beta: number, clip: number, wor
       }
       sharedDocNoise.set(docNoise)
     }
+    arrays.nextChunk[0] = 0
     pool.run({ type: 'sweep-doc-noise', random })
     recount()
   }

@@ -1,8 +1,8 @@
 /**
  * One part of a parallel snapshot sweep (the part module of ./pool.ts): the arrays every thread
  * shares, the command the calling thread writes into the pool's control block, and what part j does
- * for it — sweep its documents
- * [docCut[j], docCut[j + 1]), recount their tokens into its own table, add a run of cells of the
+ * for it — sweep the chunks of documents it takes from a shared counter, recount the tokens of its
+ * documents [docCut[j], docCut[j + 1]) into its own table, add a run of cells of the
  * parts' tables into n_wk, draw its blocks of a release's noise, build its rows of q from a release,
  * or toss SUB-LDA's coins for its documents (./release-work.ts). The calling thread
  * runs part 0 itself and the worker threads (./worker.ts) parts 1..W−1, with this same code.
@@ -70,8 +70,16 @@ export interface SweepArrays {
   readonly keptParts: Int32Array
   /** Scalars of the current command: [RELEASE_SCALE] the release's scale, [COIN_RATE] the coins' rate. */
   readonly params: Float64Array
-  /** Document boundaries of the parts (W + 1). */
+  /** Document boundaries of the parts (W + 1): their recount, coins and initial topics. */
   readonly docCut: Int32Array
+  /**
+   * Document boundaries of the sweep's chunks (about CHUNKS_PER_PART per part, cut by tokens) and
+   * the next chunk to take (one slot, reset by the calling thread before a sweep): the threads take
+   * chunks with Atomics.add until none is left, so a part whose documents cost more per token (more
+   * topics each) does not leave the others waiting at the end of the sweep.
+   */
+  readonly chunkCut: Int32Array
+  readonly nextChunk: Int32Array
 }
 
 /** Slots of a command's words (the pool's COMMAND_WORDS). */
@@ -171,6 +179,8 @@ export const makePart = (s: SweepArrays, j: number) => {
   const nzCount = new Int32Array(K)
   const nzPos = new Int32Array(K)
   const scores = new Float64Array(K)
+  // topic totals counted in the thread's own memory and copied out once: the parts' rows of nkParts share cache lines
+  const nkOwn = new Int32Array(K)
   const nk = s.nkParts.subarray(j * K, (j + 1) * K)
   const d0 = s.docCut[j] as number
   const d1 = s.docCut[j + 1] as number
@@ -182,24 +192,39 @@ export const makePart = (s: SweepArrays, j: number) => {
   const [rb0, rb1] = partRange(blockCount(V, ROW_BLOCK), j, W)
   const samplers = samplerCache()
   const words = tokenWords()
+  const chunks = s.chunkCut.length - 1
+  /** Calls `visit` on the chunks this part takes (every chunk when it is the only part). */
+  const eachChunk = (visit: (c0: number, c1: number) => void): void => {
+    if (W === 1) {
+      visit(0, s.D)
+      return
+    }
+    for (let i = Atomics.add(s.nextChunk, 0, 1); i < chunks; i = Atomics.add(s.nextChunk, 0, 1)) visit(s.chunkCut[i] as number, s.chunkCut[i + 1] as number)
+  }
   return (c: Command, t: Attached): void => {
     switch (c.type) {
       case 'sweep': {
         const include = c.subsampled ? s.include : undefined
-        fillRangeDraws(c.random, d0, d1, s.docStart, include, s.draws)
-        sparseSweep(K, d0, d1, s.tokens, s.docStart, s.z, s.ndk, s.q, s.qsum, nzTopics, nzCount, nzPos, s.alpha, s.draws, include, extraWords(c.random))
+        const extra = extraWords(c.random)
+        eachChunk((c0, c1) => {
+          fillRangeDraws(c.random, c0, c1, s.docStart, include, s.draws)
+          sparseSweep(K, c0, c1, s.tokens, s.docStart, s.z, s.ndk, s.q, s.qsum, nzTopics, nzCount, nzPos, s.alpha, s.draws, include, extra)
+        })
         return
       }
       case 'sweep-doc-noise': {
         const docNoise = need(t.docNoise, 'the document noise of a doc-noise sweep')
-        fillRangeDraws(c.random, d0, d1, s.docStart, undefined, s.draws)
-        docNoiseSweep(K, d0, d1, s.tokens, s.docStart, s.z, s.ndk, s.q, s.alpha, docNoise, scores, s.draws)
+        eachChunk((c0, c1) => {
+          fillRangeDraws(c.random, c0, c1, s.docStart, undefined, s.draws)
+          docNoiseSweep(K, c0, c1, s.tokens, s.docStart, s.z, s.ndk, s.q, s.alpha, docNoise, scores, s.draws)
+        })
         return
       }
       case 'recount': {
         const own = ownTable()
-        if (own === undefined) recount(K, s.tokens, s.z, s.nwk, nk)
-        else recount(K, s.tokens.subarray(a, b), s.z.subarray(a, b), own, nk)
+        if (own === undefined) recount(K, s.tokens, s.z, s.nwk, nkOwn)
+        else recount(K, s.tokens.subarray(a, b), s.z.subarray(a, b), own, nkOwn)
+        nk.set(nkOwn)
         return
       }
       case 'reduce': {
@@ -242,6 +267,9 @@ export const makePart = (s: SweepArrays, j: number) => {
 
 /** The snapshot sweep as a part module of ./pool.ts. */
 export const sweepPart: PartModule<SweepArrays, Command, Attached> = { url: new URL('./part.js', import.meta.url), makePart, writeCommand }
+
+/** Sweep chunks per part (see `SweepArrays.chunkCut`): at most about 1/CHUNKS_PER_PART of a part's share is left to one thread at the end. */
+export const CHUNKS_PER_PART = 32
 
 /** Cuts [0, n) items with cumulative weights `start` (start[0] = 0, nondecreasing) into `parts` runs of about equal weight. */
 export const cutByWeight = (start: Int32Array, parts: number): Int32Array => {

@@ -270,10 +270,10 @@ export const startPool = <A extends object, C, T extends object>(module: PartMod
   return E.right({
     parts,
     run: (c) => operate(RUN, c),
+    // no operation of its own: each worker receives what was posted when the next operation starts
     attach: (t) => {
       Object.assign(attached, t)
       post(t)
-      operate(ATTACH)
     },
     close,
   })

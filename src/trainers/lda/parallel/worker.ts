@@ -72,9 +72,15 @@ for (;;) {
   const op = control[OP] as number
   if (op === CLOSE) break
   try {
-    if (op === ATTACH || op === BIND) await receive()
-    else if (module === undefined || run === undefined) throw new Error('a command before the fit was bound')
-    else run(module.readCommand(words), attached)
+    // what was posted before this operation (a fit's module and arrays, attached tables): a posted
+    // message is in the port's queue when postMessage returns, before the operation's GEN bump, so
+    // attaching needs no operation of its own (a round trip through every thread, twice an iteration)
+    await receive()
+    // ATTACH and BIND: receiving was the whole operation
+    if (op !== ATTACH && op !== BIND) {
+      if (module === undefined || run === undefined) throw new Error('a command before the fit was bound')
+      run(module.readCommand(words), attached)
+    }
   } catch (e) {
     fail(e)
   }
