@@ -240,6 +240,35 @@ describe.skipIf(!hasRedis)('trainer audits on BullMQ over a real Redis', () => {
     expect(stringifyJson(queued.right)).toBe(stringifyJson(local.right))
   }, 120_000)
 
+  it('SIGTERM to a queued trainer audit stops it after the batch in flight: one line, 143; the same command then reuses the finished chunks and gives the local answer', async () => {
+    const spec: TrainerAuditSpec = {
+      game: { trainer: 'hdp-lda', config: { topics: 3, iterations: 25, epsilonL: 0.5, clip: 1, beta: 1 }, corpus, neighbour: { kind: 'replace-word', document: 0, position: 0, word: 30 }, view: 'white-box' },
+      claim: { epsilon: 1, delta: 0 },
+      runs: 240,
+      seed: 'queue-signal',
+      chunkSize: 10,
+    }
+    const file = join(dir, 'signal.json')
+    writeFileSync(file, JSON.stringify(spec))
+    // --workers 2: batches of 8 chunks, so the audit has several batches to stop between
+    const args = ['audit', '--queue', url, file, '--workers', '2', '--json', '--quiet']
+    const [fromA, fromB] = [a.log.length, b.log.length]
+    const first = cli(args)
+    await waitFor('a chunk of this audit to finish', () => /finished /.test(a.log.slice(fromA) + b.log.slice(fromB)), 60_000)
+    first.child.kill('SIGTERM')
+    const r1 = await first.done
+    expect(r1.code).toBe(143)
+    expect(r1.err.trim().split('\n')).toHaveLength(1)
+    expect(r1.err).toMatch(/^audit: stopped by SIGTERM after [\d,]+ of 240 trials; the finished chunks stay on the queue at redis:\/\/127\.0\.0\.1:\d+: run the same command to reuse them/)
+    expect(r1.out).toBe('') // no result for an unfinished run
+    const r2 = await cli(args).done
+    const expected = await local(spec)
+    expect(r2.err).toBe('')
+    expect(r2.code).toBe(expected.verdict === 'violation' ? 3 : expected.verdict === 'inconclusive' ? 4 : 0)
+    const parsed = parseJson(r2.out)
+    expect(E.isRight(parsed) && (parsed.right as { result: unknown }).result).toEqual(JSON.parse(stringifyJson(expected)))
+  }, 180_000)
+
   it('SIGTERM ends an idle worker within a second', async () => {
     const w = startWorker(url, LOCK_MS)
     await waitFor('the worker to wait for chunks', () => /waiting for chunks/.test(w.log), 60_000)

@@ -69,6 +69,11 @@ export interface TrainerAuditSpec {
   readonly featureOptions?: FeatureOptions
   readonly executor?: ExecutorFactory
   readonly onProgress?: (p: { readonly phase: 'select' | 'estimate'; readonly done: number; readonly total: number }) => void
+  /**
+   * Polled between batches of chunks; returning true ends the audit after the batch in flight with
+   * status `interrupted` (a queued audit's finished chunks stay in Redis: the same audit reuses them).
+   */
+  readonly shouldStop?: () => boolean
 }
 
 export type { CandidateReport, TrainerVerdict } from './threshold-test.js'
@@ -113,18 +118,29 @@ interface Collected {
   readonly features: [Float64Array, Float64Array]
   readonly n: [number, number]
   readonly failure: string | null
+  /** Stopped by `shouldStop` before every chunk ran; `ran` runs had finished. */
+  readonly stopped: boolean
+  readonly ran: number
 }
 
 /**
  * A selection or estimation phase: runs the tasks in batches of `batch` (progress between them),
  * and assembles each side's features in run order.
  */
-function* collect(tasks: ReadonlyArray<TrainerChunkTask>, batch: number, F: number, perSide: number, progress: (done: number) => void): TrainerSteps<Collected> {
+function* collect(
+  tasks: ReadonlyArray<TrainerChunkTask>,
+  batch: number,
+  F: number,
+  perSide: number,
+  progress: (done: number) => void,
+  shouldStop: () => boolean,
+): TrainerSteps<Collected> {
   const byId = new Map<string, TrainerChunkResult>()
   const wanted = new Set(tasks.map((t) => t.id))
   let done = 0
   let error: string | null = null
   for (let b = 0; b < tasks.length && error === null; b += batch) {
+    if (b > 0 && shouldStop()) return { features: [new Float64Array(0), new Float64Array(0)], n: [0, 0], failure: null, stopped: true, ran: done }
     const out = yield tasks.slice(b, b + batch)
     for (const r of out.results) {
       if (byId.has(r.id) || !wanted.has(r.id)) continue // a retried chunk, counted once
@@ -153,7 +169,7 @@ function* collect(tasks: ReadonlyArray<TrainerChunkTask>, batch: number, F: numb
       }
     }
   }
-  return { features: [features[0].subarray(0, n[0] * F), features[1].subarray(0, n[1] * F)], n, failure }
+  return { features: [features[0].subarray(0, n[0] * F), features[1].subarray(0, n[1] * F)], n, failure, stopped: false, ran: done }
 }
 
 const num = (x: number): string => (x === Infinity ? '∞' : x.toFixed(3))
@@ -254,6 +270,12 @@ const trainerFailed = (p: TrainerPlan, message: string, spent: number): TrainerA
   interpretation: `Inconclusive: the audit stopped (${message}).`,
 })
 
+/** The result of a trainer audit stopped between batches (`shouldStop`): no test, no bound, status `interrupted`. */
+const trainerInterrupted = (p: TrainerPlan, spent: number): TrainerAuditResult => {
+  const message = `stopped after ${spent.toLocaleString('en-US')} of ${p.spec.runs.toLocaleString('en-US')} runs`
+  return { ...trainerFailed(p, message, spent), status: 'interrupted', issues: [{ _tag: 'Interrupted', message }], interpretation: `Inconclusive: the audit was ${message}.` }
+}
+
 /** The last phase: the test chosen on the selection runs, its bound on the estimation runs, the verdict. */
 const trainerVerdict = (p: TrainerPlan, sel: Collected, est: Collected): TrainerAuditResult => {
   const spent = 2 * p.selPerSide + est.n[0] + est.n[1]
@@ -289,9 +311,14 @@ const trainerVerdict = (p: TrainerPlan, sel: Collected, est: Collected): Trainer
 function* driveTrainer(p: TrainerPlan, batch: number): TrainerSteps<TrainerAuditResult> {
   const report = (phase: 'select' | 'estimate', total: number) => (done: number) => p.spec.onProgress?.({ phase, done, total })
   const F = p.names.length
-  const sel = yield* collect(tasksFor('select', p.selPerSide, p.chunk), batch, F, p.selPerSide, report('select', 2 * p.selPerSide))
+  const stop = p.spec.shouldStop ?? (() => false)
+  const sel = yield* collect(tasksFor('select', p.selPerSide, p.chunk), batch, F, p.selPerSide, report('select', 2 * p.selPerSide), stop)
+  if (sel.stopped) return trainerInterrupted(p, sel.ran)
   if (sel.failure !== null) return trainerFailed(p, sel.failure, sel.n[0] + sel.n[1])
-  const est = yield* collect(tasksFor('estimate', p.estPerSide, p.chunk), batch, F, p.estPerSide, report('estimate', 2 * p.estPerSide))
+  // Stopping between the phases too: selection's runs are on the queue (or lost, in this thread).
+  if (stop()) return trainerInterrupted(p, 2 * p.selPerSide)
+  const est = yield* collect(tasksFor('estimate', p.estPerSide, p.chunk), batch, F, p.estPerSide, report('estimate', 2 * p.estPerSide), stop)
+  if (est.stopped) return trainerInterrupted(p, 2 * p.selPerSide + est.ran)
   if (est.failure !== null) return trainerFailed(p, est.failure, 2 * p.selPerSide + est.n[0] + est.n[1])
   return trainerVerdict(p, sel, est)
 }

@@ -228,10 +228,14 @@ const auditHolding = (args: AuditArgs, hold: (release: () => void) => void): Com
  * exit convention 128 + the signal's number (130 for SIGINT, 143 for SIGTERM). The checkpoint, if
  * any, holds every chunk that finished, so the same command resumes.
  */
-export const stoppedBy = (signal: 'SIGINT' | 'SIGTERM', r: Pick<AuditResult, 'trials'>, checkpoint: string | undefined): CommandResult => ({
+export const stoppedBy = (signal: 'SIGINT' | 'SIGTERM', r: Pick<AuditResult, 'trials'>, checkpoint: string | undefined, queue?: string): CommandResult => ({
   code: signal === 'SIGINT' ? 130 : 143,
   stderr: `audit: stopped by ${signal} after ${r.trials.spent.toLocaleString('en-US')} of ${r.trials.requested.toLocaleString('en-US')} trials; ${
-    checkpoint === undefined ? 'no --checkpoint, so nothing is kept' : `${checkpoint} keeps the finished chunks: run the same command to resume`
+    checkpoint !== undefined
+      ? `${checkpoint} keeps the finished chunks: run the same command to resume`
+      : queue !== undefined
+        ? `the finished chunks stay on the queue at ${queue}: run the same command to reuse them`
+        : 'no --checkpoint, so nothing is kept'
   }`,
 })
 

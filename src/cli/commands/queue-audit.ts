@@ -9,8 +9,9 @@
  * Every form honours --out (the same JSON document as a local mechanism audit: the result with its
  * subject). When Redis stops answering for --timeout seconds (default 60) the command prints one
  * line saying so and exits 1; a mechanism audit's --checkpoint keeps the finished chunks, and the
- * same command resumes. SIGTERM or SIGINT stops a mechanism audit after the batch of chunks in
- * flight, with one line and exit 143 or 130, its checkpoint kept. A mechanism audit without --queue
+ * same command resumes. SIGTERM or SIGINT stops an audit (mechanism or trainer) after the batch of
+ * chunks in flight, with one line and exit 143 or 130: a mechanism audit's checkpoint is kept, and
+ * a queued audit's finished chunks stay in Redis, so the same command reuses them. A mechanism audit without --queue
  * is audit.ts's command (on a thread of its own: audit-thread.ts).
  *
  * @module
@@ -78,7 +79,13 @@ const trainerClaim = (v: Values, nums: Record<string, number | undefined>, base:
     ? E.right({ accounted: true, delta: nums.delta ?? base.delta })
     : claimFrom(v, nums, isAccountedClaim(base) ? { epsilon: Number.NaN, delta: base.delta } : base)
 
-const planTrainer = async (file: string, v: Values, nums: Record<string, number | undefined>, progress: ReturnType<typeof progressLine>): Promise<E.Either<string, Planned>> => {
+const planTrainer = async (
+  file: string,
+  v: Values,
+  nums: Record<string, number | undefined>,
+  progress: ReturnType<typeof progressLine>,
+  shouldStop: () => boolean,
+): Promise<E.Either<string, Planned>> => {
   const raw = readJsonFile(file)
   if (E.isLeft(raw)) return raw
   const decoded = decodeTrainerAuditFile(raw.right)
@@ -107,6 +114,7 @@ const planTrainer = async (file: string, v: Values, nums: Record<string, number 
         seed: (v.seed as string | undefined) ?? f.seed,
         ...(nums.confidence === undefined ? {} : { confidence: nums.confidence }),
         ...(executor === undefined ? {} : { executor }),
+        shouldStop,
         onProgress: (p) => progress.update(p.done, p.total, p.phase === 'select' ? 'choosing the test' : 'estimating'),
       }),
   })
@@ -201,16 +209,17 @@ export const runQueueAudit = async (args: ReadonlyArray<string>): Promise<Comman
     if (unreachable !== null) return { code: EXIT.input, stderr: `--queue: ${unreachable}` }
   }
   const progress = progressLine({ label: values.queue === undefined ? 'audit' : 'queued audit', unit: trainer ? 'runs' : 'trials', quiet: values.quiet })
-  // SIGTERM/SIGINT stop a mechanism audit between batches (its checkpoint kept, one line, 143/130);
-  // a second signal, or any signal during a trainer audit (which has no stop between batches), ends the process at once.
+  // SIGTERM/SIGINT stop an audit after the batch of chunks in flight (a mechanism audit's checkpoint
+  // kept; a queued audit's finished chunks stay in Redis; one line, 143/130); a second signal ends the process at once.
   let signal: 'SIGINT' | 'SIGTERM' | null = null
   const onSignal = (s: 'SIGINT' | 'SIGTERM') => (): void => {
-    if (signal !== null || trainer) process.exit(s === 'SIGINT' ? 130 : 143)
+    if (signal !== null) process.exit(s === 'SIGINT' ? 130 : 143)
     signal = s
   }
   const onInt = onSignal('SIGINT')
   const onTerm = onSignal('SIGTERM')
-  const planned = trainer ? await planTrainer(target, values, nums, progress) : planMechanism(target, values, nums, progress, () => signal !== null)
+  const stopped = (): boolean => signal !== null
+  const planned = trainer ? await planTrainer(target, values, nums, progress, stopped) : planMechanism(target, values, nums, progress, stopped)
   if (E.isLeft(planned)) return { code: EXIT.input, stderr: planned.left }
   const out = values.out ?? (values.json ? undefined : `${planned.right.name.replace(/[^\w.-]+/g, '_')}.audit.json`)
   const outputs = [...(out === undefined ? [] : [{ what: '--out', path: out }]), ...(values.checkpoint === undefined ? [] : [{ what: '--checkpoint', path: values.checkpoint }])]
@@ -222,7 +231,7 @@ export const runQueueAudit = async (args: ReadonlyArray<string>): Promise<Comman
     const t0 = Date.now()
     const r = await planned.right.run()
     progress.done()
-    if (signal !== null && E.isRight(r) && r.right.status === 'interrupted') return stoppedBy(signal, r.right, values.checkpoint)
+    if (signal !== null && E.isRight(r) && r.right.status === 'interrupted') return stoppedBy(signal, r.right, values.checkpoint, values.queue === undefined ? undefined : redactUrl(values.queue))
     const lost = planned.right.queue()?.unreachable() ?? null
     // Redis gone: one line, exit 1, the checkpoint kept for the resume
     if (lost !== null) return { code: EXIT.input, stderr: `audit: ${lost}` }
