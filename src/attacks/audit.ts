@@ -89,7 +89,7 @@ export const auditMechanism = <I>(spec: AuditSpec<I>): E.Either<DpError, AuditRe
   const executor = spec.executor === undefined ? defaultExecutor(spec, v.right) : E.right(spec.executor)
   if (E.isLeft(executor)) return executor
   try {
-    return runSteps(drive(spec, v.right, executor.right), executor.right)
+    return runSteps(drive(spec, v.right, executor.right), executor.right, spec.shouldStop)
   } finally {
     if (spec.executor === undefined) executor.right.close()
   }
@@ -102,7 +102,7 @@ export const auditMechanismAsync = async <I>(spec: AnyAuditSpec<I>): Promise<E.E
   const executor: E.Either<DpError, Executor> = spec.executor === undefined ? defaultExecutor(spec, v.right) : E.right(spec.executor)
   if (E.isLeft(executor)) return executor
   try {
-    return await runStepsAsync(drive(spec, v.right, executor.right), executor.right)
+    return await runStepsAsync(drive(spec, v.right, executor.right), executor.right, spec.shouldStop)
   } finally {
     if (spec.executor === undefined) await executor.right.close()
   }

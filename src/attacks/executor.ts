@@ -19,8 +19,10 @@ import type { AuditClaim } from './claim.js'
 import type { BlackBox } from './output.js'
 import type { NeighbourPair } from './pairs.js'
 import type { FitRunner } from './search.js'
-import { type ChunkResult, type ChunkTask, runChunk } from './trials.js'
+import { type ChunkResult, type ChunkTask, runChunk, taskInput } from './trials.js'
 import { zooEntry } from './zoo/index.js'
+
+export { taskInput } from './trials.js'
 
 /** A mechanism a worker thread can load: a zoo entry built for a claim, or a module's export. */
 export type MechanismRef =
@@ -35,8 +37,10 @@ export interface Executor<T = ChunkTask, R = ChunkResult> {
    * Runs every task and calls `onResult` at least once per task (any order; a repeat is ignored by
    * the audit). Returns (or resolves to) null when all ran, or a message when execution itself
    * broke (a worker died, Redis went away); `onResult` has then seen the tasks that finished.
+   * `stop`, where the executor polls it (threads, this thread), ends the batch early once it returns
+   * true: the tasks in hand finish, no more start, and the result is null with fewer results.
    */
-  readonly run: (tasks: ReadonlyArray<T>, onResult: (r: R) => void) => string | null | Promise<string | null>
+  readonly run: (tasks: ReadonlyArray<T>, onResult: (r: R) => void, stop?: () => boolean) => string | null | Promise<string | null>
   readonly close: () => void | Promise<void>
   /**
    * Runs selection's family fits (pure functions of the selection outputs) where the executor's
@@ -47,7 +51,7 @@ export interface Executor<T = ChunkTask, R = ChunkResult> {
 
 /** An executor that finishes each batch before returning (threads, this thread): a synchronous audit can use it. */
 export interface SyncExecutor<T = ChunkTask, R = ChunkResult> extends Executor<T, R> {
-  readonly run: (tasks: ReadonlyArray<T>, onResult: (r: R) => void) => string | null
+  readonly run: (tasks: ReadonlyArray<T>, onResult: (r: R) => void, stop?: () => boolean) => string | null
   readonly close: () => void
 }
 
@@ -64,32 +68,26 @@ export interface BatchOutcome<R> {
  */
 export type Steps<T, R, A> = Generator<ReadonlyArray<T>, A, BatchOutcome<R>>
 
-export const runSteps = <T, R, A>(steps: Steps<T, R, A>, executor: SyncExecutor<T, R>): A => {
+export const runSteps = <T, R, A>(steps: Steps<T, R, A>, executor: SyncExecutor<T, R>, stop?: () => boolean): A => {
   for (let step = steps.next(); ; ) {
     if (step.done === true) return step.value
     const results: R[] = []
-    const error = executor.run(step.value, (r) => results.push(r))
+    const error = executor.run(step.value, (r) => results.push(r), stop)
     step = steps.next({ results, error })
   }
 }
 
-export const runStepsAsync = async <T, R, A>(steps: Steps<T, R, A>, executor: Executor<T, R>): Promise<A> => {
+export const runStepsAsync = async <T, R, A>(steps: Steps<T, R, A>, executor: Executor<T, R>, stop?: () => boolean): Promise<A> => {
   for (let step = steps.next(); ; ) {
     if (step.done === true) return step.value
     const results: R[] = []
-    const error = await executor.run(step.value, (r) => results.push(r))
+    const error = await executor.run(step.value, (r) => results.push(r), stop)
     step = steps.next({ results, error })
   }
 }
 
-/** Input of a task: side 0 runs the pair's `input`, side 1 its `neighbour`. */
-export const taskInput = <I>(pairs: ReadonlyArray<NeighbourPair<I>>, task: ChunkTask): I => {
-  const p = pairs[task.pair]
-  if (p === undefined) throw new Error(`internal: task for pair ${task.pair} of ${pairs.length}`)
-  return task.side === 0 ? p.input : p.neighbour
-}
 
-/** Runs tasks sequentially in this thread. */
+/** Runs tasks sequentially in this thread (a batch of one runner is short: `stop` waits for its end). */
 export const inProcessExecutor = <I>(mechanism: BlackBox<I>, pairs: ReadonlyArray<NeighbourPair<I>>): SyncExecutor => ({
   workers: 1,
   run: (tasks, onResult) => {

@@ -29,8 +29,8 @@ import type { ChunkResult, ChunkTask } from './trials.js'
 export type ToWorker =
   | { readonly type: 'init'; readonly ref: MechanismRef; readonly describe: boolean }
   | { readonly type: 'pairs'; readonly pairs: ReadonlyArray<NeighbourPair<unknown>> }
-  | { readonly type: 'task'; readonly task: ChunkTask }
-  | { readonly type: 'fit'; readonly id: number; readonly job: FitJob }
+  /** A batch: tasks (ChunkTask) or fits ({ id, job: FitJob }), taken in turn through the shared cursor. */
+  | { readonly type: 'run'; readonly kind: 'task' | 'fit'; readonly items: ReadonlyArray<unknown>; readonly cursor: SharedArrayBuffer }
   | { readonly type: 'close' }
 
 /** What an audit module exports, as read by a worker (structured-cloned). */
@@ -48,6 +48,8 @@ export type FromWorker =
   | { readonly type: 'ready'; readonly description: ModuleDescription | null }
   | { readonly type: 'result'; readonly result: ChunkResult }
   | { readonly type: 'fitted'; readonly id: number; readonly fit: FitPart | null }
+  /** The worker found the batch's cursor spent: every item it took is answered. */
+  | { readonly type: 'idle' }
   | { readonly type: 'fatal'; readonly message: string }
 
 /** Location of the compiled worker script next to this module. */
@@ -67,6 +69,9 @@ export const STARTUP_TIMEOUT_MS = 60_000
 export const DEFAULT_CHUNK_TIMEOUT_MS = 600_000
 
 const WATCHDOG_PREFIX = 'no chunk of trials finished within'
+
+/** While a batch runs, this thread wakes this often (ms) to drain answers and ask whether to stop. */
+const POLL_MS = 50
 
 /** Options of a worker pool. */
 export interface PoolOptions {
@@ -99,7 +104,6 @@ const workerExecArgv = (): string[] => {
 interface Slot {
   readonly worker: Worker
   readonly port: MessagePort
-  outstanding: number
 }
 
 /** Spawns workers and waits (synchronously) for each to load the mechanism. */
@@ -128,7 +132,7 @@ const spawn = (
       worker.on('error', () => undefined)
       worker.unref()
       port1.postMessage({ type: 'init', ref, describe } satisfies ToWorker)
-      slots.push({ worker, port: port1, outstanding: 0 })
+      slots.push({ worker, port: port1 })
     }
   } catch (e) {
     closeSlots(slots)
@@ -182,9 +186,11 @@ const pump = (
   handle: (worker: number, m: FromWorker) => void,
   deadline = Infinity,
   idleLimitMs = Infinity,
+  onWake?: () => void,
 ): string | null => {
   let lastMessage = Date.now()
   while (!done()) {
+    onWake?.()
     const now = Date.now()
     if (now > deadline)
       return `the worker threads did not start within ${STARTUP_TIMEOUT_MS / 1000} s (a worker that fails before running any code cannot report why; try the same audit with workers: 1)`
@@ -209,69 +215,67 @@ const pump = (
         if (done()) return null
         return `worker ${i} exited unexpectedly (did the mechanism call process.exit or run out of memory?)`
       }
-      Atomics.wait(signal, 0, seen, 500)
+      Atomics.wait(signal, 0, seen, onWake === undefined ? 500 : POLL_MS)
     }
   }
   return null
 }
 
 /**
- * Sends `count` messages to the slots, at most two outstanding per worker, and hands each answer to
- * `onAnswer` (true if it answered one of them); an error message if a worker failed or the watchdog fired.
+ * Runs `count` items on the slots by self-scheduling (issue 23): every worker gets the whole list in
+ * one message and a shared cursor, takes the next index with `Atomics.add` until the list is spent,
+ * posts each answer without waking this thread, and then posts 'idle' (which does wake it). So a
+ * chunk costs one atomic increment and one unsignalled message, whatever the worker count; this
+ * thread wakes at the batch's end, and every `POLL_MS` to drain answers, run the watchdog, and ask
+ * `stop` — true moves the cursor past the end, so the workers finish only the items in hand.
+ * `onAnswer` gets every answer; an error message if a worker failed or the watchdog fired.
  */
-const dispatch = (
+const runShared = (
   slots: ReadonlyArray<Slot>,
   signal: Int32Array,
-  count: number,
-  send: (port: MessagePort, k: number) => void,
-  onAnswer: (m: FromWorker) => boolean,
+  kind: 'task' | 'fit',
+  items: ReadonlyArray<unknown>,
+  onAnswer: (m: FromWorker) => void,
   idleLimitMs: number,
+  stop?: () => boolean,
 ): string | null => {
-  let next = 0
-  let finished = 0
+  if (items.length === 0) return null
+  const cursor = new Int32Array(new SharedArrayBuffer(4))
+  let idle = 0
   let fatal: string | null = null
-  for (const s of slots) s.outstanding = 0
-  const feed = (i: number): void => {
-    const s = slots[i] as Slot
-    while (s.outstanding < 2 && next < count) {
-      send(s.port, next)
-      next++
-      s.outstanding++
-    }
-  }
-  for (let i = 0; i < slots.length; i++) feed(i)
+  let stopped = false
+  for (const s of slots) s.port.postMessage({ type: 'run', kind, items, cursor: cursor.buffer as SharedArrayBuffer } satisfies ToWorker)
   const err = pump(
     slots,
     signal,
-    () => finished === count || fatal !== null,
-    (i, m) => {
+    () => idle === slots.length || fatal !== null,
+    (_i, m) => {
       if (m.type === 'fatal') fatal = m.message
-      else if (onAnswer(m)) {
-        ;(slots[i] as Slot).outstanding--
-        finished++
-        feed(i)
-      }
+      else if (m.type === 'idle') idle++
+      else onAnswer(m)
     },
     Infinity,
     idleLimitMs,
+    () => {
+      if (!stopped && stop?.() === true) {
+        stopped = true
+        Atomics.store(cursor, 0, items.length)
+      }
+    },
   )
+  if (fatal !== null || err !== null) Atomics.store(cursor, 0, items.length)
   return fatal ?? err
 }
 
-/** Runs tasks on the slots; see `dispatch`. */
-const runOnSlots = (slots: ReadonlyArray<Slot>, signal: Int32Array, tasks: ReadonlyArray<ChunkTask>, onResult: (r: ChunkResult) => void, idleLimitMs: number): string | null =>
-  dispatch(
-    slots,
-    signal,
-    tasks.length,
-    (port, k) => port.postMessage({ type: 'task', task: tasks[k] as ChunkTask } satisfies ToWorker),
-    (m) => {
-      if (m.type !== 'result') return false
-      onResult(m.result)
-      return true
-    },
-    idleLimitMs,
-  )
+/** Runs tasks on the slots; see `runShared`. */
+const runOnSlots = (
+  slots: ReadonlyArray<Slot>,
+  signal: Int32Array,
+  tasks: ReadonlyArray<ChunkTask>,
+  onResult: (r: ChunkResult) => void,
+  idleLimitMs: number,
+  stop?: () => boolean,
+): string | null => runShared(slots, signal, 'task', tasks, (m) => (m.type === 'result' ? onResult(m.result) : undefined), idleLimitMs, stop)
 
 /** A copy of a typed array in shared memory: posted to a worker, it is shared, not copied again. */
 const inSharedMemory = <A extends Float64Array | Int32Array>(a: A): A => {
@@ -298,18 +302,13 @@ const fitOnSlots =
       return c
     }
     const out: Array<FitPart | null | undefined> = new Array(jobs.length).fill(undefined)
-    dispatch(
+    runShared(
       slots,
       signal,
-      jobs.length,
-      (port, k) => {
-        const job = jobs[k] as FitJob
-        port.postMessage({ type: 'fit', id: k, job: { ...job, samples: toShare(job.samples) } } satisfies ToWorker)
-      },
+      'fit',
+      jobs.map((job, id) => [id, { ...job, samples: toShare(job.samples) }] as const),
       (m) => {
-        if (m.type !== 'fitted') return false
-        out[m.id] = m.fit
-        return true
+        if (m.type === 'fitted') out[m.id] = m.fit
       },
       idleLimitMs,
     )
@@ -339,8 +338,8 @@ export const createWorkerPool = <I>(
   return E.right({
     workers,
     fit: fitOnSlots(slots, signal, idle),
-    run: (tasks, onResult) => {
-      const err = runOnSlots(slots, signal, tasks, onResult, idle)
+    run: (tasks, onResult, stop) => {
+      const err = runOnSlots(slots, signal, tasks, onResult, idle, stop)
       if (err !== null && err.startsWith(WATCHDOG_PREFIX) && !closed) {
         closed = true
         closeSlots(slots)
@@ -426,9 +425,9 @@ export const acquireWorkerPool = <I>(
   return E.right({
     workers,
     fit: (jobs) => (released ? fitInline(jobs) : fitOnPool(jobs)),
-    run: (tasks, onResult) => {
+    run: (tasks, onResult, stop) => {
       if (released) return 'internal: the pool was released'
-      const err = runOnSlots(pool.slots, pool.signal, tasks, onResult, idle)
+      const err = runOnSlots(pool.slots, pool.signal, tasks, onResult, idle, stop)
       // After a watchdog stop or a dead worker the threads are not reusable.
       if (err !== null) release(true)
       return err

@@ -19,6 +19,7 @@ import {
   showShape,
   type TrialFailure,
 } from './output.js'
+import type { NeighbourPair } from './pairs.js'
 import { type ChosenAttack, compileScorer, countAtMost } from './score.js'
 import { type Phase, streamKey, TrialRng } from './stream.js'
 
@@ -277,6 +278,13 @@ const runEstimate = <I>(task: ChunkTask, mechanism: BlackBox<I>, input: I): Esti
     counts[k] = (counts[k] as number) + 1
   }
   return { id: task.id, phase: 'estimate', pair: task.pair, side: task.side, start, completed: i - start, counts, failure }
+}
+
+/** Input of a task: side 0 runs the pair's `input`, side 1 its `neighbour`. */
+export const taskInput = <I>(pairs: ReadonlyArray<NeighbourPair<I>>, task: ChunkTask): I => {
+  const p = pairs[task.pair]
+  if (p === undefined) throw new Error(`internal: task for pair ${task.pair} of ${pairs.length}`)
+  return task.side === 0 ? p.input : p.neighbour
 }
 
 /**

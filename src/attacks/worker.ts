@@ -1,18 +1,23 @@
 /**
  * Worker-thread entry for the audit pool (compiled to dist/attacks/worker.js). It loads the
- * mechanism by reference, then runs `runChunk` on each task it is sent and posts the result,
- * bumping the shared counter the calling thread waits on. All the work is `runChunk`, the same
- * function the in-process executor calls.
+ * mechanism by reference, then serves batches (pool.ts `runShared`): it takes the next item
+ * through the batch's shared cursor, runs it — `runChunk`, the same function the in-process
+ * executor calls, or a family fit — and posts the answer, until the cursor is spent; then it posts
+ * 'idle', the one message that wakes the calling thread.
+ *
+ * Start-up (issue 23): the thread imports only the hot loop (trials.js) at once. The zoo and the
+ * family fits (search.js) pull in @stdlib's special functions, about 400 small CommonJS files and
+ * most of a thread's 250 ms start; they are imported when first needed (a zoo mechanism, the first
+ * fit), the fits' module in the background as soon as the mechanism is loaded.
  *
  * @module
  */
 import { isMainThread, type MessagePort, workerData } from 'node:worker_threads'
-import { taskInput, zooMechanism } from './executor.js'
 import type { BlackBox } from './output.js'
 import type { NeighbourPair } from './pairs.js'
 import type { FromWorker, ModuleDescription, ToWorker } from './pool.js'
-import { evaluateFamily } from './search.js'
-import { runChunk } from './trials.js'
+import type { FitJob } from './search.js'
+import { runChunk, type ChunkTask, taskInput } from './trials.js'
 
 if (isMainThread) throw new Error('attacks/worker is the entry point of audit worker threads; import dpaudit/attacks instead')
 
@@ -24,6 +29,13 @@ const post = (m: FromWorker, transfer: ArrayBuffer[] = []): void => {
   Atomics.add(signal, 0, 1)
   Atomics.notify(signal, 0)
 }
+
+/** An answer within a batch: queued on the port without waking the calling thread ('idle' will). */
+const answer = (m: FromWorker, transfer: ArrayBuffer[] = []): void => port.postMessage(m, transfer)
+
+/** The family fits' module, imported once, when first wanted. */
+let searchModule: Promise<typeof import('./search.js')> | null = null
+const search = (): Promise<typeof import('./search.js')> => (searchModule ??= import('./search.js'))
 
 process.on('exit', () => {
   Atomics.store(signal, 1 + index, 1)
@@ -56,9 +68,10 @@ const describe = (mod: Record<string, unknown>): ModuleDescription => {
 const init = async (m: Extract<ToWorker, { type: 'init' }>): Promise<void> => {
   const ref = m.ref
   if (ref._tag === 'ZooRef') {
-    const made = zooMechanism(ref.name, ref.claim)
-    if (typeof made === 'string') return post({ type: 'fatal', message: made })
-    mechanism = made as BlackBox<unknown>
+    const { zooEntry } = await import('./zoo/index.js')
+    const e = zooEntry(ref.name)
+    if (e === undefined) return post({ type: 'fatal', message: `no zoo mechanism named "${ref.name}"` })
+    mechanism = e.make(ref.claim) as BlackBox<unknown>
     return post({ type: 'ready', description: null })
   }
   let mod: Record<string, unknown>
@@ -89,38 +102,65 @@ const init = async (m: Extract<ToWorker, { type: 'init' }>): Promise<void> => {
   }
 }
 
+/** Runs one chunk and posts its result (typed arrays moved, not copied); false after a fatal error. */
+const runTask = (task: ChunkTask): boolean => {
+  if (mechanism === null) {
+    post({ type: 'fatal', message: 'internal: task before the mechanism was loaded' })
+    return false
+  }
+  try {
+    const r = runChunk(task, mechanism, taskInput(pairs, task))
+    const transfer: ArrayBuffer[] = []
+    if (r.phase === 'select') transfer.push(r.values.buffer as ArrayBuffer, r.codes.buffer as ArrayBuffer)
+    else transfer.push(r.counts.buffer as ArrayBuffer)
+    // Shared empty buffers cannot be transferred twice; transfer only non-empty ones.
+    answer({ type: 'result', result: r }, transfer.filter((b) => b.byteLength > 0))
+    return true
+  } catch (e) {
+    post({ type: 'fatal', message: `internal error in a worker: ${message(e)}` })
+    return false
+  }
+}
+
+/** Runs one family fit and posts it (the cross-fitted scores are fresh arrays: moved, not copied). */
+const runFit = (evaluateFamily: typeof import('./search.js').evaluateFamily, id: number, job: FitJob): boolean => {
+  try {
+    const fit = evaluateFamily(job)
+    answer({ type: 'fitted', id, fit }, fit?.part !== 'event' ? [] : [fit.event.tune0.buffer as ArrayBuffer, fit.event.tune1.buffer as ArrayBuffer].filter((b) => b.byteLength > 0))
+    return true
+  } catch (e) {
+    post({ type: 'fatal', message: `internal error in a worker: ${message(e)}` })
+    return false
+  }
+}
+
+/** Serves a batch: takes items through the shared cursor until it is spent, then says 'idle'. */
+const serve = async (m: Extract<ToWorker, { type: 'run' }>): Promise<void> => {
+  const cursor = new Int32Array(m.cursor)
+  const n = m.items.length
+  const fits = m.kind === 'fit' ? (await search()).evaluateFamily : null
+  for (let k = Atomics.add(cursor, 0, 1); k < n; k = Atomics.add(cursor, 0, 1)) {
+    if (fits === null ? !runTask(m.items[k] as ChunkTask) : !runFit(fits, ...(m.items[k] as [number, FitJob]))) return
+  }
+  post({ type: 'idle' })
+}
+
 port.on('message', (m: ToWorker) => {
   switch (m.type) {
     case 'init':
-      void init(m).catch((e: unknown) => post({ type: 'fatal', message: message(e) }))
+      void init(m)
+        .then(() => {
+          // the fits come after selection's first round: their module loads meanwhile
+          if (!m.describe && mechanism !== null) void search().catch(() => undefined)
+        })
+        .catch((e: unknown) => post({ type: 'fatal', message: message(e) }))
       return
     case 'pairs':
       pairs = m.pairs
       return
-    case 'task': {
-      if (mechanism === null) return post({ type: 'fatal', message: 'internal: task before the mechanism was loaded' })
-      try {
-        const r = runChunk(m.task, mechanism, taskInput(pairs, m.task))
-        const transfer: ArrayBuffer[] = []
-        if (r.phase === 'select') transfer.push(r.values.buffer as ArrayBuffer, r.codes.buffer as ArrayBuffer)
-        else transfer.push(r.counts.buffer as ArrayBuffer)
-        // Shared empty buffers cannot be transferred twice; transfer only non-empty ones.
-        post({ type: 'result', result: r }, transfer.filter((b) => b.byteLength > 0))
-      } catch (e) {
-        post({ type: 'fatal', message: `internal error in a worker: ${message(e)}` })
-      }
+    case 'run':
+      void serve(m).catch((e: unknown) => post({ type: 'fatal', message: message(e) }))
       return
-    }
-    case 'fit': {
-      try {
-        const fit = evaluateFamily(m.job)
-        // The cross-fitted scores are fresh arrays: moved, not copied.
-        post({ type: 'fitted', id: m.id, fit }, fit?.part !== 'event' ? [] : [fit.event.tune0.buffer as ArrayBuffer, fit.event.tune1.buffer as ArrayBuffer].filter((b) => b.byteLength > 0))
-      } catch (e) {
-        post({ type: 'fatal', message: `internal error in a worker: ${message(e)}` })
-      }
-      return
-    }
     case 'close':
       port.close()
       return

@@ -104,8 +104,10 @@ export interface AuditState<I> {
   readonly budget: Budget
   readonly fingerprint: string
   readonly restored: Checkpoint | null
-  /** Tasks per batch: between batches the audit checkpoints, reports progress and may stop. */
+  /** Tasks in the first batch (every batch on one runner): between batches the audit checkpoints, reports progress and may stop. */
   readonly batchSize: number
+  /** Runners of the executor: with more than one, batches are sized by time (`runBatches`). */
+  readonly workers: number
   readonly issues: AuditIssue[]
   /** Progress: trials finished (resumed included), expected in all, and restored from a checkpoint. */
   readonly progress: { trialsDone: number; trialsTotal: number; trialsResumed: number }
@@ -150,10 +152,17 @@ export const saveCheckpoint = <I>(st: AuditState<I>, selection: SelectionOutcome
 /** Audit steps: batches of chunk tasks out, their outcomes in. */
 export type AuditSteps<A> = Steps<ChunkTask, ChunkResult, A>
 
+/** What a batch should last (ms): between batches the audit checkpoints (at most once a second) and reports progress. */
+export const BATCH_TARGET_MS = 1000
+
 /**
- * Runs tasks in batches of `batchSize`; after each batch counts the trials, calls `afterBatch`
- * (a checkpoint) and reports progress, and between batches honours `shouldStop`. Returns 'done',
- * 'stopped', or the executor's error message.
+ * Runs tasks in batches; after each batch counts the trials, calls `afterBatch` (a checkpoint) and
+ * reports progress, and between batches honours `shouldStop` (worker threads also ask it within a
+ * batch). Batches are `batchSize` tasks on one runner; on several, later batches are sized from the
+ * time a task took so that a batch lasts about BATCH_TARGET_MS (issue 23: each batch ends at a
+ * barrier where the workers wait for its last chunk, so few long batches keep them busy). Batch sizes never change a
+ * result: trials are seeded by index and merged in trial order. Returns 'done', 'stopped', or the
+ * executor's error message.
  */
 export function* runBatches<I>(
   st: AuditState<I>,
@@ -162,8 +171,12 @@ export function* runBatches<I>(
   onResult: (r: ChunkResult) => void,
   afterBatch: () => void,
 ): AuditSteps<'done' | 'stopped' | string> {
-  for (let b = 0; b < tasks.length; b += st.batchSize) {
-    const out: BatchOutcome<ChunkResult> = yield tasks.slice(b, b + st.batchSize)
+  let size = st.batchSize
+  for (let b = 0; b < tasks.length; ) {
+    const batch = tasks.slice(b, b + size)
+    const t0 = Date.now()
+    const out: BatchOutcome<ChunkResult> = yield batch
+    const ms = Date.now() - t0
     for (const r of out.results) {
       st.progress.trialsDone += r.completed
       onResult(r)
@@ -171,7 +184,10 @@ export function* runBatches<I>(
     afterBatch()
     st.spec.onProgress?.({ phase, ...st.progress })
     if (out.error !== null) return out.error
-    if (b + st.batchSize < tasks.length && st.spec.shouldStop?.() === true) return 'stopped'
+    b += batch.length
+    // A batch cut short by a stop, or a stop asked for before the next batch.
+    if ((out.results.length < batch.length || b < tasks.length) && st.spec.shouldStop?.() === true) return 'stopped'
+    if (st.workers > 1) size = Math.max(st.batchSize, Math.min(64 * st.batchSize, Math.round((BATCH_TARGET_MS * batch.length) / Math.max(ms, 1))))
   }
   return 'done'
 }
