@@ -20,6 +20,11 @@
 //  3. Online VB as the private trainer runs it (S = 64, τ0 = 64, κ = 0.7, 3 passes from the same
 //     initial λ), OnlineLda against the straightforward implementation, whole runs.
 //  4. The private trainer sviLda (ε = 1, chain noise, N = 500, Poisson batches).
+//  5. sviLda's mini-batch E-step across worker threads (issue 27), `--workers 1,2,…` (default 1, 2 and the
+//     cores available): each whole fit timed, the time inside the pool's commands (the E-step: e^{E ln β} for
+//     the batch's words, the documents' γ/φ iterations, the statistic's sum) against the rest (the serial part:
+//     the batch, truncation and noise drawn through the gate, the release, the M-step), all in the same fits.
+//     `node bench/svi.bench.mjs --workers 1,2,4,8,16 [--quick] [--rounds R]` runs this part only.
 // Tokens per pass = Σ_d document length (the training tokens, the corpus held as bags of words like
 // scikit-learn's CSR input, built once). The machine is a shared 2-core VM: absolute figures move by
 // up to ~1.5× between runs, ratios measured side by side much less.
@@ -30,6 +35,8 @@ import { loadDataset, heldOutPerplexity } from '../dist/trainers/index.js'
 import { digamma } from '../dist/trainers/svi/digamma.js'
 import { OnlineLda, bagOf, emptyBag, learningRate } from '../dist/trainers/svi/ovb.js'
 import { SVI_DEFAULTS, sviLda } from '../dist/trainers/svi/trainer.js'
+import { sweepCommandMs } from '../dist/trainers/lda/parallel/pool.js'
+import { availableParallelism, loadavg } from 'node:os'
 
 const quick = process.argv.includes('--quick')
 const ONLINE_PASSES = quick ? 1 : 3
@@ -167,6 +174,62 @@ const bags = (() => {
 })()
 const distinct = bags.reduce((a, b) => a + b.n, 0)
 console.log(`Brown: D = ${D}, V = ${V}, ${tokensPerPass} tokens (${distinct} distinct (document, word) pairs) per pass`)
+
+// ---------------------------------------------------------------------------------------------
+// 5. The E-step across worker threads. A seeded fit gives the same φ with any number of workers (checked
+// here too), so the fits differ only in time. Interleaved rounds, the fastest fit of each W kept: on a shared
+// machine a burst of load then slows one round of every W, not all rounds of one. Per fit: wall time, E-step
+// time (inside the pool's commands, sweepCommandMs, the waits for the slowest thread included), serial =
+// wall − E-step. f = serial/wall of the 1-worker fit; Amdahl's law predicts 1/(f + (1 − f)/W) at W cores. CPU
+// time of all threads against the 1-worker fit's shows the work threads add; on a loaded machine wall-time
+// ratios are not speed-up measurements (the coordinator measures them quiet).
+const workersSection = () => {
+  const flagValue = (name) => { const i = process.argv.indexOf(name); return i >= 0 ? process.argv[i + 1] : undefined }
+  const rounds = Number(flagValue('--rounds') ?? 3)
+  const all = availableParallelism()
+  const listed = flagValue('--workers')
+  const counts = [...new Set([1, ...(listed !== undefined && /^\d+(,\d+)*$/.test(listed) ? listed.split(',').map(Number) : [2, all])])].filter((w) => w >= 1).sort((x, y) => x - y)
+  const K = 50
+  const iterations = Math.round((quick ? 0.5 : 1) * D / S)
+  const config = { ...SVI_DEFAULTS, topics: K, iterations, batchSize: S, tau0: TAU0, kappa: KAPPA, sampling: 'poisson', documents: D }
+  const started = performance.now()
+  console.log(`\n5. sviLda's E-step across worker threads: K = ${K}, S = ${S}, N = ${config.truncation}, ${iterations} iterations (${quick ? 'half a pass' : 'one pass'}), seeded, workers ${counts.join(', ')}, best of ${rounds}; ${all} cores available; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} at the start`)
+  const best = new Map()
+  let phiOne
+  const same = new Map()
+  for (let round = 0; round < rounds; round++)
+    for (const workers of counts) {
+      const c0 = process.cpuUsage()
+      const p0 = sweepCommandMs()
+      const t0 = performance.now()
+      const fit = sviLda.fit(train, config, seeded(5), { logLikelihoodEvery: 0, workers })
+      const ms = performance.now() - t0
+      const eStepMs = sweepCommandMs() - p0
+      const cu = process.cpuUsage(c0)
+      const cpuMs = (cu.user + cu.system) / 1000 // every thread of the process
+      if (fit._tag === 'Left') throw new Error(fit.left.message)
+      const phi = Buffer.from(fit.right.model.phi.buffer)
+      if (workers === 1) phiOne ??= phi
+      else same.set(workers, (same.get(workers) ?? true) && phiOne !== undefined && phi.equals(phiOne))
+      if (!best.has(workers) || ms < best.get(workers).ms) best.set(workers, { workers, ms, cpuMs, eStepMs, serialMs: ms - eStepMs, phi: fit.right.model.phi, tokens: fit.right.tokensSampled })
+    }
+  const one = best.get(1)
+  const f = one.serialMs / one.ms
+  const ppl = perplexity(one.phi, K)
+  for (const r of best.values()) {
+    console.log(
+      `   ${String(r.workers).padStart(2)} worker${r.workers > 1 ? 's' : ' '}: fit ${fmt(r.ms, 0)} ms (×${fmt(one.ms / r.ms)} of 1 worker's; Amdahl ×${fmt(1 / (f + (1 - f) / r.workers))}), ` +
+        `E-step ${fmt(r.eStepMs, 0)} ms (×${fmt(one.eStepMs / r.eStepMs)}), serial ${fmt(r.serialMs, 0)} ms, CPU ×${fmt(r.cpuMs / one.cpuMs)} of 1 worker's; ${fmt(rate(r.tokens, r.ms))} M tokens sampled/s` +
+        (r.workers === 1 ? `; perplexity ${fmt(ppl, 0)}` : `; φ ${same.get(r.workers) ? 'identical to' : 'DIFFERS from'} 1 worker's`),
+    )
+  }
+  console.log(`   serial fraction f = ${fmt(100 * f)} % of the 1-worker fit (the batch, truncation and noise drawn through the gate, the release, the M-step) → Amdahl at 16 cores: ×${fmt(1 / (f + (1 - f) / 16))}`)
+  console.log(`   load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} at the end; part 5 took ${fmt((performance.now() - started) / 1000, 0)} s`)
+}
+if (process.argv.includes('--workers')) {
+  workersSection()
+  process.exit(0)
+}
 
 // One batch-VB pass of OnlineLda (λ = η + Σ_d stats); returns the γ iterations of the pass and
 // adds Σ_d iterations·(distinct words) to `work.pairs`.
@@ -378,3 +441,6 @@ for (const K of TOPICS) {
   const ms = performance.now() - t0
   console.log(`K=${K}: sviLda ${fmt(rate(fit.right.tokensSampled, ms))} M tokens sampled/s, perplexity ${fmt(perplexity(fit.right.model.phi, K), 0)} (seeded: not private)`)
 }
+
+// ---------------------------------------------------------------------------------------------
+workersSection()

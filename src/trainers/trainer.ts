@@ -67,8 +67,9 @@ export interface FitOptions {
   /** Private trainers: sees every value that leaves the release gate (audits, white-box tests). */
   readonly onRelease?: (r: ReleaseRecord) => void
   /**
-   * Private Gibbs trainers: threads that sweep the documents (the result does not depend on it).
-   * Default: the cores available, one per 100,000 tokens at most.
+   * Private Gibbs trainers: threads that sweep the documents; private SVI: threads of the mini-batch
+   * E-step (the result does not depend on it). Default: the cores available, one per 100,000 tokens
+   * (SVI: per 16 documents of the mini-batch) at most.
    */
   readonly workers?: number
   /**

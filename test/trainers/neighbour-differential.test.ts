@@ -291,6 +291,20 @@ describe.each(['hdp-lda', 'sub-lda'] as const)('dpaudit train %s --workers 3: ne
   })
 })
 
+// Private SVI's E-step on worker threads (issue 27): the statistic is the same vector with any W,
+// so the neighbouring runs on 3 workers must differ exactly as on one.
+describe('dpaudit train svi-lda(-wor) --workers 3: neighbouring corpora on the same stubbed secret randomness', () => {
+  it('svi-lda-wor: a document replaced by a longer one (the first release moves by ≤ √2·N/S)', async () => {
+    const r = await indistinguishable('svi-lda-wor', { ...privateFlags('svi-lda-wor'), ...SVI_WOR_FULL_BATCH, workers: '3' }, replaceWithLongerDocument(BASE, VOCABULARY, TRAIN_DOC), {
+      comparable: SVI_WOR_REPLACE,
+    })
+    expect(r.distances[0]?.l2).toBeGreaterThan(0)
+  })
+  it('svi-lda: a document removed', async () => {
+    await indistinguishable('svi-lda', { ...privateFlags('svi-lda'), workers: '3' }, removeDocument(BASE, TRAIN_DOC))
+  })
+})
+
 describe('dpaudit train: neighbouring corpora on the same stubbed secret randomness', () => {
   describe.each(PRIVATE)('%s (public --vocabulary FILE, --private)', (trainer) => {
     const flags = privateFlags(trainer)

@@ -1,7 +1,7 @@
 // The private Gibbs trainers across threads (issue 27): documents are independent given the
 // release, so a sweep on W threads draws from the same distribution as on one — and, for a seeded
 // run, the very same topics: the model must come out byte for byte the same with 1, 2 and 4 workers.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import * as E from 'fp-ts/lib/Either.js'
@@ -10,6 +10,7 @@ import { runTrainCli } from '../../src/cli/commands/train.js'
 import { secure, seeded } from '../../src/core/rng.js'
 import { cdpLda, generateLda, type HdpConfig, hdpLda, type LdaConfigBase, subLda, TRAINERS } from '../../src/trainers/index.js'
 import type { LdaTrainer } from '../../src/trainers/trainer.js'
+import { withoutTimings, writeUciCorpus } from './uci-fixture.js'
 
 const synth = generateLda({ topics: 4, vocabulary: 40, documents: 60, alpha: 0.2, beta: 0.1, meanDocumentLength: 40 }, seeded('parallel-sweep'))
 if (E.isLeft(synth)) throw new Error('generate failed')
@@ -48,22 +49,7 @@ describe('dpaudit train --seed S --workers W writes the same model file for W = 
   const dir = mkdtempSync(join(tmpdir(), 'dpaudit-workers-'))
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
   // the synthetic corpus as a UCI bag of words
-  const corpusDir = join(dir, 'uci')
-  const uci = (): string => {
-    mkdirSync(corpusDir, { recursive: true })
-    const lines: string[] = []
-    for (let d = 0; d + 1 < corpus.docStart.length; d++) {
-      const counts = new Map<number, number>()
-      for (let i = corpus.docStart[d] as number; i < (corpus.docStart[d + 1] as number); i++) counts.set(corpus.tokens[i] as number, (counts.get(corpus.tokens[i] as number) ?? 0) + 1)
-      for (const [w, c] of [...counts].sort((a, b) => a[0] - b[0])) lines.push(`${d + 1} ${w + 1} ${c}`)
-    }
-    writeFileSync(join(corpusDir, 'docword.txt'), `${corpus.docStart.length - 1}\n${corpus.vocab.length}\n${lines.length}\n${lines.join('\n')}\n`)
-    writeFileSync(join(corpusDir, 'vocab.txt'), `${corpus.vocab.join('\n')}\n`)
-    return corpusDir
-  }
-  // a seeded run is not a private release, so its file carries the trace, whose timings are the
-  // only thing allowed to differ
-  const withoutTimings = (text: string): string => text.replace(/"(elapsedMs|tokensPerSecond)": [^,\n]+/g, '"$1": 0')
+  const uci = (): string => writeUciCorpus(join(dir, 'uci'), corpus)
 
   it.each(['hdp-lda', 'sub-lda', 'cdp-lda+'])('%s', (trainer) => {
     const path = uci()

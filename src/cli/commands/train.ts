@@ -75,7 +75,7 @@ const COMMON_USAGE = `  [--vocabulary FILE | --vocabulary-size V] [--delta D ...
   [--documents D] [--tokens N] (declared public sizes; under a document-level relation the exact ones are never printed)
   [--private] (refuse anything that would make the release not private)
   [--seed S] (reproducible: NOT a private release) [--diagnostics] (true-count log-likelihood: NOT a private release)
-  [--workers W] (threads of the private Gibbs sweeps; default: the cores available, one per 100,000 tokens at most, sub-lda 1; the result does not depend on it.
+  [--workers W] (threads of the private Gibbs sweeps and of svi-lda's E-step; default: the cores available, one per 100,000 tokens (svi-lda: 16 documents of the batch) at most, sub-lda 1; the result does not depend on it.
                cgs: default 1, the exact sampler; W > 1 runs AD-LDA, an approximation, and a seeded run repeats only for the same W)`
 
 /** The parseArgs options of `dpaudit train` with these trainers' flags. */

@@ -13,7 +13,7 @@
  *
  * @module
  */
-import type { PartModule } from './parallel/pool.js'
+import { namedCommands, type PartModule } from './parallel/pool.js'
 import { makeSparseSampler } from './sparse.js'
 
 /** The typed arrays of an AD-LDA run, in SharedArrayBuffers when there are worker threads. */
@@ -39,15 +39,8 @@ export interface AdLdaArrays {
 }
 
 export type AdLdaCommand = 'sweep' | 'merge'
-const COMMANDS: ReadonlyArray<AdLdaCommand> = ['sweep', 'merge']
-export const readCommand = (words: Int32Array): AdLdaCommand => {
-  const c = COMMANDS[words[0] as number]
-  if (c === undefined) throw new RangeError(`unknown AD-LDA command ${words[0]}`)
-  return c
-}
-const writeCommand = (words: Int32Array, c: AdLdaCommand): void => {
-  words[0] = COMMANDS.indexOf(c)
-}
+const commands = namedCommands<AdLdaCommand>('AD-LDA', ['sweep', 'merge'])
+export const readCommand = commands.readCommand
 
 /** Part j of every command. */
 export const makePart = (s: AdLdaArrays, j: number): ((command: AdLdaCommand) => void) => {
@@ -89,4 +82,4 @@ export const makePart = (s: AdLdaArrays, j: number): ((command: AdLdaCommand) =>
 }
 
 /** AD-LDA as a part module of ./parallel/pool.ts. */
-export const adLdaPart: PartModule<AdLdaArrays, AdLdaCommand, object> = { url: new URL('./ad-lda-part.js', import.meta.url), makePart, writeCommand }
+export const adLdaPart: PartModule<AdLdaArrays, AdLdaCommand, object> = { url: new URL('./ad-lda-part.js', import.meta.url), makePart, writeCommand: commands.writeCommand }

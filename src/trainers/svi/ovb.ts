@@ -35,6 +35,11 @@ export interface OvbOptions {
    * differ only in the association order of the sums.
    */
   readonly kernel?: GammaKernel
+  /**
+   * λ, e^{E ln β} and ψ(Σ_w λ_wk) in SharedArrayBuffers, for an E-step on worker threads
+   * (./e-step-part.ts) that reads them in place (default false).
+   */
+  readonly shared?: boolean
 }
 
 export type GammaKernel = 'wasm-simd' | 'js'
@@ -48,15 +53,18 @@ export interface BagOfWords {
 
 export const emptyBag = (capacity: number): BagOfWords => ({ words: new Int32Array(capacity), counts: new Float64Array(capacity), n: 0 })
 
-export class OnlineLda {
-  /** λ, V×K word-major. Callers that write it directly must call `refresh` afterwards. */
-  readonly lambda: Float64Array
-  /** exp(E_q[ln β_kw]), V×K word-major; a row is current only when `rowVersion[w] === version`. */
-  private readonly expElogBeta: Float64Array
-  private readonly rowVersion: Int32Array
-  private version = 1
-  /** ψ(Σ_w λ_wk). */
-  private readonly psiColSum: Float64Array
+/** Row w of e^{E ln β} (word-major, stride K) from λ: E[ln β_kw] = ψ(λ_wk) − ψ(Σ_w λ_wk). */
+export const expElogBetaRow = (K: number, lambda: Float64Array, psiColSum: Float64Array, expElogBeta: Float64Array, w: number): void => {
+  const o = w * K
+  for (let k = 0; k < K; k++) expElogBeta[o + k] = Math.exp(digamma(lambda[o + k] as number) - (psiColSum[k] as number))
+}
+
+/**
+ * One document's E-step with its own scratch (one per thread): the γ iterations against rows of
+ * e^{E ln β} that the caller keeps current, leaving e^{E ln θ} (`theta`) and c_w/norm_w per word,
+ * the two factors of the document's term c_w φ_wk = e^{E ln β_kw} · e^{E ln θ_k} c_w/norm_w.
+ */
+export class DocumentEStep {
   private readonly maxIterations: number
   private readonly tolerance: number
   /** The kernel that runs (the requested one, or 'js' where WebAssembly SIMD is unavailable). */
@@ -68,39 +76,29 @@ export class OnlineLda {
   private wasm: WasmGammaSums | undefined
   /** Byte addresses of e^{E ln θ}, acc, counts and block in the kernel's memory. */
   private readonly address = { theta: 0, acc: 0, counts: 0, block: 0 }
-  // the E-step's scratch: views into the kernel's memory for 'wasm-simd', plain arrays for 'js'
+  // scratch: views into the kernel's memory for 'wasm-simd', plain arrays for 'js'
   private block = new Float64Array(0)
   private expElogTheta = new Float64Array(0)
   private acc = new Float64Array(0)
   private counts = new Float64Array(0)
-  private ratio: Float64Array
   private readonly gamma: Float64Array
-  /** Words touched since `beginBatch` (rows of the statistic to finish), with a per-word stamp. */
-  private readonly touched: Int32Array
-  private readonly touchedStamp: Int32Array
-  private nTouched = 0
-  private batchStamp = 1
 
   constructor(
     readonly K: number,
-    readonly V: number,
     readonly alpha: number,
-    readonly eta: number,
-    options: OvbOptions = {},
+    options: Pick<OvbOptions, 'maxIterations' | 'tolerance' | 'kernel'> = {},
   ) {
     this.maxIterations = options.maxIterations ?? 100
     this.tolerance = options.tolerance ?? 0.001
-    this.lambda = new Float64Array(V * K)
-    this.expElogBeta = new Float64Array(V * K)
-    this.rowVersion = new Int32Array(V)
-    this.psiColSum = new Float64Array(K)
-    this.ratio = new Float64Array(64)
     this.gamma = new Float64Array(K)
-    this.touched = new Int32Array(V)
-    this.touchedStamp = new Int32Array(V)
     this.kernel = (options.kernel ?? 'wasm-simd') === 'wasm-simd' && wasmSimdAvailable ? 'wasm-simd' : 'js'
     this.stride = this.kernel === 'wasm-simd' ? K + (K % 2) : K
     this.allocate(64)
+  }
+
+  /** e^{E ln θ} of the last document (the first K entries). */
+  get theta(): Float64Array {
+    return this.expElogTheta
   }
 
   /**
@@ -115,6 +113,7 @@ export class OnlineLda {
       this.block = new Float64Array(capacity * K)
       this.expElogTheta = new Float64Array(K)
       this.acc = new Float64Array(K)
+      this.counts = new Float64Array(capacity)
       return
     }
     const a = this.address
@@ -130,37 +129,6 @@ export class OnlineLda {
     this.block = new Float64Array(wasm.buffer, a.block, capacity * stride)
   }
 
-  /** After λ changed: ψ(Σ_w λ_wk) recomputed, every row of e^{E ln β} marked stale. */
-  refresh(): void {
-    const { K, V, lambda, psiColSum } = this
-    psiColSum.fill(0)
-    for (let w = 0; w < V; w++) for (let k = 0; k < K; k++) psiColSum[k] = (psiColSum[k] as number) + (lambda[w * K + k] as number)
-    for (let k = 0; k < K; k++) psiColSum[k] = digamma(psiColSum[k] as number)
-    this.version++
-  }
-
-  /** Row w of e^{E ln β} (offset w·K), computed if stale: E[ln β_kw] = ψ(λ_wk) − ψ(Σ_w λ_wk). */
-  private row(w: number): number {
-    const { K, lambda, expElogBeta, psiColSum } = this
-    const o = w * K
-    if (this.rowVersion[w] !== this.version) {
-      for (let k = 0; k < K; k++) expElogBeta[o + k] = Math.exp(digamma(lambda[o + k] as number) - (psiColSum[k] as number))
-      this.rowVersion[w] = this.version
-    }
-    return o
-  }
-
-  /** e^{E ln β} as K×V topic-major (every row brought up to date); for inspection and tests. */
-  expectedLogBetaExp(): Float64Array {
-    const { K, V } = this
-    const out = new Float64Array(K * V)
-    for (let w = 0; w < V; w++) {
-      const o = this.row(w)
-      for (let k = 0; k < K; k++) out[k * V + w] = this.expElogBeta[o + k] as number
-    }
-    return out
-  }
-
   /** exp(ψ(γ_k) − ψ(Σγ)) into expElogTheta: K digammas per iteration. */
   private thetaExpectation(): void {
     const { K, gamma, expElogTheta } = this
@@ -170,35 +138,21 @@ export class OnlineLda {
     for (let k = 0; k < K; k++) expElogTheta[k] = Math.exp(digamma(gamma[k] as number) - ps)
   }
 
-  /** Starts a mini-batch (the caller zeroes its V×K statistic). */
-  beginBatch(): void {
-    this.nTouched = 0
-    this.batchStamp++
-  }
-
   /**
-   * The E-step for one document of the current batch: adds e^{E ln θ_k}·c_w/norm_w to row w of
-   * `stats` (the contribution c_w φ_wk before its factor e^{E ln β_kw}, applied by `endBatch`).
+   * The document words[from..from+m) with counts[from..from+m), against the current rows of
+   * `expElogBeta`: writes c_j/norm_j to ratio[ratioAt + j] and leaves e^{E ln θ} in `theta`.
    * Returns the number of γ iterations run; `gammaOut` (length K), when given, receives γ.
    */
-  eStep(doc: BagOfWords, stats: Float64Array, gammaOut?: Float64Array): number {
-    const m = doc.n
+  run(words: Int32Array, docCounts: Float64Array, from: number, m: number, expElogBeta: Float64Array, ratio: Float64Array, ratioAt: number, gammaOut?: Float64Array): number {
     if (m > this.capacity) this.allocate(Math.max(2 * this.capacity, m))
-    if (this.ratio.length < m) this.ratio = new Float64Array(2 * m)
-    const { K, stride, alpha, gamma, expElogTheta, acc, block, ratio, touched, touchedStamp, batchStamp, wasm, address } = this
-    const eb = this.expElogBeta
-    const counts = wasm === undefined ? doc.counts : this.counts
+    const { K, stride, alpha, gamma, expElogTheta, acc, block, wasm, address } = this
+    const counts = this.counts
     for (let j = 0; j < m; j++) {
-      const w = doc.words[j] as number
-      const src = this.row(w)
+      const src = (words[from + j] as number) * K
       const dst = j * stride
       // a plain copy: block.set(eb.subarray(…)) allocated a view per word
-      for (let k = 0; k < K; k++) block[dst + k] = eb[src + k] as number
-      if (wasm !== undefined) counts[j] = doc.counts[j] as number
-      if (touchedStamp[w] !== batchStamp) {
-        touchedStamp[w] = batchStamp
-        touched[this.nTouched++] = w
-      }
+      for (let k = 0; k < K; k++) block[dst + k] = expElogBeta[src + k] as number
+      counts[j] = docCounts[from + j] as number
     }
     gamma.fill(1)
     this.thetaExpectation()
@@ -218,19 +172,121 @@ export class OnlineLda {
         break
       }
     }
-    // with the final γ: c_w/norm_w, then e^{E ln θ_k}·c_w/norm_w into row w
+    // with the final γ: c_w/norm_w
     for (let j = 0; j < m; j++) {
       const o = j * stride
       let s = 1e-100
       for (let k = 0; k < K; k++) s += (expElogTheta[k] as number) * (block[o + k] as number)
-      ratio[j] = (counts[j] as number) / s
+      ratio[ratioAt + j] = (counts[j] as number) / s
     }
+    if (gammaOut !== undefined) gammaOut.set(gamma)
+    return it
+  }
+}
+
+export class OnlineLda {
+  /** λ, V×K word-major. Callers that write it directly must call `refresh` afterwards. */
+  readonly lambda: Float64Array
+  /**
+   * exp(E_q[ln β_kw]), V×K word-major; a row is current only when `rowVersion[w] === version`
+   * (here), or when the caller computed it after the last `refresh` (`expElogBetaRow`).
+   */
+  readonly expElogBeta: Float64Array
+  private readonly rowVersion: Int32Array
+  private version = 1
+  /** ψ(Σ_w λ_wk). */
+  readonly psiColSum: Float64Array
+  /** The E-step on this thread. */
+  private readonly document: DocumentEStep
+  /** The kernel that runs (the requested one, or 'js' where WebAssembly SIMD is unavailable). */
+  readonly kernel: GammaKernel
+  private ratio: Float64Array
+  /** Words touched since `beginBatch` (rows of the statistic to finish), with a per-word stamp. */
+  private readonly touched: Int32Array
+  private readonly touchedStamp: Int32Array
+  private nTouched = 0
+  private batchStamp = 1
+
+  constructor(
+    readonly K: number,
+    readonly V: number,
+    readonly alpha: number,
+    readonly eta: number,
+    /** As given (the E-step on worker threads, ./statistic.ts, runs with the same). */
+    readonly options: OvbOptions = {},
+  ) {
+    const f64 = (n: number): Float64Array => (options.shared === true ? new Float64Array(new SharedArrayBuffer(8 * n)) : new Float64Array(n))
+    this.lambda = f64(V * K)
+    this.expElogBeta = f64(V * K)
+    this.rowVersion = new Int32Array(V)
+    this.psiColSum = f64(K)
+    this.ratio = new Float64Array(64)
+    this.touched = new Int32Array(V)
+    this.touchedStamp = new Int32Array(V)
+    this.document = new DocumentEStep(K, alpha, options)
+    this.kernel = this.document.kernel
+  }
+
+  /** After λ changed: ψ(Σ_w λ_wk) recomputed, every row of e^{E ln β} marked stale. */
+  refresh(): void {
+    const { K, V, lambda, psiColSum } = this
+    psiColSum.fill(0)
+    for (let w = 0; w < V; w++) for (let k = 0; k < K; k++) psiColSum[k] = (psiColSum[k] as number) + (lambda[w * K + k] as number)
+    for (let k = 0; k < K; k++) psiColSum[k] = digamma(psiColSum[k] as number)
+    this.version++
+  }
+
+  /** Row w of e^{E ln β} (offset w·K), computed if stale. */
+  private row(w: number): number {
+    if (this.rowVersion[w] !== this.version) {
+      expElogBetaRow(this.K, this.lambda, this.psiColSum, this.expElogBeta, w)
+      this.rowVersion[w] = this.version
+    }
+    return w * this.K
+  }
+
+  /** e^{E ln β} as K×V topic-major (every row brought up to date); for inspection and tests. */
+  expectedLogBetaExp(): Float64Array {
+    const { K, V } = this
+    const out = new Float64Array(K * V)
+    for (let w = 0; w < V; w++) {
+      const o = this.row(w)
+      for (let k = 0; k < K; k++) out[k * V + w] = this.expElogBeta[o + k] as number
+    }
+    return out
+  }
+
+  /** Starts a mini-batch (the caller zeroes its V×K statistic). */
+  beginBatch(): void {
+    this.nTouched = 0
+    this.batchStamp++
+  }
+
+  /**
+   * The E-step for one document of the current batch: adds e^{E ln θ_k}·c_w/norm_w to row w of
+   * `stats` (the contribution c_w φ_wk before its factor e^{E ln β_kw}, applied by `endBatch`).
+   * Returns the number of γ iterations run; `gammaOut` (length K), when given, receives γ.
+   */
+  eStep(doc: BagOfWords, stats: Float64Array, gammaOut?: Float64Array): number {
+    const m = doc.n
+    if (this.ratio.length < m) this.ratio = new Float64Array(2 * m)
+    const { K, ratio, touched, touchedStamp, batchStamp } = this
+    for (let j = 0; j < m; j++) {
+      const w = doc.words[j] as number
+      this.row(w)
+      if (touchedStamp[w] !== batchStamp) {
+        touchedStamp[w] = batchStamp
+        touched[this.nTouched++] = w
+      }
+    }
+    const it = this.document.run(doc.words, doc.counts, 0, m, this.expElogBeta, ratio, 0, gammaOut)
+    // e^{E ln θ_k}·c_w/norm_w into row w
+    const theta = this.document.theta
     for (let j = 0; j < m; j++) {
       const dst = (doc.words[j] as number) * K
       const r = ratio[j] as number
-      for (let k = 0; k < K; k++) stats[dst + k] = (stats[dst + k] as number) + r * (expElogTheta[k] as number)
+      for (let k = 0; k < K; k++) stats[dst + k] = (stats[dst + k] as number) + r * (theta[k] as number)
     }
-    if (gammaOut !== undefined) gammaOut.set(gamma)
     return it
   }
 

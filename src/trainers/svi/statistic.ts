@@ -12,72 +12,192 @@
  * document's term moves. It biases s̄ (long or repetitive documents weigh less): a utility choice,
  * not a privacy one.
  *
- * Without projection the E-step accumulates e^{E ln θ}·c/norm for the whole batch and multiplies by
- * e^{E ln β} once (./ovb.ts `endBatch`); with it, each document's term is finished on its own rows
- * (a begin/end per document, only the document's rows touched) so that its norm is known.
+ * Without projection each cell is 0 + Σ_d e^{E ln θ_dk}·c_dw/norm_dw over the batch, then × e^{E ln β_kw}
+ * (./ovb.ts); with it, each document's term is finished on its own rows so that its norm is known,
+ * and its projected term added.
+ *
+ * Threads: the E-step runs on W threads (./e-step-part.ts, on the pool of ../lda/parallel/pool.ts):
+ * this class, on the calling thread, gathers the batch as bags of words into shared arrays, then the
+ * threads compute e^{E ln β} for its words, the documents' E-steps and the statistic, each cell summed
+ * in batch order — the same vector, bit for bit, with any W (./e-step-part.ts says why).
  *
  * @module
  */
-import { type BagOfWords, OnlineLda } from './ovb.js'
+import * as E from 'fp-ts/lib/Either.js'
+import { type DpError, invalidParameter } from '../../core/error.js'
+import { cutByWeight } from '../lda/parallel/part.js'
+import { type Pool, startPool } from '../lda/parallel/pool.js'
+import { DOCUMENTS, type EStepArrays, type EStepBatch, type EStepCommand, eStepPart, INVERSE_BATCH, ROWS } from './e-step-part.js'
+import type { BagOfWords, OnlineLda } from './ovb.js'
+
+/** The threads of a statistic and the arrays they were bound to. */
+interface Threads {
+  readonly pool: Pool<EStepCommand, EStepBatch>
+  readonly arrays: EStepArrays
+}
+
+const threadsFor = (ovb: OnlineLda, clipNorm: number | undefined, workers: number): E.Either<DpError, Threads> => {
+  if (!(Number.isInteger(workers) && workers >= 1)) return E.left(invalidParameter('workers', workers, 'the number of worker threads must be an integer ≥ 1'))
+  const shared = workers > 1
+  if (shared && ![ovb.lambda, ovb.psiColSum, ovb.expElogBeta].every((a) => a.buffer instanceof SharedArrayBuffer))
+    return E.left(invalidParameter('workers', workers, 'an E-step on several threads needs λ in shared memory (OnlineLda with shared: true)'))
+  const f64 = (n: number): Float64Array => (shared ? new Float64Array(new SharedArrayBuffer(8 * n)) : new Float64Array(n))
+  const i32 = (n: number): Int32Array => (shared ? new Int32Array(new SharedArrayBuffer(4 * n)) : new Int32Array(n))
+  const { K, V, alpha, options } = ovb
+  const arrays: EStepArrays = {
+    K,
+    V,
+    alpha,
+    maxIterations: options.maxIterations ?? 100,
+    tolerance: options.tolerance ?? 0.001,
+    kernel: options.kernel ?? 'wasm-simd',
+    clipNorm: clipNorm ?? 0,
+    lambda: ovb.lambda,
+    psiColSum: ovb.psiColSum,
+    expElogBeta: ovb.expElogBeta,
+    stats: f64(V * K),
+    rows: i32(V),
+    sizes: i32(2),
+    params: f64(1),
+    docCut: i32(workers + 1),
+  }
+  return E.map((pool: Pool<EStepCommand, EStepBatch>) => ({ pool, arrays }))(startPool(eStepPart, arrays, workers))
+}
 
 export class BatchStatistic {
-  /** The statistic, V×K word-major (the released vector before noise). */
+  /** The statistic, V×K word-major (the released vector before noise); valid after `finish`. */
   readonly stats: Float64Array
-  private readonly term: Float64Array
   /** Documents whose term was projected in the current batch (for non-private evaluation only: never released). */
   projected = 0
+  /** γ iterations of the current batch's documents, summed (for benchmarks: never released). */
+  eStepIterations = 0
+  private readonly pool: Pool<EStepCommand, EStepBatch>
+  private readonly arrays: EStepArrays
+  private readonly shared: boolean
+  private batch: Required<EStepBatch>
+  /** The batch's bags do not fit the attached arrays any more: attach the grown ones before the next command. */
+  private grown = true
+  private documents = 0
+  private readonly wordStamp: Int32Array
+  private stamp = 0
 
+  /**
+   * The statistic on the calling thread alone. `BatchStatistic.onThreads` runs it on W threads (the
+   * same numbers).
+   */
+  constructor(ovb: OnlineLda, clipNorm: number | undefined)
+  /** @internal (from `onThreads`) */
+  constructor(ovb: OnlineLda, clipNorm: number | undefined, threads: Threads)
   constructor(
-    private readonly ovb: OnlineLda,
+    ovb: OnlineLda,
     /** C: each document's term is projected to L2 norm ≤ C; undefined: no projection. */
-    private readonly clipNorm: number | undefined,
+    clipNorm: number | undefined,
+    threads?: Threads,
   ) {
-    this.stats = new Float64Array(ovb.V * ovb.K)
-    this.term = clipNorm === undefined ? new Float64Array(0) : new Float64Array(ovb.V * ovb.K)
+    const one = threads === undefined ? threadsFor(ovb, clipNorm, 1) : E.right(threads)
+    if (E.isLeft(one)) throw new Error(one.left.message) // one thread starts no worker: cannot fail
+    const { pool, arrays } = one.right
+    this.pool = pool
+    this.arrays = arrays
+    this.stats = arrays.stats
+    this.shared = pool.parts > 1
+    this.wordStamp = new Int32Array(ovb.V)
+    this.batch = this.allocate(16, 16 * 64) // grown (doubled) on demand
   }
 
-  /** Starts a mini-batch: the statistic is zeroed. */
+  /**
+   * The statistic on `workers` threads (the calling one included); λ must be shared (OnlineLda with
+   * `shared: true`) when workers > 1. `close` releases the threads.
+   */
+  static onThreads(ovb: OnlineLda, clipNorm: number | undefined, workers: number): E.Either<DpError, BatchStatistic> {
+    return E.map((t: Threads) => new BatchStatistic(ovb, clipNorm, t))(threadsFor(ovb, clipNorm, workers))
+  }
+
+  /** Threads of the E-step (1: the calling thread alone). */
+  get workers(): number {
+    return this.pool.parts
+  }
+
+  /** Arrays for `documents` documents of `words` distinct words in all, the current batch copied in. */
+  private allocate(documents: number, words: number): Required<EStepBatch> {
+    const f64 = (n: number): Float64Array => (this.shared ? new Float64Array(new SharedArrayBuffer(8 * n)) : new Float64Array(n))
+    const i32 = (n: number): Int32Array => (this.shared ? new Int32Array(new SharedArrayBuffer(4 * n)) : new Int32Array(n))
+    const K = this.arrays.K
+    const b: Required<EStepBatch> = {
+      bagStart: i32(documents + 1),
+      bagWords: i32(words),
+      bagCounts: f64(words),
+      ratio: f64(words),
+      theta: f64(documents * K),
+      scale: f64(documents),
+      iterations: i32(documents),
+    }
+    const old = this.batch as Required<EStepBatch> | undefined
+    if (old !== undefined) {
+      const n = old.bagStart[this.documents] as number
+      b.bagStart.set(old.bagStart.subarray(0, this.documents + 1))
+      b.bagWords.set(old.bagWords.subarray(0, n))
+      b.bagCounts.set(old.bagCounts.subarray(0, n))
+    }
+    this.grown = true
+    return b
+  }
+
+  /** Starts a mini-batch. */
   begin(): void {
-    this.stats.fill(0)
+    this.documents = 0
+    this.arrays.sizes[ROWS] = 0
+    this.stamp++
     this.projected = 0
-    if (this.clipNorm === undefined) this.ovb.beginBatch()
+    this.eStepIterations = 0
   }
 
-  /** Adds one document's (possibly projected) term. */
+  /** Adds one document (its bag is copied: `doc` may be reused). */
   add(doc: BagOfWords): void {
-    const { ovb, stats, clipNorm } = this
-    if (clipNorm === undefined) {
-      ovb.eStep(doc, stats)
-      return
-    }
-    const { term } = this
-    const K = ovb.K
-    ovb.beginBatch()
-    ovb.eStep(doc, term)
-    ovb.endBatch(term) // only this document's rows were touched
-    let sq = 0
+    const d = this.documents
+    let b = this.batch
+    const from = b.bagStart[d] as number
+    if (d + 1 >= b.bagStart.length || from + doc.n > b.bagWords.length)
+      b = this.batch = this.allocate(Math.max(b.scale.length, 2 * (d + 1)), Math.max(b.bagWords.length, 2 * (from + doc.n)))
+    const { rows, sizes } = this.arrays
+    const { wordStamp, stamp } = this
     for (let j = 0; j < doc.n; j++) {
-      const o = (doc.words[j] as number) * K
-      for (let k = 0; k < K; k++) sq += (term[o + k] as number) ** 2
-    }
-    const norm = Math.sqrt(sq)
-    const scale = norm > clipNorm ? clipNorm / norm : 1
-    if (scale < 1) this.projected++
-    for (let j = 0; j < doc.n; j++) {
-      const o = (doc.words[j] as number) * K
-      for (let k = 0; k < K; k++) {
-        stats[o + k] = (stats[o + k] as number) + scale * (term[o + k] as number)
-        term[o + k] = 0
+      const w = doc.words[j] as number
+      b.bagWords[from + j] = w
+      b.bagCounts[from + j] = doc.counts[j] as number
+      if (wordStamp[w] !== stamp) {
+        wordStamp[w] = stamp
+        rows[sizes[ROWS] as number] = w
+        sizes[ROWS] = (sizes[ROWS] as number) + 1
       }
     }
+    b.bagStart[d + 1] = from + doc.n
+    this.documents = d + 1
   }
 
   /** Ends the batch: the statistic divided by the mini-batch size S (Algorithm 1's 1/S, S the expected size under Poisson sampling). */
   finish(batchSize: number): Float64Array {
-    const { stats } = this
-    if (this.clipNorm === undefined) this.ovb.endBatch(stats)
-    const inv = 1 / batchSize
-    for (let i = 0; i < stats.length; i++) stats[i] = (stats[i] as number) * inv
-    return stats
+    const { pool, arrays, batch, documents } = this
+    if (this.grown) {
+      pool.attach(batch)
+      this.grown = false
+    }
+    arrays.sizes[DOCUMENTS] = documents
+    arrays.params[INVERSE_BATCH] = 1 / batchSize
+    // the documents cut into runs of about equal numbers of distinct words (the E-step's work)
+    arrays.docCut.set(cutByWeight(batch.bagStart.subarray(0, documents + 1), pool.parts))
+    pool.run('rows')
+    pool.run('e-step')
+    pool.run('reduce')
+    for (let b = 0; b < documents; b++) {
+      if ((batch.scale[b] as number) < 1) this.projected++
+      this.eStepIterations += batch.iterations[b] as number
+    }
+    return this.stats
+  }
+
+  /** Releases the threads (parked for the next fit); the statistic is unusable after it. */
+  close(): void {
+    this.pool.close()
   }
 }

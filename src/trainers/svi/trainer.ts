@@ -29,8 +29,15 @@
  * its words inside one measurement per iteration (./measurement.ts). The initial λ is
  * data-independent (gate.independent). φ = λ normalised (post-processing); γ is not released.
  *
+ * Threads (`workers`, `--workers W`): the mini-batch E-step — e^{E ln β} for the batch's words, the
+ * documents' γ/φ iterations and the statistic's sum — runs on W threads of ../lda/parallel/pool.ts
+ * (./e-step-part.ts) inside the release's measurement, and the statistic comes out the same vector,
+ * bit for bit, with any W (each cell summed in batch order), so a seeded run writes the same model
+ * file. The batch, the truncation, the noise, the M-step and the gate stay on the calling thread.
+ *
  * @module
  */
+import { availableParallelism } from 'node:os'
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
 import { type DpError, invalidParameter } from '../../core/error.js'
@@ -216,6 +223,13 @@ const assumptionsSvi = (c: SviConfig): ReadonlyArray<string> => [
   'the noise is the continuous Gaussian computed in double precision (Box–Muller on full-exponent uniforms): the declared event is the exact Gaussian\'s; floating-point effects (Mironov 2012; Jin et al. 2022) are not covered',
 ]
 
+/** Documents per E-step thread below which the default adds no thread (a command on W threads costs tens of µs to wake and wait for). */
+export const DOCUMENTS_PER_WORKER = 16
+
+/** The E-step's threads: as asked, else the cores available but one per DOCUMENTS_PER_WORKER documents of the mini-batch at most. */
+export const sviWorkers = (asked: number | undefined, batchSize: number): number =>
+  asked ?? Math.max(1, Math.min(availableParallelism(), Math.floor(batchSize / DOCUMENTS_PER_WORKER)))
+
 const fitSvi = (corpus: Corpus, c: SviConfig, rng: Rng, options: FitOptions = {}): E.Either<DpError, FitResult> => {
   const ok = validateCorpus(corpus)
   if (E.isLeft(ok)) return ok
@@ -234,7 +248,8 @@ const fitSvi = (corpus: Corpus, c: SviConfig, rng: Rng, options: FitOptions = {}
     ...(options.onRelease === undefined ? {} : { onRelease: options.onRelease }),
     schedule: scheduleAt(c, D_pub, sigma.right),
   })
-  const ovb = new OnlineLda(K, V, c.alpha, c.beta, { maxIterations: c.eStepIterations, tolerance: c.eStepTolerance })
+  const workers = sviWorkers(options.workers, c.batchSize)
+  const ovb = new OnlineLda(K, V, c.alpha, c.beta, { maxIterations: c.eStepIterations, tolerance: c.eStepTolerance, shared: workers > 1 })
   gate.independent((w) => {
     for (let i = 0; i < ovb.lambda.length; i++) ovb.lambda[i] = gammaVariate(w, 100) / 100
   })
@@ -245,7 +260,10 @@ const fitSvi = (corpus: Corpus, c: SviConfig, rng: Rng, options: FitOptions = {}
   const scratch = new Int32Array(maxLen)
   const seen = new Int32Array(V)
   const bag = emptyBag(Math.min(N, maxLen))
-  const batchStatistic = new BatchStatistic(ovb, c.clipNorm)
+  // the E-step on `workers` threads: the same statistic, bit for bit, with any number (./statistic.ts)
+  const started = BatchStatistic.onThreads(ovb, c.clipNorm, workers)
+  if (E.isLeft(started)) return started
+  const batchStatistic = started.right
   let visited = 0
   const statistic = (batch: Int32Array, size: number, words: WordStream): Float64Array => {
     batchStatistic.begin()
@@ -258,19 +276,24 @@ const fitSvi = (corpus: Corpus, c: SviConfig, rng: Rng, options: FitOptions = {}
     return batchStatistic.finish(c.batchSize)
   }
   const release = miniBatchRelease(SVI_LABEL, c.sampling, c.batchSize, D, gaussianVector(SVI_LABEL, sigma.right, statisticSensitivity(c), samplingRelation(c.sampling)), statistic, c.sampling === 'poisson' ? D_pub : D)
-  const run = runIterations(
-    c.iterations,
-    options,
-    (it) => {
-      visited = 0
-      const noisy = gate.release(release, undefined, `iteration ${it}`)
-      // post-processing: negatives to 0 (eq. 3), then the M-step with λ's scale D (the public one)
-      for (let i = 0; i < noisy.length; i++) if ((noisy[i] as number) < 0) noisy[i] = 0
-      ovb.update(noisy, learningRate(c.tau0, c.kappa, it), D_pub)
-      return visited
-    },
-    () => undefined,
-  )
+  let run: ReturnType<typeof runIterations>
+  try {
+    run = runIterations(
+      c.iterations,
+      options,
+      (it) => {
+        visited = 0
+        const noisy = gate.release(release, undefined, `iteration ${it}`)
+        // post-processing: negatives to 0 (eq. 3), then the M-step with λ's scale D (the public one)
+        for (let i = 0; i < noisy.length; i++) if ((noisy[i] as number) < 0) noisy[i] = 0
+        ovb.update(noisy, learningRate(c.tau0, c.kappa, it), D_pub)
+        return visited
+      },
+      () => undefined,
+    )
+  } finally {
+    batchStatistic.close()
+  }
   return E.right(privateFitResult(gate, c, V, ovb.topics(), run))
 }
 

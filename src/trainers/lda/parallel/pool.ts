@@ -59,6 +59,18 @@ export interface PartModule<A, C, T extends object> {
   readonly writeCommand: (words: Int32Array, c: C) => void
 }
 
+/** The codec of a part module whose commands are names only: the name's index in word 0. */
+export const namedCommands = <C extends string>(what: string, names: ReadonlyArray<C>) => ({
+  readCommand: (words: Int32Array): C => {
+    const c = names[words[0] as number]
+    if (c === undefined) throw new RangeError(`unknown ${what} command ${words[0]}`)
+    return c
+  },
+  writeCommand: (words: Int32Array, c: C): void => {
+    words[0] = names.indexOf(c)
+  },
+})
+
 export interface Pool<C, T extends object> {
   /** Threads working, the calling one included. */
   readonly parts: number
