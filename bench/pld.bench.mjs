@@ -20,6 +20,9 @@ const here = dirname(fileURLToPath(import.meta.url))
 const dist = resolve(process.env.DPAUDIT_DIST ?? join(here, '..', 'dist'))
 const load = (p) => import(pathToFileURL(join(dist, p)).href)
 const { makePldAccountant, pldComposition } = await load('accounting/pld/index.js')
+// Every timing below but the last section's "repeated" column is of a cold query: compositions kept
+// by value across queries (src/accounting/pld/build.ts) are emptied first.
+const { forgetKeptCompositions } = await load('accounting/pld/build.js')
 const { gaussian, laplace, poissonSample, pureDP, selfCompose } = await load('mechanisms/event.js')
 const { replaceOneByApproxGroup, replaceOneByRdpGroup } = await load('trainers/statement.js')
 const FFT = createRequire(join(here, '..', 'package.json'))('fft.js')
@@ -57,6 +60,7 @@ const reference = (() => {
 
 const run = (T) => {
   const acc = makePldAccountant({ relation: REL, interval: INTERVAL })
+  forgetKeptCompositions()
   const c0 = process.cpuUsage()
   const t0 = performance.now()
   const s = acc.compose(selfCompose(poissonSample(Q, gaussian(SIGMA, 1, REL)), T))(acc.empty)
@@ -153,6 +157,7 @@ console.log(`peak RSS ${mib(peakRss)} (limit 1 GiB: ${peakRss < 2 ** 30 ? 'met' 
 // under replace-one (direct substitution pair, or the group route where it is tighter, named).
 // -------------------------------------------------------------------------------------------
 const timed = (f) => {
+  forgetKeptCompositions()
   const t0 = performance.now()
   const r = f()
   return { r, ms: performance.now() - t0 }
@@ -275,7 +280,10 @@ for (const [name, make] of item5) {
 
 // Issue 26: the new events, and the (lower, estimate, upper) triple of each answer. "query" = a
 // fresh accountant (through the registry for the truncated event, which adds the overflow term
-// there) composing the event and answering ε(1e-5); median of REPS after one cold run.
+// there) composing the event and answering ε(1e-5); median of REPS after one cold run. Compositions
+// are kept per process by the state's value (src/accounting/pld/build.ts), so "repeated" is the
+// same query asked again and "cold" the query with the kept compositions emptied first (a first
+// query, or new parameters): both are judged against 20 ms.
 {
   const { ACCOUNTANTS } = await load('accounting/registry.js')
   const { discreteGaussian, truncatedPoissonSample } = await load('mechanisms/event.js')
@@ -295,13 +303,19 @@ for (const [name, make] of item5) {
   ]) {
     viaRegistry(event)
     const xs = []
+    const cold = []
     let a
     for (let r = 0; r < REPS; r++) {
-      const t = performance.now()
+      forgetKeptCompositions()
+      const t0 = performance.now()
       a = viaRegistry(event)
-      xs.push(performance.now() - t)
+      const t1 = performance.now()
+      viaRegistry(event)
+      xs.push(performance.now() - t1)
+      cold.push(t1 - t0)
     }
     const triple = a.lower === undefined ? 'no lower end (the overflow term is added to the guarantee only)' : `lower ${fmt(a.lower)}, estimate ${fmt(a.estimate)}`
-    console.log(`  ${name.padEnd(70)} ε ≤ ${fmt(a.epsilon)} (${triple}); query median ${median(xs).toFixed(1)} ms; target ≤ 20 ms: ${median(xs) <= 20 ? 'met' : 'NOT met'}`)
+    const verdict = (ms) => `${ms.toFixed(1)} ms (${ms <= 20 ? 'met' : 'NOT met'})`
+    console.log(`  ${name.padEnd(70)} ε ≤ ${fmt(a.epsilon)} (${triple}); target ≤ 20 ms per query: repeated median ${verdict(median(xs))}, cold median ${verdict(median(cold))}`)
   }
 }

@@ -219,6 +219,63 @@ const buildComposition = (s: PldState, options: PldOptions, analytic: boolean): 
   })
 }
 
+/** Composition window length of a numerical composition (0 when it has none). */
+export const windowOf = (c: PldComposition): number => {
+  let n = 0
+  for (const d of c.directions) n = Math.max(n, d.upper.view.length, d.lower.view.length)
+  return n
+}
+
+/**
+ * Compositions kept across states (and so across queries) by the state's value: a query folds its
+ * event into a fresh state, whose own cache starts empty, and a repeated query — or one on an
+ * equal event, or calibration coming back to a value — composed again (the leaves' discretisation
+ * and the FFT powers: all of a query's time). A composition is a pure function of the state's pairs
+ * and counts, its exactly composed Gaussian and direction, and the options; the key holds all of
+ * them (numbers exactly, ±∞ marked). A kept composition is used only where its window is within the
+ * asking query's window limit: there the build would succeed and give the same result, so answers
+ * never depend on what was asked before (refusals and coarsening stay as they were). Kept: the
+ * most recent ones while their windows add up to at most 2^20 points (≤ 64 MiB of suffix sums).
+ */
+const KEPT_POINTS = 2 ** 20
+const KEPT = new Map<string, { readonly composition: PldComposition; readonly window: number }>()
+let keptPoints = 0
+
+const exactNumbers = (_name: string, v: unknown): unknown => (typeof v === 'number' && !Number.isFinite(v) ? `#${String(v)}` : v)
+
+const stateKey = (s: PldState, options: PldOptions, analytic: boolean): string =>
+  JSON.stringify(
+    [
+      s.factors.map((f) => [f.base, f.q, f.count, f.lattice ?? null, f.substitution === true]),
+      s.gaussianMuSquared,
+      s.nonPrivate,
+      s.direction ?? null,
+      options.interval,
+      options.tailMass,
+      analytic,
+    ],
+    exactNumbers,
+  )
+
+const keep = (key: string, composition: PldComposition): void => {
+  const window = windowOf(composition)
+  if (window > KEPT_POINTS || KEPT.has(key)) return
+  while (keptPoints + window > KEPT_POINTS) {
+    const oldest = KEPT.keys().next()
+    if (oldest.done === true) break
+    keptPoints -= (KEPT.get(oldest.value) as { readonly window: number }).window
+    KEPT.delete(oldest.value)
+  }
+  KEPT.set(key, { composition, window })
+  keptPoints += window
+}
+
+/** Empties the kept compositions (for tests: answers must not depend on them). */
+export const forgetKeptCompositions = (): void => {
+  KEPT.clear()
+  keptPoints = 0
+}
+
 /**
  * The (cached) composition of a state under the given options. A composition does not depend on
  * `maxWindow` (it only refuses a window over it), so a cached composition answers under any
@@ -229,7 +286,10 @@ export const pldComposition = (s: PldState, options: PldOptions, analyticGaussia
   const limit = Math.min(options.maxWindow ?? MAX_GRID_POINTS, MAX_GRID_POINTS)
   const hit = s.cache.get(key)
   if (hit !== undefined && (E.isRight(hit.result) || gridOverflow(hit.result.left) === undefined || hit.limit >= limit)) return hit.result
-  const built = buildComposition(s, options, analyticGaussian)
+  const valueKey = stateKey(s, options, analyticGaussian)
+  const kept = KEPT.get(valueKey)
+  const built = kept !== undefined && kept.window <= limit ? E.right(kept.composition) : buildComposition(s, options, analyticGaussian)
+  if (kept === undefined && E.isRight(built)) keep(valueKey, built.right)
   s.cache.set(key, { result: built, limit })
   return built
 }

@@ -34,7 +34,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, numericFailure } from '../../core/error.js'
-import { pldComposition } from './build.js'
+import { pldComposition, windowOf } from './build.js'
 import { floorPow2, gridOverflow, gridOverflowLimit, gridOverflowSpan, MAX_GRID_POINTS, type PldOptions } from './limits.js'
 import type { PldComposition, PldState } from './state.js'
 
@@ -143,12 +143,6 @@ export const fittingComposition = (
   return E.isLeft(f) ? f : E.right(f.right.composition)
 }
 
-/** Composition window length of a numerical composition (0 when it has none). */
-const windowOf = (c: PldComposition): number => {
-  let n = 0
-  for (const d of c.directions) n = Math.max(n, d.upper.view.length, d.lower.view.length)
-  return n
-}
 
 /** The largest window (a power of two, within MAX_GRID_POINTS) a budget of `points` allows. */
 export const windowCap = (points: number): number => (points >= 4 ? Math.min(MAX_GRID_POINTS, floorPow2(points)) : 0)
