@@ -74,7 +74,7 @@ const make = (every: boolean): LdaTrainer<CdpConfig> => ({
   defaults: { ...BASE_DEFAULTS, epsilon: 1 },
   flags: [...ldaFlags(), numericFlag('epsilon', 'epsilon', 'E')],
   ...ldaSurface,
-  releases: ['phi', 'count-tables'],
+  releases: ['phi', 'count-tables', 'topic-assignments'],
   validate,
   relation: WORD,
   accountingRelation: WORD,
@@ -112,7 +112,11 @@ const make = (every: boolean): LdaTrainer<CdpConfig> => ({
       })
     const twReused = reuse(() => twNoise)
     const dtReused = reuse(() => dtNoise)
-    const draws = randomizedStep(DRAW, nonPrivate, (docNoise: Float64Array, words) => sampler.sweepWithDocNoise(words, docNoise))
+    // the draws are accounted as released: the release is every token's topic after the sweep (as HDP-LDA's topicDraws)
+    const draws = randomizedStep(DRAW, nonPrivate, (docNoise: Float64Array, words) => {
+      sampler.sweepWithDocNoise(words, docNoise)
+      return state.z.slice()
+    })
     let noisyTw: Float64Array = new Float64Array(nwk.length)
     const run = iterate(
       c.iterations,

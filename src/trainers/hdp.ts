@@ -97,9 +97,17 @@ export const DRAW = `topic draws on counts clipped at C (inherent privacy, ${LDA
 const countSensitivity = (c: HdpConfig, it: number): TableSensitivity => ({ cells: c.noise === 'accumulate' && it > 1 ? 4 : 2, perCell: 1, relation: WORD })
 const countLabel = (c: HdpConfig, it: number): string => (c.noise === 'accumulate' && it > 1 ? LAP_ACC : LAP)
 
-/** The topic draws of one sweep of `sampler` as a measurement (the sampler reads only the last release). */
-export const topicDraws = (clip: number, beta: number, sampler: SnapshotSampler, relation = WORD): Measurement<Uint8Array | undefined, void> =>
-  randomizedStep(DRAW, topicDrawEvent(clip, beta, relation), (include, words: WordStream) => sampler.sweep(words, include))
+/**
+ * The topic draws of one sweep of `sampler` as a measurement (the sampler reads only the last
+ * release). The plan accounts the draws as released, so the release is what they drew: every
+ * token's topic `z` after the sweep (a copy, in the state's token order) — what a white-box audit
+ * observes (attacks/trainers/observe.ts, release kind `topic-assignments`).
+ */
+export const topicDraws = (clip: number, beta: number, sampler: SnapshotSampler, z: Int32Array, relation = WORD): Measurement<Uint8Array | undefined, Int32Array> =>
+  randomizedStep(DRAW, topicDrawEvent(clip, beta, relation), (include, words: WordStream) => {
+    sampler.sweep(words, include)
+    return z.slice()
+  })
 
 /** One iteration: the noisy counts, then the sweep's topic draws on them; under `accumulate` the counts of the later iterations move four cells. */
 const hdpSchedule = (c: HdpConfig): Schedule => {
@@ -128,7 +136,7 @@ export const hdpLda: LdaTrainer<HdpConfig> = {
   defaults: { ...BASE_DEFAULTS, epsilonL: 1, clip: 100, noise: 'fresh' },
   flags: [...ldaFlags(), numericFlag('epsilon-l', 'epsilonL', 'E'), numericFlag('clip', 'clip', 'C'), { flag: 'noise', type: 'string', field: 'noise', meta: 'fresh|accumulate', note: 'the reading of Algorithm 1 line 9' }],
   ...ldaSurface,
-  releases: ['phi', 'count-tables'],
+  releases: ['phi', 'count-tables', 'topic-assignments'],
   validate,
   relation: WORD,
   accountingRelation: WORD,
@@ -173,7 +181,7 @@ export const hdpLda: LdaTrainer<HdpConfig> = {
         },
       }
     }
-    const draws = topicDraws(c.clip, c.beta, sampler)
+    const draws = topicDraws(c.clip, c.beta, sampler, state.z)
     let noisy: Float64Array = new Float64Array(state.nwk.length)
     const run = iterate(
       c.iterations,

@@ -191,7 +191,7 @@ export const subLda: LdaTrainer<SubConfig> = {
         const { counts, kept } = sampler.subsample(rateOf(c, it), adaptiveAt(c, it) ? frequent : undefined, words)
         return { released: noise.run(counts, words), kept }
       })
-    const draws = topicDraws(c.clip, c.beta, sampler, RO)
+    const draws = topicDraws(c.clip, c.beta, sampler, state.z, RO)
     const adaptiveDraws = randomizedStep(ADAPTIVE_DRAW, nonPrivate, draws.run)
     const adaptive = c.adaptive
     let last: { released: Float64Array; rate: number } | undefined

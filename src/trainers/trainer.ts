@@ -206,6 +206,11 @@ export type ReleaseKind =
   /** randomized-response reports of word presence, one per corpus document in corpus order (white-box). */
   | 'report-bits'
   /**
+   * the topic draws, accounted as released: each sweep releases every token's topic (an Int32Array
+   * with one entry per token, in the corpus's reading order), after that iteration's count table (white-box).
+   */
+  | 'topic-assignments'
+  /**
    * releases that are vectors of one number per vocabulary word, each step (white-box): DP-SGD's
    * noisy gradient sums over bag-of-words features. An audit projects each on the differing
    * document's words.

@@ -1,8 +1,9 @@
 /**
- * The machinery of trainer audits: games built by the relation, the white-box observer's replica
- * of the trainers (bit for bit), eq. (24) by hand, LiRA's score, determinism over chunking and
+ * The machinery of trainer audits: games built by the relation, the white-box observer on the
+ * trainers' own releases (and the CGS replay, bit for bit), eq. (24) by hand, LiRA's score, determinism over chunking and
  * duplicate deliveries, and the errors for bad games.
  */
+import { createHash } from 'node:crypto'
 import * as E from 'fp-ts/lib/Either.js'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
@@ -12,7 +13,8 @@ import { featuresFor, topicPosteriorRatio } from '../../src/attacks/trainers/fea
 import { buildGame, type CorpusJson, canaryDocument, syntheticCorpus } from '../../src/attacks/trainers/game.js'
 import { fitLira, liraScore } from '../../src/attacks/trainers/lira.js'
 import { decodeTrainerAuditFile } from '../../src/attacks/trainers/file.js'
-import { observedCgsFit, observedGibbsFit } from '../../src/attacks/trainers/observe.js'
+import { observe, observedCgsFit } from '../../src/attacks/trainers/observe.js'
+import { stringifyJson } from '../../src/core/json.js'
 import type { ReleaseRecord } from '../../src/mechanisms/gate.js'
 import { cdpLdaPlus } from '../../src/trainers/cdp.js'
 import { cgs } from '../../src/trainers/cgs.js'
@@ -71,27 +73,34 @@ describe('games', () => {
   })
 })
 
-describe('the white-box observer re-runs the trainers exactly', () => {
-  const g = right(buildGame(game()))
-  const corpusD = g.corpora[0]
-  it('HDP-LDA: the same φ and the same releases as hdpLda.fit for the same seed', () => {
-    for (const seed of ['a', 'b', 'c']) {
-      const mine: ReleaseRecord[] = []
-      const theirs: ReleaseRecord[] = []
-      const o = right(observedGibbsFit('hdp-lda', corpusD, g.config as LdaConfigBase, seeded(seed), 5, (r) => mine.push(r)))
-      const f = right(hdpLda.fit(corpusD, g.config as never, seeded(seed), { onRelease: (r) => theirs.push(r) }))
-      expect(Array.from(o.phi)).toEqual(Array.from(f.model.phi))
-      expect(mine.map((r) => r.value)).toEqual(theirs.map((r) => r.value))
-      expect(o.tokenTopics.length).toBe(3)
-      expect(o.notPrivateBecause.join(' ')).toMatch(/seeded/)
-    }
-  })
-  it('CDP-LDA+: the same φ as cdpLdaPlus.fit for the same seed', () => {
-    const config = { ...cdpLdaPlus.defaults, topics: 2, iterations: 3, epsilon: 0.5 } as unknown as LdaConfigBase
-    for (const seed of ['a', 'b']) {
-      const o = right(observedGibbsFit('cdp-lda+', corpusD, config, seeded(seed), 5, () => undefined))
-      const f = right(cdpLdaPlus.fit(corpusD, config as never, seeded(seed)))
-      expect(Array.from(o.phi)).toEqual(Array.from(f.model.phi))
+describe('the white-box observer runs the trainers that ship and reads their releases', () => {
+  const cases = [
+    ['hdp-lda', hdpLda, { topics: 2, iterations: 3, epsilonL: 1, clip: 5 }],
+    ['cdp-lda+', cdpLdaPlus, { topics: 2, iterations: 3, epsilon: 0.5 }],
+  ] as const
+  for (const [name, trainer, config] of cases)
+    it(`${name}: φ is the trainer's, and the attacked token's topics are those its sweeps released`, () => {
+      const g = right(buildGame(game({ trainer: name, config })))
+      const index = g.attacked?.index as number
+      for (const seed of ['a', 'b']) {
+        const o = right(observe(g, 0, seeded(seed)))
+        const releases: ReleaseRecord[] = []
+        const f = right(trainer.fit(g.corpora[0], g.config as never, seeded(seed), { onRelease: (r) => releases.push(r), logLikelihoodEvery: 0 }))
+        expect(Array.from((o.model as LdaModel).phi)).toEqual(Array.from(f.model.phi))
+        const drawn = releases.filter((r) => r.value instanceof Int32Array).map((r) => (r.value as Int32Array)[index])
+        expect(drawn).toHaveLength(3) // one release of every token's topic per iteration
+        expect(Array.from(o.tokenTopics ?? [])).toEqual(drawn)
+        expect(o.tables).toHaveLength(3)
+        expect(o.notPrivateBecause.join(' ')).toMatch(/seeded/)
+      }
+    })
+
+  it('keeps the white-box audit results the replica observers gave (recorded before they were removed)', async () => {
+    // auditTrainer digests recorded with the replicas of hdpLda/cdpLdaPlus.fit (observe.ts before issue 25's change), the same after
+    const pinned: Record<string, [number, string]> = { 'hdp-lda': [0.9071440731109149, 'c158a477b2f3ea3d'], 'cdp-lda+': [0.797396036133549, 'd74fb3a31018c920'] }
+    for (const [name, , config] of cases) {
+      const r = right(await auditTrainer({ game: game({ trainer: name, config }), claim: { epsilon: 1, delta: 1e-5 }, runs: 200, seed: 'pin' }))
+      expect([r.epsilonLowerBound, createHash('sha256').update(stringifyJson(r)).digest('hex').slice(0, 16)]).toEqual(pinned[name])
     }
   })
 })
@@ -240,8 +249,13 @@ describe('the audit chooses its statistics from what the trainer declares it rel
   it('a trainer under another name gets the statistics of what it declares, not of its name', () => {
     const renamed = { ...cdpLdaPlus, name: 'my-noisy-counts' } as unknown as LdaTrainer<LdaConfigBase>
     const spec = game({ config: { topics: 2, iterations: 3, epsilon: 1 } })
-    expect(names(spec, renamed)).toEqual(['phi-mass', 'phi-loglik', 'release-mass'])
+    // its topic draws are released (`topic-assignments`), so the topic-based attack applies under any name
+    expect(names(spec, renamed)).toEqual(['phi-mass', 'phi-loglik', 'release-mass', 'topic-posterior'])
     const quiet = { ...renamed, releases: ['phi'] } as LdaTrainer<LdaConfigBase>
     expect(names(spec, quiet)).toEqual(['phi-mass', 'phi-loglik'])
+    // a trainer outside LDA (DP-SGD's declaration): word vectors released each step, a word-weight vector in the model file
+    const words = { ...renamed, releases: ['word-vectors', 'word-weights'] } as LdaTrainer<LdaConfigBase>
+    expect(names(spec, words)).toEqual(['weights-mass', 'word-release-sum', 'word-release-max', 'word-release-min'])
+    expect(names({ ...spec, view: 'black-box' }, words)).toEqual(['weights-mass'])
   })
 })

@@ -129,13 +129,17 @@ describe('private trainers through the gate', () => {
       const leaves = [...compositionAtoms(f.right.ledger).values()].reduce((s, n) => s + n, 0)
       expect(seen.length, name).toBeGreaterThanOrEqual(4)
       expect(leaves, name).toBeGreaterThanOrEqual(seen.length)
-      // Every value that left the gate: nothing (a sweep's draws stay inside the trainer), an integer
-      // table (counts plus exact discrete noise), or SUB-LDA's { released, kept } of integers.
+      // Every value that left the gate: a sweep's draws (accounted as released: every token's topic, an
+      // integer in [0, K)), an integer table (counts plus exact discrete noise), or SUB-LDA's { released, kept } of integers.
       // the topic-word table is each iteration's first table (CDP releases the document-topic table after it)
       const topicWord = new Map<string, Float64Array>()
       for (const r of seen) {
         const v = r.value
-        if (v === undefined) continue
+        if (v instanceof Int32Array) {
+          expect(v, `${name} ${r.label}`).toHaveLength(corpus.tokens.length)
+          expect(v.every((k) => k >= 0 && k < 3), `${name} ${r.label}`).toBe(true)
+          continue
+        }
         const table = v instanceof Float64Array ? v : (v as { released?: unknown }).released
         expect(table, `${name} ${r.label}`).toBeInstanceOf(Float64Array)
         const cells = Array.from(table as Float64Array)
@@ -159,7 +163,7 @@ describe('SUB-LDA draws its coins and topic draws from the gate’s secure words
   const C = { ...(subLda.defaults as object), topics: 3, iterations: 2, gamma: 0.5 } as never
   const run = (rng: ReturnType<typeof secure>) => {
     const kept: number[] = []
-    const f = subLda.fit(corpus, C, rng, { onRelease: (r) => r.value !== undefined && kept.push((r.value as { kept: number }).kept) })
+    const f = subLda.fit(corpus, C, rng, { onRelease: (r) => typeof r.value === 'object' && r.value !== null && 'kept' in r.value && kept.push((r.value as { kept: number }).kept) })
     if (E.isLeft(f)) throw new Error('fit')
     return { fit: f.right, kept }
   }

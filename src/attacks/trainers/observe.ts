@@ -5,16 +5,16 @@
  *   carries — a leak such as a noise seed is visible there).
  * - White-box: also every value that left the release gate (`FitOptions.onRelease`): the noisy
  *   topic-word tables of each iteration (HDP-LDA, CDP-LDA(+), SUB-LDA) and LP-LDA's reports.
- * - White-box on HDP-LDA (fresh noise) and CDP-LDA+ in a replace-word game: also the topic drawn
- *   for the attacked token at every iteration, which Zhao et al.'s Algorithm 3 records (line 8) and
- *   which both plans account as released (the topic draws are an exponential mechanism). On
- *   non-private CGS (Fig. 4's baseline) the white-box view is the true counts each sweep reads and
- *   the token's topics (`observedCgsFit`). The
- *   trainers return no value for their draws, so `observedGibbsFit` re-runs the trainer's own steps
- *   — the same measurements (`discreteLaplaceTable`, `topicDraws`), the same gate opened by
- *   `startPrivateFit`, the same sampler — and reads z of the attacked token after each sweep.
- *   test/attacks/trainer-game.test.ts checks that its φ equals the registered trainer's bit for bit
- *   for the same seed, so what is audited is the trainer's computation.
+ * - White-box, a trainer that declares `topic-assignments` (HDP-LDA, CDP-LDA, CDP-LDA+), in a
+ *   replace-word game: also the topic drawn for the attacked token at every iteration, which Zhao et
+ *   al.'s Algorithm 3 records (line 8) and which their plans account as released (the topic draws
+ *   are an exponential mechanism, or unbounded). The trainer's own `fit` runs: its topic-draw
+ *   measurement releases every token's topic after the sweep, and the observer reads the attacked
+ *   token's from that release — the audited computation is the code that ships.
+ * - White-box on non-private CGS (Fig. 4's baseline): the true counts each sweep reads and the
+ *   token's topics. `cgs.fit` releases nothing (it has no gate), so `observedCgsFit` replays its
+ *   sweep (same state, order and sampler; test/attacks/trainer-game.test.ts checks its φ equals
+ *   `cgs.fit`'s bit for bit) and copies the counts before each sweep.
  *
  * Every run here is seeded (a per-trial audit stream): the gate reports it is NOT a private
  * release, as it must — an audit needs runs it can repeat.
@@ -24,17 +24,12 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, invalidParameter } from '../../core/error.js'
 import type { Rng } from '../../core/rng.js'
-import { nonPrivate } from '../../mechanisms/event.js'
-import { type Corpus, corpusStats } from '../../trainers/corpus/corpus.js'
-import { cdpLdaPlus } from '../../trainers/cdp.js'
+import type { ReleaseRecord } from '../../mechanisms/gate.js'
+import type { Corpus } from '../../trainers/corpus/corpus.js'
 import { cgs } from '../../trainers/cgs.js'
-import { hdpLda, topicDraws } from '../../trainers/hdp.js'
-import { startPrivateFit } from '../../trainers/lda/private-fit.js'
 import { FastUniform } from '../../trainers/lda/random.js'
 import { makeSparseSampler } from '../../trainers/lda/sparse.js'
-import { initState, phiFromCounts, phiFromNoisyCounts } from '../../trainers/lda/state.js'
-import type { ReleaseRecord } from '../../mechanisms/gate.js'
-import { discreteLaplaceTable, randomizedStep } from '../../mechanisms/measurement.js'
+import { initState, phiFromCounts } from '../../trainers/lda/state.js'
 import type { LdaConfigBase, LdaModel, ReleaseKind } from '../../trainers/trainer.js'
 import type { ChangedWords, TrainerGame } from './game.js'
 
@@ -121,12 +116,12 @@ export const topicsOf = (game: TrainerGame): number => {
   return typeof K === 'number' ? K : 0
 }
 
-/** Whether the replica can observe this game's attacked token (HDP-LDA fresh, CDP-LDA+; replace-word). */
+/**
+ * Whether the attacked token's topic is observed: a white-box replace-word game on a trainer that
+ * declares its topic draws released (`topic-assignments`), or on non-private CGS (`observedCgsFit`).
+ */
 export const observesTokenTopics = (game: TrainerGame): boolean =>
-  game.spec.view === 'white-box' &&
-  game.attacked !== null &&
-  (game.trainer === (hdpLda as unknown) || game.trainer === (cdpLdaPlus as unknown) || game.trainer === (cgs as unknown)) &&
-  (game.trainer !== (hdpLda as unknown) || (game.config as unknown as { noise: string }).noise === 'fresh')
+  game.spec.view === 'white-box' && game.attacked !== null && (game.trainer.releases.includes('topic-assignments') || game.trainer === (cgs as unknown))
 
 /**
  * Non-private CGS as `cgs.fit` runs it (by-word order, SparseLDA sampler), observed as Zhao et al.'s
@@ -164,70 +159,6 @@ export const observedCgsFit = (
   return E.right({ phi: phiFromCounts(state.nwk, config.topics, state.V, config.beta), tables, tokenTopics: topics })
 }
 
-interface HdpLike extends LdaConfigBase {
-  readonly epsilonL: number
-  readonly clip: number
-}
-interface CdpLike extends LdaConfigBase {
-  readonly epsilon: number
-}
-
-const WORD_CELLS = { cells: 2, perCell: 1, relation: hdpLda.relation }
-
-/**
- * HDP-LDA (fresh) or CDP-LDA+ as their `fit` runs them (hdp.ts, cdp.ts), recording the topic of
- * token `attacked` after every sweep. Returns φ, the releases and those topics.
- */
-export const observedGibbsFit = (
-  which: 'hdp-lda' | 'cdp-lda+',
-  corpus: Corpus,
-  config: LdaConfigBase,
-  rng: Rng,
-  attacked: number,
-  onRelease: (r: ReleaseRecord) => void,
-): E.Either<DpError, { phi: Float64Array; tokenTopics: Int32Array; notPrivateBecause: ReadonlyArray<string> }> => {
-  const T = config.iterations
-  const topics = new Int32Array(T)
-  if (which === 'hdp-lda') {
-    const c = config as HdpLike
-    const schedule = hdpLda.schedule({ ...c, noise: 'fresh' }, corpusStats(corpus)) // the fresh reading, as run below
-    if (E.isLeft(schedule)) return schedule
-    const start = startPrivateFit(corpus, c, hdpLda.validate as never, rng, c.clip, { onRelease }, schedule.right)
-    if (E.isLeft(start)) return start
-    const { gate, state, sampler } = start.right
-    const fresh = discreteLaplaceTable('discrete Laplace of scale 2/ε_L on every topic-word count n_tk', 2 / c.epsilonL, WORD_CELLS, sampler.noiser)
-    const draws = topicDraws(c.clip, c.beta, sampler)
-    let noisy: Float64Array = new Float64Array(state.nwk.length)
-    for (let it = 1; it <= T; it++) {
-      noisy = gate.release(fresh, state.nwk, `iteration ${it}`)
-      sampler.setRelease(noisy, 1)
-      gate.release(draws, undefined, `iteration ${it}`)
-      topics[it - 1] = state.z[attacked] as number
-    }
-    return E.right({ phi: phiFromNoisyCounts(noisy, c.topics, state.V, c.beta), tokenTopics: topics, notPrivateBecause: gate.notPrivateBecause() })
-  }
-  const c = config as CdpLike
-  const schedule = cdpLdaPlus.schedule(c, corpusStats(corpus))
-  if (E.isLeft(schedule)) return schedule
-  const start = startPrivateFit(corpus, c, cdpLdaPlus.validate as never, rng, Number.POSITIVE_INFINITY, { onRelease }, schedule.right)
-  if (E.isLeft(start)) return start
-  const { gate, state, sampler } = start.right
-  const { nwk, ndk } = state
-  const tw = discreteLaplaceTable('discrete Laplace of scale 1/ε on the topic-word counts N_tk', 1 / c.epsilon, WORD_CELLS, sampler.noiser)
-  const dt = discreteLaplaceTable('discrete Laplace of scale 1/ε on the document-topic counts N_km', 1 / c.epsilon, WORD_CELLS, sampler.noiser)
-  const draws = randomizedStep('topic draws on unclipped counts', nonPrivate, (docNoise: Float64Array, words) => sampler.sweepWithDocNoise(words, docNoise))
-  let noisyTw: Float64Array = new Float64Array(nwk.length)
-  for (let it = 1; it <= T; it++) {
-    noisyTw = gate.release(tw, nwk, `iteration ${it}`)
-    const noisyDt = gate.release(dt, ndk, `iteration ${it}`)
-    sampler.setRelease(noisyTw, 1)
-    const docNoise = noisyDt.map((x, i) => x - (ndk[i] as number))
-    gate.release(draws, docNoise, `iteration ${it}`)
-    topics[it - 1] = state.z[attacked] as number
-  }
-  return E.right({ phi: phiFromNoisyCounts(noisyTw, c.topics, state.V, c.beta), tokenTopics: topics, notPrivateBecause: gate.notPrivateBecause() })
-}
-
 /** Runs side `side` of the game once on `rng` and returns what the adversary sees. */
 export const observe = (game: TrainerGame, side: 0 | 1, rng: Rng): E.Either<DpError, Observation> => {
   const corpus = game.corpora[side]
@@ -250,27 +181,22 @@ export const observe = (game: TrainerGame, side: 0 | 1, rng: Rng): E.Either<DpEr
       notPrivateBecause: ['non-private baseline: every sweep reads the raw counts'],
     })
   }
-  if (observesTokenTopics(game)) {
-    const which = game.trainer === (hdpLda as unknown) ? 'hdp-lda' : 'cdp-lda+'
-    const r = observedGibbsFit(which, corpus, game.config as LdaConfigBase, rng, (game.attacked as { index: number }).index, col.onRelease)
-    if (E.isLeft(r)) return r
-    return E.right({
-      model: { topics: K, vocabulary: V, phi: r.right.phi },
-      tables: col.tables,
-      reports: col.reports,
-      tokenTopics: r.right.tokenTopics,
-      wordProjections: [],
-      weightsProjection: Number.NaN,
-      notPrivateBecause: r.right.notPrivateBecause,
-    })
+  // the attacked token's topic, read from each sweep's release of every token's topic (`topic-assignments`)
+  const at = observesTokenTopics(game) ? (game.attacked as { index: number }).index : -1
+  const topics: number[] = []
+  const N = corpus.tokens.length
+  const onRelease = (r: ReleaseRecord): void => {
+    col.onRelease(r)
+    if (at >= 0 && r.value instanceof Int32Array && r.value.length === N) topics.push(r.value[at] as number)
   }
-  const fit = game.trainer.fit(corpus, game.config, rng, white ? { onRelease: col.onRelease, logLikelihoodEvery: 0 } : { logLikelihoodEvery: 0 })
+  const fit = game.trainer.fit(corpus, game.config, rng, white ? { onRelease, logLikelihoodEvery: 0 } : { logLikelihoodEvery: 0 })
   if (E.isLeft(fit)) return fit
   const model = fit.right.model
   const declares = (k: ReleaseKind): boolean => game.trainer.releases.includes(k)
   // a declaration the run does not bear out is an error, never a statistic computed on nothing
   const broken = (what: string) => E.left(invalidParameter('$.trainer', game.trainer.name, `the trainer declares ${what}`))
   if (declares('phi') && ldaModel(model) === null) return broken("that it releases φ ('phi') but its model carries none")
+  if (at >= 0 && topics.length === 0) return broken(`its topic draws released ('topic-assignments') but released no topic per token (${N} of them)`)
   if (white && declares('word-vectors') && col.wordProjections.length === 0)
     return broken(`releases of one number per vocabulary word ('word-vectors') but released no vector of ${V} numbers`)
   let weightsProjection = Number.NaN
@@ -286,7 +212,7 @@ export const observe = (game: TrainerGame, side: 0 | 1, rng: Rng): E.Either<DpEr
     model,
     tables: col.tables,
     reports: col.reports,
-    tokenTopics: null,
+    tokenTopics: at >= 0 ? Int32Array.from(topics) : null,
     wordProjections: col.wordProjections,
     weightsProjection,
     notPrivateBecause: fit.right.release.notPrivateBecause,
