@@ -30,7 +30,7 @@ export type ToWorker =
   | { readonly type: 'init'; readonly ref: MechanismRef; readonly describe: boolean }
   | { readonly type: 'pairs'; readonly pairs: ReadonlyArray<NeighbourPair<unknown>> }
   /** A batch: tasks (ChunkTask) or fits ({ id, job: FitJob }), taken in turn through the shared cursor. */
-  | { readonly type: 'run'; readonly kind: 'task' | 'fit'; readonly items: ReadonlyArray<unknown>; readonly cursor: SharedArrayBuffer }
+  | { readonly type: 'run'; readonly batch: number; readonly kind: 'task' | 'fit'; readonly items: ReadonlyArray<unknown>; readonly cursor: SharedArrayBuffer }
   | { readonly type: 'close' }
 
 /** What an audit module exports, as read by a worker (structured-cloned). */
@@ -49,7 +49,7 @@ export type FromWorker =
   | { readonly type: 'result'; readonly result: ChunkResult }
   | { readonly type: 'fitted'; readonly id: number; readonly fit: FitPart | null }
   /** The worker found the batch's cursor spent: every item it took is answered. */
-  | { readonly type: 'idle' }
+  | { readonly type: 'idle'; readonly batch: number }
   | { readonly type: 'fatal'; readonly message: string }
 
 /** Location of the compiled worker script next to this module. */
@@ -106,7 +106,7 @@ interface Slot {
   readonly port: MessagePort
 }
 
-/** Spawns workers and waits (synchronously) for each to load the mechanism. */
+/** Spawns workers and waits (synchronously) for the first to load the mechanism (every one, to describe a module). */
 const spawn = (
   ref: MechanismRef,
   count: number,
@@ -147,7 +147,9 @@ const spawn = (
   const err = pump(
     slots,
     signal,
-    () => ready === count || fatal !== null,
+    // Describing needs the one worker's answer; otherwise the first ready worker will do: the others
+    // join the batches when their imports are done (issue 23: the pool's start is serial time).
+    () => (describe ? ready === count : ready >= 1) || fatal !== null,
     (i, m) => {
       if (m.type === 'ready') {
         ready++
@@ -221,6 +223,9 @@ const pump = (
   return null
 }
 
+/** Batches handed out so far (an 'idle' names the batch it ends). */
+let batches = 0
+
 /**
  * Runs `count` items on the slots by self-scheduling (issue 23): every worker gets the whole list in
  * one message and a shared cursor, takes the next index with `Atomics.add` until the list is spent,
@@ -228,6 +233,8 @@ const pump = (
  * chunk costs one atomic increment and one unsignalled message, whatever the worker count; this
  * thread wakes at the batch's end, and every `POLL_MS` to drain answers, run the watchdog, and ask
  * `stop` — true moves the cursor past the end, so the workers finish only the items in hand.
+ * The batch is done when every item taken is answered (all of them, unless stopped): a worker still
+ * starting joins when it is ready, or finds the cursor spent, and is not waited for.
  * `onAnswer` gets every answer; an error message if a worker failed or the watchdog fired.
  */
 const runShared = (
@@ -241,25 +248,30 @@ const runShared = (
 ): string | null => {
   if (items.length === 0) return null
   const cursor = new Int32Array(new SharedArrayBuffer(4))
-  let idle = 0
+  const batch = ++batches
+  let answered = 0
+  let taken = items.length
   let fatal: string | null = null
   let stopped = false
-  for (const s of slots) s.port.postMessage({ type: 'run', kind, items, cursor: cursor.buffer as SharedArrayBuffer } satisfies ToWorker)
+  for (const s of slots) s.port.postMessage({ type: 'run', batch, kind, items, cursor: cursor.buffer as SharedArrayBuffer } satisfies ToWorker)
   const err = pump(
     slots,
     signal,
-    () => idle === slots.length || fatal !== null,
+    () => answered === taken || fatal !== null,
     (_i, m) => {
       if (m.type === 'fatal') fatal = m.message
-      else if (m.type === 'idle') idle++
-      else onAnswer(m)
+      else if (m.type === 'result' || m.type === 'fitted') {
+        answered++
+        onAnswer(m)
+      }
     },
     Infinity,
     idleLimitMs,
     () => {
       if (!stopped && stop?.() === true) {
         stopped = true
-        Atomics.store(cursor, 0, items.length)
+        // indices below the cursor's old value were taken, and will be answered
+        taken = Math.min(items.length, Atomics.exchange(cursor, 0, items.length))
       }
     },
   )

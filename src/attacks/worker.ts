@@ -142,27 +142,29 @@ const serve = async (m: Extract<ToWorker, { type: 'run' }>): Promise<void> => {
   for (let k = Atomics.add(cursor, 0, 1); k < n; k = Atomics.add(cursor, 0, 1)) {
     if (fits === null ? !runTask(m.items[k] as ChunkTask) : !runFit(fits, ...(m.items[k] as [number, FitJob]))) return
   }
-  post({ type: 'idle' })
+  post({ type: 'idle', batch: m.batch })
 }
 
-port.on('message', (m: ToWorker) => {
+/** What to do with a message; messages are handled in order, each after the previous one's work (a batch waits for the mechanism's import). */
+const handle = async (m: ToWorker): Promise<void> => {
   switch (m.type) {
     case 'init':
-      void init(m)
-        .then(() => {
-          // the fits come after selection's first round: their module loads meanwhile
-          if (!m.describe && mechanism !== null) void search().catch(() => undefined)
-        })
-        .catch((e: unknown) => post({ type: 'fatal', message: message(e) }))
+      await init(m)
+      // the fits come after selection's first round: their module loads meanwhile
+      if (!m.describe && mechanism !== null) void search().catch(() => undefined)
       return
     case 'pairs':
       pairs = m.pairs
       return
     case 'run':
-      void serve(m).catch((e: unknown) => post({ type: 'fatal', message: message(e) }))
-      return
+      return serve(m)
     case 'close':
       port.close()
       return
   }
+}
+
+let queue: Promise<void> = Promise.resolve()
+port.on('message', (m: ToWorker) => {
+  queue = queue.then(() => handle(m)).catch((e: unknown) => post({ type: 'fatal', message: message(e) }))
 })
