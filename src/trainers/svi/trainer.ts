@@ -223,7 +223,7 @@ const assumptionsSvi = (c: SviConfig): ReadonlyArray<string> => [
   'the noise is the continuous Gaussian computed in double precision (Box–Muller on full-exponent uniforms): the declared event is the exact Gaussian\'s; floating-point effects (Mironov 2012; Jin et al. 2022) are not covered',
 ]
 
-/** Documents per E-step thread below which the default adds no thread (a command on W threads costs tens of µs to wake and wait for). */
+/** Documents of the mini-batch per E-step thread that the default asks for (a heuristic, not tuned: each iteration wakes and waits for the threads three times, which a small batch may not repay). */
 export const DOCUMENTS_PER_WORKER = 16
 
 /** The E-step's threads: as asked, else the cores available but one per DOCUMENTS_PER_WORKER documents of the mini-batch at most. */
