@@ -38,6 +38,7 @@ import {
   type PldOptions,
   validatePldOptions,
 } from './limits.js'
+import { pureEpsilonBound } from './pure-bound.js'
 import { deltaAt, epsilonAt } from './queries.js'
 import { emptyPldState, type PldComposition, type PldState } from './state.js'
 
@@ -170,6 +171,9 @@ const deltaOf = (c: PldComposition, eps: number): Bracket => {
   return { upper, lower: Math.min(lower, upper), refinable: upper - lower > 4 * errorTerms(c) }
 }
 
+const PURE_NOTE = (pure: number): string =>
+  `the pairs' largest privacy losses add up to a pure ε = ${show(pure)} (δ(ε) = 0 from there; Poisson add direction −log(1 − q + q·e^{min loss}), ./pure-bound.ts)`
+
 const gaussianMethod = (mu: number, what: 'ε' | 'δ'): string =>
   `PLD of the composed Gaussians: one Gaussian with μ = ${show(mu)} (GDP composition, Dong, Roth & Su 2022, Cor. 3.3), ` +
   `whose PLD N(μ²/2, μ²) has the exact profile of Balle & Wang 2018 (Thm 8): ${what} exact, no discretisation error`
@@ -229,7 +233,14 @@ const directEpsilon = (
       return E.right({ epsilon: 0, delta, lower: 0, method: 'nothing private was released: ε = 0' })
     case 'pld': {
       const { upper, lower } = chosen.right
-      return E.right({ epsilon: upper, delta, lower, method: methodOf(c, 'ε', lower, upper, chosen.right, policy) })
+      const method = methodOf(c, 'ε', lower, upper, chosen.right, policy)
+      // The pairs' largest losses bound ε at every δ (./pure-bound.ts). At δ = 0 they are the answer:
+      // the grid cannot see loss mass that underflows (a sampled Gaussian's add-direction loss nears
+      // its supremum only where the Gaussian tail is below 1e-308), and the supremum is exact.
+      const pure = pureEpsilonBound(s)
+      if (delta === 0) return E.right({ epsilon: pure, delta, lower: Math.min(lower, pure), method: `${method}; at δ = 0: ${PURE_NOTE(pure)}, answered` })
+      if (pure < upper) return E.right({ epsilon: pure, delta, lower: Math.min(lower, pure), method: `${method}; ${PURE_NOTE(pure)}, smaller: answered` })
+      return E.right({ epsilon: upper, delta, lower, method })
     }
   }
 }
@@ -261,7 +272,12 @@ const directDelta = (
       return E.right({ epsilon, delta: 0, lower: 0, method: 'nothing private was released: δ = 0' })
     case 'pld': {
       const { upper, lower } = chosen.right
-      return E.right({ epsilon, delta: upper, lower, method: methodOf(c, 'δ', lower, upper, chosen.right, policy) })
+      const method = methodOf(c, 'δ', lower, upper, chosen.right, policy)
+      const pure = pureEpsilonBound(s)
+      if (epsilon >= pure && pure < Infinity && upper > 0) return E.right({ epsilon, delta: 0, lower: 0, method: `${method}; ${PURE_NOTE(pure)} ≤ ε: δ = 0 answered` })
+      // Below the largest loss the true δ is positive; a grid whose tail mass underflowed says 0.
+      if (epsilon < pure && upper === 0) return E.right({ epsilon, delta: Number.MIN_VALUE, lower: 0, method: `${method}; below the pure ε = ${show(pure)} δ > 0: the least positive double` })
+      return E.right({ epsilon, delta: upper, lower, method })
     }
   }
 }
