@@ -35,22 +35,50 @@ import { logBinomialRow, logExpm1, logSumExpPruned, softplus } from './log-space
 const LN3 = Math.log(3)
 
 /**
- * Zhu–Wang 2019, Thm 6 at an integer α ≥ 2, from the base curve at integers 2..α.
- * Requires 0 < q < 1.
+ * The α-independent parts of Thm 6's terms, per order l of the base curve: log(e^{ε(2)} − 1) and,
+ * for l ≥ 3, x_l = (l − 1)ε(l) and log(1 − e^{−x_l}/3). Why: a curve asks the bound at every integer
+ * order of the grid up to 1024, each a sum over l ≤ α whose exp and log1p per term were the cost;
+ * these depend on l alone, so they are computed once per curve (grown on demand). Each term is still
+ * summed in the same order from the same values, so the bound is the same bits as term by term.
  */
-export const zhuWangBound = (q: number, eps: (l: number) => number, alpha: number): number => {
+interface BaseTerms {
+  readonly eps: (l: number) => number
+  first: number | undefined
+  readonly x: number[]
+  readonly log1pTail: number[]
+}
+
+const baseTerms = (eps: (l: number) => number): BaseTerms => ({ eps, first: undefined, x: [], log1pTail: [] })
+
+const boundFromTerms = (q: number, b: BaseTerms, alpha: number): number => {
   const row = logBinomialRow(alpha)
   const lq = Math.log(q)
   const l1q = Math.log1p(-q)
   const terms = new Float64Array(alpha - 1)
-  terms[0] = (row[2] as number) + (alpha - 2) * l1q + 2 * lq + logExpm1(eps(2))
-  for (let l = 3; l <= alpha; l++) {
-    const x = (l - 1) * eps(l)
-    // log(3e^x − 1) = log 3 + x + log(1 − e^{−x}/3), x ≥ 0.
-    terms[l - 2] = (row[l] as number) + (alpha - l) * l1q + l * lq + LN3 + x + Math.log1p(-Math.exp(-x) / 3)
+  b.first ??= logExpm1(b.eps(2))
+  terms[0] = (row[2] as number) + (alpha - 2) * l1q + 2 * lq + b.first
+  for (let l = b.x.length; l <= alpha; l++) {
+    if (l < 3) {
+      b.x.push(Number.NaN)
+      b.log1pTail.push(Number.NaN)
+      continue
+    }
+    const x = (l - 1) * b.eps(l)
+    b.x.push(x)
+    b.log1pTail.push(Math.log1p(-Math.exp(-x) / 3))
   }
+  for (let l = 3; l <= alpha; l++)
+    // log(3e^x − 1) = log 3 + x + log(1 − e^{−x}/3), x ≥ 0.
+    terms[l - 2] = (row[l] as number) + (alpha - l) * l1q + l * lq + LN3 + (b.x[l] as number) + (b.log1pTail[l] as number)
   return roundUpLoss(softplus(logSumExpPruned(terms)) / (alpha - 1))
 }
+
+/**
+ * Zhu–Wang 2019, Thm 6 at an integer α ≥ 2, from the base curve at integers 2..α.
+ * Requires 0 < q < 1.
+ */
+export const zhuWangBound = (q: number, eps: (l: number) => number, alpha: number): number =>
+  boundFromTerms(q, baseTerms(eps), alpha)
 
 /**
  * The Poisson-subsampled curve on `orders` (add/remove), given the base curve as a lookup valid at
@@ -70,10 +98,11 @@ export const poissonGeneralCurve = (
     for (let i = 0; i < orders.length; i++) out[i] = base(orders[i] as number)
     return out
   }
+  const terms = baseTerms(base)
   const at = (n: number): number => {
     const hit = memo?.get(n)
     if (hit !== undefined) return hit
-    const v = zhuWangBound(q, base, n)
+    const v = boundFromTerms(q, terms, n)
     memo?.set(n, v)
     return v
   }

@@ -148,3 +148,25 @@ describe('subsampled curves never exceed the unsubsampled one and amplify', () =
     expect(wbkBound(0.1, base, 0.1, 10)).toBeLessThan(wbkBound(0.1, base, Infinity, 10))
   })
 })
+
+describe('Zhu–Wang on a curve reuses the per-order parts of its terms', () => {
+  it('gives, at every integer order, the same bits as the bound computed alone (random base curves)', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 1e-4, max: 0.9, noNaN: true }),
+        fc.array(fc.oneof({ weight: 9, arbitrary: fc.double({ min: 0, max: 30, noNaN: true }) }, fc.constant(Infinity)), { minLength: 80, maxLength: 80 }),
+        fc.array(fc.integer({ min: 2, max: 80 }), { minLength: 1, maxLength: 10 }),
+        (q, raw, picks) => {
+          // A non-decreasing base curve on 2..81 (any values would do for the identity).
+          let run = 0
+          const values = raw.map((v) => (run = Math.max(run, v)))
+          const base = (l: number): number => values[Math.min(values.length - 1, Math.max(0, Math.round(l) - 2))] as number
+          const orders = [...new Set(picks)].sort((a, b) => a - b)
+          const curve = poissonGeneralCurve(orders, q, base)
+          orders.forEach((n, i) => expect(curve[i]).toBe(Math.min(zhuWangBound(q, base, n), base(n))))
+        },
+      ),
+      { seed: 2026_1127, numRuns: 100 },
+    )
+  })
+})
