@@ -115,8 +115,9 @@ export type FitRunner = (jobs: ReadonlyArray<FitJob>) => ReadonlyArray<FitPart |
 /**
  * One fit job. `model`: the family fitted on the whole sample. `event`: the event chosen on
  * cross-fitted scores of the whole sample, with a Gaussian-tail threshold as second candidate for
- * scores that can look Gaussian. The attack shipped to estimation is the whole-sample model with
- * that event (its likelihood ratios estimated from twice the data).
+ * scores that can look Gaussian. The attack shipped to estimation is the whole-sample model (its
+ * likelihood ratios estimated from twice the data) with the event of the same size under it
+ * (`thresholdForCount`); its tune0, tune1 are then that model's scores of the selection outputs.
  */
 export const evaluateFamily = (job: FitJob): FitPart | null => {
   const { samples: s, family, delta, z, projection } = job
@@ -139,7 +140,52 @@ export const evaluateFamily = (job: FitJob): FitPart | null => {
   }
   // The Gaussian-tail threshold's objective is the rates bound's, under the fitted model.
   const form = rule === 'gaussian-tail' ? 'rates' : formAt(t0, t1, r, delta, projection)
-  return { part: 'event', event: { tune0: t0, tune1: t1, result: r, rule, form } }
+  if (rule === 'gaussian-tail') return { part: 'event', event: { tune0: t0, tune1: t1, result: r, rule, form } }
+  // The estimate scores with the whole-sample model (the `model` job; fitting is deterministic, so
+  // this fit is the same model), whose scores are not on the cross-fitted models' scale: the event
+  // moves to it by its size.
+  const whole = tryFit(family, s, delta, z)
+  if (whole === null) return null
+  const w0 = scoreSide(whole, s, 0)
+  const w1 = scoreSide(whole, s, 1)
+  const [k0, k1] = [eventCount(t0, r.orientation, r.threshold), eventCount(t1, r.orientation, r.threshold)]
+  const threshold = thresholdForCount(w0, w1, r.orientation, k0 + k1)
+  return { part: 'event', event: { tune0: w0, tune1: w1, result: { ...r, threshold }, rule, form } }
+}
+
+/** Outputs in the event {σ·score ≥ t}. */
+const eventCount = (scores: Float64Array, sigma: number, t: number): number => {
+  let k = 0
+  for (let i = 0; i < scores.length; i++) if (sigma * (scores[i] as number) >= t) k++
+  return k
+}
+
+/**
+ * The threshold t′ whose event {σ·w ≥ t′} holds, of both sides' outputs w0, w1 together, the count
+ * nearest `target` that the distinct scores allow (ties go to the smaller event; Infinity for the
+ * empty one). Two fits of a binned likelihood ratio give its extreme bins different values, so the
+ * same number t can name an event several times smaller or larger under the other fit: the event
+ * chosen on cross-fitted scores moves to the whole-sample model by its size, the quantity the
+ * selection judged.
+ */
+export const thresholdForCount = (w0: Float64Array, w1: Float64Array, sigma: 1 | -1, target: number): number => {
+  const u = new Float64Array(w0.length + w1.length)
+  for (let i = 0; i < w0.length; i++) u[i] = -sigma * (w0[i] as number)
+  for (let i = 0; i < w1.length; i++) u[w0.length + i] = -sigma * (w1[i] as number)
+  u.sort() // ascending −σ·w: the event {σ·w ≥ t′} is a prefix
+  let best = Infinity
+  let bestGap = target // the empty event
+  for (let i = 0; i < u.length; ) {
+    let j = i
+    while (j < u.length && u[j] === u[i]) j++
+    if (Math.abs(j - target) < bestGap) {
+      bestGap = Math.abs(j - target)
+      best = -(u[i] as number)
+    }
+    if (j >= target) break
+    i = j
+  }
+  return best
 }
 
 /** Runs the jobs one after another in this thread. */

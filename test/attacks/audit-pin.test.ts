@@ -35,13 +35,14 @@ const CASES: ReadonlyArray<readonly [string, string, ZooAuditOptions]> = [
 /**
  * Recorded with the audit code below: audit-3 on main bded64c (before the engine was split into
  * phases); audit-4 (issue 23, cross-fitted selection scores and the budget rule of select.ts) after it;
- * audit-5 (the ratio bound for pure claims: δ > 0 unchanged).
+ * audit-5 (the ratio bound for pure claims: δ > 0 unchanged); audit-6 (the chosen event moved to the
+ * whole-sample model by its size: only histogram-inverted, whose binned scores differ between fits, moved).
  */
 const PINNED = {
-  code: 'audit-5 (issue 23: the ratio bound for pure claims, its form chosen in selection; cross-fitted selection scores, selection budget growing as the claim shrinks; issue 12: successive halving capped at 1e5 per side, deepening while resolution-limited, projected objective, bits/joint families)',
+  code: 'audit-6 (issue 23: the event chosen on cross-fitted scores moves to the whole-sample model by its size; the ratio bound for pure claims, its form chosen in selection; cross-fitted selection scores, selection budget growing as the claim shrinks; issue 12: successive halving capped at 1e5 per side, deepening while resolution-limited, projected objective, bits/joint families)',
   digests: {
     'laplace, consistent': '8c891ac0b02459a1',
-    'histogram-inverted, several pairs, vectors': '389e8b1a4418ebcb',
+    'histogram-inverted, several pairs, vectors': '78d476d7616f1e19',
     'report-noisy-max, categories': '077264601b62003d',
     'sparse-vector, too few trials': '7b5a75dbabdb0fa2',
     'gaussian, δ > 0, small chunks': 'd8207e43a245feb1',

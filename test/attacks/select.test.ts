@@ -6,7 +6,7 @@ import { epsilonFromRates, wilsonUpper } from '../../src/attacks/bounds.js'
 import type { BlackBox } from '../../src/attacks/output.js'
 import { coordinatePairs, vectorPairs } from '../../src/attacks/pairs.js'
 import { compileScorer, granularity } from '../../src/attacks/score.js'
-import { betterHalf } from '../../src/attacks/search.js'
+import { betterHalf, thresholdForCount } from '../../src/attacks/search.js'
 import { adaptiveEdges, fitFamily, gaussianTailThreshold, type PairSamples, projectedBound } from '../../src/attacks/select.js'
 import { TrialRng } from '../../src/attacks/stream.js'
 import { gaussianNoise, laplaceNoise, snapped } from '../../src/attacks/zoo/noise.js'
@@ -107,6 +107,22 @@ describe('selection', () => {
     const pure: PairSamples = { ...s, values: [Float64Array.from(s.values[0], (x) => (x === 0 || x === -1 ? x : 1)), Float64Array.from(s.values[1], (x) => (x === 0 || x === -1 ? x : 1))] }
     expect(fitFamily('joint', pure, 0, 2)).toBeNull()
   })
+  it('thresholdForCount: the event holds the count nearest the target that the distinct scores allow', () => {
+    const scores = fc.array(fc.integer({ min: -6, max: 6 }), { maxLength: 40 })
+    fc.assert(
+      fc.property(scores, scores, fc.constantFrom(1 as const, -1 as const), fc.nat(90), (a, b, sigma, target) => {
+        const w0 = Float64Array.from(a)
+        const w1 = Float64Array.from(b)
+        const t = thresholdForCount(w0, w1, sigma, target)
+        const held = [...a, ...b].filter((x) => sigma * x >= t).length
+        // Every event {σ·w ≥ t′} the scores allow (the empty one included) is at least as far from the target.
+        const counts = [0, ...new Set([...a, ...b])].map((u, i) => (i === 0 ? 0 : [...a, ...b].filter((x) => sigma * x >= sigma * u).length))
+        expect(Math.abs(held - target)).toBe(Math.min(...counts.map((c) => Math.abs(c - target))))
+        if (held === 0) expect(t).toBe(Infinity)
+      }),
+    )
+  })
+
   it('successive halving keeps the better half, ties to the lower pair', () => {
     expect(betterHalf([{ pair: 0, objective: 1 }, { pair: 1, objective: 2 }, { pair: 2, objective: 2 }, { pair: 3, objective: 0 }])).toEqual([1, 2])
     expect(betterHalf([{ pair: 4, objective: 0 }])).toEqual([4])
