@@ -108,6 +108,20 @@ export const withOverflow = (inner: AccountedState, eta: number): AccountedState
   const epsilonAt = (delta: number): E.Either<DpError, EpsilonAnswer> => {
     const none: EpsilonAnswer = { epsilon: Infinity, delta, method: `no finite ε: the overflow term alone passes δ = ${delta}; ${why}` }
     if (2 * eta > delta) return E.right(none)
+    // Bisection down from a feasible hi (infeasible below the least feasible ε, feasible from it to
+    // hi), to a relative 1e-10: ε(δ) then never passes an ε₀ whose corrected δ(ε₀) is δ by more than that.
+    const lower = (hi0: number, lo0: number, method: string): E.Either<DpError, EpsilonAnswer> => {
+      let hi = hi0
+      let lo = lo0
+      if (feasible(lo, delta)) [hi, lo] = [lo, 0]
+      if (feasible(0, delta)) hi = 0
+      for (let i = 0; i < 80 && hi - lo > 1e-10 * hi + 1e-15; i++) {
+        const mid = lo + (hi - lo) / 2
+        if (feasible(mid, delta)) hi = mid
+        else lo = mid
+      }
+      return E.right({ epsilon: hi, delta, method })
+    }
     // Fixed point from below: x ↦ ε_acc(δ − (1 + e^{x+t})η) rises to the answer; a value within the
     // margin t of the last is certified (its δ share leaves room for the term at x + t ≥ it).
     let x = 0
@@ -119,7 +133,7 @@ export const withOverflow = (inner: AccountedState, eta: number): AccountedState
       if (E.isLeft(a)) return a
       const y = a.right.epsilon
       if (!Number.isFinite(y)) break
-      if (y <= x + t) return E.right({ epsilon: y, delta, method: `${a.right.method} (at δ − (1 + e^ε)η = ${show(target)}); ${why}` })
+      if (y <= x + t) return lower(y, Math.max(0, y - 4 * t), `${a.right.method} (at δ − (1 + e^ε)η = ${show(target)}, then lowered by bisection on the corrected δ(ε)); ${why}`)
       x = y
     }
     // A feasible start: the accountant's own ε at a share s of δ certifies δ(ε) ≤ s·δ there (its δ(ε)
@@ -137,15 +151,7 @@ export const withOverflow = (inner: AccountedState, eta: number): AccountedState
       }
     }
     if (hi === Infinity) return E.right(none)
-    // Infeasible below the least feasible ε, feasible from it to hi: bisection keeps hi feasible.
-    let lo = 0
-    if (feasible(0, delta)) hi = 0
-    for (let i = 0; i < 60 && hi - lo > 1e-9 * Math.max(1, hi); i++) {
-      const mid = lo + (hi - lo) / 2
-      if (feasible(mid, delta)) hi = mid
-      else lo = mid
-    }
-    return E.right({ epsilon: hi, delta, method: `${method} (ε then lowered by bisection on the corrected δ(ε)); ${why}` })
+    return lower(hi, 0, `${method} (ε then lowered by bisection on the corrected δ(ε)); ${why}`)
   }
   return { epsilon: epsilonAt, delta: deltaAt, notes: inner.notes }
 }

@@ -11,7 +11,7 @@ import { analyticGaussianEpsilon } from '../../src/accounting/analytic-gaussian.
 import { formatError } from '../../src/core/error.js'
 import * as ev from '../../src/mechanisms/event.js'
 import { addRemove, replaceOne } from '../../src/mechanisms/neighbouring.js'
-import { arbNoiseLeaf } from '../../src/testing/arbitraries.js'
+import { arbNoiseLeaf, arbStatedLeaf } from '../../src/testing/arbitraries.js'
 
 const REL = addRemove('record')
 const SEED = 20261121
@@ -69,6 +69,23 @@ describe.each(ACCOUNTANT_NAMES)('accountant %s', (name) => {
         },
       ),
       { seed: SEED, numRuns: 40 },
+    )
+  })
+
+  it("issue 26's leaves (arbStatedLeaf): answered, never NaN, or refused with a reason; SelfCompose(e, k) equals Compose of k copies", () => {
+    fc.assert(
+      fc.property(arbStatedLeaf({ relation: REL }), fc.integer({ min: 1, max: 4 }), (leaf, k) => {
+        const err = errorOf(name, leaf)
+        if (err !== undefined) {
+          expect(err).toMatch(/^\$: .{20,}/)
+          return
+        }
+        const a = epsOf(name, ev.selfCompose(leaf, k), 1e-5)
+        const b = epsOf(name, ev.compose(Array.from({ length: k }, () => leaf)), 1e-5)
+        expect(a === undefined || !Number.isNaN(a)).toBe(true)
+        expect(a === b || (a !== undefined && b !== undefined && close(a, b, 1e-6))).toBe(true)
+      }),
+      { seed: SEED, numRuns: 20 },
     )
   })
 
