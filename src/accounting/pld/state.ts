@@ -49,6 +49,10 @@ export interface PldComposition {
   readonly oneWay?: Direction
 }
 
+/**
+ * Compositions are kept across states by value (./build.ts `stateKey`): a field that the
+ * composition (`buildComposition`) reads must be part of that key.
+ */
 export interface PldState {
   readonly factors: ReadonlyArray<PldFactorSpec>
   /** Σ count/m² of the unsampled Gaussians, composed exactly into one Gaussian. */
