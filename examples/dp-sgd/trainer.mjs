@@ -19,7 +19,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
 import { invalidParameter } from 'dpaudit'
-import { addRemove, ReleaseGate, wordsFromRng } from 'dpaudit/mechanisms'
+import { Relations, ReleaseGate, wordsFromRng } from 'dpaudit/mechanisms'
 import { noClaim, validateCorpus } from 'dpaudit/trainers'
 import { accuracy, presenceRows } from './features.mjs'
 import { dpSgdStep, STEP_LABEL } from './step.mjs'
@@ -37,7 +37,7 @@ export const DpSgdConfig = t.intersection([
 export const DP_SGD_DEFAULTS = { steps: 300, batchSize: 256, noiseMultiplier: 2, clip: 0.5, learningRate: 4 }
 
 /** One e-mail, with its label, is the unit added or removed. */
-export const RELATION = addRemove('document')
+export const RELATION = Relations.addRemove('document')
 
 const positive = (field, x, what) => (Number.isFinite(x) && x > 0 ? E.right(x) : E.left(invalidParameter(field, x, `${what} must be a finite number > 0`)))
 const integerAtLeast = (field, x, min, what) => (Number.isInteger(x) && x >= min ? E.right(x) : E.left(invalidParameter(field, x, `${what} must be an integer ≥ ${min}`)))

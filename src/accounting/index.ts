@@ -31,54 +31,27 @@ export { ACCOUNTANTS, ACCOUNTANT_NAMES, isAccountantName } from './registry.js'
 export type * from './conversions.js'
 export { rdpEpsilonAtOrder, rdpDeltaAtOrder } from './conversions.js'
 export type * from './analytic-gaussian.js'
-export {
-  ANALYTIC_GAUSSIAN_REL_TOL,
-  analyticGaussianDelta,
-  analyticGaussianEpsilon,
-  analyticGaussianNoiseMultiplier,
-  composedNoiseMultiplier,
-  composeNoiseMultipliers,
-  analyticGaussianDeltaE,
-  analyticGaussianEpsilonE,
-  analyticGaussianNoiseMultiplierE,
-} from './analytic-gaussian.js'
+export * as AnalyticGaussian from './public/analytic-gaussian.js'
 export type * from './discrete-noise.js'
-export { discreteGaussianDelta, discreteGaussianEpsilon, DISCRETE_GAUSSIAN_REL_TOL } from './discrete-noise.js'
+export * as DiscreteNoise from './public/discrete-noise.js'
 export { pureEpsilonOf, type NormalizedLeaf, type Resolved } from './normalize.js'
 export { inferRelation } from './relation.js'
-export { makeRdpAccountant } from './rdp/index.js'
-export { makeAdvancedAccountant, makeBasicAccountant, makeOptimalAccountant } from './dp/index.js'
-export { makeZcdpAccountant } from './zcdp/index.js'
-export { makePldAccountant } from './pld/index.js'
+// each accountant family with its factory (Rdp.makeRdpAccountant, Dp.makeOptimalAccountant, …), and the filters
 export * as Rdp from './rdp/index.js'
 export * as Zcdp from './zcdp/index.js'
 export * as Dp from './dp/index.js'
 export * as Pld from './pld/index.js'
 export * as Filter from './filter/index.js'
-export {
-  advancedFilter,
-  basicFilter,
-  rdpFilter,
-  rdpOdometer,
-  zcdpFilter,
-  type FilterRefusal,
-  type PrivacyFilter,
-  type PrivacyOdometer,
-} from './filter/index.js'
-export { shuffleAmplification, fmt21ShuffledEpsilon, shuffleLocalEpsilonLimit, type ShuffledEpsilon } from './shuffle.js'
-export {
-  defaultAlphas,
-  gaussianTradeOff,
-  gdpMu,
-  profileTradeOff,
-  tprAtFpr,
-  tradeOffAt,
-  tradeOffCurve,
-  type GdpBound,
-  type TprAnswer,
-  type TradeOffCurve,
-  type TradeOffMethod,
-  type TradeOffOptions,
+export type { FilterRefusal, PrivacyFilter, PrivacyOdometer } from './filter/index.js'
+export type { ShuffledEpsilon } from './shuffle.js'
+export * as Shuffle from './public/shuffle.js'
+export * as TradeOff from './public/trade-off.js'
+export type {
+  GdpBound,
+  TprAnswer,
+  TradeOffCurve,
+  TradeOffMethod,
+  TradeOffOptions,
 } from './tradeoff.js'
 export { privacyProfileOf, type PrivacyProfile, type ProfileOptions } from './profile.js'
 export { rdpAtOrder, type RenyiBound } from './rdp/extreme-orders.js'

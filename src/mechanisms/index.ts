@@ -4,8 +4,8 @@
  * release: measurements (a randomized function with its event) and the release gate that runs them
  * on secret or seeded words and keeps the ledger.
  *
- * The export list is curated (issue 25): the event constructors, relations, codecs, measurements, the
- * gate and the word sources; the algebra's traversal helpers (children, depth, childPath, absurd,
+ * The export list is curated (issue 25): the event constructors, relations and codecs as three
+ * namespace values (`Events`, `Relations`, `Codecs`), the measurements, the gate and the word sources; the algebra's traversal helpers (children, depth, childPath, absurd,
  * isNoiseEvent), the codec's limits, the relation-direction helpers and PTR's test internals are reached
  * by their module path inside the package only. Every type of the modules below stays exported.
  *
@@ -15,16 +15,12 @@ export type * from './event.js'
 export type * from './neighbouring.js'
 export type * from './codec.js'
 export type * from './ptr.js'
-// the privacy-event algebra: noise mechanisms, stated guarantees, sampling and structure
-export {
-  SCHEMA_VERSION, approxDP, bitwiseRandomizedResponse, compose, discreteGaussian, discreteLaplace, exponential, gaussian, labeled, laplace, noOp,
-  nonPrivate, permuteAndFlip, poissonSample, pureDP, randomizedResponse, repeatAndSelect, sampleWithoutReplacement, selfCompose, statedProfile,
-  statedRdp, treeAggregation, truncatedPoissonSample, withReplacementSample, zcdp,
-} from './event.js'
-// neighbouring relations
-export { PRIVACY_UNITS, RELATION_KINDS, RELATION_SYNTAX, addOnly, addRemove, relation, removeOnly, replaceOne, replaceSpecial, sameRelation, showRelation } from './neighbouring.js'
-// JSON codecs for events, relations and spec documents
-export { EventCodec, RelationCodec, SpecCodec, decodeEvent, decodeSpec, decodeSpecs, encodeEvent, relationFromText, validateEvent } from './codec.js'
+// the privacy-event algebra's constructors (Events.gaussian, Events.selfCompose, …), the neighbouring
+// relations (Relations.addRemove, …) and the JSON codecs (Codecs.decodeEvent, …), each one namespace value
+export { SCHEMA_VERSION } from './event.js'
+export * as Events from './events.js'
+export * as Relations from './relations.js'
+export * as Codecs from './codecs.js'
 // propose-test-release
 export { ptrEvent, ptrMeasurement } from './ptr.js'
 export {

@@ -4,7 +4,9 @@
 import * as E from 'fp-ts/lib/Either.js'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { fmt21ShuffledEpsilon, shuffleAmplification, shuffleLocalEpsilonLimit } from '../../src/accounting/index.js'
+import { Shuffle } from '../../src/accounting/index.js'
+
+const { fmt21ShuffledEpsilon, shuffleAmplification, shuffleLocalEpsilonLimit } = Shuffle
 
 /** Thm 3.1 as printed: ln(1 + (e^ε0 − 1)/(e^ε0 + 1)·(8√(e^ε0 ln(4/δ))/√n + 8e^ε0/n)). */
 const theorem = (e0: number, n: number, delta: number): number =>

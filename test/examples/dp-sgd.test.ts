@@ -23,7 +23,7 @@ import { runTrainModule } from '../../src/cli/commands/train-module.js'
 import type { DpError } from '../../src/core/error.js'
 import type { Rng } from '../../src/core/rng.js'
 import { seeded } from '../../src/core/rng.js'
-import { addRemove, gaussian, type PrivacyEvent, poissonSample, type ReleaseRecord, type Schedule, selfCompose } from '../../src/mechanisms/index.js'
+import { Events, type PrivacyEvent, Relations, type ReleaseRecord, type Schedule } from '../../src/mechanisms/index.js'
 import { expectNeighbourIndistinguishable, NeighbourLeakError, type RunOutputs } from '../../src/testing/index.js'
 import { type Corpus, type CorpusStats, fromDocuments, loadDataset, planOf, selectDocuments } from '../../src/trainers/index.js'
 
@@ -45,7 +45,7 @@ interface Config {
 interface DpSgdTrainer {
   readonly name: string
   readonly defaults: Config
-  readonly accountingRelation: ReturnType<typeof addRemove>
+  readonly accountingRelation: ReturnType<typeof Relations.addRemove>
   readonly schedule: (c: Config, stats: CorpusStats) => E.Either<DpError, Schedule>
   readonly fit: (
     corpus: Corpus,
@@ -139,7 +139,7 @@ describe('DP-SGD logistic regression, a plug-in outside LDA', () => {
         evaluation: { accuracy: number; majorityClass: number }
       }
       const stated = printed.privacy.guarantee.find((g) => g.delta === DELTA)?.epsilon
-      const report = account({ schemaVersion: 1, relation: addRemove('document'), event: printed.privacy.plan }, { deltas: [DELTA] })
+      const report = account({ schemaVersion: 1, relation: Relations.addRemove('document'), event: printed.privacy.plan }, { deltas: [DELTA] })
       if (E.isLeft(report)) throw new Error(report.left.message)
       expect(stated).toBe(report.right.tightest[0]?.epsilon)
       expect(printed.evaluation.accuracy).toBeGreaterThan(printed.evaluation.majorityClass + 0.1)
@@ -168,9 +168,9 @@ describe('DP-SGD logistic regression, a plug-in outside LDA', () => {
     const plan = planOf(trainer, c, { documents: n, vocabulary: 0, tokens: 0, maxDocumentLength: 0 })
     if (E.isLeft(plan)) throw new Error('no plan')
     // SelfComposedDpEvent(PoissonSampledDpEvent(q, GaussianDpEvent(σ)), T), add/remove (dp_accounting, Opacus)
-    const reference = selfCompose(poissonSample(c.batchSize / n, gaussian(c.noiseMultiplier, 1, addRemove('document'))), c.steps)
+    const reference = Events.selfCompose(Events.poissonSample(c.batchSize / n, Events.gaussian(c.noiseMultiplier, 1, Relations.addRemove('document'))), c.steps)
     const eps = (event: PrivacyEvent): Record<string, number> => {
-      const r = account({ schemaVersion: 1, relation: addRemove('document'), event }, { deltas: [DELTA], accountants: ['rdp', 'pld'] })
+      const r = account({ schemaVersion: 1, relation: Relations.addRemove('document'), event }, { deltas: [DELTA], accountants: ['rdp', 'pld'] })
       if (E.isLeft(r)) throw new Error(r.left.message)
       return Object.fromEntries(r.right.results.map((x) => [x.accountant, x.ok ? (x.answers[0]?.epsilon ?? Number.NaN) : Number.NaN]))
     }
