@@ -65,11 +65,24 @@ const addNoise = (counts: ArrayLike<number>, noise: Float64Array): Float64Array 
 }
 
 /** The exact integer noise of a table release, as data (so that another thread can build the same sampler). */
-export type TableNoise = { readonly kind: 'discrete-laplace'; readonly scale: number } | { readonly kind: 'discrete-gaussian'; readonly sigma: number }
+export type TableNoise =
+  | { readonly kind: 'discrete-laplace'; readonly scale: number }
+  | { readonly kind: 'discrete-gaussian'; readonly sigma: number }
+  /** The continuous Gaussian of `gaussianVector` (./noise/normal.ts, with its caveat). */
+  | { readonly kind: 'gaussian'; readonly sigma: number }
 
 /** The sampler of `n` (./noise). */
 export const tableNoiseSampler = (n: TableNoise): { fill<A extends Float64Array>(s: WordStream, out: A): A } =>
-  n.kind === 'discrete-laplace' ? discreteLaplaceSampler(n.scale) : discreteGaussianSampler(n.sigma)
+  n.kind === 'discrete-laplace'
+    ? discreteLaplaceSampler(n.scale)
+    : n.kind === 'discrete-gaussian'
+      ? discreteGaussianSampler(n.sigma)
+      : {
+          fill: <A extends Float64Array>(s: WordStream, out: A): A => {
+            fillNormal(s, n.sigma, out)
+            return out
+          },
+        }
 
 /**
  * How a table release draws its noise: `counts` plus noise `n` on every cell, every word drawn from
@@ -111,16 +124,21 @@ export type Sampling = 'poisson' | 'without-replacement'
 /**
  * Releases a real vector of L2 sensitivity Δ plus N(0, σ²) on every coordinate: Gaussian(σ, Δ), the
  * vector Gaussian mechanism (its privacy loss is that of the scalar shift by ‖difference‖₂ ≤ Δ).
- * The normals are drawn as ./noise/normal.ts describes (and with the floating-point caveat it states).
+ * The normals are drawn as ./noise/normal.ts describes (and with the floating-point caveat it states):
+ * in order from the gate's words on this thread, or by `noiser` (private SVI's threads, in blocks of
+ * cells from streams derived from the words), the noisy vector computed inside the measurement's run.
  */
-export const gaussianVector = (label: string, sigma: number, sensitivity: number, relation: NeighbouringRelation): Measurement<ArrayLike<number>, Float64Array> => ({
+export const gaussianVector = (label: string, sigma: number, sensitivity: number, relation: NeighbouringRelation, noiser?: TableNoiser): Measurement<ArrayLike<number>, Float64Array> => ({
   label,
   event: gaussian(sigma, sensitivity, relation),
-  run: (values, words) => {
-    const out = fillNormal(words, sigma, new Float64Array(values.length))
-    for (let i = 0; i < out.length; i++) out[i] = (values[i] as number) + (out[i] as number)
-    return out
-  },
+  run:
+    noiser === undefined
+      ? (values, words) => {
+          const out = fillNormal(words, sigma, new Float64Array(values.length))
+          for (let i = 0; i < out.length; i++) out[i] = (values[i] as number) + (out[i] as number)
+          return out
+        }
+      : (values, words) => noiser({ kind: 'gaussian', sigma }, values, words),
 })
 
 /**

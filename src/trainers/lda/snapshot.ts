@@ -110,7 +110,7 @@ export const makeParallelSnapshotSampler = (state: GibbsState, alpha: number, be
   build(state, alpha, beta, clip, workers)
 
 /** The randomness of other per-iteration work (noise, coins): node:crypto on every thread, or one key from the gate's words. */
-const streamKeyOf = (words: WordStream): StreamKey => {
+export const streamKeyOf = (words: WordStream): StreamKey => {
   if (words.source.nodeCrypto === true) return { kind: 'crypto' }
   const key = new Uint32Array(4)
   words.fillWords(key)

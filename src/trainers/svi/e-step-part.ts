@@ -8,7 +8,10 @@
  *   documents (cut by distinct words): each document's e^{E ln θ} and c_w/norm_w, and with the
  *   projection (`clipNorm` C) the factor min(1, C/‖t_d‖₂) of its term t_d (./statistic.ts);
  * - `reduce`: the statistic s̄ = (1/S)·Σ_d t_d, part j the rows of a run of the vocabulary, each cell
- *   summed over the documents in batch order.
+ *   summed over the documents in batch order;
+ * - `noise`: inside the gate's release, s̄ plus the Gaussian noise, part j a run of fixed blocks of
+ *   cells (../lda/parallel/release-work.ts `addBlockNoise`, as the private Gibbs trainers' releases):
+ *   node:crypto on each thread, or (a keyed run) block b's normals from a stream keyed by (key, b).
  *
  * Why the sum does not depend on W: every cell (w, k) is computed by one thread with the very
  * operations the one-thread E-step performs, in the same order — 0 + Σ_d e^{E ln θ_dk}·c_dw/norm_dw
@@ -20,12 +23,14 @@
  * What crosses: λ, e^{E ln β} (from λ), the batch's bags and the per-document factors live in
  * SharedArrayBuffers of the process; the threads run only inside the release gate's measurement
  * (the mini-batch release's statistic, on the calling thread, waits for them), and the statistic
- * leaves only as the gate's noisy release. No randomness is drawn here: the batch, the truncation
- * and the noise are drawn on the calling thread from the gate's words.
+ * leaves only as the gate's noisy release. The batch and the truncation are drawn on the calling
+ * thread from the gate's words; the noise here, from node:crypto or from a key the gate's words give.
  *
  * @module
  */
+import type { TableNoise } from '../../mechanisms/measurement.js'
 import { namedCommands, type PartModule } from '../lda/parallel/pool.js'
+import { addBlockNoise, blockCount, NOISE_BLOCK, partRange, samplerCache } from '../lda/parallel/release-work.js'
 import { DocumentEStep, expElogBetaRow, type GammaKernel } from './ovb.js'
 
 /** The arrays of an E-step on W threads, bound once per fit (shared when W > 1). */
@@ -52,6 +57,8 @@ export interface EStepArrays {
   readonly params: Float64Array
   /** The parts' runs of documents (W + 1), set for each batch. */
   readonly docCut: Int32Array
+  /** The noise's randomness: [0] 1 for keyed streams (then [1..4] the key), 0 for node:crypto. */
+  readonly noiseKey: Int32Array
 }
 export const DOCUMENTS = 0
 export const ROWS = 1
@@ -69,14 +76,19 @@ export interface EStepBatch {
   /** Per document: the projection's factor (1 without), γ iterations run. */
   scale?: Float64Array
   iterations?: Int32Array
+  /** The release's noise and the noisy statistic it writes (a fresh array per release). */
+  noise?: TableNoise
+  noisy?: Float64Array
 }
+/** The batch's arrays of `EStepBatch`, all of them. */
+export type BatchArrays = Required<Omit<EStepBatch, 'noise' | 'noisy'>>
 
-export type EStepCommand = 'rows' | 'e-step' | 'reduce'
-const commands = namedCommands<EStepCommand>('E-step', ['rows', 'e-step', 'reduce'])
+export type EStepCommand = 'rows' | 'e-step' | 'reduce' | 'noise'
+const commands = namedCommands<EStepCommand>('E-step', ['rows', 'e-step', 'reduce', 'noise'])
 export const readCommand = commands.readCommand
 
 /** The attached batch, all of it (attached together by ./statistic.ts). */
-const attachedBatch = (t: EStepBatch): Required<EStepBatch> => {
+const attachedBatch = (t: EStepBatch): BatchArrays => {
   const { bagStart, bagWords, bagCounts, ratio, theta, scale, iterations } = t
   if (bagStart === undefined || bagWords === undefined || bagCounts === undefined || ratio === undefined || theta === undefined || scale === undefined || iterations === undefined)
     throw new RangeError('the batch was not attached')
@@ -91,6 +103,8 @@ export const makePart = (s: EStepArrays, j: number) => {
   // this part's rows of the statistic: words [w0, w1)
   const w0 = Math.floor((V * j) / W)
   const w1 = Math.floor((V * (j + 1)) / W)
+  const [b0, b1] = partRange(blockCount(V * K, NOISE_BLOCK), j, W)
+  const samplers = samplerCache()
   return (c: EStepCommand, t: EStepBatch): void => {
     const eb = s.expElogBeta
     switch (c) {
@@ -154,6 +168,14 @@ export const makePart = (s: EStepArrays, j: number) => {
           if (clip) for (let k = 0; k < K; k++) stats[o + k] = (stats[o + k] as number) * inv
           else for (let k = 0; k < K; k++) stats[o + k] = (stats[o + k] as number) * (eb[o + k] as number) * inv
         }
+        return
+      }
+      case 'noise': {
+        const { noise, noisy } = t
+        if (noise === undefined || noisy === undefined) throw new RangeError('the noise was not attached')
+        const k = s.noiseKey
+        const random = k[0] === 1 ? { kind: 'keyed' as const, key: Uint32Array.from(k.subarray(1, 5)) } : { kind: 'crypto' as const }
+        addBlockNoise(samplers(noise), random, s.stats, noisy, b0, b1)
         return
       }
     }

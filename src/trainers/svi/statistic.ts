@@ -27,8 +27,10 @@ import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, invalidParameter } from '../../core/error.js'
 import { cutByWeight } from '../lda/parallel/part.js'
 import { type Pool, startPool } from '../lda/parallel/pool.js'
-import { DOCUMENTS, type EStepArrays, type EStepBatch, type EStepCommand, eStepPart, INVERSE_BATCH, ROWS } from './e-step-part.js'
+import { type BatchArrays, DOCUMENTS, type EStepArrays, type EStepBatch, type EStepCommand, eStepPart, INVERSE_BATCH, ROWS } from './e-step-part.js'
 import type { BagOfWords, OnlineLda } from './ovb.js'
+import type { TableNoiser } from '../../mechanisms/measurement.js'
+import { streamKeyOf } from '../lda/snapshot.js'
 
 /** The threads of a statistic and the arrays they were bound to. */
 interface Threads {
@@ -60,6 +62,7 @@ const threadsFor = (ovb: OnlineLda, clipNorm: number | undefined, workers: numbe
     sizes: i32(2),
     params: f64(1),
     docCut: i32(workers + 1),
+    noiseKey: i32(5),
   }
   return E.map((pool: Pool<EStepCommand, EStepBatch>) => ({ pool, arrays }))(startPool(eStepPart, arrays, workers))
 }
@@ -74,7 +77,7 @@ export class BatchStatistic {
   private readonly pool: Pool<EStepCommand, EStepBatch>
   private readonly arrays: EStepArrays
   private readonly shared: boolean
-  private batch: Required<EStepBatch>
+  private batch: BatchArrays
   /** The batch's bags do not fit the attached arrays any more: attach the grown ones before the next command. */
   private grown = true
   private documents = 0
@@ -119,11 +122,11 @@ export class BatchStatistic {
   }
 
   /** Arrays for `documents` documents of `words` distinct words in all, the current batch copied in. */
-  private allocate(documents: number, words: number): Required<EStepBatch> {
+  private allocate(documents: number, words: number): BatchArrays {
     const f64 = (n: number): Float64Array => (this.shared ? new Float64Array(new SharedArrayBuffer(8 * n)) : new Float64Array(n))
     const i32 = (n: number): Int32Array => (this.shared ? new Int32Array(new SharedArrayBuffer(4 * n)) : new Int32Array(n))
     const K = this.arrays.K
-    const b: Required<EStepBatch> = {
+    const b: BatchArrays = {
       bagStart: i32(documents + 1),
       bagWords: i32(words),
       bagCounts: f64(words),
@@ -132,7 +135,7 @@ export class BatchStatistic {
       scale: f64(documents),
       iterations: i32(documents),
     }
-    const old = this.batch as Required<EStepBatch> | undefined
+    const old = this.batch as BatchArrays | undefined
     if (old !== undefined) {
       const n = old.bagStart[this.documents] as number
       b.bagStart.set(old.bagStart.subarray(0, this.documents + 1))
@@ -194,6 +197,23 @@ export class BatchStatistic {
       this.eStepIterations += batch.iterations[b] as number
     }
     return this.stats
+  }
+
+  /**
+   * The release's noise on the threads (pass it to gaussianVector): `counts` — the statistic `finish`
+   * returned — plus noise, computed inside the gate's release in fixed blocks of cells, so a keyed
+   * (seeded) run draws the same noise with any number of threads.
+   */
+  readonly noiser: TableNoiser = (noise, counts, words) => {
+    if (counts !== this.stats) throw new RangeError('the E-step threads noise only their own statistic')
+    const random = streamKeyOf(words)
+    const key = this.arrays.noiseKey
+    key[0] = random.kind === 'keyed' ? 1 : 0
+    if (random.kind === 'keyed') key.set(random.key, 1)
+    const noisy = this.shared ? new Float64Array(new SharedArrayBuffer(8 * counts.length)) : new Float64Array(counts.length)
+    this.pool.attach({ noise, noisy })
+    this.pool.run('noise')
+    return noisy
   }
 
   /** Releases the threads (parked for the next fit); the statistic is unusable after it. */

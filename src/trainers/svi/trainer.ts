@@ -26,14 +26,18 @@
  * - 'multiplier': z given (e.g. from `calibrateMultiplier`, ./accounting.ts).
  *
  * Every release goes through the gate: the batch coins, the truncation and the noise are drawn from
- * its words inside one measurement per iteration (./measurement.ts). The initial λ is
+ * its words (the noise from node:crypto or from streams keyed by its words, see Threads) inside one
+ * measurement per iteration (./measurement.ts). The initial λ is
  * data-independent (gate.independent). φ = λ normalised (post-processing); γ is not released.
  *
  * Threads (`workers`, `--workers W`): the mini-batch E-step — e^{E ln β} for the batch's words, the
  * documents' γ/φ iterations and the statistic's sum — runs on W threads of ../lda/parallel/pool.ts
  * (./e-step-part.ts) inside the release's measurement, and the statistic comes out the same vector,
  * bit for bit, with any W (each cell summed in batch order), so a seeded run writes the same model
- * file. The batch, the truncation, the noise, the M-step and the gate stay on the calling thread.
+ * file. The release's Gaussian noise is drawn on the same threads inside the measurement, in fixed
+ * blocks of cells (node:crypto on each thread, or streams keyed by block from the gate's words, as the
+ * private Gibbs trainers' releases), so a seeded run's noise does not depend on W either. The batch,
+ * the truncation, the M-step and the gate stay on the calling thread.
  *
  * @module
  */
@@ -275,7 +279,8 @@ const fitSvi = (corpus: Corpus, c: SviConfig, rng: Rng, options: FitOptions = {}
     }
     return batchStatistic.finish(c.batchSize)
   }
-  const release = miniBatchRelease(SVI_LABEL, c.sampling, c.batchSize, D, gaussianVector(SVI_LABEL, sigma.right, statisticSensitivity(c), samplingRelation(c.sampling)), statistic, c.sampling === 'poisson' ? D_pub : D)
+  const noise = gaussianVector(SVI_LABEL, sigma.right, statisticSensitivity(c), samplingRelation(c.sampling), batchStatistic.noiser)
+  const release = miniBatchRelease(SVI_LABEL, c.sampling, c.batchSize, D, noise, statistic, c.sampling === 'poisson' ? D_pub : D)
   let run: ReturnType<typeof runIterations>
   try {
     run = runIterations(
