@@ -27,7 +27,8 @@ import type { ChunkResult, ChunkTask } from './trials.js'
 
 /** Messages from the calling thread to a worker. */
 export type ToWorker =
-  | { readonly type: 'init'; readonly ref: MechanismRef; readonly describe: boolean }
+  /** Load the mechanism; `gen` numbers the request, and the 'ready' that answers it echoes it. */
+  | { readonly type: 'init'; readonly gen: number; readonly ref: MechanismRef; readonly describe: boolean }
   | { readonly type: 'pairs'; readonly pairs: ReadonlyArray<NeighbourPair<unknown>> }
   /** A batch: tasks (ChunkTask) or fits ({ id, job: FitJob }), taken in turn through the shared cursor. */
   | { readonly type: 'run'; readonly batch: number; readonly kind: 'task' | 'fit'; readonly items: ReadonlyArray<unknown>; readonly cursor: SharedArrayBuffer }
@@ -45,7 +46,7 @@ export interface ModuleDescription {
 
 /** Messages from a worker to the calling thread. */
 export type FromWorker =
-  | { readonly type: 'ready'; readonly description: ModuleDescription | null }
+  | { readonly type: 'ready'; readonly gen: number; readonly description: ModuleDescription | null }
   | { readonly type: 'result'; readonly result: ChunkResult }
   | { readonly type: 'fitted'; readonly id: number; readonly fit: FitPart | null }
   /** The worker found the batch's cursor spent: every item it took is answered. */
@@ -106,6 +107,9 @@ interface Slot {
   readonly port: MessagePort
 }
 
+/** Requests to load a mechanism so far (a 'ready' echoes the one it answers, so a late one is not counted twice). */
+let inits = 0
+
 /** Spawns workers and waits (synchronously) for the first to load the mechanism (every one, to describe a module). */
 const spawn = (
   ref: MechanismRef,
@@ -120,6 +124,7 @@ const spawn = (
   // signal[0]: messages posted (all workers); signal[1 + i]: worker i has exited.
   const signal = new Int32Array(new SharedArrayBuffer(4 * (1 + count)))
   const slots: Slot[] = []
+  const gen = ++inits
   try {
     for (let i = 0; i < count; i++) {
       const { port1, port2 } = new MessageChannel()
@@ -131,7 +136,7 @@ const spawn = (
       // Errors are reported through the port; an 'error' event without a listener would crash later.
       worker.on('error', () => undefined)
       worker.unref()
-      port1.postMessage({ type: 'init', ref, describe } satisfies ToWorker)
+      port1.postMessage({ type: 'init', gen, ref, describe } satisfies ToWorker)
       slots.push({ worker, port: port1 })
     }
   } catch (e) {
@@ -151,7 +156,7 @@ const spawn = (
     // join the batches when their imports are done (issue 23: the pool's start is serial time).
     () => (describe ? ready === count : ready >= 1) || fatal !== null,
     (i, m) => {
-      if (m.type === 'ready') {
+      if (m.type === 'ready' && m.gen === gen) {
         ready++
         descriptions[i] = m.description
       } else if (m.type === 'fatal') fatal = m.message
@@ -318,7 +323,11 @@ const fitOnSlots =
       slots,
       signal,
       'fit',
-      jobs.map((job, id) => [id, { ...job, samples: toShare(job.samples) }] as const),
+      // Longest first (LPT): a family's event (cross-fitting and its sweep) outlasts its model, and a
+      // round ends with its last fit; answers are keyed by id, so the order changes no result.
+      jobs
+        .map((job, id) => [id, { ...job, samples: toShare(job.samples) }] as const)
+        .sort((x, y) => (x[1].part === y[1].part ? x[0] - y[0] : x[1].part === 'event' ? -1 : 1)),
       (m) => {
         if (m.type === 'fitted') out[m.id] = m.fit
       },
@@ -405,12 +414,14 @@ export const acquireWorkerPool = <I>(
   }
   const pool = shared
   if (!fresh) {
-    // Re-initialise: every worker loads the mechanism again and answers 'ready'.
+    // Re-initialise: every worker loads the mechanism again and answers 'ready' (a worker handles
+    // its messages in order, so none runs a batch before it has); as at the start, the first will do.
     let ready = 0
     let fatal: string | null = null
-    for (const s of pool.slots) s.port.postMessage({ type: 'init', ref, describe: false } satisfies ToWorker)
-    const err = pump(pool.slots, pool.signal, () => ready === workers || fatal !== null, (_i, m) => {
-      if (m.type === 'ready') ready++
+    const gen = ++inits
+    for (const s of pool.slots) s.port.postMessage({ type: 'init', gen, ref, describe: false } satisfies ToWorker)
+    const err = pump(pool.slots, pool.signal, () => ready >= 1 || fatal !== null, (_i, m) => {
+      if (m.type === 'ready' && m.gen === gen) ready++
       else if (m.type === 'fatal') fatal = m.message
     }, Date.now() + STARTUP_TIMEOUT_MS)
     if (fatal !== null || err !== null) {

@@ -72,7 +72,7 @@ const init = async (m: Extract<ToWorker, { type: 'init' }>): Promise<void> => {
     const e = zooEntry(ref.name)
     if (e === undefined) return post({ type: 'fatal', message: `no zoo mechanism named "${ref.name}"` })
     mechanism = e.make(ref.claim) as BlackBox<unknown>
-    return post({ type: 'ready', description: null })
+    return post({ type: 'ready', gen: m.gen, description: null })
   }
   let mod: Record<string, unknown>
   try {
@@ -96,7 +96,7 @@ const init = async (m: Extract<ToWorker, { type: 'init' }>): Promise<void> => {
   if (typeof f !== 'function' && !m.describe) return post({ type: 'fatal', message: `${ref.url} has no function export "${ref.exportName}"` })
   if (typeof f === 'function') mechanism = f as BlackBox<unknown>
   try {
-    post({ type: 'ready', description })
+    post({ type: 'ready', gen: m.gen, description })
   } catch (e) {
     post({ type: 'fatal', message: `the module's pairs and claim must be plain data (structured-cloneable): ${message(e)}` })
   }
