@@ -39,6 +39,7 @@ import {
 } from './pairs.js'
 import type { ComposedPld } from './queries.js'
 import type { PldComposition, PldFactorSpec, PldState } from './state.js'
+import { valueKey } from '../value-key.js'
 
 /**
  * The grid interval: when every lattice-structured leaf (Laplace, discrete Laplace or Gaussian,
@@ -241,10 +242,8 @@ const KEPT_POINTS = 2 ** 20
 const KEPT = new Map<string, { readonly composition: PldComposition; readonly window: number }>()
 let keptPoints = 0
 
-const exactNumbers = (_name: string, v: unknown): unknown => (typeof v === 'number' && !Number.isFinite(v) ? `#${String(v)}` : v)
-
 const stateKey = (s: PldState, options: PldOptions, analytic: boolean): string =>
-  JSON.stringify(
+  valueKey(
     [
       s.factors.map((f) => [f.base, f.q, f.count, f.lattice ?? null, f.substitution === true]),
       s.gaussianMuSquared,
@@ -254,7 +253,6 @@ const stateKey = (s: PldState, options: PldOptions, analytic: boolean): string =
       options.tailMass,
       analytic,
     ],
-    exactNumbers,
   )
 
 const keep = (key: string, composition: PldComposition): void => {

@@ -35,6 +35,7 @@ import { TRUNCATION_SCOPE } from '../truncation.js'
 import { MAX_COUNT, MAX_LEAF_LOSS } from './limits.js'
 import { basePairOfLeaf, type BasePair, type Direction, NON_PRIVATE_PAIR, randomizedResponsePair, substitutionPureEpsilon } from './pairs.js'
 import type { PldFactorSpec, PldState } from './state.js'
+import { valueKey } from '../value-key.js'
 
 /** The accountant's name, as errors report it. */
 export const PLD_NAME = 'pld'
@@ -48,7 +49,8 @@ interface Builder {
   notes: string[]
 }
 
-const leafKey = (leaf: NormalizedLeaf): string => JSON.stringify(leaf)
+// ±∞ marked apart from each other and from NaN: equal keys merge two leaves into one factor's count
+const leafKey = (leaf: NormalizedLeaf): string => valueKey(leaf)
 
 /** The lattice spacing of an unsampled leaf's loss atoms, if it has atoms on one lattice. */
 const latticeOf = (leaf: NormalizedLeaf): number | undefined => {

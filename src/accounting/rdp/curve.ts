@@ -45,6 +45,7 @@ import { subsampledDiscreteGaussianBounded, subsampledDiscreteGaussianCurve } fr
 import { type SubsampledLaplaceMemo, subsampledLaplaceCurve } from './subsampled-laplace.js'
 import { kept, keptOr } from './kept.js'
 import { withoutReplacementCurve, withoutReplacementGaussianCurve } from './without-replacement.js'
+import { valueKey } from '../value-key.js'
 
 /** A curve on a grid, with the pure ε that also bounds it, and the notes collected. */
 export interface RdpCurveResult {
@@ -106,17 +107,9 @@ const freshContext = (relation: NeighbouringRelation): Context => ({
 /**
  * A leaf's value as a key: every field, nested ones too (a stated RDP curve is an object: printed
  * by String it was "[object Object]", so two different stated curves in one tree shared the first
- * one's values — the composition of curves a and b read 2a, an understatement when b > a). JSON
- * prints every finite number exactly (shortest round trip), as String does a field that is a
- * number; ±∞ and NaN, which JSON would print as null, are marked apart.
+ * one's values — the composition of curves a and b read 2a, an understatement when b > a).
  */
-const leafKey = (leaf: NormalizedLeaf): string => {
-  let k: string = leaf._tag
-  for (const [name, v] of Object.entries(leaf))
-    if (name !== '_tag') k += `|${name}=${typeof v === 'object' && v !== null ? JSON.stringify(v, exactNumbers) : String(v)}`
-  return k
-}
-const exactNumbers = (_name: string, v: unknown): unknown => (typeof v === 'number' && !Number.isFinite(v) ? `#${String(v)}` : v)
+const leafKey = (leaf: NormalizedLeaf): string => valueKey(leaf)
 
 const orderSet = (values: ReadonlyArray<number>): OrderSet => ({ values, key: values.join(',') })
 
