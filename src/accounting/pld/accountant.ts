@@ -38,7 +38,7 @@ import {
   type PldOptions,
   validatePldOptions,
 } from './limits.js'
-import { pureEpsilonBound } from './pure-bound.js'
+import { belowPureEpsilon, pureEpsilonBound } from './pure-bound.js'
 import { deltaAt, epsilonAt } from './queries.js'
 import { emptyPldState, type PldComposition, type PldState } from './state.js'
 
@@ -276,7 +276,7 @@ const directDelta = (
       const pure = pureEpsilonBound(s)
       if (epsilon >= pure && pure < Infinity && upper > 0) return E.right({ epsilon, delta: 0, lower: 0, method: `${method}; ${PURE_NOTE(pure)} ≤ ε: δ = 0 answered` })
       // Below the largest loss the true δ is positive; a grid whose tail mass underflowed says 0.
-      if (epsilon < pure && upper === 0) return E.right({ epsilon, delta: Number.MIN_VALUE, lower: 0, method: `${method}; below the pure ε = ${show(pure)} δ > 0: the least positive double` })
+      if (belowPureEpsilon(epsilon, pure) && upper === 0) return E.right({ epsilon, delta: Number.MIN_VALUE, lower: 0, method: `${method}; below the pure ε = ${show(pure)} δ > 0: the least positive double` })
       return E.right({ epsilon, delta: upper, lower, method })
     }
   }

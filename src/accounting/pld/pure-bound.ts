@@ -79,3 +79,10 @@ export const pureEpsilonBound = (s: PldState): number => {
   }
   return worst * UP
 }
+
+/**
+ * Whether ε is below the largest loss even after taking back the bound's rounding margin (twice):
+ * only there is the true δ(ε) certainly positive. At ε = the largest loss itself (a discrete
+ * Laplace at ε = Δ/t) δ is exactly 0, and the rounded-up bound must not say otherwise.
+ */
+export const belowPureEpsilon = (epsilon: number, pure: number): boolean => epsilon < pure / (UP * UP)
