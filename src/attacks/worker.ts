@@ -5,10 +5,11 @@
  * executor calls, or a family fit — and posts the answer, until the cursor is spent; then it posts
  * 'idle', the one message that wakes the calling thread.
  *
- * Start-up (issue 23): the thread imports only the hot loop (trials.js) at once. The zoo and the
- * family fits (search.js) pull in @stdlib's special functions, about 400 small CommonJS files and
- * most of a thread's 250 ms start; they are imported when first needed (a zoo mechanism, the first
- * fit), the fits' module in the background as soon as the mechanism is loaded.
+ * Start-up (issue 23): the thread imports only the hot loop (trials.js) at once. The family fits
+ * (search.js) and the zoo's analytic Gaussian pull in @stdlib's special functions, about 400 small
+ * CommonJS files and most of a thread's 250 ms start; they are imported when first needed (a zoo
+ * mechanism loads the analytic Gaussian only if it uses it: zoo/entries.ts `prepareZooEntry`; the
+ * fits' module at the first fit), the fits' module in the background as soon as the mechanism is loaded.
  *
  * @module
  */
@@ -68,8 +69,9 @@ const describe = (mod: Record<string, unknown>): ModuleDescription => {
 const init = async (m: Extract<ToWorker, { type: 'init' }>): Promise<void> => {
   const ref = m.ref
   if (ref._tag === 'ZooRef') {
-    const { zooEntry } = await import('./zoo/index.js')
-    const e = zooEntry(ref.name)
+    // entries.js, not index.js: only the entry run here loads what it needs (the analytic Gaussian's @stdlib)
+    const { prepareZooEntry } = await import('./zoo/entries.js')
+    const e = await prepareZooEntry(ref.name)
     if (e === undefined) return post({ type: 'fatal', message: `no zoo mechanism named "${ref.name}"` })
     mechanism = e.make(ref.claim) as BlackBox<unknown>
     return post({ type: 'ready', gen: m.gen, description: null })
