@@ -187,14 +187,33 @@ const build = (state: GibbsState, alpha: number, beta: number, clip: number, wor
     pool.run({ type: 'word-factors' })
   }
   const samplers = samplerCache()
+  /**
+   * The threads' noise output, one shared table per size (CDP-LDA releases two), allocated once per
+   * fit and copied out after each release. A fresh SharedArrayBuffer per release stayed alive until
+   * every worker's own collection, which a worker that allocates almost nothing seldom runs: resident
+   * memory at 2 workers grew by the ~2 MB table every iteration. Reusing it is safe because each pool
+   * command is a barrier: no thread still writes it once `run` returns, and the next release starts
+   * after the sweep that read this one (through q, built from `setRelease`'s own copy).
+   */
+  const noiseOuts = new Map<number, Float64Array>()
+  const noiseOut = (n: number): Float64Array => {
+    let out = noiseOuts.get(n)
+    if (out === undefined) noiseOuts.set(n, (out = f64(n)))
+    return out
+  }
   const noiser: TableNoiser = (noise, counts, words) => {
     const random = streamKeyOf(words)
-    const out = f64(counts.length)
-    if (!threaded || (ArrayBuffer.isView(counts) && shared(counts as unknown as ArrayBufferView))) {
-      pool.attach({ noiseIn: counts as Int32Array | Float64Array, noiseOut: out, noise })
-      pool.run({ type: 'noise', random })
-    } else addBlockNoise(samplers(noise), random, counts, out, 0, blockCount(counts.length, NOISE_BLOCK))
-    return out
+    if (!(ArrayBuffer.isView(counts) && shared(counts as unknown as ArrayBufferView))) {
+      // a table the threads cannot read: drawn here, with the same words
+      const out = new Float64Array(counts.length)
+      addBlockNoise(samplers(noise), random, counts, out, 0, blockCount(counts.length, NOISE_BLOCK))
+      return out
+    }
+    const out = threaded ? noiseOut(counts.length) : new Float64Array(counts.length)
+    pool.attach({ noiseIn: counts as Int32Array | Float64Array, noiseOut: out, noise })
+    pool.run({ type: 'noise', random })
+    // the release leaves the gate and may be kept (an observer records every table): a plain copy, never the reused table
+    return threaded ? out.slice() : out
   }
   let frequentCopy: Uint8Array | undefined
   const subsample = (rate: number, frequent: Uint8Array | undefined, words: WordStream): { counts: Int32Array; kept: number } => {

@@ -119,33 +119,33 @@ export type Command =
   | { readonly type: 'initial-topics'; readonly random: StreamKey }
 const TYPES = ['sweep', 'sweep-doc-noise', 'recount', 'reduce', 'noise', 'column-sums', 'word-factors', 'coins', 'initial-topics'] as const
 
-const writeKey = (control: Int32Array, key: Uint32Array, at: number): void => {
-  control.set(key, at)
+const writeKey = (words: Int32Array, key: Uint32Array, at: number): void => {
+  words.set(key, at)
 }
-const writeRandom = (control: Int32Array, r: SweepRandomness | StreamKey): void => {
-  control[RANDOM] = r.kind === 'crypto' ? 0 : 1
+const writeRandom = (words: Int32Array, r: SweepRandomness | StreamKey): void => {
+  words[RANDOM] = r.kind === 'crypto' ? 0 : 1
   if (r.kind === 'keyed') {
-    writeKey(control, r.key, KEY)
-    if ('extraKey' in r) writeKey(control, r.extraKey, EXTRA_KEY)
+    writeKey(words, r.key, KEY)
+    if ('extraKey' in r) writeKey(words, r.extraKey, EXTRA_KEY)
   }
 }
 
-export const writeCommand = (control: Int32Array, c: Command): void => {
-  control[CMD] = TYPES.indexOf(c.type)
-  if (c.type === 'sweep') control[FLAG] = c.subsampled ? 1 : 0
-  if (c.type === 'reduce') control[FLAG] = c.into === 'sample' ? 1 : 0
-  if (c.type === 'coins') control[FLAG] = c.adaptive ? 1 : 0
-  if ('random' in c) writeRandom(control, c.random)
+export const writeCommand = (words: Int32Array, c: Command): void => {
+  words[CMD] = TYPES.indexOf(c.type)
+  if (c.type === 'sweep') words[FLAG] = c.subsampled ? 1 : 0
+  if (c.type === 'reduce') words[FLAG] = c.into === 'sample' ? 1 : 0
+  if (c.type === 'coins') words[FLAG] = c.adaptive ? 1 : 0
+  if ('random' in c) writeRandom(words, c.random)
 }
 
-const readKey = (control: Int32Array, at: number): Uint32Array => Uint32Array.from(control.subarray(at, at + 4))
+const readKey = (words: Int32Array, at: number): Uint32Array => Uint32Array.from(words.subarray(at, at + 4))
 
-export const readCommand = (control: Int32Array): Command => {
-  const type = TYPES[control[CMD] as number]
-  const keyed = control[RANDOM] === 1
-  const random: SweepRandomness = keyed ? { kind: 'keyed', key: readKey(control, KEY), extraKey: readKey(control, EXTRA_KEY) } : { kind: 'crypto' }
-  const stream: StreamKey = keyed ? { kind: 'keyed', key: readKey(control, KEY) } : { kind: 'crypto' }
-  const flag = control[FLAG] === 1
+export const readCommand = (words: Int32Array): Command => {
+  const type = TYPES[words[CMD] as number]
+  const keyed = words[RANDOM] === 1
+  const random: SweepRandomness = keyed ? { kind: 'keyed', key: readKey(words, KEY), extraKey: readKey(words, EXTRA_KEY) } : { kind: 'crypto' }
+  const stream: StreamKey = keyed ? { kind: 'keyed', key: readKey(words, KEY) } : { kind: 'crypto' }
+  const flag = words[FLAG] === 1
   switch (type) {
     case 'sweep':
       return { type, subsampled: flag, random }
@@ -163,7 +163,7 @@ export const readCommand = (control: Int32Array): Command => {
     case 'word-factors':
       return { type }
     default:
-      throw new RangeError(`unknown sweep command ${control[CMD]}`)
+      throw new RangeError(`unknown sweep command ${words[CMD]}`)
   }
 }
 

@@ -34,7 +34,7 @@ const GEN = 0 // bumped by the calling thread to start a command
 const DONE = 1 // parts (workers) finished with the current command
 const FAILED = 2 // a worker's command threw (its message follows on its port)
 const READY = 3 // workers that have loaded and wait for commands
-const OP = 4 // the pool's operation: RUN, ATTACH, BIND or CLOSE
+const OP = 4 // the pool's operation: RUN, BIND or CLOSE
 /** The part module's command: COMMAND_WORDS slots from COMMAND, written and read by the module. */
 const COMMAND = 5
 export const COMMAND_WORDS = 12
@@ -42,9 +42,8 @@ export const COMMAND_WORDS = 12
 const EXITED = COMMAND + COMMAND_WORDS
 const controlLength = (parts: number): number => EXITED + parts
 const RUN = 0
-const ATTACH = 1
-const BIND = 2
-const CLOSE = 3
+const BIND = 1
+const CLOSE = 2
 
 /**
  * The work of a parallel fit: the module every thread loads (`url`: the compiled .js beside it; from
@@ -78,7 +77,8 @@ export interface Pool<C, T extends object> {
   readonly run: (c: C) => void
   /**
    * Gives every part these tables (shared when there are workers: their handles are posted, their
-   * contents are not copied) for the commands that follow; other attached tables stay.
+   * contents are not copied) for the commands that follow; other attached tables stay. A shared
+   * table already attached under the same name is not posted again (attaching it each iteration costs nothing).
    */
   readonly attach: (tables: T) => void
   /** Releases the worker threads (parked for the next fit, see the module comment); the pool is unusable after it. */
@@ -169,7 +169,7 @@ const startThreads = (parts: number): E.Either<DpError, Threads> => {
     for (let j = 1; j < parts; j++) {
       const { port1, port2 } = new MessageChannel()
       const w = new Worker(script.right.url, {
-        workerData: { control: t.control, part: j, port: port2, slots: { GEN, DONE, FAILED, READY, OP, COMMAND, COMMAND_WORDS, EXITED, RUN, ATTACH, BIND, CLOSE } },
+        workerData: { control: t.control, part: j, port: port2, slots: { GEN, DONE, FAILED, READY, OP, COMMAND, COMMAND_WORDS, EXITED, RUN, BIND, CLOSE } },
         transferList: [port2],
         ...(script.right.execArgv === undefined ? {} : { execArgv: script.right.execArgv }),
       })
@@ -194,6 +194,23 @@ const startThreads = (parts: number): E.Either<DpError, Threads> => {
     }
     Atomics.wait(t.control, READY, ready, 100)
   }
+}
+
+/**
+ * The entries of `t` the workers do not hold yet: a typed array over shared memory already attached
+ * under the same name is left out (a worker's view of it already sees its current contents; posting
+ * it again would only make each worker a new view); anything else is posted again, since a copy may
+ * have gone stale. Undefined when nothing is left.
+ */
+const unheld = <T extends object>(attached: T, t: T): Partial<T> | undefined => {
+  const fresh: Partial<T> = {}
+  let any = false
+  for (const [k, v] of Object.entries(t) as [keyof T, T[keyof T]][]) {
+    if (v === attached[k] && ArrayBuffer.isView(v) && v.buffer instanceof SharedArrayBuffer) continue
+    fresh[k] = v
+    any = true
+  }
+  return any ? fresh : undefined
 }
 
 /**
@@ -284,8 +301,9 @@ export const startPool = <A extends object, C, T extends object>(module: PartMod
     run: (c) => operate(RUN, c),
     // no operation of its own: each worker receives what was posted when the next operation starts
     attach: (t) => {
+      const fresh = unheld(attached, t)
       Object.assign(attached, t)
-      post(t)
+      if (fresh !== undefined) post(fresh)
     },
     close,
   })

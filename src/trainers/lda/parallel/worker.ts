@@ -21,7 +21,6 @@ interface Slots {
   readonly COMMAND_WORDS: number
   readonly EXITED: number
   readonly RUN: number
-  readonly ATTACH: number
   readonly BIND: number
   readonly CLOSE: number
 }
@@ -32,7 +31,7 @@ interface PartExports {
 }
 
 const { control, part, port, slots } = workerData as { control: Int32Array; part: number; port: MessagePort; slots: Slots }
-const { GEN, DONE, FAILED, READY, OP, COMMAND, COMMAND_WORDS, EXITED, ATTACH, BIND, CLOSE } = slots
+const { GEN, DONE, FAILED, READY, OP, COMMAND, COMMAND_WORDS, EXITED, BIND, CLOSE } = slots
 const words = control.subarray(COMMAND, COMMAND + COMMAND_WORDS)
 const done = (): void => {
   Atomics.add(control, DONE, 1)
@@ -76,8 +75,8 @@ for (;;) {
     // message is in the port's queue when postMessage returns, before the operation's GEN bump, so
     // attaching needs no operation of its own (a round trip through every thread, twice an iteration)
     await receive()
-    // ATTACH and BIND: receiving was the whole operation
-    if (op !== ATTACH && op !== BIND) {
+    // BIND: receiving was the whole operation
+    if (op !== BIND) {
       if (module === undefined || run === undefined) throw new Error('a command before the fit was bound')
       run(module.readCommand(words), attached)
     }
