@@ -9,7 +9,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { ACCOUNTANT_NAMES, ACCOUNTANTS } from '../../src/accounting/registry.js'
 import * as ev from '../../src/mechanisms/event.js'
 import { addRemove } from '../../src/mechanisms/neighbouring.js'
-import { formatError } from '../../src/core/error.js'
+import { type DpError, formatError } from '../../src/core/error.js'
 import { arbEvent, arbStatedLeaf } from '../../src/testing/arbitraries.js'
 
 const REL = addRemove('record')
@@ -106,35 +106,50 @@ const lowerIsTrue = (e: ev.PrivacyEvent): boolean => {
   }
 }
 
-/** Every accountant's answer at δ, or its refusal (which must name the field and say why). */
-const answers = (e: ev.PrivacyEvent, delta: number) =>
+/** Every accountant's ε(δ) and δ(ε) on the event, or its refusal (which must name the field and say why). */
+const answers = (e: ev.PrivacyEvent, delta: number, epsilon: number) =>
   ACCOUNTANT_NAMES.map((name) => {
     const run = ACCOUNTANTS[name]({ relation: REL }).run(e)
-    const a = E.isRight(run) ? run.right.epsilon(delta) : run
-    if (E.isLeft(a)) {
-      expect(formatError(a.left), name).toMatch(/^\$\S*: .{20,}/)
-      return { name, answer: undefined }
+    const of = <A extends { readonly lower?: number }>(a: E.Either<DpError, A>, value: (a: A) => number): A | undefined => {
+      if (E.isLeft(a)) {
+        expect(formatError(a.left), name).toMatch(/^\$\S*: .{20,}/)
+        return undefined
+      }
+      expect(Number.isNaN(value(a.right)), name).toBe(false)
+      expect(value(a.right), name).toBeGreaterThanOrEqual(0)
+      return a.right
     }
-    expect(Number.isNaN(a.right.epsilon), name).toBe(false)
-    expect(a.right.epsilon, name).toBeGreaterThanOrEqual(0)
-    return { name, answer: a.right }
+    if (E.isLeft(run)) {
+      expect(formatError(run.left), name).toMatch(/^\$\S*: .{20,}/)
+      return { name, eps: undefined, del: undefined }
+    }
+    return { name, eps: of(run.right.epsilon(delta), (a) => a.epsilon), del: of(run.right.delta(epsilon), (a) => a.delta) }
   })
 
 /**
- * Whether the PLD lower end was compared (a true lower bound, answered finite), and the accountant
- * answering below it if one did.
+ * Whether the PLD lower ends were compared (a true lower bound, answered finite), and the accountant
+ * answering below one if any did: its ε(δ) below PLD's lower ε, or its δ(ε) below PLD's lower δ.
  */
-const belowPldLower = (e: ev.PrivacyEvent, delta: number): { readonly compared: boolean; readonly below?: string } => {
-  const all = answers(e, delta)
-  const pld = all.find((x) => x.name === 'pld')?.answer
-  if (pld === undefined || pld.lower === undefined || !Number.isFinite(pld.lower) || !lowerIsTrue(e)) return { compared: false }
-  const lower = pld.lower
-  const bad = all.find((x) => x.answer !== undefined && x.answer.epsilon < lower * (1 - 1e-9) - 1e-9)
-  return bad === undefined ? { compared: true } : { compared: true, below: `${bad.name}: ε = ${bad.answer?.epsilon} < PLD lower ${lower}` }
+const belowPldLower = (e: ev.PrivacyEvent, delta: number, epsilon: number): { readonly compared: boolean; readonly below?: string } => {
+  const all = answers(e, delta, epsilon)
+  if (!lowerIsTrue(e)) return { compared: false }
+  const pld = all.find((x) => x.name === 'pld')
+  const lowE = pld?.eps?.lower
+  const lowD = pld?.del?.lower
+  const compareE = lowE !== undefined && Number.isFinite(lowE)
+  const compareD = lowD !== undefined && lowD > 0
+  for (const x of all) {
+    if (compareE && x.eps !== undefined && x.eps.epsilon < lowE * (1 - 1e-9) - 1e-9)
+      return { compared: true, below: `${x.name}: ε(${delta}) = ${x.eps.epsilon} < PLD lower ${lowE}` }
+    if (compareD && x.del !== undefined && x.del.delta < lowD * (1 - 1e-9) - 1e-15)
+      return { compared: true, below: `${x.name}: δ(${epsilon}) = ${x.del.delta} < PLD lower ${lowD}` }
+  }
+  return { compared: compareE || compareD }
 }
 
 describe("issue 26's events: no accountant below a true lower bound, refusals with a reason", () => {
   const delta = fc.constantFrom(1e-3, 1e-6)
+  const epsilon = fc.constantFrom(0.5, 2)
   // The stated leaves beside the PLD-exact ones, composed and Poisson-sampled as above.
   const step26 = fc.oneof(leaf, arbStatedLeaf({ relation: REL }), fc.tuple(dbl(0.01, 0.9), fc.oneof(leaf, arbStatedLeaf({ relation: REL }))).map(([q, l]) => ev.poissonSample(q, l)))
   const tree26 = fc
@@ -144,8 +159,8 @@ describe("issue 26's events: no accountant below a true lower bound, refusals wi
   it('on compositions of the stated leaves (arbStatedLeaf) with PLD-exact ones', { timeout: 60_000 }, () => {
     let compared = 0
     fc.assert(
-      fc.property(tree26, delta, (e, d) => {
-        const r = belowPldLower(e, d)
+      fc.property(tree26, delta, epsilon, (e, d, x) => {
+        const r = belowPldLower(e, d, x)
         if (r.compared) compared++
         expect(r.below).toBeUndefined()
       }),
@@ -157,8 +172,8 @@ describe("issue 26's events: no accountant below a true lower bound, refusals wi
   it('on arbEvent trees (repeat-and-select, truncated and with-replacement sampling included)', { timeout: 60_000 }, () => {
     let compared = 0
     fc.assert(
-      fc.property(arbEvent({ relation: REL, maxDepth: 3 }), delta, (e, d) => {
-        const r = belowPldLower(e, d)
+      fc.property(arbEvent({ relation: REL, maxDepth: 3 }), delta, epsilon, (e, d, x) => {
+        const r = belowPldLower(e, d, x)
         if (r.compared) compared++
         expect(r.below).toBeUndefined()
       }),
