@@ -143,7 +143,7 @@ export const subLda: LdaTrainer<SubConfig> = {
     return undefined
   },
   ...ldaSurface,
-  releases: ['phi', 'count-tables'],
+  releases: ['phi', 'count-tables', 'topic-assignments'],
   validate,
   relation: RO,
   accountingRelation: RO,

@@ -246,6 +246,14 @@ describe('the audit chooses its statistics from what the trainer declares it rel
     expect(names(game({ trainer: 'olp-lda', config: { topics: 2, iterations: 2 } }))).toEqual(['phi-mass', 'phi-loglik'])
     expect(names(game({ view: 'black-box' }))).toEqual(['phi-mass', 'phi-loglik'])
   })
+  it('SUB-LDA releases every token\'s topic each iteration, uniform and adaptive: the topic-based attack applies to it', () => {
+    for (const adaptive of [null, { q: 0.5, eta: 1.5 }]) {
+      const g = game({ trainer: 'sub-lda', config: { topics: 2, iterations: 3, gamma: 0.5, clip: 5, adaptive } })
+      expect(names(g)).toEqual(['phi-mass', 'phi-loglik', 'release-mass', 'topic-posterior'])
+      const o = right(observe(right(buildGame(g)), 0, seeded(1)))
+      expect([adaptive, o.tokenTopics?.length]).toEqual([adaptive, 3])
+    }
+  })
   it('a trainer under another name gets the statistics of what it declares, not of its name', () => {
     const renamed = { ...cdpLdaPlus, name: 'my-noisy-counts' } as unknown as LdaTrainer<LdaConfigBase>
     const spec = game({ config: { topics: 2, iterations: 3, epsilon: 1 } })

@@ -5,7 +5,7 @@
  *   carries — a leak such as a noise seed is visible there).
  * - White-box: also every value that left the release gate (`FitOptions.onRelease`): the noisy
  *   topic-word tables of each iteration (HDP-LDA, CDP-LDA(+), SUB-LDA) and LP-LDA's reports.
- * - White-box, a trainer that declares `topic-assignments` (HDP-LDA, CDP-LDA, CDP-LDA+), in a
+ * - White-box, a trainer that declares `topic-assignments` (HDP-LDA, SUB-LDA, CDP-LDA, CDP-LDA+), in a
  *   replace-word game: also the topic drawn for the attacked token at every iteration, which Zhao et
  *   al.'s Algorithm 3 records (line 8) and which their plans account as released (the topic draws
  *   are an exponential mechanism, or unbounded). The trainer's own `fit` runs: its topic-draw
