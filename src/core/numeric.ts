@@ -99,6 +99,93 @@ export const goldenMin = (
   return fc <= fd ? { x: c, value: fc } : { x: d, value: fd }
 }
 
+/**
+ * Brent's minimisation without derivatives on [lo, hi] (Brent 1973, "Algorithms for Minimization
+ * without Derivatives", ch. 5, procedure localmin): parabolic interpolation through the three best
+ * points, falling back to a golden-section step whenever the parabola leaves the bracket or does not
+ * shrink fast enough, so it is never slower than golden section by more than a constant and, on a
+ * smooth minimum, converges superlinearly (~10 evaluations where golden section needs ~30 for the
+ * same bracket). Stops when x is within 2·(√ε_mach·|x| + tol/3) of the bracket's midpoint or after
+ * `maxEval` evaluations. Infinite or NaN values are handled as "worse" (the parabola is skipped).
+ * Like `goldenMin`, for unimodal functions; on others it finds some local minimum.
+ */
+export const brentMin = (
+  f: (x: number) => number,
+  lo: number,
+  hi: number,
+  tol = 1e-9,
+  maxEval = 100,
+): { readonly x: number; readonly value: number; readonly evaluations: number } => {
+  const GOLD = (3 - Math.sqrt(5)) / 2
+  const SQRT_EPS = Math.sqrt(Number.EPSILON)
+  let a = lo
+  let b = hi
+  let x = a + GOLD * (b - a)
+  let w = x
+  let v = x
+  let fx = f(x)
+  let fw = fx
+  let fv = fx
+  let evaluations = 1
+  let d = 0
+  let e = 0
+  while (evaluations < maxEval) {
+    const m = 0.5 * (a + b)
+    const tol1 = SQRT_EPS * Math.abs(x) + tol / 3
+    const tol2 = 2 * tol1
+    if (Math.abs(x - m) <= tol2 - 0.5 * (b - a)) break
+    let parabolic = false
+    if (Math.abs(e) > tol1) {
+      // The parabola through (v, fv), (w, fw), (x, fx): its vertex is x + p/q.
+      const r = (x - w) * (fx - fv)
+      let q = (x - v) * (fx - fw)
+      let p = (x - v) * q - (x - w) * r
+      q = 2 * (q - r)
+      if (q > 0) p = -p
+      else q = -q
+      const before = e
+      e = d
+      // Accepted only inside the bracket and shorter than half the step before last.
+      if (Math.abs(p) < Math.abs(0.5 * q * before) && p > q * (a - x) && p < q * (b - x)) {
+        d = p / q
+        const u = x + d
+        if (u - a < tol2 || b - u < tol2) d = x < m ? tol1 : -tol1
+        parabolic = true
+      }
+    }
+    if (!parabolic) {
+      e = (x < m ? b : a) - x
+      d = GOLD * e
+    }
+    const u = Math.abs(d) >= tol1 ? x + d : x + (d > 0 ? tol1 : -tol1)
+    const fu = f(u)
+    evaluations++
+    if (fu <= fx) {
+      if (u < x) b = x
+      else a = x
+      v = w
+      fv = fw
+      w = x
+      fw = fx
+      x = u
+      fx = fu
+    } else {
+      if (u < x) a = u
+      else b = u
+      if (fu <= fw || w === x) {
+        v = w
+        fv = fw
+        w = u
+        fw = fu
+      } else if (fu <= fv || v === x || v === w) {
+        v = u
+        fv = fu
+      }
+    }
+  }
+  return { x, value: fx, evaluations }
+}
+
 // One shared 8-byte buffer for nextUp: it runs once per order per leaf in the RDP fold, where a
 // fresh DataView and BigInt arithmetic per call dominated the accounting of large specs.
 const F64 = new Float64Array(1)

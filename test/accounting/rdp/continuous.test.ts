@@ -11,6 +11,7 @@ import {
   refineOrder,
 } from '../../../src/accounting/rdp/index.js'
 import { formatError } from '../../../src/core/error.js'
+import { goldenMin } from '../../../src/core/numeric.js'
 import * as ev from '../../../src/mechanisms/event.js'
 import { addRemove } from '../../../src/mechanisms/neighbouring.js'
 import { loadFixture, num } from './fixtures.js'
@@ -79,6 +80,40 @@ describe('continuous RDP orders: soundness', () => {
         },
       ),
       { numRuns: 25, seed: SEED },
+    )
+  })
+
+  it('the search (Brent) is one of its evaluated orders’ bounds: ≤ the grid, ≥ the optimum of its bracket, and within 1e-9 of it', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0.001, max: 0.3, noNaN: true }),
+        fc.double({ min: 0.6, max: 6, noNaN: true }),
+        fc.integer({ min: 1, max: 20000 }),
+        fc.constantFrom(1e-5, 1e-7, 1e-10),
+        fc.constantFrom('gaussian', 'laplace'),
+        (q, scale, T, delta, noise) => {
+          const leaf = noise === 'gaussian' ? ev.gaussian(scale, 1, AR) : ev.laplace(scale, 1, AR)
+          const e = ev.selfCompose(ev.poissonSample(q, leaf), T)
+          const c = answer(cont, e, delta)
+          const g = answer(grid, e, delta)
+          expect(c.epsilon).toBeLessThanOrEqual(g.epsilon)
+          if (c.order === undefined || g.order === undefined) return
+          const at = (a: number) => {
+            const r = rdpCurveAtOrders(e, AR, [a])
+            if (E.isLeft(r)) throw new Error(formatError(r.left))
+            return rdpEpsilonAtOrder(a, r.right[0] as number, delta)
+          }
+          // A valid bound: the conversion at the order it reports.
+          expect(c.epsilon).toBe(at(c.order))
+          // The optimum over the grid neighbours of the reported order, by golden section to 1e-12.
+          const i = DEFAULT_ORDERS.findIndex((a) => a >= c.order!)
+          const lo = DEFAULT_ORDERS[Math.max(0, i - 1)] as number
+          const hi = DEFAULT_ORDERS[Math.min(DEFAULT_ORDERS.length - 1, i + 1)] as number
+          const ref = goldenMin((u) => at(1 + Math.exp(u)), Math.log(lo - 1), Math.log(hi - 1), 1e-12, 200).value
+          expect(c.epsilon).toBeLessThanOrEqual(Math.max(ref, g.epsilon) * (1 + 1e-9))
+        },
+      ),
+      { numRuns: 30, seed: SEED + 3 },
     )
   })
 
