@@ -4,7 +4,8 @@
  * sources through test/cli/ts-register.mjs),
  * the coordinator both in-process and as `dpaudit audit --queue`. The queued answer must equal the
  * local one for the same seed, also when a worker is killed in the middle of a chunk (the chunk is
- * retried by another worker and counted once). Redis and every child are stopped after the tests,
+ * retried by another worker and counted once), and for a plug-in trainer (examples/dp-sgd), whose
+ * module the workers import and whose code hash they check. Redis and every child are stopped after the tests,
  * whatever happens. Skipped, with a message, where /usr/bin/redis-server is absent.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
@@ -12,15 +13,17 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync }
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import * as E from 'fp-ts/lib/Either.js'
 import { Queue } from 'bullmq'
+import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseJson, stringifyJson } from '../../src/core/json.js'
 import { mechanismQueue, queueExecutor } from '../../src/attacks/queue/executor.js'
 import { auditMechanism, auditMechanismAsync, zooAuditSpec } from '../../src/attacks/audit.js'
 import type { MechanismRef } from '../../src/attacks/executor.js'
 import type { NeighbourPair } from '../../src/attacks/pairs.js'
-import { DPAUDIT_VERSION, QUEUE_NAME } from '../../src/attacks/queue/jobs.js'
+import { DPAUDIT_VERSION, QUEUE_NAME, subjectKey } from '../../src/attacks/queue/jobs.js'
 import { connectionFor, pingRedis } from '../../src/attacks/queue/redis.js'
 import { auditTrainer, type TrainerAuditResult, type TrainerAuditSpec } from '../../src/attacks/trainers/audit.js'
 import { syntheticCorpus } from '../../src/attacks/trainers/game.js'
@@ -227,6 +230,45 @@ describe.skipIf(!hasRedis)('trainer audits on BullMQ over a real Redis', () => {
       await queue.close()
     }
   }, 60_000)
+
+  it('a plug-in trainer (examples/dp-sgd) audited on the queue: the workers load its module and give the local answer bit for bit', async () => {
+    const file = join(ROOT, 'examples/dp-sgd/trainer-audit.json')
+    const args = [file, '--runs', '200', '--seed', 'queue-plugin', '--json', '--quiet']
+    const [fromA, fromB] = [a.log.length, b.log.length]
+    const [queued, local] = [await cli(['audit', '--queue', url, ...args]).done, await cli(['audit', ...args]).done]
+    expect(queued.err).toBe('')
+    expect(local.err).toBe('')
+    expect(a.log.slice(fromA) + b.log.slice(fromB)).toMatch(/finished /) // the chunks ran on the workers
+    expect(queued.code).toBe(local.code)
+    const [q, l] = [parseJson(queued.out), parseJson(local.out)]
+    if (E.isLeft(q) || E.isLeft(l)) throw new Error('not JSON')
+    const result = (d: unknown): unknown => (d as { result: unknown }).result
+    expect((result(q.right) as { subject: { name: string } }).subject.name).toBe('dp-sgd-logreg')
+    expect(stringifyJson(result(q.right))).toBe(stringifyJson(result(l.right)))
+  }, 180_000)
+
+  it('a job whose plug-in module differs from the worker\'s copy, or is missing there, is refused with the file named, not retried', async () => {
+    const store = new Redis(url)
+    const queue = new Queue(QUEUE_NAME, { connection: connectionFor(url) })
+    try {
+      for (const [module, reason] of [
+        [pathToFileURL(join(ROOT, 'examples/dp-sgd-logreg.mjs')).href, /the trainer module \S+dp-sgd-logreg\.mjs here hashes to [0-9a-f]{16} \(the file and the modules it imports by relative path\), the coordinator's to 0{16}: install the same file at the same path on every machine/],
+        [pathToFileURL(join(dir, 'elsewhere.mjs')).href, /the trainer module \S+elsewhere\.mjs cannot be read here \(ENOENT\), the coordinator's to 0{16}/],
+      ] as const) {
+        const auditId = module.endsWith('elsewhere.mjs') ? 'e'.repeat(24) : 'f'.repeat(24)
+        const game = { trainer: module, config: {}, corpus, neighbour: { kind: 'add-document', words: [30] }, view: 'white-box' }
+        await store.set(subjectKey(auditId), stringifyJson({ kind: 'trainer', game, seed: 's', features: [] }), 'EX', 600)
+        const job = await queue.add('chunk', { v: 3, version: DPAUDIT_VERSION, code: '0'.repeat(16), auditId, kind: 'trainer', task: '{}' }, { attempts: 3 })
+        await waitFor('the job to fail', async () => (await job.getState()) === 'failed', 60_000)
+        const failed = await queue.getJob(job.id as string)
+        expect(failed?.failedReason).toMatch(reason)
+        expect(failed?.attemptsMade).toBe(1)
+      }
+    } finally {
+      await queue.close()
+      store.disconnect()
+    }
+  }, 90_000)
 
   it('a mechanism audit through the queue gives the local answer bit for bit', async () => {
     const spec = zooAuditSpec('histogram-inverted', { trials: 60_000, seed: 'queue-mechanism', chunkSize: 7_000 })

@@ -45,7 +45,16 @@ const transpile = async (file, source) => {
   return out.outputText
 }
 
+// `dpaudit` and `dpaudit/<sub>` (what the examples and plug-ins import; the package's exports map
+// them to dist/) resolve to the sources here, so a plug-in loaded by a child runs the same code as it
+const SRC = new URL('../../src/', import.meta.url)
+
 export async function resolve(specifier, context, next) {
+  const pkg = /^dpaudit(?:\/([a-z]+))?$/.exec(specifier)
+  if (pkg !== null) {
+    const url = new URL(`${pkg[1] === undefined ? '' : `${pkg[1]}/`}index.ts`, SRC)
+    if (existsSync(fileURLToPath(url))) return { url: url.href, format: 'module', shortCircuit: true }
+  }
   if (specifier.endsWith('.js') && (specifier.startsWith('.') || specifier.startsWith('file:')) && context.parentURL?.startsWith('file:')) {
     const url = new URL(specifier.replace(/\.js$/, '.ts'), context.parentURL)
     if (existsSync(fileURLToPath(url))) return { url: url.href, format: 'module', shortCircuit: true }

@@ -23,6 +23,8 @@ import { encodeJson } from '../checkpoint.js'
 import type { Executor } from '../executor.js'
 import type { ChunkResult, ChunkTask } from '../trials.js'
 import type { TrainerAuditContext, TrainerExecutor } from '../trainers/audit.js'
+import { trainerModuleUrl } from '../trainers/file.js'
+import { TRAINERS, isTrainerName } from '../../trainers/registry.js'
 import { decodeChunkResult, type TrainerChunkResult, type TrainerChunkTask } from '../trainers/chunk.js'
 import { codeHash, decodeMechanismResult, DPAUDIT_VERSION, jobIdOf, type QueueJob, type QueueSubject, QUEUE_NAME, queueAuditId, type Stamp, subjectKey } from './jobs.js'
 import { checkRedisUrl, redactUrl } from './redis.js'
@@ -171,10 +173,23 @@ const queueExecutorFor = <T extends ChunkTask | TrainerChunkTask, R>(url: string
 export const mechanismQueue = (url: string, subject: Extract<QueueSubject, { kind: 'mechanism' }>, options: QueueExecutorOptions = {}): QueueExecutor<ChunkTask, ChunkResult> =>
   queueExecutorFor<ChunkTask, ChunkResult>(url, { subject, decode: decodeMechanismResult }, options)
 
+/**
+ * Why workers cannot rebuild this audit's trainer, or null: they load a built-in trainer by name and
+ * a plug-in from the module its game names by `file:` URL or absolute path; a trainer object handed
+ * to `auditTrainer` in code under another name (a test-only variant) exists only in this process.
+ */
+const unqueueable = (ctx: TrainerAuditContext): string | null => {
+  const name = ctx.game.spec.trainer
+  if (trainerModuleUrl(name) !== null || (isTrainerName(name) && ctx.game.trainer === TRAINERS[name])) return null
+  return `the trainer "${ctx.game.trainer.name}" (game.trainer ${JSON.stringify(name)}) cannot be queued: workers load a built-in trainer by name or a plug-in from its module, so name the module in game.trainer by an absolute path or file: URL`
+}
+
 /** A queue executor for a trainer audit (`auditTrainer`'s executor factory); `made` receives each executor built. */
 export const trainerQueue =
   (url: string, options: QueueExecutorOptions = {}, made?: (e: QueueExecutor<TrainerChunkTask, TrainerChunkResult>) => void) =>
   (ctx: TrainerAuditContext): TrainerExecutor => {
+    const refused = unqueueable(ctx)
+    if (refused !== null) return { workers: 1, run: async () => refused, close: async () => undefined }
     const e = queueExecutorFor<TrainerChunkTask, TrainerChunkResult>(url, { subject: { kind: 'trainer', game: ctx.game.spec, seed: ctx.seed, features: ctx.features }, decode: decodeChunkResult }, options)
     made?.(e)
     return e

@@ -1,9 +1,11 @@
 /**
  * Audit chunks as BullMQ jobs, for mechanism and trainer audits alike (issue 23). A job carries:
  *
- * - a stamp: the dpaudit version and a hash of the audited code (`codeHash`: the module file's
- *   bytes for a mechanism module; for zoo entries and trainers, code that ships inside dpaudit, the
- *   version is the code's identity). A worker refuses a job whose stamp differs from its own: a
+ * - a stamp: the dpaudit version and a hash of the audited code (`codeHash`: for a mechanism
+ *   module or a plug-in trainer, the module file's bytes and those of the files it imports by
+ *   relative path; for zoo entries and built-in trainers, code that ships inside dpaudit, the
+ *   version is the code's identity). The subject names a plug-in by its `file:` URL, which the
+ *   worker imports as the coordinator did. A worker refuses a job whose stamp differs from its own: a
  *   chunk computed by other code would silently change the answer.
  * - the audit id: a digest of the stamp and everything that determines the chunks (subject, pairs
  *   or game, seed, statistics). The subject itself (mechanism reference and pairs, or the game with
@@ -32,7 +34,10 @@ import { hashSeed } from '../stream.js'
 import { type ChunkResult, type ChunkTask, runChunk } from '../trials.js'
 import { type TrainerChunkTask, encodeChunkResult, runTrainerChunk } from '../trainers/chunk.js'
 import { type FeatureName, featuresFor } from '../trainers/features.js'
-import { buildGame, type TrainerGame, type TrainerGameSpec } from '../trainers/game.js'
+import { trainerModuleUrl } from '../trainers/file.js'
+import { buildGame, type GameTrainer, type TrainerGame, type TrainerGameSpec } from '../trainers/game.js'
+import { importTrainerModule } from '../../trainers/module.js'
+import { moduleHash } from './module-hash.js'
 
 /** The BullMQ queue every dpaudit coordinator and worker of this job format uses. */
 export const QUEUE_NAME = 'dpaudit-audit-v3'
@@ -54,18 +59,18 @@ export type QueueSubject =
   | { readonly kind: 'mechanism'; readonly ref: MechanismRef; readonly pairs: ReadonlyArray<NeighbourPair<unknown>> }
   | { readonly kind: 'trainer'; readonly game: TrainerGameSpec; readonly seed: string; readonly features: ReadonlyArray<FeatureName> }
 
+/** The `file:` URL of the module holding the audited code, when it lives outside dpaudit (a mechanism module, a plug-in trainer). */
+const moduleOf = (subject: QueueSubject): string | null =>
+  subject.kind === 'mechanism' ? (subject.ref._tag === 'ModuleRef' ? subject.ref.url : null) : trainerModuleUrl(subject.game.trainer)
+
 /**
- * A hash of the audited code: a module's file bytes (read where the code runs, so a worker with an
- * edited copy is refused), or for code inside dpaudit the version and the subject's name.
+ * A hash of the audited code: a module's file bytes and those of the modules it imports by relative
+ * path (./module-hash.ts; read where the code runs, so a worker with an edited copy is refused), or
+ * for code inside dpaudit the version and the subject's name.
  */
 export const codeHash = (subject: QueueSubject): string => {
-  if (subject.kind === 'mechanism' && subject.ref._tag === 'ModuleRef') {
-    try {
-      return sha(readFileSync(fileURLToPath(subject.ref.url))).slice(0, 16)
-    } catch (e) {
-      return `unreadable:${e instanceof Error ? e.message : String(e)}`
-    }
-  }
+  const url = moduleOf(subject)
+  if (url !== null) return moduleHash(url)
   const name = subject.kind === 'mechanism' ? `zoo:${(subject.ref as Extract<MechanismRef, { _tag: 'ZooRef' }>).name}` : `trainer:${subject.game.trainer}`
   return sha(`${DPAUDIT_VERSION}\n${name}`).slice(0, 16)
 }
@@ -144,9 +149,24 @@ const loaded = new Map<string, Loaded>()
 
 const at = (mod: Record<string, unknown>, path: string): unknown => path.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], mod)
 
+/** The code hash of each module this process has imported: the ESM cache would keep serving a module edited since. */
+const imported = new Map<string, string>()
+
+/** Imports a plug-in trainer for a job, once per content: an edited file needs a fresh worker. */
+const importTrainer = async (url: string, hash: string): Promise<GameTrainer> => {
+  const before = imported.get(url)
+  if (before !== undefined && before !== hash)
+    throw new StampMismatch(`the trainer module ${url} changed since this worker imported it (code ${before}, now ${hash}): restart the worker`)
+  const t = await importTrainerModule(url, 'worker')
+  if (E.isLeft(t)) throw new StampMismatch(t.left)
+  imported.set(url, hash)
+  return t.right
+}
+
 const load = async (job: QueueJob, subject: QueueSubject): Promise<Loaded> => {
   if (subject.kind === 'trainer') {
-    const g = buildGame(subject.game)
+    const url = trainerModuleUrl(subject.game.trainer)
+    const g = buildGame(subject.game, url === null ? undefined : await importTrainer(url, job.code))
     if (E.isLeft(g)) throw new Error(`the job's game is invalid: ${formatError(g.left)}`)
     const features = featuresFor(g.right)
     if (features.join() !== subject.features.join())
@@ -163,6 +183,15 @@ const load = async (job: QueueJob, subject: QueueSubject): Promise<Loaded> => {
   const f = at(mod, ref.exportName)
   if (typeof f !== 'function') throw new StampMismatch(`${ref.url} has no function export "${ref.exportName}"`)
   return { kind: 'mechanism', mechanism: f as BlackBox<unknown>, pairs: subject.pairs }
+}
+
+/** Why a job's code stamp differs from this worker's code, naming the module file when there is one. */
+const codeMismatch = (job: QueueJob, subject: QueueSubject, mine: string): string => {
+  const what = subject.kind === 'mechanism' ? 'mechanism' : 'trainer'
+  const url = moduleOf(subject)
+  if (url === null) return `audit ${job.auditId}: the ${what} code here hashes to ${mine}, the coordinator's to ${job.code}: run the same code on every machine`
+  const here = mine.startsWith('unreadable:') ? `cannot be read here (${mine.slice('unreadable: '.length)})` : `here hashes to ${mine} (the file and the modules it imports by relative path)`
+  return `audit ${job.auditId}: the ${what} module ${fileURLToPath(url)} ${here}, the coordinator's to ${job.code}: install the same file at the same path on every machine`
 }
 
 /**
@@ -185,8 +214,7 @@ export const processJob = async (
     if (text === null) throw new Error(`the subject of audit ${job.auditId} is not in Redis (expired, or the coordinator's Redis database differs)`)
     const subject = decodeJson(text) as QueueSubject
     const mine = codeHash(subject)
-    if (mine !== job.code)
-      throw new StampMismatch(`audit ${job.auditId}: the ${subject.kind === 'mechanism' ? 'mechanism' : 'trainer'} code here hashes to ${mine}, the coordinator's to ${job.code}: run the same code on every machine`)
+    if (mine !== job.code) throw new StampMismatch(codeMismatch(job, subject, mine))
     entry = await load(job, subject)
     if (loaded.size > 16) loaded.clear()
     loaded.set(job.auditId, entry)

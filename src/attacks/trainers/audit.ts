@@ -64,7 +64,7 @@ export interface TrainerAuditSpec {
   readonly selectionFraction?: number
   /** Runs per chunk (default 25); does not change the result. */
   readonly chunkSize?: number
-  /** A trainer object instead of the registry's: a plug-in (`dpaudit audit` loads its module), a test-only variant; in-process only. */
+  /** A trainer object instead of the registry's: a plug-in (`dpaudit audit` loads its module; a queue's workers load it from the `file:` URL or absolute path in `game.trainer`), a test-only variant (in-process only). */
   readonly trainer?: GameTrainer
   readonly featureOptions?: FeatureOptions
   readonly executor?: ExecutorFactory

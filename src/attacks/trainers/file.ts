@@ -23,12 +23,15 @@
  * (explicit corpus and words) before any job is queued, so every worker rebuilds the same corpora.
  *
  * `trainer` is a built-in trainer's name or a plug-in module's path (`./my-trainer.mjs`, relative
- * to the file), which `dpaudit audit` loads as `dpaudit train` does. `claim` may be
+ * to the file), which `dpaudit audit` loads as `dpaudit train` does; for the audit (local or queued)
+ * it becomes the module's `file:` URL, which queue workers load (`trainerModuleUrl`). `claim` may be
  * `{ "accounted": true, "delta": 1e-5 }`: the accountant's ε at δ for the trainer's plan
  * (./accounted.ts), so the audit tests the statement `dpaudit train` prints.
  *
  * @module
  */
+import { isAbsolute } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, invalidParameter } from '../../core/error.js'
 import { loadDataset } from '../../trainers/corpus/load.js'
@@ -75,6 +78,16 @@ export type TrainerAuditFile = Pick<TrainerAuditSpec, 'claim' | 'runs' | 'seed' 
 
 /** Whether a game's `trainer` names a plug-in module (a .js or .mjs path) rather than a built-in trainer. */
 export const isTrainerModulePath = (trainer: unknown): trainer is string => typeof trainer === 'string' && /\.m?js$/i.test(trainer)
+
+/**
+ * The `file:` URL of a plug-in trainer a queued audit's workers can load — the game names it by a
+ * `file:` URL or an absolute path — or null (a built-in name, or a path relative to nothing).
+ */
+export const trainerModuleUrl = (trainer: unknown): string | null => {
+  if (!isTrainerModulePath(trainer)) return null
+  if (trainer.startsWith('file:')) return trainer
+  return isAbsolute(trainer) ? pathToFileURL(trainer).href : null
+}
 
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x)
 

@@ -64,7 +64,7 @@ export interface GameTrainer extends Pick<Trainer<unknown, unknown>, 'name' | 'r
 export type View = 'white-box' | 'black-box'
 
 export interface TrainerGameSpec {
-  /** A built-in trainer's name; or, with the trainer object given to `buildGame`, the plug-in's name or module path (a queue carries only built-in names). */
+  /** A built-in trainer's name; or, with the trainer object given to `buildGame`, the plug-in's name or module path (a queue's workers load a plug-in from its `file:` URL or absolute path). */
   readonly trainer: TrainerName | string
   /** Hyper-parameters; the trainer's defaults fill the rest. */
   readonly config: Readonly<Record<string, unknown>>
@@ -166,12 +166,12 @@ export const decodeTrainerConfig = (trainer: Pick<GameTrainer, 'defaults' | 'con
 
 /**
  * Builds both corpora of a game and checks every field, naming it. `trainer` overrides the
- * registry (in-process audits of test-only trainers; a queue carries only registered names).
+ * registry (a plug-in loaded from its module, a test-only trainer in process).
  */
 export const buildGame = (spec: TrainerGameSpec, trainer?: GameTrainer): E.Either<DpError, TrainerGame> => {
   if (typeof spec !== 'object' || spec === null) return E.left(invalidParameter('$', spec, 'a trainer game is an object { trainer, config, corpus, neighbour, view }'))
   if (trainer === undefined && !(typeof spec.trainer === 'string' && isTrainerName(spec.trainer)))
-    return E.left(invalidParameter('$.trainer', spec.trainer, `one of ${Object.keys(TRAINERS).join(', ')}, or a plug-in module path (dpaudit audit loads it; a queued audit takes built-in trainers only)`))
+    return E.left(invalidParameter('$.trainer', spec.trainer, `one of ${Object.keys(TRAINERS).join(', ')}, or a plug-in module path (dpaudit audit loads it)`))
   const tr: GameTrainer = trainer ?? TRAINERS[spec.trainer as TrainerName]
   if (spec.view !== 'white-box' && spec.view !== 'black-box') return E.left(invalidParameter('$.view', spec.view, 'expected "white-box" or "black-box"'))
   const cj = spec.corpus

@@ -18,6 +18,7 @@
  */
 import { existsSync, rmSync, statSync } from 'node:fs'
 import { basename, dirname, extname, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import * as E from 'fp-ts/lib/Either.js'
 import { auditMechanismAsync, type AuditSpec, zooAuditSpec } from '../../attacks/audit.js'
@@ -33,12 +34,12 @@ import { isAccountedClaim } from '../../attacks/trainers/accounted.js'
 import { decodeTrainerAuditFile, isTrainerModulePath, type TrainerAuditFile } from '../../attacks/trainers/file.js'
 import { zooEntry, ZOO_NAMES } from '../../attacks/zoo/index.js'
 import { type DpError, formatError } from '../../core/error.js'
+import { importTrainerModule } from '../../trainers/module.js'
 import { QUEUE_AUDIT_USAGE, wantsHelp } from '../help.js'
 import { checkOutputPath, parseNumber, readJsonFile } from '../io.js'
 import { guardOutputs } from '../output-guard.js'
 import { progressLine } from '../progress.js'
 import { reportAudit, stoppedBy } from './audit.js'
-import { importTrainerModule } from './train-module.js'
 import { type CommandResult, EXIT } from './result.js'
 
 type Values = Record<string, string | boolean | undefined>
@@ -94,11 +95,12 @@ const planTrainer = async (
   const claim = trainerClaim(v, nums, f.claim)
   if (E.isLeft(claim)) return claim
   const url = v.queue as string | undefined
-  // a plug-in trainer (a module path, relative to the file) is imported here; a queue's workers rebuild games from built-in names only
+  // a plug-in trainer (a module path, relative to the file) is imported here, and the game names it
+  // by its file: URL, which a queue's workers import in turn (the job's code hash checks their copy)
   const modulePath = isTrainerModulePath(f.game.trainer) ? resolve(dirname(file), f.game.trainer) : undefined
-  if (modulePath !== undefined && url !== undefined) return E.left(`audit: ${file}: a plug-in trainer (${f.game.trainer}) is audited in this process only: drop --queue (a queue's workers take built-in trainers)`)
   const plugin = modulePath === undefined ? undefined : await importTrainerModule(modulePath, 'audit')
   if (plugin !== undefined && E.isLeft(plugin)) return plugin
+  const game = modulePath === undefined ? f.game : { ...f.game, trainer: pathToFileURL(modulePath).href }
   let made: QueueExecutor<unknown, unknown> | null = null
   const executor = url === undefined ? undefined : trainerQueue(url, queueOptions(nums), (e) => (made = e as unknown as QueueExecutor<unknown, unknown>))
   return E.right({
@@ -108,6 +110,7 @@ const planTrainer = async (
     run: () =>
       auditTrainer({
         ...f,
+        game,
         ...(plugin === undefined ? {} : { trainer: plugin.right }),
         claim: claim.right,
         runs: nums.runs ?? nums.trials ?? f.runs,
