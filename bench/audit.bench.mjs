@@ -115,9 +115,10 @@ for (const w of WORKERS) {
 // 2a. The serial part (issue 23): pool start-up, selection's merging and choice, and result
 // assembly run in this thread, outside the executor; the trials and selection's family fits run on
 // the workers. Measured with the executor wrapped (time inside run() is the parallel part, time
-// inside fit() the fits'); Amdahl's law then predicts the speed-up on N workers:
+// inside fit() and stats() the fits' and the verdict statistics'); Amdahl's law then predicts the speed-up on N workers:
 // T(N) = serial + parallel(1) / N + Σ over fit batches of max(batch(1) / N, its longest fit).
-// The same audit with the fits in this thread (the executor without fit()) is timed for comparison.
+// The same audit with the fits and the verdict's statistics in this thread (the executor without
+// fit() and stats()) is timed for comparison.
 const serialOf = (w, inlineFits = false) => {
   const t0 = performance.now()
   const pool = createWorkerPool(spec.mechanism, spec.pairs, w)
@@ -131,6 +132,23 @@ const serialOf = (w, inlineFits = false) => {
   // one by one; a batch cannot finish faster than its longest fit on any number of workers).
   const fitBatches = []
   let chunks = 0
+  /** A job runner timed: on 1 worker job by job (each batch's sum and longest job), else as a whole. */
+  const jobsOn = (runner) => (jobs) => {
+    const t = performance.now()
+    let out
+    if (w === 1) {
+      out = []
+      let longest = 0
+      for (const j of jobs) {
+        const tj = performance.now()
+        out.push(...runner([j]))
+        longest = Math.max(longest, performance.now() - tj)
+      }
+      fitBatches.push({ sum: performance.now() - t, longest })
+    } else out = runner(jobs)
+    inFit += performance.now() - t
+    return out
+  }
   const executor = {
     workers: w,
     run: (tasks, onResult, stop) => {
@@ -143,23 +161,10 @@ const serialOf = (w, inlineFits = false) => {
       chunks += tasks.length
       return err
     },
-    // Selection's family fits run on the pool's workers (issue 23): timed apart from the serial part.
-    fit: inlineFits ? undefined : (jobs) => {
-      const t = performance.now()
-      let out
-      if (w === 1) {
-        out = []
-        let longest = 0
-        for (const j of jobs) {
-          const tj = performance.now()
-          out.push(...pool.right.fit([j]))
-          longest = Math.max(longest, performance.now() - tj)
-        }
-        fitBatches.push({ sum: performance.now() - t, longest })
-      } else out = pool.right.fit(jobs)
-      inFit += performance.now() - t
-      return out
-    },
+    // Selection's family fits and the verdict's statistics run on the pool's workers (issue 23):
+    // timed apart from the serial part, as parallel jobs whose batches cannot end before their longest job.
+    fit: inlineFits ? undefined : jobsOn((jobs) => pool.right.fit(jobs)),
+    stats: inlineFits ? undefined : jobsOn((jobs) => pool.right.stats(jobs)),
     close: () => pool.right.close(),
   }
   const r = auditMechanism({ ...spec, executor })
@@ -232,21 +237,21 @@ const serial = {
 if (!values.json) {
   console.log(
     `serial part of a ${TRIALS.toLocaleString('en-US')}-trial audit: ${(s1.serial / 1000).toFixed(2)} s of ${(s1.total / 1000).toFixed(2)} s = ${(100 * fraction).toFixed(2)}% ` +
-      `(pool start, selection's merging and choice, result); family fits on the workers ${(s1.fits / 1000).toFixed(2)} s on 1 (critical path ${(fitsOn(Infinity) / 1000).toFixed(2)} s); ` +
+      `(pool start, selection's merging and choice, result); family fits and verdict statistics on the workers ${(s1.fits / 1000).toFixed(2)} s on 1 (critical path ${(fitsOn(Infinity) / 1000).toFixed(2)} s); ` +
       `measured ×${serial.measured2.toFixed(2)} on 2 workers (Amdahl predicts ×${serial.predicted2.toFixed(2)}), Amdahl predicts ×${serial.predicted16.toFixed(1)} on 16`,
   )
   console.log(
     `of which the fresh pool's start ${(s1.startMs / 1000).toFixed(2)} s; without it (threads kept between audits) ${(100 * serial.warmFraction).toFixed(2)}% serial → Amdahl ×${serial.warmPredicted16.toFixed(1)} on 16`,
   )
   console.log(
-    `the same audit with the fits in this thread: serial ${(inline1.serial / 1000).toFixed(2)} s of ${(inline1.total / 1000).toFixed(2)} s = ${(100 * inline1.serial / inline1.total).toFixed(2)}% → Amdahl ×${amdahlInline(16).toFixed(1)} on 16${inline1.epsilonLowerBound === s1.epsilonLowerBound ? '' : '; ε_LB DIFFERS ✗'}`,
+    `the same audit with the fits and statistics in this thread: serial ${(inline1.serial / 1000).toFixed(2)} s of ${(inline1.total / 1000).toFixed(2)} s = ${(100 * inline1.serial / inline1.total).toFixed(2)}% → Amdahl ×${amdahlInline(16).toFixed(1)} on 16${inline1.epsilonLowerBound === s1.epsilonLowerBound ? '' : '; ε_LB DIFFERS ✗'}`,
   )
   console.log(
     `per-chunk overhead at W (wall, beyond the hot loop, per chunk and worker; CPU time of all threads in brackets): ${serial.chunkOverheadAt.map((x) => `W=${x.workers} ${x.wallMs.toFixed(2)} ms (${x.cpuMs.toFixed(2)} ms CPU)`).join(', ')}; ` +
       `Amdahl on 16 with the overhead at W=${widest.workers}: ×${serial.predicted16WithChunkOverheadAt.speedup.toFixed(1)}`,
   )
   console.log(`best of ${REPS} interleaved runs per worker count; CPU s: the least CPU time (all threads) of the runs`)
-  console.log('workers  seconds  CPU s  serial s  serial %  fits s  chunks  overhead/chunk  speed-up  Amdahl (from 1)  ε_LB')
+  console.log('workers  seconds  CPU s  serial s  serial %  jobs s  chunks  overhead/chunk  speed-up  Amdahl (from 1)  ε_LB')
   for (const b of serial.byWorkers)
     console.log(
       `${String(b.workers).padStart(7)}  ${b.seconds.toFixed(2).padStart(7)}  ${b.cpuSeconds.toFixed(2).padStart(5)}  ${b.serialSeconds.toFixed(2).padStart(8)}  ${(100 * b.serialFraction).toFixed(1).padStart(8)}  ${b.fitsSeconds.toFixed(2).padStart(6)}  ${String(b.chunks).padStart(6)}  ${b.chunkOverheadMs.toFixed(2).padStart(11)} ms  ${`×${b.speedup.toFixed(2)}`.padStart(8)}  ${`×${b.amdahl.toFixed(2)}`.padStart(15)}  ${b.epsilonLowerBound.toFixed(4)}${b.epsilonLowerBound === s1.epsilonLowerBound ? '' : ' DIFFERS ✗'}`,

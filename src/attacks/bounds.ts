@@ -14,9 +14,15 @@ export const clopperPearson = (k: number, n: number, a: number): { readonly lo: 
   // At the ends the Beta quantiles are closed-form: Beta⁻¹(1−a; 1, n) = 1 − a^(1/n) and
   // Beta⁻¹(a; n, 1) = a^(1/n), computed as −expm1(ln a / n) and exp(ln a / n) without cancellation.
   const lo = k === 0 ? 0 : k === n ? Math.exp(Math.log(a) / n) : betaincinv(a, k, n - k + 1)
-  const hi = k === n ? 1 : k === 0 ? -Math.expm1(Math.log(a) / n) : betaincinv(1 - a, k + 1, n - k)
-  return { lo, hi }
+  return { lo, hi: clopperPearsonUpper(k, n, a) }
 }
+
+/**
+ * The upper end of `clopperPearson` alone (the same number): the verdict's bounds use only upper
+ * ends, and each end is an incomplete-beta inversion, the audit's costliest serial step (issue 23).
+ */
+export const clopperPearsonUpper = (k: number, n: number, a: number): number =>
+  k === n ? 1 : k === 0 ? -Math.expm1(Math.log(a) / n) : betaincinv(1 - a, k + 1, n - k)
 
 /**
  * Wilson score upper bound (Wilson 1927) for k successes in n at one-sided normal quantile z: an
@@ -54,8 +60,8 @@ export const epsilonLowerBound = (
   delta: number,
   alpha: number,
 ): number => {
-  const fprHi = clopperPearson(falsePositives, negatives, alpha / 2).hi
-  const fnrHi = clopperPearson(falseNegatives, positives, alpha / 2).hi
+  const fprHi = clopperPearsonUpper(falsePositives, negatives, alpha / 2)
+  const fnrHi = clopperPearsonUpper(falseNegatives, positives, alpha / 2)
   return epsilonFromRates(fprHi, fnrHi, delta)
 }
 

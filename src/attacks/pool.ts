@@ -23,15 +23,20 @@ import type { MechanismRef, SyncExecutor } from './executor.js'
 import type { NeighbourPair } from './pairs.js'
 import type { PairSamples } from './select.js'
 import { type FitJob, type FitPart, type FitRunner, fitInline } from './search.js'
-import type { ChunkResult, ChunkTask } from './trials.js'
+import { type ChunkResult, type ChunkTask, type PackedTasks, packedCount, packTasks } from './trials.js'
+import { type StatAnswer, type StatJob, type StatsRunner, statsInline } from './engine/verdict-stats.js'
 
 /** Messages from the calling thread to a worker. */
 export type ToWorker =
   /** Load the mechanism; `gen` numbers the request, and the 'ready' that answers it echoes it. */
   | { readonly type: 'init'; readonly gen: number; readonly ref: MechanismRef; readonly describe: boolean }
   | { readonly type: 'pairs'; readonly pairs: ReadonlyArray<NeighbourPair<unknown>> }
-  /** A batch: tasks (ChunkTask) or fits ({ id, job: FitJob }), taken in turn through the shared cursor. */
-  | { readonly type: 'run'; readonly batch: number; readonly kind: 'task' | 'fit'; readonly items: ReadonlyArray<unknown>; readonly cursor: SharedArrayBuffer }
+  /**
+   * A batch: tasks (ChunkTask), fits ([id, FitJob]) or verdict statistics ([id, StatJob]), taken in turn
+   * through the shared cursor. Tasks that share their phase, seed, attack and grid come as `packed`
+   * instead of `items`: those fields once, and each task's numbers in a shared table (`packTasks`).
+   */
+  | { readonly type: 'run'; readonly batch: number; readonly kind: 'task' | 'fit' | 'stat'; readonly items: ReadonlyArray<unknown>; readonly packed?: PackedTasks; readonly cursor: SharedArrayBuffer }
   | { readonly type: 'close' }
 
 /** What an audit module exports, as read by a worker (structured-cloned). */
@@ -49,6 +54,7 @@ export type FromWorker =
   | { readonly type: 'ready'; readonly gen: number; readonly description: ModuleDescription | null }
   | { readonly type: 'result'; readonly result: ChunkResult }
   | { readonly type: 'fitted'; readonly id: number; readonly fit: FitPart | null }
+  | { readonly type: 'stat'; readonly id: number; readonly answer: StatAnswer }
   /** The worker found the batch's cursor spent: every item it took is answered. */
   | { readonly type: 'idle'; readonly batch: number }
   | { readonly type: 'fatal'; readonly message: string }
@@ -245,27 +251,31 @@ let batches = 0
 const runShared = (
   slots: ReadonlyArray<Slot>,
   signal: Int32Array,
-  kind: 'task' | 'fit',
-  items: ReadonlyArray<unknown>,
+  kind: 'task' | 'fit' | 'stat',
+  batchItems: ReadonlyArray<unknown> | PackedTasks,
   onAnswer: (m: FromWorker) => void,
   idleLimitMs: number,
   stop?: () => boolean,
 ): string | null => {
-  if (items.length === 0) return null
+  const packed = Array.isArray(batchItems) ? undefined : (batchItems as PackedTasks)
+  const items = packed === undefined ? (batchItems as ReadonlyArray<unknown>) : []
+  const count = packed === undefined ? items.length : packedCount(packed)
+  if (count === 0) return null
   const cursor = new Int32Array(new SharedArrayBuffer(4))
   const batch = ++batches
   let answered = 0
-  let taken = items.length
+  let taken = count
   let fatal: string | null = null
   let stopped = false
-  for (const s of slots) s.port.postMessage({ type: 'run', batch, kind, items, cursor: cursor.buffer as SharedArrayBuffer } satisfies ToWorker)
+  const run: ToWorker = { type: 'run', batch, kind, items, ...(packed === undefined ? {} : { packed }), cursor: cursor.buffer as SharedArrayBuffer }
+  for (const s of slots) s.port.postMessage(run)
   const err = pump(
     slots,
     signal,
     () => answered === taken || fatal !== null,
     (_i, m) => {
       if (m.type === 'fatal') fatal = m.message
-      else if (m.type === 'result' || m.type === 'fitted') {
+      else if (m.type === 'result' || m.type === 'fitted' || m.type === 'stat') {
         answered++
         onAnswer(m)
       }
@@ -276,11 +286,11 @@ const runShared = (
       if (!stopped && stop?.() === true) {
         stopped = true
         // indices below the cursor's old value were taken, and will be answered
-        taken = Math.min(items.length, Atomics.exchange(cursor, 0, items.length))
+        taken = Math.min(count, Atomics.exchange(cursor, 0, count))
       }
     },
   )
-  if (fatal !== null || err !== null) Atomics.store(cursor, 0, items.length)
+  if (fatal !== null || err !== null) Atomics.store(cursor, 0, count)
   return fatal ?? err
 }
 
@@ -292,7 +302,7 @@ const runOnSlots = (
   onResult: (r: ChunkResult) => void,
   idleLimitMs: number,
   stop?: () => boolean,
-): string | null => runShared(slots, signal, 'task', tasks, (m) => (m.type === 'result' ? onResult(m.result) : undefined), idleLimitMs, stop)
+): string | null => runShared(slots, signal, 'task', packTasks(tasks) ?? tasks, (m) => (m.type === 'result' ? onResult(m.result) : undefined), idleLimitMs, stop)
 
 /** A copy of a typed array in shared memory: posted to a worker, it is shared, not copied again. */
 const inSharedMemory = <A extends Float64Array | Int32Array>(a: A): A => {
@@ -337,6 +347,18 @@ const fitOnSlots =
   }
 
 /**
+ * The verdict's statistics on the slots, one message per job; jobs a failed worker left unanswered
+ * run in this thread. Each job is a pure function of plain data, so its answer is `statsInline`'s.
+ */
+const statsOnSlots =
+  (slots: ReadonlyArray<Slot>, signal: Int32Array, idleLimitMs: number): StatsRunner =>
+  (jobs) => {
+    const out: Array<StatAnswer | undefined> = new Array(jobs.length).fill(undefined)
+    runShared(slots, signal, 'stat', jobs.map((job, id) => [id, job] as const), (m) => (m.type === 'stat' ? (out[m.id] = m.answer) : undefined), idleLimitMs)
+    return out.map((a, k) => a ?? (statsInline([jobs[k] as StatJob])[0] as StatAnswer))
+  }
+
+/**
  * A pool of `workers` threads running chunks of the referenced mechanism on the given pairs.
  * Left if the compiled worker is missing or the mechanism cannot be loaded. The caller closes it.
  */
@@ -359,6 +381,7 @@ export const createWorkerPool = <I>(
   return E.right({
     workers,
     fit: fitOnSlots(slots, signal, idle),
+    stats: statsOnSlots(slots, signal, idle),
     run: (tasks, onResult, stop) => {
       const err = runOnSlots(slots, signal, tasks, onResult, idle, stop)
       if (err !== null && err.startsWith(WATCHDOG_PREFIX) && !closed) {
@@ -445,9 +468,11 @@ export const acquireWorkerPool = <I>(
     }
   }
   const fitOnPool = fitOnSlots(pool.slots, pool.signal, idle)
+  const statsOnPool = statsOnSlots(pool.slots, pool.signal, idle)
   return E.right({
     workers,
     fit: (jobs) => (released ? fitInline(jobs) : fitOnPool(jobs)),
+    stats: (jobs) => (released ? statsInline(jobs) : statsOnPool(jobs)),
     run: (tasks, onResult, stop) => {
       if (released) return 'internal: the pool was released'
       const err = runOnSlots(pool.slots, pool.signal, tasks, onResult, idle, stop)

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { clopperPearson, epsilonLowerBound } from './bounds.js'
+import { clopperPearsonUpper, epsilonLowerBound } from './bounds.js'
 
 // For pure ε-DP every event S satisfies P₀(S) ≤ e^ε·P₁(S), so a lower confidence bound on the
 // log ratio θ = ln(p₀/p₁) of one event, fixed before the estimation trials, bounds ε. The rates
@@ -104,7 +104,7 @@ export const logRatioLowerBound = (k0: number, n0: number, k1: number, n1: numbe
   if (n0 <= 0 || n1 <= 0) return 0
   const lpsi = logOddsRatioLower(k0, n0, k1, n1, alpha * (1 - P_SHARE))
   if (!(lpsi > 0)) return 0
-  const p = clopperPearson(k0, n0, alpha * P_SHARE).hi
+  const p = clopperPearsonUpper(k0, n0, alpha * P_SHARE)
   if (!(p < 1)) return 0
   const h = (th: number): number => th + Math.log1p(-p * Math.exp(-th)) - Math.log1p(-p)
   // h(θ) ≥ θ for θ ≥ 0, so the root lies in [0, L_ψ].

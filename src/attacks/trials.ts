@@ -303,3 +303,37 @@ export const chunkShapeFailure = (r: SelectChunkResult, expected: OutputShape): 
         trial: r.start,
         message: `trial ${r.start} returned a ${showShape(r.shape)}, but earlier outputs were a ${showShape(expected)}; outputs must keep one shape`,
       }
+
+/**
+ * A batch's tasks as a worker thread receives them (issue 23, per-chunk cost): the fields they share
+ * (phase, seed, attack, grid) once, and each task's own numbers in a table in shared memory. Posting
+ * it to W workers copies the shared fields W times, not once per task and worker, and the table not
+ * at all; a task is rebuilt with `unpackTask`, equal to the one packed.
+ */
+export interface PackedTasks {
+  readonly common: Pick<ChunkTask, 'phase' | 'seed' | 'attack' | 'grid'>
+  /** PACKED_FIELDS numbers per task: id, pair, side, start, end. */
+  readonly table: Float64Array
+}
+
+const PACKED_FIELDS = 5
+
+/** The tasks packed, or null when they do not all share their phase, seed, attack and grid (then they go one by one). */
+export const packTasks = (tasks: ReadonlyArray<ChunkTask>): PackedTasks | null => {
+  const f = tasks[0]
+  if (f === undefined) return null
+  for (const t of tasks) if (t.phase !== f.phase || t.seed[0] !== f.seed[0] || t.seed[1] !== f.seed[1] || t.attack !== f.attack || t.grid !== f.grid) return null
+  const table = new Float64Array(new SharedArrayBuffer(8 * PACKED_FIELDS * tasks.length))
+  tasks.forEach((t, k) => table.set([t.id, t.pair, t.side, t.start, t.end], PACKED_FIELDS * k))
+  const common = { phase: f.phase, seed: f.seed, ...(f.attack === undefined ? {} : { attack: f.attack }), ...(f.grid === undefined ? {} : { grid: f.grid }) }
+  return { common, table }
+}
+
+export const packedCount = (p: PackedTasks): number => p.table.length / PACKED_FIELDS
+
+/** Task k of a packed batch. */
+export const unpackTask = (p: PackedTasks, k: number): ChunkTask => {
+  const t = p.table
+  const o = PACKED_FIELDS * k
+  return { ...p.common, id: t[o] as number, pair: t[o + 1] as number, side: t[o + 2] === 1 ? 1 : 0, start: t[o + 3] as number, end: t[o + 4] as number }
+}

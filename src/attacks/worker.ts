@@ -18,7 +18,8 @@ import type { BlackBox } from './output.js'
 import type { NeighbourPair } from './pairs.js'
 import type { FromWorker, ModuleDescription, ToWorker } from './pool.js'
 import type { FitJob } from './search.js'
-import { runChunk, type ChunkTask, taskInput } from './trials.js'
+import type { StatJob } from './engine/verdict-stats.js'
+import { runChunk, type ChunkTask, packedCount, taskInput, unpackTask } from './trials.js'
 
 if (isMainThread) throw new Error('attacks/worker is the entry point of audit worker threads; import dpaudit/attacks instead')
 
@@ -37,6 +38,9 @@ const answer = (m: FromWorker, transfer: ArrayBuffer[] = []): void => port.postM
 /** The family fits' module, imported once, when first wanted. */
 let searchModule: Promise<typeof import('./search.js')> | null = null
 const search = (): Promise<typeof import('./search.js')> => (searchModule ??= import('./search.js'))
+/** The verdict statistics' module, likewise. */
+let statsModule: Promise<typeof import('./engine/verdict-stats.js')> | null = null
+const stats = (): Promise<typeof import('./engine/verdict-stats.js')> => (statsModule ??= import('./engine/verdict-stats.js'))
 
 process.on('exit', () => {
   Atomics.store(signal, 1 + index, 1)
@@ -136,13 +140,32 @@ const runFit = (evaluateFamily: typeof import('./search.js').evaluateFamily, id:
   }
 }
 
+/** Runs one verdict statistic and posts its answer (a few numbers). */
+const runStat = (run: typeof import('./engine/verdict-stats.js').runStat, id: number, job: StatJob): boolean => {
+  try {
+    answer({ type: 'stat', id, answer: run(job) })
+    return true
+  } catch (e) {
+    post({ type: 'fatal', message: `internal error in a worker: ${message(e)}` })
+    return false
+  }
+}
+
 /** Serves a batch: takes items through the shared cursor until it is spent, then says 'idle'. */
 const serve = async (m: Extract<ToWorker, { type: 'run' }>): Promise<void> => {
   const cursor = new Int32Array(m.cursor)
-  const n = m.items.length
+  const packed = m.packed
+  const n = packed === undefined ? m.items.length : packedCount(packed)
   const fits = m.kind === 'fit' ? (await search()).evaluateFamily : null
+  const stat = m.kind === 'stat' ? (await stats()).runStat : null
   for (let k = Atomics.add(cursor, 0, 1); k < n; k = Atomics.add(cursor, 0, 1)) {
-    if (fits === null ? !runTask(m.items[k] as ChunkTask) : !runFit(fits, ...(m.items[k] as [number, FitJob]))) return
+    const ok =
+      fits !== null
+        ? runFit(fits, ...(m.items[k] as [number, FitJob]))
+        : stat !== null
+          ? runStat(stat, ...(m.items[k] as [number, StatJob]))
+          : runTask(packed === undefined ? (m.items[k] as ChunkTask) : unpackTask(packed, k))
+    if (!ok) return
   }
   post({ type: 'idle', batch: m.batch })
 }
@@ -153,7 +176,7 @@ const handle = async (m: ToWorker): Promise<void> => {
     case 'init':
       await init(m)
       // the fits come after selection's first round: their module loads meanwhile
-      if (!m.describe && mechanism !== null) void search().catch(() => undefined)
+      if (!m.describe && mechanism !== null) void search().then(stats).catch(() => undefined)
       return
     case 'pairs':
       pairs = m.pairs

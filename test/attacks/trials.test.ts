@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Rng } from '../../src/core/rng.js'
 import { hashSeed, mix32, streamKey, TrialRng } from '../../src/attacks/stream.js'
-import { type ChunkTask, runChunk, type SelectChunkResult } from '../../src/attacks/trials.js'
+import { type ChunkTask, packedCount, packTasks, runChunk, type SelectChunkResult, unpackTask } from '../../src/attacks/trials.js'
 import { laplaceNoise } from '../../src/attacks/zoo/noise.js'
 
 const seed = hashSeed('trials-test')
@@ -131,5 +131,29 @@ describe('runChunk', () => {
       if (laplace(0, rng) >= 0) above0++
     }
     expect((r.counts[2] as number) + (r.counts[3] as number)).toBe(above0)
+  })
+})
+
+describe('packed batches (what a worker thread receives)', () => {
+  const attack = { shape: { kind: 'number' as const, dim: 1 }, model: { family: 'threshold' as const }, orientation: 1 as const, threshold: 0 }
+  const grid = [-1, 0, 1]
+  const est = (id: number, side: 0 | 1, start: number, end: number): ChunkTask => ({ id, phase: 'estimate', pair: 3, side, start, end, seed, attack, grid })
+  it('gives back every task as packed, in order', () => {
+    const tasks = [est(0, 0, 0, 4096), est(1, 0, 4096, 8192), est(7, 1, 0, 4096), est(8, 1, 4096, 5000)]
+    const p = packTasks(tasks)
+    expect(p).not.toBeNull()
+    if (p === null) return
+    expect(packedCount(p)).toBe(4)
+    expect(tasks.map((_, k) => unpackTask(p, k))).toEqual(tasks)
+    // the shared fields are sent once, the numbers in shared memory
+    expect(p.table.buffer).toBeInstanceOf(SharedArrayBuffer)
+    const sel: ChunkTask = { id: -1, phase: 'select', pair: 0, side: 0, seed, start: 0, end: 1 }
+    expect(unpackTask(packTasks([sel])!, 0)).toEqual(sel)
+  })
+  it('leaves a batch whose tasks differ in phase, seed, attack or grid unpacked', () => {
+    expect(packTasks([est(0, 0, 0, 10), { ...est(1, 0, 10, 20), grid: [0] }])).toBeNull()
+    expect(packTasks([est(0, 0, 0, 10), { ...est(1, 0, 10, 20), seed: [1, 2] }])).toBeNull()
+    expect(packTasks([est(0, 0, 0, 10), { ...est(1, 0, 10, 20), phase: 'select' }])).toBeNull()
+    expect(packTasks([])).toBeNull()
   })
 })
