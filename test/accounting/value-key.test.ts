@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { valueKey } from '../../src/accounting/value-key.js'
+import { floatsKey, valueKey } from '../../src/accounting/value-key.js'
 
 // Object.is on every leaf number (NaN equals NaN, but −0 is printed as 0 by JSON, so compare 0 and −0 as equal)
 const sameValue = (a: unknown, b: unknown): boolean => {
@@ -30,5 +30,22 @@ describe('valueKey: the accountants’ memo key', () => {
       }),
       { numRuns: 500 },
     )
+  })
+})
+
+describe('floatsKey: arrays of doubles by their bits', () => {
+  it('two arrays share a key only when they hold the same doubles in the same order (Object.is)', () => {
+    const num = fc.oneof(fc.double(), fc.constantFrom(Infinity, -Infinity, NaN, 0, -0, 1, 2))
+    const arr = fc.array(num, { maxLength: 6 })
+    fc.assert(
+      fc.property(arr, arr, (a, b) => {
+        const same = a.length === b.length && a.every((x, i) => Object.is(x, b[i]))
+        expect(floatsKey(a) === floatsKey(b)).toBe(same)
+        expect(floatsKey(Float64Array.from(a))).toBe(floatsKey(a))
+      }),
+      { numRuns: 1000, seed: 35 },
+    )
+    // A prefix never collides with a longer array: four code units per number.
+    expect(floatsKey([1, 2]).length).toBe(8)
   })
 })

@@ -45,7 +45,7 @@ import { subsampledDiscreteGaussianBounded, subsampledDiscreteGaussianCurve } fr
 import { type SubsampledLaplaceMemo, subsampledLaplaceCurve } from './subsampled-laplace.js'
 import { kept, keptOr } from './kept.js'
 import { withoutReplacementCurve, withoutReplacementGaussianCurve } from './without-replacement.js'
-import { valueKey } from '../value-key.js'
+import { floatsKey, valueKey } from '../value-key.js'
 
 /** A curve on a grid, with the pure ε that also bounds it, and the notes collected. */
 export interface RdpCurveResult {
@@ -111,7 +111,7 @@ const freshContext = (relation: NeighbouringRelation): Context => ({
  */
 const leafKey = (leaf: NormalizedLeaf): string => valueKey(leaf)
 
-const orderSet = (values: ReadonlyArray<number>): OrderSet => ({ values, key: values.join(',') })
+const orderSet = (values: ReadonlyArray<number>): OrderSet => ({ values, key: floatsKey(values) })
 
 /** The default grid, on which a selection's λ̂ and δ̂ are searched. */
 const DEFAULT_GRID = orderSet(DEFAULT_ORDERS)
@@ -427,6 +427,21 @@ const foldUncached = (e: PrivacyEvent, os: OrderSet, path: string, ctx: Context)
   }
 }
 
+/** The sorted union without duplicates of two ascending arrays without duplicates, by one merge. */
+const mergeAscending = (a: ReadonlyArray<number>, b: ReadonlyArray<number>): ReadonlyArray<number> => {
+  const out: number[] = []
+  let i = 0
+  let j = 0
+  while (i < a.length || j < b.length) {
+    const x = i < a.length ? (a[i] as number) : Infinity
+    const y = j < b.length ? (b[j] as number) : Infinity
+    if (x <= y) i++
+    if (y <= x) j++
+    out.push(Math.min(x, y))
+  }
+  return out
+}
+
 /**
  * The inner curve of a sampling node on the grid ∪ {2, …, ⌈max α⌉} (the general bounds need every
  * integer order up to α), handed to `amplify` as a lookup by order.
@@ -439,7 +454,7 @@ const sampledGeneral = (
   amplify: (inner: Curve, lookup: (alpha: number) => number) => Curve,
 ): E.Either<DpError, Curve> => {
   const { grid, index } = keptOr(UNIONS, os.key, () => {
-    const union = [...new Set([...os.values, ...integerOrdersFor(os.values)])].sort((a, b) => a - b)
+    const union = mergeAscending(os.values, integerOrdersFor(os.values))
     const at = new Map<number, number>()
     union.forEach((a, i) => at.set(a, i))
     return { grid: orderSet(union), index: at }

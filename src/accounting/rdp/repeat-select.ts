@@ -21,6 +21,7 @@
  * @module
  */
 import { klDeltaBound } from '../conversions.js'
+import { floatsKey } from '../value-key.js'
 import { kept, keptOr } from './kept.js'
 
 /** The mean of the truncated negative binomial with parameters (γ, η) (PS 2022, Def. 1). */
@@ -78,7 +79,8 @@ const wideEnvelope = (wide: RunCurve, mean: number, shape: number): WideEnvelope
   let byParams = ENVELOPES.get(wide.values)
   const hit = byParams?.get(key)
   if (hit !== undefined) return hit
-  const valueKey = `${key}|${wide.orders.join(',')}|${Array.prototype.join.call(wide.values, ',')}`
+  // Same-length bit strings of the orders and the values: the key of exactly these values.
+  const valueKey = `${key}|${floatsKey(wide.orders)}${floatsKey(wide.values)}`
   const env = keptOr(KEPT_ENVELOPES, valueKey, () => makeEnvelope(wide, mean, shape))
   if (byParams === undefined) {
     byParams = new Map()
