@@ -1,6 +1,6 @@
 /**
  * The machinery of trainer audits: games built by the relation, the white-box observer on the
- * trainers' own releases (and the CGS replay, bit for bit), eq. (24) by hand, LiRA's score, determinism over chunking and
+ * trainers' own releases (and what non-private CGS hands over as it would release), eq. (24) by hand, LiRA's score, determinism over chunking and
  * duplicate deliveries, and the errors for bad games.
  */
 import { createHash } from 'node:crypto'
@@ -13,12 +13,13 @@ import { featuresFor, topicPosteriorRatio } from '../../src/attacks/trainers/fea
 import { buildGame, type CorpusJson, canaryDocument, syntheticCorpus } from '../../src/attacks/trainers/game.js'
 import { fitLira, liraScore } from '../../src/attacks/trainers/lira.js'
 import { decodeTrainerAuditFile } from '../../src/attacks/trainers/file.js'
-import { observe, observedCgsFit } from '../../src/attacks/trainers/observe.js'
+import { observe } from '../../src/attacks/trainers/observe.js'
 import { stringifyJson } from '../../src/core/json.js'
 import type { ReleaseRecord } from '../../src/mechanisms/gate.js'
 import { cdpLdaPlus } from '../../src/trainers/cdp.js'
-import { cgs } from '../../src/trainers/cgs.js'
+import { CGS_NOT_RELEASED, cgs } from '../../src/trainers/cgs.js'
 import { hdpLda } from '../../src/trainers/hdp.js'
+import { phiFromCounts } from '../../src/trainers/lda/state.js'
 import type { LdaConfigBase, LdaModel, LdaTrainer } from '../../src/trainers/trainer.js'
 
 const corpus: CorpusJson = E.getOrElseW((e) => {
@@ -106,17 +107,47 @@ describe('the white-box observer runs the trainers that ship and reads their rel
 })
 
 describe('the non-private CGS observer', () => {
-  it('gives cgs.fit\'s φ and θ-free model bit for bit, and the counts each sweep read', () => {
+  it('reads what cgs.fit hands over as it would release (not a release): φ unchanged, the counts each sweep read, every token\'s topic in reading order', () => {
     const g = right(buildGame(game({ trainer: 'cgs', config: { topics: 2, iterations: 4 } })))
     const d = g.corpora[0]
-    const w = g.attacked?.word as number
+    const index = g.attacked?.index as number
     for (const seed of ['a', 'b']) {
-      const o = right(observedCgsFit(d, g.config as LdaConfigBase, seeded(seed), 1, w))
-      const f = right(cgs.fit(d, g.config as never, seeded(seed), { logLikelihoodEvery: 0 }))
-      expect(Array.from(o.phi)).toEqual(Array.from(f.model.phi))
+      const releases: ReleaseRecord[] = []
+      const watched = right(cgs.fit(d, g.config as never, seeded(seed), { logLikelihoodEvery: 0, onRelease: (r) => releases.push(r) }))
+      const plain = right(cgs.fit(d, g.config as never, seeded(seed), { logLikelihoodEvery: 0 }))
+      expect(Array.from(watched.model.phi)).toEqual(Array.from(plain.model.phi)) // observing draws nothing
+      expect(releases.every((r) => r.event._tag === 'NonPrivate' && r.label.includes(CGS_NOT_RELEASED))).toBe(true)
+      const tables = releases.filter((r) => r.value instanceof Float64Array).map((r) => r.value as Float64Array)
+      const topics = releases.filter((r) => r.value instanceof Int32Array).map((r) => r.value as Int32Array)
+      expect(tables).toHaveLength(4)
+      for (const t of tables) expect(t.reduce((x, y) => x + y, 0)).toBe(d.tokens.length) // every table holds all tokens once
+      expect(topics).toHaveLength(4)
+      // the last topics, in reading order, give back the final counts φ was computed from, bit for bit
+      const nwk = new Int32Array(d.vocab.length * 2)
+      const last = topics[3] as Int32Array
+      for (let i = 0; i < d.tokens.length; i++) {
+        const j = (d.tokens[i] as number) * 2 + (last[i] as number)
+        nwk[j] = (nwk[j] as number) + 1
+      }
+      expect(Array.from(phiFromCounts(nwk, 2, d.vocab.length, (g.config as LdaConfigBase).beta))).toEqual(Array.from(plain.model.phi))
+      const o = right(observe(g, 0, seeded(seed)))
+      expect(Array.from((o.model as LdaModel).phi)).toEqual(Array.from(plain.model.phi))
+      expect(Array.from(o.tokenTopics ?? [])).toEqual(topics.map((z) => z[index]))
       expect(o.tables).toHaveLength(4)
-      // every table holds all tokens once
-      for (const t of o.tables) expect(t.reduce((x, y) => x + y, 0)).toBe(d.tokens.length)
+    }
+  })
+
+  it('keeps the white-box audit results the CGS replica observer gave (recorded before it was removed)', async () => {
+    // auditTrainer results recorded with observe.ts's replay of the CGS sweep (observedCgsFit, before issue 25's change): ε_LB and digest
+    const pinned: Array<[number, number, number, string]> = [
+      [0, 3, 2.889221636306708, 'f00d98ba9fcd0520'],
+      [0, 6, 2.81869445939341, 'b4e2d32f23456339'],
+      [2, 4, 2.84135821115252, 'df20f30d0f40d481'],
+    ]
+    for (const [position, iterations, lb, digest] of pinned) {
+      const spec = game({ trainer: 'cgs', config: { topics: 2, iterations }, neighbour: { kind: 'replace-word', document: 1, position, word: 20 } })
+      const r = right(await auditTrainer({ game: spec, claim: { epsilon: 1, delta: 1e-5 }, runs: 200, seed: 'pin' }))
+      expect([r.epsilonLowerBound, createHash('sha256').update(stringifyJson(r)).digest('hex').slice(0, 16)]).toEqual([lb, digest])
     }
   })
 })

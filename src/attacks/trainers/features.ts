@@ -75,7 +75,7 @@ export const featuresFor = (game: TrainerGame, options: FeatureOptions = {}): Fe
   if (declares(game, 'phi')) out.push('phi-mass', 'phi-loglik')
   if (declares(game, 'word-weights')) out.push('weights-mass')
   if (game.spec.view === 'white-box') {
-    // the replica observers (./observe.ts) record a table per sweep, the true counts for the non-private CGS
+    // a table per sweep: the gate's noisy tables, or the true counts non-private CGS hands over
     if (declares(game, 'count-tables') || observesTokenTopics(game)) out.push('release-mass')
     if (declares(game, 'report-bits')) out.push('report-bits')
     if (observesTokenTopics(game)) out.push('topic-posterior')

@@ -11,10 +11,9 @@
  *   are an exponential mechanism, or unbounded). The trainer's own `fit` runs: its topic-draw
  *   measurement releases every token's topic after the sweep, and the observer reads the attacked
  *   token's from that release — the audited computation is the code that ships.
- * - White-box on non-private CGS (Fig. 4's baseline): the true counts each sweep reads and the
- *   token's topics. `cgs.fit` releases nothing (it has no gate), so `observedCgsFit` replays its
- *   sweep (same state, order and sampler; test/attacks/trainer-game.test.ts checks its φ equals
- *   `cgs.fit`'s bit for bit) and copies the counts before each sweep.
+ * - White-box on non-private CGS (Fig. 4's baseline): the true counts each sweep reads and every
+ *   token's topic after it, which `cgs.fit` hands to `onRelease` as what it would release (it has
+ *   no gate; each record says it is not a release) — read here as the private trainers' releases.
  *
  * Every run here is seeded (a per-trial audit stream): the gate reports it is NOT a private
  * release, as it must — an audit needs runs it can repeat.
@@ -25,12 +24,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, invalidParameter } from '../../core/error.js'
 import type { Rng } from '../../core/rng.js'
 import type { ReleaseRecord } from '../../mechanisms/gate.js'
-import type { Corpus } from '../../trainers/corpus/corpus.js'
-import { cgs } from '../../trainers/cgs.js'
-import { FastUniform } from '../../trainers/lda/random.js'
-import { makeSparseSampler } from '../../trainers/lda/sparse.js'
-import { initState, phiFromCounts } from '../../trainers/lda/state.js'
-import type { LdaConfigBase, LdaModel, ReleaseKind } from '../../trainers/trainer.js'
+import type { LdaModel, ReleaseKind } from '../../trainers/trainer.js'
 import type { ChangedWords, TrainerGame } from './game.js'
 
 /** Presence reports as LP-LDA releases them (trainers/lp/perturb.ts LocalReports). */
@@ -48,7 +42,7 @@ export interface Observation {
   readonly tables: ReadonlyArray<Float64Array>
   /** White-box: released presence reports (LP-LDA). */
   readonly reports: ReadonlyArray<ReportsView>
-  /** White-box, replica trainers, replace-word games: the attacked token's topic after each iteration's sweep. */
+  /** White-box, trainers that release their topic draws, replace-word games: the attacked token's topic after each iteration's sweep. */
   readonly tokenTopics: Int32Array | null
   /**
    * White-box, trainers that declare `word-vectors`: each release of one number per vocabulary word,
@@ -118,46 +112,9 @@ export const topicsOf = (game: TrainerGame): number => {
 
 /**
  * Whether the attacked token's topic is observed: a white-box replace-word game on a trainer that
- * declares its topic draws released (`topic-assignments`), or on non-private CGS (`observedCgsFit`).
+ * releases its topic draws (`topic-assignments`; non-private CGS hands over what it would release).
  */
-export const observesTokenTopics = (game: TrainerGame): boolean =>
-  game.spec.view === 'white-box' && game.attacked !== null && (game.trainer.releases.includes('topic-assignments') || game.trainer === (cgs as unknown))
-
-/**
- * Non-private CGS as `cgs.fit` runs it (by-word order, SparseLDA sampler), observed as Zhao et al.'s
- * Fig. 4 "Non-Private" adversary: the true counts n(i) that sweep i reads and the topic drawn in it
- * for a token of word `word` in document `document`. The sweep visits each document's tokens grouped
- * by word, so the observed token is the first of that word in its document: the attacked token when
- * the word occurs once there (a canary), otherwise an exchangeable copy.
- */
-export const observedCgsFit = (
-  corpus: Corpus,
-  config: LdaConfigBase,
-  rng: Rng,
-  document: number,
-  word: number,
-): E.Either<DpError, { phi: Float64Array; tables: Float64Array[]; tokenTopics: Int32Array }> => {
-  const u = new FastUniform(rng)
-  const state = initState(corpus, config.topics, () => u.next(), 'by-word')
-  const sampler = makeSparseSampler(state, config.alpha, config.beta)
-  let at = -1
-  for (let i = state.docStart[document] as number; i < (state.docStart[document + 1] as number); i++)
-    if (state.tokens[i] === word) {
-      at = i
-      break
-    }
-  if (at < 0) return E.left(invalidParameter('$.neighbour', word, `word ${word} does not occur in document ${document}`))
-  const tables: Float64Array[] = []
-  const topics = new Int32Array(config.iterations)
-  for (let it = 1; it <= config.iterations; it++) {
-    sampler.syncDense() // the counts sweep `it` reads (copying them draws nothing)
-    tables.push(Float64Array.from(state.nwk))
-    sampler.sweep(u)
-    topics[it - 1] = state.z[at] as number
-  }
-  sampler.syncDense()
-  return E.right({ phi: phiFromCounts(state.nwk, config.topics, state.V, config.beta), tables, tokenTopics: topics })
-}
+export const observesTokenTopics = (game: TrainerGame): boolean => game.spec.view === 'white-box' && game.attacked !== null && game.trainer.releases.includes('topic-assignments')
 
 /** Runs side `side` of the game once on `rng` and returns what the adversary sees. */
 export const observe = (game: TrainerGame, side: 0 | 1, rng: Rng): E.Either<DpError, Observation> => {
@@ -166,21 +123,6 @@ export const observe = (game: TrainerGame, side: 0 | 1, rng: Rng): E.Either<DpEr
   const K = topicsOf(game)
   const white = game.spec.view === 'white-box'
   const col = collector(V, K, game.trainer.releases.includes('word-vectors') ? game.changed : undefined)
-  if (observesTokenTopics(game) && game.trainer === (cgs as unknown)) {
-    const a = game.attacked as { index: number; word: number; other: number }
-    const document = game.spec.neighbour.kind === 'replace-word' ? game.spec.neighbour.document : 0
-    const r = observedCgsFit(corpus, game.config as LdaConfigBase, rng, document, side === 0 ? a.word : a.other)
-    if (E.isLeft(r)) return r
-    return E.right({
-      model: { topics: K, vocabulary: V, phi: r.right.phi },
-      tables: r.right.tables,
-      reports: [],
-      tokenTopics: r.right.tokenTopics,
-      wordProjections: [],
-      weightsProjection: Number.NaN,
-      notPrivateBecause: ['non-private baseline: every sweep reads the raw counts'],
-    })
-  }
   // the attacked token's topic, read from each sweep's release of every token's topic (`topic-assignments`)
   const at = observesTokenTopics(game) ? (game.attacked as { index: number }).index : -1
   const topics: number[] = []

@@ -40,6 +40,22 @@ export const groupedByWord = (tokens: Int32Array, docStart: Int32Array): Int32Ar
   return out
 }
 
+/**
+ * Where each token of the corpus, in reading order, sits in a `by-word` state: the j-th occurrence
+ * of a word in a document is the j-th token of that word's group (tokens of one word in one
+ * document are exchangeable to the sampler; this fixes which is which).
+ */
+export const byWordPositions = (tokens: Int32Array, docStart: Int32Array): Int32Array => {
+  const out = new Int32Array(tokens.length)
+  for (let d = 0; d + 1 < docStart.length; d++) {
+    const start = docStart[d] as number
+    const order = Array.from({ length: (docStart[d + 1] as number) - start }, (_, j) => start + j)
+    order.sort((a, b) => (tokens[a] as number) - (tokens[b] as number) || a - b)
+    for (const [j, i] of order.entries()) out[i] = start + j
+  }
+  return out
+}
+
 /** Integer arrays in plain memory, or in SharedArrayBuffers that worker threads can read (./parallel). */
 export type Int32Alloc = (length: number) => Int32Array
 export const plainInt32: Int32Alloc = (n) => new Int32Array(n)
