@@ -5,8 +5,19 @@
  *
  * @module
  */
-import betaincinv from '@stdlib/math-base-special-betaincinv'
+import { createRequire } from 'node:module'
 import normalQuantile from '@stdlib/stats-base-dists-normal-quantile'
+
+/**
+ * @stdlib's incomplete-beta inverse, loaded on first use (issue 23): it is ~400 CommonJS files, the
+ * larger part of what an audit worker thread loads for selection's fits, which never call it (they
+ * use `wilsonUpper`); loaded with the rest, it sat on a fresh pool's critical path before the first
+ * fit. Workers load it while they wait for a fit batch's longest job (worker.ts), ahead of the verdict.
+ */
+let incompleteBetaInverse: ((p: number, a: number, b: number) => number) | null = null
+export const loadIncompleteBetaInverse = (): ((p: number, a: number, b: number) => number) =>
+  (incompleteBetaInverse ??= createRequire(import.meta.url)('@stdlib/math-base-special-betaincinv') as (p: number, a: number, b: number) => number)
+const betaincinv = (p: number, a: number, b: number): number => loadIncompleteBetaInverse()(p, a, b)
 
 /** Clopper–Pearson one-sided bounds at level a each for k successes in n trials. */
 export const clopperPearson = (k: number, n: number, a: number): { readonly lo: number; readonly hi: number } => {

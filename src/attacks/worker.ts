@@ -9,7 +9,8 @@
  * (search.js) and the zoo's analytic Gaussian pull in @stdlib's special functions, about 400 small
  * CommonJS files and most of a thread's 250 ms start; they are imported when first needed (a zoo
  * mechanism loads the analytic Gaussian only if it uses it: zoo/entries.ts `prepareZooEntry`; the
- * fits' module at the first fit), the fits' module in the background as soon as the mechanism is loaded.
+ * fits' module at the first fit), the fits' module in the background as soon as the mechanism is loaded,
+ * and the verdict statistics' incomplete-beta inverse after the first fit batch (bounds.ts).
  *
  * @module
  */
@@ -168,6 +169,9 @@ const serve = async (m: Extract<ToWorker, { type: 'run' }>): Promise<void> => {
     if (!ok) return
   }
   post({ type: 'idle', batch: m.batch })
+  // A fit batch ends with its longest fits, which other workers wait out idle: the time to load the
+  // verdict statistics' incomplete-beta inverse (bounds.ts), so that it is off the critical path.
+  if (m.kind === 'fit') void stats().then((s) => s.prepareStats()).catch(() => undefined)
 }
 
 /** What to do with a message; messages are handled in order, each after the previous one's work (a batch waits for the mechanism's import). */
@@ -176,7 +180,7 @@ const handle = async (m: ToWorker): Promise<void> => {
     case 'init':
       await init(m)
       // the fits come after selection's first round: their module loads meanwhile
-      if (!m.describe && mechanism !== null) void search().then(stats).catch(() => undefined)
+      if (!m.describe && mechanism !== null) void search().catch(() => undefined)
       return
     case 'pairs':
       pairs = m.pairs

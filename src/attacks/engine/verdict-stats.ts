@@ -9,7 +9,7 @@
  * @module
  */
 import normalQuantile from '@stdlib/stats-base-dists-normal-quantile'
-import { clopperPearsonUpper } from '../bounds.js'
+import { clopperPearsonUpper, loadIncompleteBetaInverse } from '../bounds.js'
 import { type BoundForm, boundFromCounts } from '../ratio-bound.js'
 import { aboveCount } from './merge.js'
 
@@ -65,6 +65,11 @@ export const runStat = (j: StatJob): StatAnswer => {
     fnrUpper: clopperPearsonUpper(j.fn, j.positives, j.alpha / 2),
     lb: boundFromCounts(j.form, j.fp, j.negatives, j.fn, j.positives, j.delta, j.alpha),
   }
+}
+
+/** Loads what the jobs need ahead of them (the incomplete-beta inverse, loaded lazily: bounds.ts). */
+export const prepareStats = (): void => {
+  loadIncompleteBetaInverse()
 }
 
 /** Runs the jobs one after another in this thread. */
