@@ -107,7 +107,16 @@ const makeEnvelope = (wide: RunCurve, mean: number, shape: number): WideEnvelope
   const suffix = new Float64Array(n)
   const delta = shape === Infinity ? runDelta(wide) : () => 1
   for (let j = n - 1; j >= 0; j--) {
-    const b = boundAt(wide, delta, wide.orders[j] as number, wide.values[j] as number, c, mean, shape)
+    const alpha = wide.orders[j] as number
+    const eps = wide.values[j] as number
+    // Thm 6's bound is at least ε(α) + log(μ)/(α − 1) (δ̂ ≥ 0): where that is already no smaller than
+    // the suffix to the right, the minimum is that suffix whatever δ̂ is, so δ̂ (a pass over the
+    // grid) is not computed. The same bits as computing it.
+    if (j < n - 1 && shape === Infinity && eps + Math.log(mean) / (alpha - 1) >= (suffix[j + 1] as number)) {
+      suffix[j] = suffix[j + 1] as number
+      continue
+    }
+    const b = boundAt(wide, delta, alpha, eps, c, mean, shape)
     suffix[j] = j === n - 1 ? b : Math.min(b, suffix[j + 1] as number)
   }
   return { c, delta, suffix }

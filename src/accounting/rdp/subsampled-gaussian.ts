@@ -52,8 +52,9 @@ const LN2 = Math.LN2
  *   non-negative terms (no cancellation even for α near 1);
  * - αu > 30: g = e^{αu}(1 − e^{−(α−1)u} − (α−1)e^{−(α−1)u} + (α−1)e^{−αu}), in log space;
  * - otherwise φ(αu) − αφ(u), whose relative cancellation is bounded (φ(x)/x² is increasing).
+ * `phiU` is φ(u), which does not depend on α: the quadrature passes the value it keeps per node.
  */
-const logG = (u: number, alpha: number): number => {
+const logG = (u: number, alpha: number, phiU: number = phi(u)): number => {
   const au = alpha * u
   if (Math.abs(au) <= 0.5) {
     // term_n = α(αⁿ⁻¹ − 1)·uⁿ/n!;  e_{n+1} = α·e_n + (α − 1) with e_n = αⁿ⁻¹ − 1.
@@ -74,7 +75,7 @@ const logG = (u: number, alpha: number): number => {
     const inner = -Math.expm1(-s) - (alpha - 1) * Math.exp(-s) + (alpha - 1) * Math.exp(-au)
     return au + Math.log(inner)
   }
-  return Math.log(phi(au) - alpha * phi(u))
+  return Math.log(phi(au) - alpha * phiU)
 }
 
 /** What the quadrature did, for tests and for the curious. */
@@ -133,6 +134,8 @@ interface Nodes {
   readonly base: number[]
   /** u = log(1 + Y(z)) at each node. */
   readonly u: number[]
+  /** φ(u) at each node (α-independent; `logG` would recompute it at every order). */
+  readonly phiU: number[]
 }
 
 /**
@@ -184,6 +187,7 @@ export const makeSampledGaussian = (q: number, sigma: number): SampledGaussian =
       logC: LN2 + a * a * inv2s2 - logExpm1((2 * Math.PI * a) / h),
       base: [],
       u: [],
+      phiU: [],
     }
     nodeSets[attempt] = ns
     return ns
@@ -191,8 +195,10 @@ export const makeSampledGaussian = (q: number, sigma: number): SampledGaussian =
   const ensure = (ns: Nodes, n: number): void => {
     for (let j = ns.base.length; j <= n; j++) {
       const z = ns.lo + j * ns.h
+      const u = logOnePlusY(z)
       ns.base.push(-z * z * inv2s2 + logNorm)
-      ns.u.push(logOnePlusY(z))
+      ns.u.push(u)
+      ns.phiU.push(phi(u))
     }
   }
   const leftTailG = (alpha: number): number => logG(l1q, alpha)
@@ -227,7 +233,7 @@ export const makeSampledGaussian = (q: number, sigma: number): SampledGaussian =
       if (n + 1 > MAX_QUADRATURE_POINTS) return undefined
       ensure(ns, n)
       const terms = scratchOf(n + 1)
-      for (let j = 0; j <= n; j++) terms[j] = (ns.base[j] as number) + logG(ns.u[j] as number, alpha)
+      for (let j = 0; j <= n; j++) terms[j] = (ns.base[j] as number) + logG(ns.u[j] as number, alpha, ns.phiU[j] as number)
       const logSum = Math.log(ns.h) + logSumExpPruned(terms, n + 1)
       const leftTail = leftTailG(alpha) + logcdf(-ns.T, 0, 1)
       const rightTail =

@@ -41,7 +41,7 @@
 import { roundUpLoss } from '../../core/numeric.js'
 import { laplaceLogMomentMinus1, laplaceRdp } from './closed-forms.js'
 import { fromIntegerOrders } from './integer-orders.js'
-import { hReverse, logBinomialRow, logSumExpPruned, softplus } from './log-space.js'
+import { logBinomialRow, logSumExpPruned, phi, softplus } from './log-space.js'
 
 /** Relative margin on the forward sum (log-binomials ~1e-13 absolute) and on the reverse sums. */
 export const SUBSAMPLED_LAPLACE_MARGIN = 1e-11
@@ -89,6 +89,10 @@ interface ReverseNodes {
   readonly uPlus: number
   readonly u: Float64Array
   readonly w: Float64Array
+  /** φ(u) at uMinus, uPlus and each node: h's α-independent half, kept (the same bits as hReverse's). */
+  readonly phiMinus: number
+  readonly phiPlus: number
+  readonly phiU: Float64Array
 }
 const NODES = new Map<string, ReverseNodes>()
 const reverseNodes = (q: number, b: number, panels: number): ReverseNodes => {
@@ -109,7 +113,9 @@ const reverseNodes = (q: number, b: number, panels: number): ReverseNodes => {
     u[panels + i] = uAt(s + step) // [0, 1]: w at the left, h at the right
     w[panels + i] = step * wAt(s)
   }
-  const nodes = { uMinus: uAt(-1), uPlus: uAt(1), u, w }
+  const uMinus = uAt(-1)
+  const uPlus = uAt(1)
+  const nodes = { uMinus, uPlus, u, w, phiMinus: phi(uMinus), phiPlus: phi(uPlus), phiU: u.map(phi) }
   NODES.set(key, nodes)
   return nodes
 }
@@ -117,8 +123,11 @@ const reverseNodes = (q: number, b: number, panels: number): ReverseNodes => {
 /** An upper bound on B − 1 of the reverse direction D_α(Q‖M), with N panels per half. */
 export const reverseUpper = (q: number, b: number, alpha: number, panels: number): number => {
   const ns = reverseNodes(q, b, panels)
-  let sum = 0.5 * hReverse(ns.uMinus, alpha) + 0.5 * Math.exp(-1 / b) * hReverse(ns.uPlus, alpha)
-  for (let i = 0; i < ns.u.length; i++) sum += (ns.w[i] as number) * hReverse(ns.u[i] as number, alpha)
+  // hReverse(u, α) = φ(βu) − βφ(u) with β = 1 − α, φ(u) read from the nodes.
+  const beta = 1 - alpha
+  const h = (u: number, phiU: number): number => phi(beta * u) - beta * phiU
+  let sum = 0.5 * h(ns.uMinus, ns.phiMinus) + 0.5 * Math.exp(-1 / b) * h(ns.uPlus, ns.phiPlus)
+  for (let i = 0; i < ns.u.length; i++) sum += (ns.w[i] as number) * h(ns.u[i] as number, ns.phiU[i] as number)
   return sum * (1 + SUBSAMPLED_LAPLACE_MARGIN)
 }
 
