@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest'
 import { seededWords, WordStream } from '../../src/core/words.js'
 import { fromDocuments } from '../../src/trainers/corpus/corpus.js'
 import { exactDraw, fastDraw } from '../../src/trainers/lda/exact-draw.js'
-import { makeSnapshotSampler } from '../../src/trainers/lda/snapshot.js'
-import { sparseSweep } from '../../src/trainers/lda/sweep-kernel.js'
+import { makeParallelSnapshotSampler, makeSnapshotSampler } from '../../src/trainers/lda/snapshot.js'
+import { maxPackedCount, sparseSweep, topicBits } from '../../src/trainers/lda/sweep-kernel.js'
 import { initState } from '../../src/trainers/lda/state.js'
 
 // ---- exact rationals, independent of the module ----------------------------------------------
@@ -245,10 +245,27 @@ describe('the snapshot sweep draws by the exact inversion of its list', () => {
       expect(block.length).toBe(N)
       // the sweep's kernel on the scripted first words, its further words from the same pool in order
       let extra = 0
-      sparseSweep(K, 0, st.D, st.tokens, st.docStart, st.z, st.ndk, q, qsum, new Int32Array(K), new Int32Array(K), new Int32Array(K), ALPHA, Uint32Array.from(block), undefined, () => () => ext[extra++] as number)
+      sparseSweep(K, 0, st.D, st.tokens, st.docStart, st.z, st.ndk, q, qsum, new Int32Array(K), new Int32Array(K), ALPHA, Uint32Array.from(block), undefined, () => () => ext[extra++] as number)
       expect(Array.from(st.z)).toEqual(Array.from(z))
     }
     expect(slow).toBeGreaterThan(50) // draws the first word could not settle, decided by the exact path
+  })
+})
+
+describe('the packed topic list of the sweep (count·2^bits + topic)', () => {
+  it('holds every topic and the longest document; a longer one is refused with a message, not a wrong count', () => {
+    expect([1, 2, 3, 4, 5, 50, 64, 65, 1000].map(topicBits)).toEqual([0, 1, 2, 2, 3, 6, 6, 7, 10])
+    for (const K of [1, 2, 50, 64, 65, 1000, 2 ** 16]) expect(maxPackedCount(K) * 2 ** topicBits(K) + (K - 1)).toBeLessThan(2 ** 31)
+    // K = 2^16: 16 bits of topic, counts below 2^15
+    const K = 2 ** 16
+    const limit = maxPackedCount(K)
+    expect(limit).toBe(2 ** 15 - 1)
+    const fits = initState(fromDocuments(['a'], [new Array<number>(limit).fill(0)]), K, () => 0.5, 'reading')
+    expect(makeParallelSnapshotSampler(fits, 0.1, 0.01, 100, 1)._tag).toBe('Right')
+    const long = initState(fromDocuments(['a'], [new Array<number>(limit + 1).fill(0)]), K, () => 0.5, 'reading')
+    const refused = makeParallelSnapshotSampler(long, 0.1, 0.01, 100, 1)
+    expect(refused._tag).toBe('Left')
+    if (refused._tag === 'Left') expect(refused.left.message).toContain(`a document of ${limit + 1} tokens`)
   })
 })
 

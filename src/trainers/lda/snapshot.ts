@@ -54,7 +54,7 @@ import { type Attached, CHUNKS_PER_PART, COIN_RATE, type Command, cutByWeight, P
 import { type Pool, startPool } from './parallel/pool.js'
 import { addBlockNoise, blockCount, inverseTotals, NOISE_BLOCK, ROW_BLOCK, samplerCache, type StreamKey } from './parallel/release-work.js'
 import type { GibbsState } from './state.js'
-import type { SweepRandomness } from './sweep-kernel.js'
+import { maxPackedCount, type SweepRandomness } from './sweep-kernel.js'
 
 export interface SnapshotSampler {
   /** Rebuilds q from a release n̂ (V×K word-major), multiplied by `scale` first (1/γ for SUB-LDA). */
@@ -98,7 +98,7 @@ export interface SnapshotSampler {
 /** The sampler on the calling thread alone. */
 export const makeSnapshotSampler = (state: GibbsState, alpha: number, beta: number, clip: number): SnapshotSampler => {
   const s = build(state, alpha, beta, clip, 1)
-  if (E.isLeft(s)) throw new Error(s.left.message) // one part starts no thread: cannot fail
+  if (E.isLeft(s)) throw new RangeError(s.left.message) // one part starts no thread: only a document too long for the packed topic lists
   return s.right
 }
 
@@ -135,6 +135,10 @@ const build = (state: GibbsState, alpha: number, beta: number, clip: number, wor
   const threaded = parts > 1
   if (threaded && ![tokens, docStart, z, ndk, nwk].every((a) => a.buffer instanceof SharedArrayBuffer))
     return E.left(invalidParameter('workers', workers, 'a sweep on several threads needs the Gibbs state in shared memory (initState with sharedInt32)'))
+  let longest = 0
+  for (let d = 0; d < D; d++) longest = Math.max(longest, (docStart[d + 1] as number) - (docStart[d] as number))
+  if (longest > maxPackedCount(K))
+    return E.left(invalidParameter('topics', K, `a document of ${longest} tokens is longer than the ${maxPackedCount(K)} that the sweep's packed topic lists hold with ${K} topics (K × the longest document must stay below about 2^30): split it`))
   const f64 = (n: number): Float64Array => (threaded ? new Float64Array(new SharedArrayBuffer(8 * n)) : new Float64Array(n))
   const i32 = (n: number): Int32Array => (threaded ? new Int32Array(new SharedArrayBuffer(4 * n)) : new Int32Array(n))
   const arrays: SweepArrays = {

@@ -175,8 +175,7 @@ const need = <T>(x: T | undefined, what: string): T => {
 /** Part j of every command, with its own scratch arrays (K each). */
 export const makePart = (s: SweepArrays, j: number) => {
   const { K, V } = s
-  const nzTopics = new Int32Array(K)
-  const nzCount = new Int32Array(K)
+  const nz = new Int32Array(K) // the document's packed topic list (sweep-kernel.ts)
   const nzPos = new Int32Array(K)
   const scores = new Float64Array(K)
   // topic totals counted in the thread's own memory and copied out once: the parts' rows of nkParts share cache lines
@@ -208,7 +207,7 @@ export const makePart = (s: SweepArrays, j: number) => {
         const extra = extraWords(c.random)
         eachChunk((c0, c1) => {
           fillRangeDraws(c.random, c0, c1, s.docStart, include, s.draws)
-          sparseSweep(K, c0, c1, s.tokens, s.docStart, s.z, s.ndk, s.q, s.qsum, nzTopics, nzCount, nzPos, s.alpha, s.draws, include, extra)
+          sparseSweep(K, c0, c1, s.tokens, s.docStart, s.z, s.ndk, s.q, s.qsum, nz, nzPos, s.alpha, s.draws, include, extra)
         })
         return
       }
