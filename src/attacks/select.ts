@@ -542,6 +542,9 @@ const BITS_EXACT_MAX = 2200
 const JOINT_RECUR = 0.005
 const JOINT_MAX_KEYS = 256
 const JOINT_BINS = 8
+/** Fine bins per pattern before the monotone merge, each with about JOINT_FINE_MIN outputs. */
+const JOINT_FINE_BINS = 64
+const JOINT_FINE_MIN = 40
 
 /**
  * The joint (pattern × continuous) model: values making up ≥ 0.5 % of all entries are symbols,
@@ -586,12 +589,13 @@ const fitJoint = (fit: PairSamples): AttackModel | null => {
     const [a, b] = byKey.get(k) as [number[], number[]]
     const continuous = k.includes('*')
     const pooled = Float64Array.from([...a, ...b]).sort()
-    const edges = continuous && pooled.length > 1 ? adaptiveEdges(pooled, JOINT_BINS) : []
-    const e = Float64Array.from(edges)
-    const c0 = new Float64Array(edges.length + 1)
-    const c1 = new Float64Array(edges.length + 1)
-    for (const x of a) c0[countAtMost(e, x)]! += 1
-    for (const x of b) c1[countAtMost(e, x)]! += 1
+    const fine = continuous && pooled.length > 1 ? equalMassEdges(pooled, Math.max(JOINT_BINS, Math.min(JOINT_FINE_BINS, Math.floor(pooled.length / JOINT_FINE_MIN)))) : []
+    const e = Float64Array.from(fine)
+    const f0 = new Float64Array(fine.length + 1)
+    const f1 = new Float64Array(fine.length + 1)
+    for (const x of a) f0[countAtMost(e, x)]! += 1
+    for (const x of b) f1[countAtMost(e, x)]! += 1
+    const { edges, c0, c1 } = monotoneCells(fine, f0, f1)
     edgesOf.push(edges)
     cells.push([c0, c1])
     B += edges.length + 1
@@ -603,6 +607,71 @@ const fitJoint = (fit: PairSamples): AttackModel | null => {
     edges: edgesOf,
     scores: cells.map(([c0, c1]) => Array.from(c0, (c, i) => binScore(c, c1[i] as number, n0, n1, B))),
     other: binScore(0, 0, n0, n1, B),
+  }
+}
+
+/** Equal-mass interior edges of a sorted sample: at most nBins bins, repeated values merged. */
+const equalMassEdges = (pooled: Float64Array, nBins: number): number[] => {
+  const edges: number[] = []
+  for (let k = 1; k < nBins; k++) {
+    const e = pooled[Math.floor((k * pooled.length) / nBins)] as number
+    if (e > (pooled[0] as number) && (edges.length === 0 || e > (edges[edges.length - 1] as number))) edges.push(e)
+  }
+  return edges
+}
+
+/** Binomial log-likelihood of side-0 shares fitted per block (blocks as [c0, c1] sums). */
+const blocksLogLik = (blocks: ReadonlyArray<readonly [number, number]>): number => {
+  let ll = 0
+  for (const [x, y] of blocks) {
+    const t = x + y
+    if (x > 0) ll += x * Math.log(x / t)
+    if (y > 0) ll += y * Math.log(y / t)
+  }
+  return ll
+}
+
+/**
+ * Pool-adjacent-violators over bins in order: merges neighbouring bins until the side-0 share
+ * (c0+½)/(c0+c1+1) is non-decreasing (`up`) or non-increasing; the isotonic maximum-likelihood fit of a
+ * binomial share (Ayer et al. 1955; Barlow et al. 1972, §1.2). Returns each block's first bin and counts.
+ */
+const poolAdjacent = (c0: Float64Array, c1: Float64Array, up: boolean): Array<{ start: number; c: [number, number] }> => {
+  const blocks: Array<{ start: number; c: [number, number] }> = []
+  // The share with binScore's half counts, so that the cells' scores come out monotone too.
+  const share = (c: readonly [number, number]): number => (c[0] + 0.5) / (c[0] + c[1] + 1)
+  for (let i = 0; i < c0.length; i++) {
+    blocks.push({ start: i, c: [c0[i] as number, c1[i] as number] })
+    while (blocks.length > 1) {
+      const last = blocks[blocks.length - 1] as { start: number; c: [number, number] }
+      const prev = blocks[blocks.length - 2] as { start: number; c: [number, number] }
+      const violates = up ? share(prev.c) > share(last.c) : share(prev.c) < share(last.c)
+      if (!violates) break
+      prev.c = [prev.c[0] + last.c[0], prev.c[1] + last.c[1]]
+      blocks.pop()
+    }
+  }
+  return blocks
+}
+
+/**
+ * Fine bins of one pattern's continuous value merged into a likelihood ratio monotone in the value
+ * (the direction, rising or falling, that fits the counts better). Within an output pattern the
+ * likelihood ratio of a shifted log-concave noise is monotone in the reported value (Karlin &
+ * Rubin 1956: monotone likelihood ratio of location families with log-concave density), as it is,
+ * away from the threshold, for a sparse vector's noisy answer: the merged cells pool evidence that
+ * fixed-width bins split, so the likelihood ratio of each cell is estimated from more outputs and
+ * the event chosen on it is less the luck of a small cell (issue 23, Lyu et al.'s Alg. 3).
+ */
+const monotoneCells = (fine: ReadonlyArray<number>, f0: Float64Array, f1: Float64Array): { edges: number[]; c0: Float64Array; c1: Float64Array } => {
+  if (fine.length === 0) return { edges: [], c0: f0, c1: f1 }
+  const up = poolAdjacent(f0, f1, true)
+  const down = poolAdjacent(f0, f1, false)
+  const blocks = blocksLogLik(up.map((b) => b.c)) >= blocksLogLik(down.map((b) => b.c)) ? up : down
+  return {
+    edges: blocks.slice(1).map((b) => fine[b.start - 1] as number),
+    c0: Float64Array.from(blocks, (b) => b.c[0]),
+    c1: Float64Array.from(blocks, (b) => b.c[1]),
   }
 }
 

@@ -36,10 +36,11 @@ const CASES: ReadonlyArray<readonly [string, string, ZooAuditOptions]> = [
  * Recorded with the audit code below: audit-3 on main bded64c (before the engine was split into
  * phases); audit-4 (issue 23, cross-fitted selection scores and the budget rule of select.ts) after it;
  * audit-5 (the ratio bound for pure claims: δ > 0 unchanged); audit-6 (the chosen event moved to the
- * whole-sample model by its size: only histogram-inverted, whose binned scores differ between fits, moved).
+ * whole-sample model by its size: only histogram-inverted, whose binned scores differ between fits, moved);
+ * audit-7 (the joint family’s monotone cells: no pinned digest moved, none of them ends on the joint family).
  */
 const PINNED = {
-  code: 'audit-6 (issue 23: the event chosen on cross-fitted scores moves to the whole-sample model by its size; the ratio bound for pure claims, its form chosen in selection; cross-fitted selection scores, selection budget growing as the claim shrinks; issue 12: successive halving capped at 1e5 per side, deepening while resolution-limited, projected objective, bits/joint families)',
+  code: 'audit-7 (issue 23: the joint family’s likelihood ratio monotone in the value within each pattern; the event chosen on cross-fitted scores moves to the whole-sample model by its size; the ratio bound for pure claims, its form chosen in selection; cross-fitted selection scores, selection budget growing as the claim shrinks; issue 12: successive halving capped at 1e5 per side, deepening while resolution-limited, projected objective, bits/joint families)',
   digests: {
     'laplace, consistent': '8c891ac0b02459a1',
     'histogram-inverted, several pairs, vectors': '78d476d7616f1e19',

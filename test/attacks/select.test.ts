@@ -107,6 +107,37 @@ describe('selection', () => {
     const pure: PairSamples = { ...s, values: [Float64Array.from(s.values[0], (x) => (x === 0 || x === -1 ? x : 1)), Float64Array.from(s.values[1], (x) => (x === 0 || x === -1 ? x : 1))] }
     expect(fitFamily('joint', pure, 0, 2)).toBeNull()
   })
+  it('the joint family\'s likelihood ratio is monotone in the value within every pattern (pool-adjacent-violators), whatever the data', () => {
+    // Any two sides: a pattern chosen by a coin of bias p_side, then a Laplace value of scale b_side
+    // and shift m_side in the pattern's slot; the fitted score of each pattern must be monotone in
+    // the value (either direction), and a side with a lower shift must score higher at low values.
+    const side = fc.record({ p: fc.double({ min: 0.2, max: 0.8, noNaN: true }), m: fc.double({ min: -2, max: 2, noNaN: true }), b: fc.double({ min: 0.5, max: 3, noNaN: true }) })
+    fc.assert(
+      fc.property(side, side, fc.integer({ min: 0, max: 1 << 30 }), (a, b, seed) => {
+        const rng = new TrialRng([seed, 23])
+        const mk = (q: { p: number; m: number; b: number }, n: number, salt: number): Float64Array => {
+          const v = new Float64Array(n * 2)
+          for (let i = 0; i < n; i++) {
+            rng.reset(salt * n + i)
+            const first = rng.next() < q.p
+            v[i * 2] = first ? q.m + laplaceNoise(rng, q.b) : 0
+            v[i * 2 + 1] = first ? -1 : q.m + laplaceNoise(rng, q.b)
+          }
+          return v
+        }
+        const n = 3000
+        const s: PairSamples = { shape: { kind: 'vector', dim: 2 }, n: [n, n], values: [mk(a, n, 0), mk(b, n, 1)], codes: [new Int32Array(0), new Int32Array(0)], categories: [] }
+        const m = fitFamily('joint', s, 0, 2)
+        if (m?.family !== 'joint') return false
+        return m.scores.every((sc) => {
+          const up = sc.every((x, i) => i === 0 || x >= (sc[i - 1] as number) - 1e-12)
+          const down = sc.every((x, i) => i === 0 || x <= (sc[i - 1] as number) + 1e-12)
+          return up || down
+        })
+      }),
+      { seed: 23, numRuns: 25 },
+    )
+  })
   it('thresholdForCount: the event holds the count nearest the target that the distinct scores allow', () => {
     const scores = fc.array(fc.integer({ min: -6, max: 6 }), { maxLength: 40 })
     fc.assert(

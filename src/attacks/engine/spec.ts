@@ -112,7 +112,7 @@ export const MAX_TRIALS = 2 ** 32
  * Part of every checkpoint fingerprint: bump it whenever a change to the audit code would give a
  * different result for the same spec, so a checkpoint written by older code is refused.
  */
-export const AUDIT_CODE_VERSION = 'audit-6 (issue 23: the event chosen on cross-fitted scores moves to the whole-sample model by its size; the ratio bound for pure claims, its form chosen in selection; cross-fitted selection scores, selection budget growing as the claim shrinks; issue 12: successive halving capped at 1e5 per side, deepening while resolution-limited, projected objective, bits/joint families)'
+export const AUDIT_CODE_VERSION = 'audit-7 (issue 23: the joint family’s likelihood ratio monotone in the value within each pattern; the event chosen on cross-fitted scores moves to the whole-sample model by its size; the ratio bound for pure claims, its form chosen in selection; cross-fitted selection scores, selection budget growing as the claim shrinks; issue 12: successive halving capped at 1e5 per side, deepening while resolution-limited, projected objective, bits/joint families)'
 
 export const METHOD = BOUND_METHOD.rates
 
