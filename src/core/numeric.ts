@@ -115,7 +115,15 @@ export const brentMin = (
   hi: number,
   tol = 1e-9,
   maxEval = 100,
-): { readonly x: number; readonly value: number; readonly evaluations: number } => {
+): {
+  readonly x: number
+  readonly value: number
+  readonly evaluations: number
+  /** The bracket left (it holds the minimum of a unimodal function), and whether `tol` was met. */
+  readonly lo: number
+  readonly hi: number
+  readonly converged: boolean
+} => {
   const GOLD = (3 - Math.sqrt(5)) / 2
   const SQRT_EPS = Math.sqrt(Number.EPSILON)
   let a = lo
@@ -129,11 +137,15 @@ export const brentMin = (
   let evaluations = 1
   let d = 0
   let e = 0
+  let converged = false
   while (evaluations < maxEval) {
     const m = 0.5 * (a + b)
     const tol1 = SQRT_EPS * Math.abs(x) + tol / 3
     const tol2 = 2 * tol1
-    if (Math.abs(x - m) <= tol2 - 0.5 * (b - a)) break
+    if (Math.abs(x - m) <= tol2 - 0.5 * (b - a)) {
+      converged = true
+      break
+    }
     let parabolic = false
     if (Math.abs(e) > tol1) {
       // The parabola through (v, fv), (w, fw), (x, fx): its vertex is x + p/q.
@@ -183,7 +195,7 @@ export const brentMin = (
       }
     }
   }
-  return { x, value: fx, evaluations }
+  return { x, value: fx, evaluations, lo: a, hi: b, converged }
 }
 
 // One shared 8-byte buffer for nextUp: it runs once per order per leaf in the RDP fold, where a
