@@ -61,15 +61,18 @@ describe('AD-LDA', () => {
     expect(JSON.stringify(a.right.ledger)).toMatch(/AD-LDA, approximate/)
   })
 
-  it('fits as well as the sequential sampler: final joint log-likelihood within 1 % (means of 3 seeds)', () => {
+  // Medians, not means: on this corpus either sampler now and then ends in a poor local mode (about 3.5 % lower
+  // log-likelihood; 1 chain in 20 for each, seeds 11–30, before and after the sampler's rewrite), and one such
+  // chain moves a mean of 3 past 1 % whichever sampler it hits.
+  it('fits as well as the sequential sampler: final joint log-likelihood within 1 % (medians of 5 seeds)', () => {
     const ll = (workers: number, seed: number): number => {
       const f = cgs.fit(corpus, config, seeded(seed), { logLikelihoodEvery: config.iterations, workers })
       if (E.isLeft(f)) throw new Error(f.left.message)
       return f.right.trace[f.right.trace.length - 1]?.logLikelihood as number
     }
-    const mean = (w: number): number => [1, 2, 3].reduce((s, seed) => s + ll(w, seed), 0) / 3
-    const seq = mean(1)
-    const ad = mean(3)
+    const median = (w: number): number => [1, 2, 3, 4, 5].map((seed) => ll(w, seed)).sort((x, y) => x - y)[2] as number
+    const seq = median(1)
+    const ad = median(3)
     expect(Number.isFinite(seq) && Number.isFinite(ad)).toBe(true)
     expect(Math.abs(ad / seq - 1)).toBeLessThan(0.01)
   })

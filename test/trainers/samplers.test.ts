@@ -10,6 +10,7 @@ import { fromDocuments } from '../../src/trainers/corpus/corpus.js'
 import { FastUniform } from '../../src/trainers/lda/random.js'
 import { makeSnapshotSampler } from '../../src/trainers/lda/snapshot.js'
 import { makeSparseSampler } from '../../src/trainers/lda/sparse.js'
+import { wasmSparseAvailable } from '../../src/trainers/lda/sparse-wasm.js'
 import { type GibbsState, initState } from '../../src/trainers/lda/state.js'
 
 const K = 2
@@ -102,11 +103,11 @@ const empirical = (st: GibbsState, sweep: () => void): Float64Array => {
   return f.map((x) => x / SWEEPS)
 }
 
-describe('SparseLDA (CGS) samples the collapsed posterior exactly', () => {
+describe.each(['wasm', 'js'] as const)('SparseLDA (CGS, %s loop) samples the collapsed posterior exactly', (engine) => {
   it('matches the enumerated posterior, and keeps its packed counts equal to the counts of z', () => {
     const u = new FastUniform(seeded(11))
     const st = initState(CORPUS, K, () => u.next())
-    const m = makeSparseSampler(st, ALPHA, BETA)
+    const m = makeSparseSampler(st, ALPHA, BETA, engine)
     const target = exact(collapsedLog(st))
     const f = empirical(st, () => m.sweep(u))
     expect(totalVariation(f, target)).toBeLessThan(BOUND)
@@ -116,6 +117,44 @@ describe('SparseLDA (CGS) samples the collapsed posterior exactly', () => {
     m.syncDense()
     const counts = countsOf(st)
     expect(Array.from(st.nwk)).toEqual(Array.from(counts))
+  })
+})
+
+describe('SparseLDA: the WebAssembly loop is the JavaScript loop', () => {
+  // documents with repeated words (Zipf-like word draws) so that both run paths and all three buckets are taken
+  const corpusOf = (seed: number, D: number, V: number) => {
+    const r = seeded(seed)
+    const docs = Array.from({ length: D }, () => Array.from({ length: 5 + Math.floor(r.next() * 80) }, () => Math.floor(V * r.next() ** 2.5)))
+    return fromDocuments(Array.from({ length: V }, (_, w) => `w${w}`), docs)
+  }
+  it.each([
+    [3, 0.3, 0.2],
+    [20, 0.1, 0.01],
+    [50, 0.05, 0.5],
+  ])('K = %i, α = %f, β = %f: the same topics after every sweep, bit for bit, and counts equal to the counts of z', (topics, alpha, beta) => {
+    const corpus = corpusOf(topics, 40, 60)
+    const run = (engine: 'wasm' | 'js') => {
+      const u = new FastUniform(seeded(5))
+      const st = initState(corpus, topics, () => u.next())
+      return { st, m: makeSparseSampler(st, alpha, beta, engine), u }
+    }
+    expect(wasmSparseAvailable).toBe(true)
+    const a = run('wasm')
+    const b = run('js')
+    for (let t = 0; t < 30; t++) {
+      a.m.sweep(a.u)
+      b.m.sweep(b.u)
+      expect(Array.from(a.st.z)).toEqual(Array.from(b.st.z))
+    }
+    expect(Array.from(a.st.ndk)).toEqual(Array.from(b.st.ndk))
+    expect(Array.from(a.st.nk)).toEqual(Array.from(b.st.nk))
+    a.m.syncDense()
+    const counts = new Int32Array(a.st.V * topics)
+    for (let i = 0; i < a.st.tokens.length; i++) {
+      const cell = (a.st.tokens[i] as number) * topics + (a.st.z[i] as number)
+      counts[cell] = (counts[cell] as number) + 1
+    }
+    expect(Array.from(a.st.nwk)).toEqual(Array.from(counts))
   })
 })
 

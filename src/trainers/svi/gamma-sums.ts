@@ -19,6 +19,7 @@
  *
  * @module
  */
+import { I32, V128, functionModule, op, uleb, vec } from '../../core/wasm-binary.js'
 
 /**
  * acc_k = Σ_j (c_j/norm_j)·b_jk with norm_j = Σ_k t_k·b_jk + 1e-100, over the m×K block b (stride
@@ -85,55 +86,9 @@ export const gammaSumsJs = (block: Float64Array, t: Float64Array, counts: Float6
 
 // ---- the WebAssembly kernel --------------------------------------------------------------------
 
-const uleb = (n: number): number[] => {
-  const out: number[] = []
-  do {
-    let b = n & 0x7f
-    n >>>= 7
-    if (n !== 0) b |= 0x80
-    out.push(b)
-  } while (n !== 0)
-  return out
-}
-const sleb = (n: number): number[] => {
-  const out: number[] = []
-  for (;;) {
-    const b = n & 0x7f
-    n >>= 7
-    if ((n === 0 && (b & 0x40) === 0) || (n === -1 && (b & 0x40) !== 0)) return [...out, b]
-    out.push(b | 0x80)
-  }
-}
-const name = (s: string): number[] => [...uleb(s.length), ...Array.from(s, (c) => c.charCodeAt(0))]
-const vec = (items: ReadonlyArray<ReadonlyArray<number>>): number[] => [...uleb(items.length), ...items.flat()]
-const section = (id: number, body: ReadonlyArray<number>): number[] => [id, ...uleb(body.length), ...body]
-const f64Bytes = (x: number): number[] => {
-  const view = new DataView(new ArrayBuffer(8))
-  view.setFloat64(0, x, true) // the binary format is little-endian whatever the platform
-  return Array.from(new Uint8Array(view.buffer))
-}
-
-const I32 = 0x7f
-const V128 = 0x7b
-// instructions (Core Spec §5.4); memory immediates are (log2 alignment, offset)
-const get = (i: number): number[] => [0x20, ...uleb(i)]
-const set = (i: number): number[] => [0x21, ...uleb(i)]
-const tee = (i: number): number[] => [0x22, ...uleb(i)]
-const i32 = (n: number): number[] => [0x41, ...sleb(n)]
-const I32_ADD = [0x6a]
-const I32_AND = [0x71]
-const I32_SHL = [0x74]
-const I32_GE_U = [0x4f]
-const I32_LT_U = [0x49]
-const BLOCK = [0x02, 0x40]
-const LOOP = [0x03, 0x40]
-const END = [0x0b]
-const br = (depth: number): number[] => [0x0c, ...uleb(depth)]
-const brIf = (depth: number): number[] => [0x0d, ...uleb(depth)]
-const f64Load = (offset: number): number[] => [0x2b, 3, ...uleb(offset)]
-const f64Const = (x: number): number[] => [0x44, ...f64Bytes(x)]
-const F64_ADD = [0xa0]
-const F64_DIV = [0xa3]
+const { get, set, tee, i32, br, brIf, BLOCK, LOOP, END, I32_ADD, I32_AND, I32_SHL, I32_GE_U, I32_LT_U, F64_ADD, F64_DIV } = op
+const f64Load = op.f64LoadAt
+const f64Const = op.f64c
 const simd = (op: number, ...imm: number[]): number[] => [0xfd, ...uleb(op), ...imm]
 const V128_LOAD = simd(0x00, 3, 0)
 const V128_STORE = simd(0x0b, 3, 0)
@@ -209,17 +164,7 @@ const functionBody = (words: number): number[] => {
 }
 
 /** The module for `words` words per step: imports env.memory, exports gammaSums: (i32 × 6) → (). */
-export const gammaSumsModuleBytes = (words: number): Uint8Array => {
-  const body = functionBody(words)
-  return new Uint8Array([
-    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-    ...section(1, vec([[0x60, ...vec(new Array(6).fill([I32])), 0]])),
-    ...section(2, vec([[...name('env'), ...name('memory'), 0x02, 0x00, 0x01]])),
-    ...section(3, vec([[0]])),
-    ...section(7, vec([[...name('gammaSums'), 0x00, 0]])),
-    ...section(10, vec([[...uleb(body.length), ...body]])),
-  ])
-}
+export const gammaSumsModuleBytes = (words: number): Uint8Array => functionModule('gammaSums', new Array<number>(6).fill(I32), functionBody(words))
 
 /** Words per step of the compiled kernel. */
 export const KERNEL_WORDS = 4

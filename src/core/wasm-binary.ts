@@ -1,0 +1,110 @@
+/**
+ * Assembling small WebAssembly modules byte by byte (WebAssembly Core Specification 2.0, §5 "Binary
+ * Format"): LEB128 integers (§5.2.2), vectors and sections (§5.1.3, §5.5.2), the instructions the
+ * hand-written kernels use (§5.4, opcodes as listed there) and a one-function module that imports
+ * its memory as env.memory. Code is written as nested arrays of bytes, flattened once.
+ *
+ * @module
+ */
+
+/** Instruction bytes, nested freely. */
+export type Code = ReadonlyArray<number | Code>
+
+export const uleb = (n: number): number[] => {
+  const out: number[] = []
+  do {
+    let b = n & 0x7f
+    n >>>= 7
+    if (n !== 0) b |= 0x80
+    out.push(b)
+  } while (n !== 0)
+  return out
+}
+export const sleb = (n: number): number[] => {
+  const out: number[] = []
+  for (;;) {
+    const b = n & 0x7f
+    n >>= 7
+    if ((n === 0 && (b & 0x40) === 0) || (n === -1 && (b & 0x40) !== 0)) return [...out, b]
+    out.push(b | 0x80)
+  }
+}
+export const name = (s: string): number[] => [...uleb(s.length), ...Array.from(s, (c) => c.charCodeAt(0))]
+export const vec = (items: ReadonlyArray<ReadonlyArray<number>>): number[] => [...uleb(items.length), ...items.flat()]
+export const section = (id: number, content: ReadonlyArray<number>): number[] => [id, ...uleb(content.length), ...content]
+export const f64Bytes = (x: number): number[] => {
+  const view = new DataView(new ArrayBuffer(8))
+  view.setFloat64(0, x, true) // the binary format is little-endian whatever the platform
+  return Array.from(new Uint8Array(view.buffer))
+}
+export const flatten = (code: Code): number[] => code.flat(Infinity as 1) as number[]
+
+/** Value types (§5.3.1). */
+export const I32 = 0x7f
+export const F64 = 0x7c
+export const V128 = 0x7b
+
+/** Instructions (§5.4); memory immediates are (log2 alignment, offset). */
+export const op = {
+  get: (i: number): number[] => [0x20, ...uleb(i)],
+  set: (i: number): number[] => [0x21, ...uleb(i)],
+  tee: (i: number): number[] => [0x22, ...uleb(i)],
+  i32: (n: number): number[] => [0x41, ...sleb(n)],
+  f64c: (x: number): number[] => [0x44, ...f64Bytes(x)],
+  br: (depth: number): number[] => [0x0c, ...uleb(depth)],
+  brIf: (depth: number): number[] => [0x0d, ...uleb(depth)],
+  f64LoadAt: (offset: number): number[] => [0x2b, 3, ...uleb(offset)],
+  BLOCK: [0x02, 0x40],
+  LOOP: [0x03, 0x40],
+  IF: [0x04, 0x40],
+  ELSE: [0x05],
+  END: [0x0b],
+  i32Load: [0x28, 2, 0],
+  f64Load: [0x2b, 3, 0],
+  i32Store: [0x36, 2, 0],
+  f64Store: [0x39, 3, 0],
+  I32_EQZ: [0x45],
+  I32_EQ: [0x46],
+  I32_NE: [0x47],
+  I32_LT_S: [0x48],
+  I32_LT_U: [0x49],
+  I32_GT_S: [0x4a],
+  I32_LE_S: [0x4c],
+  I32_GE_S: [0x4e],
+  I32_GE_U: [0x4f],
+  F64_LT: [0x63],
+  F64_LE: [0x65],
+  I32_ADD: [0x6a],
+  I32_SUB: [0x6b],
+  I32_MUL: [0x6c],
+  I32_AND: [0x71],
+  I32_OR: [0x72],
+  I32_XOR: [0x73],
+  I32_SHL: [0x74],
+  I32_SHR_S: [0x75],
+  I32_SHR_U: [0x76],
+  I32_ROTL: [0x77],
+  F64_ADD: [0xa0],
+  F64_SUB: [0xa1],
+  F64_MUL: [0xa2],
+  F64_DIV: [0xa3],
+  F64_CONVERT_I32_S: [0xb7],
+  F64_CONVERT_I32_U: [0xb8],
+}
+
+/** A function body (§5.5.13): local declarations as (count, type) runs, then the code (ending in END). */
+export const body = (locals: ReadonlyArray<readonly [number, number]>, code: Code): number[] => [...vec(locals.map(([n, t]) => [...uleb(n), t])), ...flatten(code)]
+
+/**
+ * A module with one function `exported`, of parameter types `params` and no result, and `functionBody`;
+ * it imports its memory (at least one page) as env.memory.
+ */
+export const functionModule = (exported: string, params: ReadonlyArray<number>, functionBody: ReadonlyArray<number>): Uint8Array =>
+  new Uint8Array([
+    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+    ...section(1, vec([[0x60, ...vec(params.map((t) => [t])), 0]])),
+    ...section(2, vec([[...name('env'), ...name('memory'), 0x02, 0x00, 0x01]])),
+    ...section(3, vec([[0]])),
+    ...section(7, vec([[...name(exported), 0x00, 0]])),
+    ...section(10, vec([[...uleb(functionBody.length), ...functionBody]])),
+  ])
