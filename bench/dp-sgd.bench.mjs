@@ -8,18 +8,21 @@
 //     class, beside non-private SGD on the same Poisson lots (no clipping, no noise) in the same run;
 //     the ε of the plan at δ = 1e-5 from the RDP and the PLD accountant; ms per step of each, and
 //     their ratio (a shared 2-core VM: absolute times move, the ratio much less).
-//  2. The one-run audit (Steinke, Nasr & Jagielski 2023) of the plug-in and of the broken variant
-//     (clipping off) with --canaries canaries, against the audited configuration's accounted ε.
-//  3. The canary distinguishing game (auditMechanism, Clopper–Pearson) with --trials trials, both variants.
+//  2. The one-run audit (Steinke, Nasr & Jagielski 2023; the generic `auditTrainerOneRun` through
+//     examples/dp-sgd/one-run.mjs) of the plug-in and of the broken variant (clipping off) with
+//     --canaries canaries, against the accounted ε of examples/dp-sgd/trainer-audit.json's game.
+//  3. The generic many-run trainer audit of examples/dp-sgd/trainer-audit.json and
+//     trainer-audit-broken.json (`auditTrainer`, Clopper–Pearson) with --trials runs each.
 import { parseArgs } from 'node:util'
 import { performance } from 'node:perf_hooks'
 import { seeded } from 'dpaudit'
 import { account } from 'dpaudit/accounting'
-import { auditMechanism } from 'dpaudit/attacks'
+import { readFileSync } from 'node:fs'
+import { auditTrainer, decodeTrainerAuditFile } from 'dpaudit/attacks'
 import { loadDataset, planOf } from 'dpaudit/trainers'
 import { trainer } from '../examples/dp-sgd-logreg.mjs'
 import { trainer as broken } from '../examples/dp-sgd-logreg-broken.mjs'
-import { accountedEpsilon, AUDIT_CONFIG, auditCorpus, canaryMechanism, oneRunAudit } from '../examples/dp-sgd/audit.mjs'
+import { oneRunAudit } from '../examples/dp-sgd/one-run.mjs'
 import { accuracy, presenceRows, rowDot, sigmoid } from '../examples/dp-sgd/features.mjs'
 
 const { values: args } = parseArgs({ options: { seeds: { type: 'string', default: '3' }, canaries: { type: 'string', default: '5000' }, trials: { type: 'string', default: '4000' } } })
@@ -68,24 +71,18 @@ for (let s = 1; s <= Number(args.seeds); s++) {
   )
 }
 
-const config = { ...trainer.defaults, ...AUDIT_CONFIG }
-const base = auditCorpus()
-const epsilon = accountedEpsilon(trainer, config, DELTA)
-console.log(`2. audited configuration ${JSON.stringify(AUDIT_CONFIG)}: accounted ε(δ = 1e-5) = ${epsilon.toFixed(3)}`)
+console.log(`2. one run on examples/dp-sgd/trainer-audit.json's game, ${args.canaries} canaries`)
 for (const t of [trainer, broken]) {
   const t0 = performance.now()
-  const r = oneRunAudit({ trainer: t, base, config, canaries: Number(args.canaries) })
-  console.log(`   one run, ${t.name}: ε_LB = ${r.epsilonLowerBound.toFixed(3)} (${r.correct}/${r.guesses} correct; ${((performance.now() - t0) / 1000).toFixed(1)} s) ${r.epsilonLowerBound > epsilon ? 'ABOVE the accounted ε: flagged' : 'below the accounted ε'}`)
+  const r = oneRunAudit({ trainer: t, canaries: Number(args.canaries) })
+  console.log(`   one run, ${t.name}: ε_LB = ${r.epsilonLowerBound.toFixed(3)} (${r.correct}/${r.guesses} correct; ${((performance.now() - t0) / 1000).toFixed(1)} s) against the accounted ε = ${r.claim.epsilon.toFixed(3)}: ${r.verdict}`)
 }
-console.log(`3. canary game, ${args.trials} trials each`)
-for (const t of [trainer, broken]) {
+console.log(`3. the trainer audit of examples/dp-sgd/trainer-audit*.json, ${args.trials} runs each`)
+for (const [file, t] of [['trainer-audit.json', trainer], ['trainer-audit-broken.json', broken]]) {
+  const f = decodeTrainerAuditFile(JSON.parse(readFileSync(new URL(`../examples/dp-sgd/${file}`, import.meta.url), 'utf8')))
+  if (f._tag === 'Left') throw new Error(f.left.message)
   const t0 = performance.now()
-  const r = auditMechanism({
-    mechanism: canaryMechanism(t, base, config),
-    pairs: [{ input: { canary: false }, neighbour: { canary: true } }],
-    claim: { epsilon, delta: DELTA },
-    trials: Number(args.trials),
-    seed: 'dp-sgd-bench',
-  })
-  console.log(`   ${t.name}: ε_LB = ${r.right.epsilonLowerBound.toFixed(3)}, verdict ${r.right.verdict} (${((performance.now() - t0) / 1000).toFixed(1)} s)`)
+  const r = await auditTrainer({ ...f.right, trainer: t, runs: Number(args.trials) })
+  if (r._tag === 'Left') throw new Error(r.left.message)
+  console.log(`   ${t.name}: ε_LB = ${r.right.epsilonLowerBound.toFixed(3)} (test ${r.right.test?.name}), accounted ε = ${r.right.claim.epsilon.toFixed(3)}, verdict ${r.right.verdict} (${((performance.now() - t0) / 1000).toFixed(1)} s)`)
 }

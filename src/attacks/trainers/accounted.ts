@@ -13,10 +13,10 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, invalidParameter } from '../../core/error.js'
 import { showRelation } from '../../mechanisms/neighbouring.js'
-import { corpusStats } from '../../trainers/corpus/corpus.js'
+import { type Corpus, corpusStats } from '../../trainers/corpus/corpus.js'
 import { privacyStatement } from '../../trainers/statement.js'
 import type { AuditClaim } from '../claim.js'
-import type { Neighbour, TrainerGame } from './game.js'
+import type { GameTrainer, Neighbour, TrainerGame } from './game.js'
 
 /** "Test the accountant's ε at δ for the trainer's plan" (a trainer-audit file's `"claim": { "accounted": true, "delta": δ }`). */
 export interface AccountedClaim {
@@ -34,22 +34,26 @@ const stepRelation: Readonly<Record<Neighbour['kind'], { kind: string; unit: str
 }
 
 /** The accountant's ε at `delta` for the game's trainer, configuration and D, as an audit claim (see the module comment). */
-export const accountedClaim = (game: TrainerGame, delta: number): E.Either<DpError, AuditClaim> => {
+export const accountedClaim = (game: TrainerGame, delta: number): E.Either<DpError, AuditClaim> =>
+  accountedClaimFor(game.trainer, game.config, game.corpora[0], game.spec.neighbour.kind, delta)
+
+/** The same for a trainer, its decoded configuration and a corpus, tested on pairs of one `step` (a one-run audit: add-document). */
+export const accountedClaimFor = (trainer: GameTrainer, config: unknown, corpus: Corpus, kind: Neighbour['kind'], delta: number): E.Either<DpError, AuditClaim> => {
   if (!(typeof delta === 'number' && delta > 0 && delta < 1)) return E.left(invalidParameter('$.claim.delta', delta, 'the δ at which the accounted ε is taken: a number in (0, 1)'))
-  const { relation } = game.trainer
-  const step = stepRelation[game.spec.neighbour.kind]
+  const { relation } = trainer
+  const step = stepRelation[kind]
   if (step.kind !== relation.kind || step.unit !== relation.unit)
     return E.left(
       invalidParameter(
         '$.claim',
         'accounted',
-        `${game.trainer.name} protects ${showRelation(relation)}, but a ${game.spec.neighbour.kind} game is a ${step.kind} pair of one ${step.unit}: give the claim { epsilon, delta } to test under it`,
+        `${trainer.name} protects ${showRelation(relation)}, but a ${kind} game is a ${step.kind} pair of one ${step.unit}: give the claim { epsilon, delta } to test under it`,
       ),
     )
-  const s = privacyStatement(game.trainer, game.config, corpusStats(game.corpora[0]), [delta])
+  const s = privacyStatement(trainer, config, corpusStats(corpus), [delta])
   if (E.isLeft(s)) return s
   const epsilon = s.right.guarantee[0]?.epsilon
   if (epsilon === undefined || !Number.isFinite(epsilon))
-    return E.left(invalidParameter('$.claim', 'accounted', `the accountant gives ${game.trainer.name}'s plan no finite ε at δ = ${delta}: there is no claim to test`))
+    return E.left(invalidParameter('$.claim', 'accounted', `the accountant gives ${trainer.name}'s plan no finite ε at δ = ${delta}: there is no claim to test`))
   return E.right({ epsilon, delta })
 }

@@ -18,10 +18,18 @@
  * only for small ε.
  *
  * Canaries: canary i is `canaryLength` tokens of its own word, a word added to the vocabulary and
- * used nowhere else, so its score is that word's mass — in φ (black-box) or in the released
- * topic-word tables (white-box). The unit is add/remove one canary document; compare the bound with
- * the trainer's guarantee for that unit (group privacy over its tokens for a replace-one-word
- * trainer), not with a per-word ε.
+ * used nowhere else (labelled `canaryLabel` in a labelled corpus), so its score is read at that
+ * word, from what the trainer declares it releases (`releases`, as the many-run audit's statistics
+ * are; any trainer, built in or a plug-in): its mass in φ (`phi-mass`, black-box) or in the
+ * released topic-word tables (`release-mass`, white-box); for a trainer releasing vectors of one
+ * number per vocabulary word, the canary word's entry of each release summed, or the largest or
+ * smallest (`word-release-sum`/`-max`/`-min`, white-box: DP-SGD's noisy gradient sums, where a
+ * canary in the lot moves its own coordinate), or its entry of the model file's vectors
+ * (`weights-mass`, black-box). `orientation` says whether an included canary scores higher (the
+ * default) or lower — fixed before the run, as the theorem requires. The unit is add/remove one
+ * canary document; compare the bound with the trainer's guarantee for that unit (group privacy
+ * over its tokens for a replace-one-word trainer), not with a per-word ε; `{ accounted: true,
+ * delta }` claims the accountant's ε for an add/remove-one-document trainer's plan.
  *
  * @module
  */
@@ -30,15 +38,21 @@ import { type DpError, invalidParameter } from '../../core/error.js'
 import { seeded } from '../../core/rng.js'
 import { fromDocuments } from '../../trainers/corpus/corpus.js'
 import { TRAINERS, isTrainerName } from '../../trainers/registry.js'
-import type { LdaConfigBase, LdaTrainer, TrainerName } from '../../trainers/trainer.js'
+import type { ReleaseRecord } from '../../mechanisms/gate.js'
+import type { ReleaseKind, TrainerName } from '../../trainers/trainer.js'
 import { type AuditClaim, validateClaim } from '../claim.js'
 import { oneRunEpsilonLowerBound } from '../one-run.js'
 import { hashSeed, streamKey, TrialRng } from '../stream.js'
-import { type CorpusJson, decodeTrainerConfig, type View } from './game.js'
-import { collector } from './observe.js'
+import { type AccountedClaim, accountedClaimFor, isAccountedClaim } from './accounted.js'
+import { type CorpusJson, decodeTrainerConfig, type GameTrainer, type View } from './game.js'
+import { collector, ldaModel } from './observe.js'
+
+/** How a one-run audit scores a canary (see the module comment). */
+export type OneRunStatistic = 'phi-mass' | 'release-mass' | 'weights-mass' | 'word-release-sum' | 'word-release-max' | 'word-release-min'
 
 export interface TrainerOneRunSpec {
-  readonly trainer: TrainerName
+  /** A built-in trainer's name (or, with `trainerOverride`, the plug-in's name). */
+  readonly trainer: TrainerName | string
   readonly config: Readonly<Record<string, unknown>>
   /** The corpus without canaries. */
   readonly corpus: CorpusJson
@@ -46,19 +60,46 @@ export interface TrainerOneRunSpec {
   readonly canaries: number
   /** Tokens per canary document (default 4). */
   readonly canaryLength?: number
+  /** Every canary's label, for a labelled corpus (a trainer that reads labels: a spam canary). */
+  readonly canaryLabel?: string
   /** r: guesses, half "in" and half "out" (default m, no abstention). */
   readonly guesses?: number
   readonly view: View
-  readonly claim: AuditClaim
+  /** The claim to test, or `{ accounted: true, delta }`: the accountant's ε at δ for the trainer's plan (add/remove one document). */
+  readonly claim: AuditClaim | AccountedClaim
   readonly seed: string | number
   readonly confidence?: number
-  /** A trainer object instead of the registry's (tests). */
-  readonly trainerOverride?: LdaTrainer<LdaConfigBase>
+  /** The canary score (default: from the view and the trainer's releases, see `defaultStatistic`). */
+  readonly statistic?: OneRunStatistic
+  /** Whether an included canary scores higher (default) or lower. */
+  readonly orientation?: 'higher-in' | 'lower-in'
+  /** A trainer object instead of the registry's: a plug-in (its `Trainer`), a test-only variant. */
+  readonly trainerOverride?: GameTrainer
+}
+
+/** The statistic a one-run audit uses when none is given: what the view sees of what the trainer declares. */
+export const defaultStatistic = (releases: ReadonlyArray<ReleaseKind>, view: View): OneRunStatistic | null => {
+  const white = view === 'white-box'
+  if (white && releases.includes('word-vectors')) return 'word-release-sum'
+  if (releases.includes('word-weights')) return 'weights-mass'
+  if (releases.includes('phi')) return white && releases.includes('count-tables') ? 'release-mass' : 'phi-mass'
+  return null
+}
+
+const NEEDS: Readonly<Record<OneRunStatistic, { release: ReleaseKind; white: boolean }>> = {
+  'phi-mass': { release: 'phi', white: false },
+  'release-mass': { release: 'phi', white: true },
+  'weights-mass': { release: 'word-weights', white: false },
+  'word-release-sum': { release: 'word-vectors', white: true },
+  'word-release-max': { release: 'word-vectors', white: true },
+  'word-release-min': { release: 'word-vectors', white: true },
 }
 
 export interface TrainerOneRunResult {
   readonly trainer: string
   readonly view: View
+  /** The canary score used. */
+  readonly statistic: OneRunStatistic
   readonly claim: AuditClaim
   readonly confidence: number
   readonly canaries: number
@@ -74,8 +115,6 @@ export interface TrainerOneRunResult {
 }
 
 export const auditTrainerOneRun = (spec: TrainerOneRunSpec): E.Either<DpError, TrainerOneRunResult> => {
-  const claim = validateClaim(spec.claim)
-  if (E.isLeft(claim)) return claim
   const confidence = spec.confidence ?? 0.95
   if (!(confidence > 0 && confidence < 1)) return E.left(invalidParameter('$.confidence', spec.confidence, 'the confidence must be in (0, 1)'))
   const m = spec.canaries
@@ -85,34 +124,87 @@ export const auditTrainerOneRun = (spec: TrainerOneRunSpec): E.Either<DpError, T
   const r = spec.guesses ?? m
   if (!(Number.isInteger(r) && r >= 2 && r <= m && r % 2 === 0)) return E.left(invalidParameter('$.guesses', spec.guesses, `an even integer in [2, ${m}]`))
   if (spec.trainerOverride === undefined && !isTrainerName(spec.trainer)) return E.left(invalidParameter('$.trainer', spec.trainer, `one of ${Object.keys(TRAINERS).join(', ')}`))
-  const trainer = spec.trainerOverride ?? TRAINERS[spec.trainer]
+  const trainer: GameTrainer = spec.trainerOverride ?? TRAINERS[spec.trainer as TrainerName]
+  const statistic = spec.statistic ?? defaultStatistic(trainer.releases, spec.view)
+  if (statistic === null || NEEDS[statistic] === undefined)
+    return E.left(invalidParameter('$.statistic', spec.statistic ?? null, `a canary score the trainer's releases [${trainer.releases.join(', ')}] give: ${Object.keys(NEEDS).join(', ')}`))
+  const need = NEEDS[statistic]
+  if (!trainer.releases.includes(need.release) || (need.white && spec.view !== 'white-box'))
+    return E.left(invalidParameter('$.statistic', statistic, `needs a trainer that declares '${need.release}'${need.white ? ' and a white-box view' : ''} (releases: [${trainer.releases.join(', ')}], view ${spec.view})`))
+  const labels = spec.corpus.labels
+  if (labels !== undefined && typeof spec.canaryLabel !== 'string') return E.left(invalidParameter('$.canaryLabel', spec.canaryLabel, "the canaries' label (a string): the corpus is labelled"))
   const V0 = spec.corpus.vocab.length
   // inclusion bits from the audit seed; canary i is word V0 + i
   const coin = seeded(`${String(spec.seed)}:one-run-inclusion`)
   const included = Array.from({ length: m }, () => coin.next() < 0.5)
   const vocab = [...spec.corpus.vocab, ...Array.from({ length: m }, (_, i) => `one-run-canary-${i}`)]
   const docs: number[][] = spec.corpus.documents.map((d) => [...d])
-  for (let i = 0; i < m; i++) if (included[i] === true) docs.push(Array.from({ length: L }, () => V0 + i))
-  const corpus = fromDocuments(vocab, docs.map((d) => Int32Array.from(d)))
+  const docLabels = labels === undefined ? undefined : [...labels]
+  for (let i = 0; i < m; i++)
+    if (included[i] === true) {
+      docs.push(Array.from({ length: L }, () => V0 + i))
+      docLabels?.push(spec.canaryLabel as string)
+    }
+  const corpus = fromDocuments(
+    vocab,
+    docs.map((d) => Int32Array.from(d)),
+    undefined,
+    docLabels,
+  )
   const decoded = decodeTrainerConfig(trainer, spec.config, corpus)
   if (E.isLeft(decoded)) return decoded
-  const config = decoded.right as LdaConfigBase // the trainer is an LDA trainer (its type says so)
-  const K = config.topics
+  const config = decoded.right
+  const claim = isAccountedClaim(spec.claim) ? accountedClaimFor(trainer, config, corpus, 'add-document', spec.claim.delta) : validateClaim(spec.claim)
+  if (E.isLeft(claim)) return claim
+  const K = typeof (config as { topics?: unknown }).topics === 'number' ? ((config as { topics: number }).topics as number) : 0
   const V = vocab.length
   const col = collector(V, K)
+  // word-vector releases: each canary word's entry, summed, largest and smallest over the releases
+  const words = { sum: new Float64Array(m), max: new Float64Array(m).fill(Number.NEGATIVE_INFINITY), min: new Float64Array(m).fill(Number.POSITIVE_INFINITY) }
+  const onRelease = (rec: ReleaseRecord): void => {
+    if (!need.white) return
+    if (need.release !== 'word-vectors') return col.onRelease(rec)
+    const v = rec.value
+    if (!(ArrayBuffer.isView(v) || Array.isArray(v)) || (v as ArrayLike<unknown>).length !== V) return
+    for (let i = 0; i < m; i++) {
+      const x = Number((v as ArrayLike<number>)[V0 + i])
+      words.sum[i] = (words.sum[i] as number) + x
+      if (x > (words.max[i] as number)) words.max[i] = x
+      if (x < (words.min[i] as number)) words.min[i] = x
+    }
+  }
   const rng = new TrialRng(streamKey(hashSeed(String(spec.seed)), 'estimate', 0, 0), 'one-run')
   rng.reset(0)
-  const fit = trainer.fit(corpus, config, rng, spec.view === 'white-box' ? { onRelease: col.onRelease, logLikelihoodEvery: 0 } : { logLikelihoodEvery: 0 })
+  const fit = trainer.fit(corpus, config, rng, spec.view === 'white-box' ? { onRelease, logLikelihoodEvery: 0 } : { logLikelihoodEvery: 0 })
   if (E.isLeft(fit)) return fit
-  const phi = fit.right.model.phi
+  const model = fit.right.model
+  const phi = ldaModel(model)?.phi
+  const weights = need.release === 'word-weights' ? Object.values(trainer.model.fields(model)).filter((f): f is ArrayLike<number> => (ArrayBuffer.isView(f) || Array.isArray(f)) && (f as ArrayLike<unknown>).length === V) : []
+  if (need.release === 'phi' && phi === undefined) return E.left(invalidParameter('$.trainer', trainer.name, "the trainer declares that it releases φ ('phi') but its model carries none"))
+  if (need.release === 'word-weights' && weights.length === 0) return E.left(invalidParameter('$.trainer', trainer.name, `the trainer declares 'word-weights' but its model file has no field of ${V} numbers`))
+  if (need.release === 'word-vectors' && m > 0 && words.min[0] === Number.POSITIVE_INFINITY) return E.left(invalidParameter('$.trainer', trainer.name, `the trainer declares 'word-vectors' but released no vector of ${V} numbers`))
   const score = (w: number): number => {
     let s = 0
-    if (spec.view === 'white-box' && col.tables.length > 0) for (const t of col.tables) for (let k = 0; k < K; k++) s += t[w * K + k] as number
-    else for (let k = 0; k < K; k++) s += phi[k * V + w] as number
-    return s
+    switch (statistic) {
+      case 'word-release-sum':
+        return words.sum[w - V0] as number
+      case 'word-release-max':
+        return words.max[w - V0] as number
+      case 'word-release-min':
+        return words.min[w - V0] as number
+      case 'weights-mass':
+        for (const f of weights) s += Number(f[w])
+        return s
+      default:
+        // release-mass reads the released tables when the run released any, φ otherwise
+        if (statistic === 'release-mass' && col.tables.length > 0) for (const t of col.tables) for (let k = 0; k < K; k++) s += t[w * K + k] as number
+        else for (let k = 0; k < K; k++) s += (phi as Float64Array)[k * V + w] as number
+        return s
+    }
   }
+  const sign = spec.orientation === 'lower-in' ? -1 : 1
   // rank by score (ties by index: deterministic), guess the top r/2 in and the bottom r/2 out
-  const order = Array.from({ length: m }, (_, i) => i).sort((a, b) => score(V0 + b) - score(V0 + a) || a - b)
+  const order = Array.from({ length: m }, (_, i) => i).sort((a, b) => sign * (score(V0 + b) - score(V0 + a)) || a - b)
   let correct = 0
   for (let j = 0; j < r / 2; j++) {
     if (included[order[j] as number] === true) correct++
@@ -124,6 +216,7 @@ export const auditTrainerOneRun = (spec: TrainerOneRunSpec): E.Either<DpError, T
   return E.right({
     trainer: trainer.name,
     view: spec.view,
+    statistic,
     claim: claim.right,
     confidence,
     canaries: m,
