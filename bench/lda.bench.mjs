@@ -140,7 +140,8 @@ if (process.argv.includes('--workers')) {
 // - the dense C reference of LDA-EVAL.md §4 (bench/lda-c/dense-cgs.c, float32, vectorised), compiled here with
 //   `gcc -O3 -march=native -ffast-math` when gcc is on PATH (else a binary bench/lda-c/dense-cgs built beforehand, else
 //   skipped, and only LDA-EVAL's ratio is stated);
-// - CGS as `dpaudit train --trainer cgs` runs it (SparseLDA, one thread, exact);
+// - CGS as `dpaudit train --trainer cgs` runs it (SparseLDA, one thread, exact: its sweep in WebAssembly), and the
+//   same sampler with its JavaScript loop (the same chain);
 // - CGS with --workers W (AD-LDA, approximate) at W = 2 and all cores;
 // and, once, the dense JavaScript baseline. Per sweep: wall ms (the sweeps alone, for every row), tokens/s, the ratio to the dense JS baseline and to C; held-out perplexity as the mean of the seeds
 // with their range (LDA-EVAL: ±3 % between seeds). `node bench/lda.bench.mjs --cgs [--quick] [--ad-lda-workers 2,4,8,16]`
@@ -191,6 +192,15 @@ const cgsSection = () => {
     const ms = f.right.trace[f.right.trace.length - 1].elapsedMs
     return { ms, ppl: heldOutPerplexity(f.right.model.phi, K, data.testObserved, data.testHeldOut).right.perplexity }
   }
+  // the same sampler with its JavaScript loop instead of the WebAssembly one (the same chain, bit for bit)
+  const runJsLoop = (seed) => {
+    const u = new FastUniform(seeded(seed)); const s = initState(tr, K, () => u.next(), 'by-word')
+    const m = makeSparseSampler(s, ALPHA, BETA, 'js')
+    const t0 = performance.now(); for (let t = 0; t < SWEEPS; t++) m.sweep(u)
+    const ms = performance.now() - t0
+    m.syncDense()
+    return { ms, ppl: perplexityOf(s.nwk) }
+  }
   const rows = new Map()
   const add = (label, r) => { if (!rows.has(label)) rows.set(label, []); rows.get(label).push(r) }
   {
@@ -203,6 +213,7 @@ const cgsSection = () => {
   for (const seed of seeds) {
     if (cBinary !== undefined) add('dense C reference', runC(seed))
     add('CGS (SparseLDA), 1 thread', runCgs(seed, 1))
+    add('CGS, JavaScript loop', runJsLoop(seed))
     for (const w of workerCounts) add(`CGS --workers ${w} (AD-LDA)`, runCgs(seed, w))
   }
   rmSync(scratch, { recursive: true, force: true })
