@@ -12,6 +12,8 @@ import type { PrivacyEvent } from '../mechanisms/event.js'
 import type { NeighbouringRelation } from '../mechanisms/neighbouring.js'
 import { checkCompose, checkDeltaAnswer, checkEpsilonAnswer } from './guards.js'
 import { asPlainPoisson, hasTruncation, overflowMass, withOverflow } from './truncation.js'
+import { splitApproxSteps, withSplitDelta } from './approx-split.js'
+import { withoutDegenerate } from '../mechanisms/degenerate.js'
 
 /** Names of the accountants in the registry. */
 export type AccountantName = 'basic' | 'advanced' | 'optimal' | 'rdp' | 'zcdp' | 'pld'
@@ -114,7 +116,9 @@ export const erase = <S>(a: Accountant<S>): AnyAccountant => ({
   name: a.name,
   description: a.description,
   relation: a.relation,
-  run: (event, path = '$') => {
+  run: (given, path = '$') => {
+    // σ = 0, q = 0, RR with ε = 0 …: the NonPrivate / NoOp they are (../mechanisms/degenerate.ts).
+    const event = withoutDegenerate(given)
     // Truncated Poisson sampling (./truncation.ts): the pipeline read as plain Poisson sampling,
     // with the overflow term added to every answer — validated first, while the caps are there.
     const truncated = hasTruncation(event)
@@ -122,16 +126,22 @@ export const erase = <S>(a: Accountant<S>): AnyAccountant => ({
       const ok = checkCompose(event, 1, path)
       if (ok._tag === 'Left') return ok
     }
-    const r = a.compose(truncated ? asPlainPoisson(event) : event, 1, path)(a.empty)
+    // The Rényi and zCDP accountants take stated (ε, δ) steps with δ kept aside (./approx-split.ts).
+    const split = a.name === 'rdp' || a.name === 'zcdp' ? splitApproxSteps(event, a.relation) : undefined
+    const plain = truncated ? asPlainPoisson(event) : event
+    const r = a.compose(split !== undefined && split.factors.length > 0 ? (truncated ? asPlainPoisson(split.event) : split.event) : plain, 1, path)(a.empty)
     if (r._tag === 'Left') return r
     const s = r.right
     const raw: AccountedState = { epsilon: (d) => a.epsilon(d)(s), delta: (e) => a.delta(e)(s), notes: a.notes(s) }
+    const kept = split !== undefined && split.factors.length > 0 ? withSplitDelta(raw, split.factors) : raw
     const eta = truncated ? overflowMass(event) : 0
-    const answers = eta > 0 ? withOverflow(raw, eta) : raw
+    const answers = eta > 0 ? withOverflow(kept, eta) : kept
     return {
       _tag: 'Right',
       right: {
         epsilon: (d) => {
+          // Every mechanism is (0, 1)-DP: δ = 1 bounds nothing, so ε = 0 (as the peers answer).
+          if (d === 1) return checkEpsilonAnswer(a.name, d, { epsilon: 0, delta: 1, method: 'δ = 1: every mechanism is (0, 1)-DP' })
           const x = answers.epsilon(d)
           return x._tag === 'Left' ? x : checkEpsilonAnswer(a.name, d, x.right)
         },

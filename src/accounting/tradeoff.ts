@@ -33,6 +33,7 @@ import { nextUp } from '../core/numeric.js'
 import type { PrivacyEvent } from '../mechanisms/event.js'
 import type { NeighbouringRelation } from '../mechanisms/neighbouring.js'
 import { resolveLeaf } from './normalize.js'
+import { withoutDegenerate } from '../mechanisms/degenerate.js'
 import { type PrivacyProfile, privacyProfileOf } from './profile.js'
 import type { RegisteredAccountant } from './registry.js'
 import { checkSamplingRelation, inferRelation } from './relation.js'
@@ -177,7 +178,8 @@ const gaussianMuSquared = (
  * Cor. 3.3), a sound upper bound when some are subsampled (see `gaussianMuSquared`); refused
  * naming the first other leaf.
  */
-export const gdpMu = (event: PrivacyEvent, options: { readonly relation?: NeighbouringRelation } = {}): E.Either<DpError, GdpBound> => {
+export const gdpMu = (given: PrivacyEvent, options: { readonly relation?: NeighbouringRelation } = {}): E.Either<DpError, GdpBound> => {
+  const event = withoutDegenerate(given)
   const rel = options.relation !== undefined ? E.right(options.relation) : inferRelation(event, '$')
   if (E.isLeft(rel)) return rel
   const r = gaussianMuSquared(event, rel.right, '$')
@@ -213,7 +215,8 @@ const checkAlphas = (alphas: ArrayLike<number>): E.Either<DpError, Float64Array>
  * The trade-off curve β(α) of an event on a grid of α (see the module note for the methods).
  * Sound: at every returned α, β is at most the true trade-off of the event under the relation.
  */
-export const tradeOffCurve = (event: PrivacyEvent, options: TradeOffOptions = {}): E.Either<DpError, TradeOffCurve> => {
+export const tradeOffCurve = (given: PrivacyEvent, options: TradeOffOptions = {}): E.Either<DpError, TradeOffCurve> => {
+  const event = withoutDegenerate(given)
   const alphas = checkAlphas(options.alphas ?? defaultAlphas())
   if (E.isLeft(alphas)) return alphas
   const rel = options.relation !== undefined ? E.right(options.relation) : inferRelation(event, '$')

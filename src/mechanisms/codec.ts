@@ -13,6 +13,7 @@ import { firstDecodeError } from '../core/decode.js'
 import { ExtendedNumber, findTooDeep, MAX_JSON_DEPTH, tooDeepMessage } from '../core/json.js'
 import { type NeighbouringRelation, PRIVACY_UNITS, RELATION_KINDS } from './neighbouring.js'
 import { type PrivacyEvent, SCHEMA_VERSION } from './event.js'
+import { withoutDegenerate } from './degenerate.js'
 
 /**
  * Event trees nested deeper than this many events are refused before decoding (no stack overflow):
@@ -330,7 +331,8 @@ const decodeEventWithin = (u: unknown, path: string): E.Either<DpError, PrivacyE
   pipe(
     precheckEvent(u, path),
     E.chain(() => pipe(EventCodec.decode(u), E.mapLeft((errs) => firstDecodeError(errs, path)))),
-    E.chain((ev) => validateEvent(ev, path)),
+    // σ = 0, q = 0, RR with ε = 0 or k = 1 …: read as the NonPrivate / NoOp they are (./degenerate.ts).
+    E.chain((ev) => validateEvent(withoutDegenerate(ev), path)),
   )
 
 /**

@@ -45,11 +45,14 @@ describe.each(ACCOUNTANT_NAMES)('accountant %s', (name) => {
     expect(errorOf(name, tree)).toMatch(/^\$\.events\[1\]\.event\.event: /)
   })
 
-  it('refuses invalid queries with a message naming δ', () => {
+  it('refuses invalid queries with a message naming δ, answers δ = 1 with ε = 0', () => {
     const run = ACCOUNTANTS[name]({ relation: REL }).run(ev.gaussian(1, 1, REL))
     expect(E.isRight(run)).toBe(true)
     if (E.isRight(run)) {
-      for (const d of [1, -1, Number.NaN, 2]) expect(E.isLeft(run.right.epsilon(d))).toBe(true)
+      for (const d of [-1, Number.NaN, 2]) expect(E.isLeft(run.right.epsilon(d))).toBe(true)
+      // δ = 1 bounds nothing: every mechanism is (0, 1)-DP (the peers answer 0; issue 26).
+      const at1 = run.right.epsilon(1)
+      expect(E.isRight(at1) && at1.right.epsilon).toBe(0)
       // δ = 0 asks for pure ε-DP (issue 26): answered, ∞ for a Gaussian.
       const at0 = run.right.epsilon(0)
       expect(E.isRight(at0) && at0.right.epsilon).toBe(Infinity)

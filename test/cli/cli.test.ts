@@ -70,7 +70,8 @@ describe('dpaudit account', () => {
   it('reports an unsupported event in one accountant and still answers with the others', () => {
     const p = file('approx.json', {
       schemaVersion: 1,
-      event: { _tag: 'Compose', events: [{ _tag: 'ApproxDP', epsilon: 1, delta: 1e-7, relation: rel }, { _tag: 'Gaussian', sigma: 3, sensitivity: 1, relation: rel }] },
+      // A sampled (ε, δ) step: RDP keeps a stated δ aside only under composition (issue 26), not under sampling.
+      event: { _tag: 'Compose', events: [{ _tag: 'PoissonSample', q: 0.1, event: { _tag: 'ApproxDP', epsilon: 1, delta: 1e-7, relation: rel } }, { _tag: 'Gaussian', sigma: 3, sensitivity: 1, relation: rel }] },
     })
     const r = runSafely(['account', p])
     expect(r.code).toBe(0)
@@ -82,7 +83,8 @@ describe('dpaudit account', () => {
     expectOneLineError(runSafely(['account', join(dir, 'missing.json')]), 1, /missing\.json: cannot read the file \(no such file\)/)
     expectOneLineError(runSafely(['account', file('bad.json', '{"schemaVersion": 1,')]), 1, /bad\.json: not valid JSON/)
     expectOneLineError(runSafely(['account', file('q.json', { schemaVersion: 1, event: { _tag: 'PoissonSample', q: 1.5, event: { _tag: 'NoOp' } } })]), 1, /\$\.event\.q: must be a sampling rate q in \[0, 1\] \(got 1\.5\)/)
-    expectOneLineError(runSafely(['account', file('s.json', gaussianSpec(0))]), 1, /\$\.event\.event\.sigma: must be a positive number \(σ > 0\) \(got 0\)/)
+    // σ = 0 is no noise, read as NonPrivate (issue 26); a negative σ is bad input.
+    expectOneLineError(runSafely(['account', file('s.json', gaussianSpec(-1))]), 1, /\$\.event\.event\.sigma: must be a positive number \(σ > 0\) \(got -1\)/)
     expectOneLineError(runSafely(['account', file('n.json', gaussianSpec('NaN'))]), 1, /sigma: must be a positive number \(σ > 0\), not NaN/)
     expectOneLineError(runSafely(['account', file('t.json', { schemaVersion: 1, event: { _tag: 'Gausian' } })]), 1, /\$\.event\._tag: unknown event tag/)
     let deep: unknown = { _tag: 'NoOp' }

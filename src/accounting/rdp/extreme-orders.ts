@@ -17,6 +17,7 @@ import { type DpError, invalidParameter } from '../../core/error.js'
 import type { PrivacyEvent } from '../../mechanisms/event.js'
 import type { NeighbouringRelation } from '../../mechanisms/neighbouring.js'
 import { makeRdpAccountant } from './accountant.js'
+import { withoutDegenerate } from '../../mechanisms/degenerate.js'
 import { MAX_ORDER } from './orders.js'
 
 /** The order at which KL is read from above. */
@@ -30,7 +31,8 @@ export interface RenyiBound {
 }
 
 /** D_α of an event under a relation, for α ∈ [1, MAX_ORDER] ∪ {∞}. */
-export const rdpAtOrder = (event: PrivacyEvent, order: number, relation: NeighbouringRelation): E.Either<DpError, RenyiBound> => {
+export const rdpAtOrder = (given: PrivacyEvent, order: number, relation: NeighbouringRelation): E.Either<DpError, RenyiBound> => {
+  const event = withoutDegenerate(given)
   if (!(order >= 1 && (order <= MAX_ORDER || order === Infinity)))
     return E.left(invalidParameter('order', order, `a Rényi order must be 1 (KL), a number in (1, ${MAX_ORDER}], or ∞`))
   const at = order === Infinity ? [2] : [order === 1 ? KL_PROXY_ORDER : order]

@@ -1,0 +1,68 @@
+/**
+ * Degenerate parameters, read as the events they are (issue 26: the peers answer them, dpaudit
+ * refused them). A parameter at the end of its range makes a leaf either release nothing about the
+ * data or release it outright:
+ *
+ * - no noise — Gaussian, discrete Gaussian or tree aggregation with σ = 0, Laplace or discrete
+ *   Laplace with scale 0 (and a positive sensitivity): the query value itself is released, and
+ *   neighbours whose values differ are told apart with certainty: `NonPrivate` (ε = ∞ at every δ < 1),
+ *   the worst case over queries of that sensitivity, as dp_accounting answers GaussianDpEvent(0);
+ * - randomized response with ε = ∞ (dp_accounting's noise parameter 0): the input is released,
+ *   `NonPrivate`; with ε = 0 (noise parameter 1) or a single bucket (k = 1) the output does not depend
+ *   on the input: `NoOp`;
+ * - Poisson sampling at q = 0, or a sample of m = 0 without replacement, runs the inner event on an
+ *   empty or data-independent batch (no unit is ever included): `NoOp`, whatever the inner event.
+ *
+ * The rewrite is exact (same privacy under every relation), runs before validation (only an exact
+ * degenerate value is rewritten; anything else malformed is left for `validateEvent` to name), and
+ * keeps the tree's shape (Labeled, Compose, … stay), so error paths still point at the same place.
+ *
+ * @module
+ */
+import type { PrivacyEvent } from './event.js'
+
+const NON_PRIVATE: PrivacyEvent = { _tag: 'NonPrivate' }
+const NO_OP: PrivacyEvent = { _tag: 'NoOp' }
+
+const validSensitivity = (x: unknown): boolean => typeof x === 'number' && Number.isFinite(x) && x > 0
+
+/** The leaf a degenerate parameter makes of `e`, or `e` itself. */
+const leaf = (e: PrivacyEvent): PrivacyEvent => {
+  switch (e._tag) {
+    case 'Gaussian':
+    case 'DiscreteGaussian':
+      return e.sigma === 0 && validSensitivity(e.sensitivity) ? NON_PRIVATE : e
+    case 'TreeAggregation':
+      return e.sigma === 0 && validSensitivity(e.sensitivity) && Array.isArray(e.stepCounts) && e.stepCounts.some((c) => c > 0) ? NON_PRIVATE : e
+    case 'Laplace':
+    case 'DiscreteLaplace':
+      return e.scale === 0 && validSensitivity(e.sensitivity) ? NON_PRIVATE : e
+    case 'RandomizedResponse':
+      if (e.k === 1 && (e.epsilon === 0 || e.epsilon > 0)) return NO_OP
+      if (!(Number.isInteger(e.k) && e.k >= 2)) return e
+      return e.epsilon === 0 ? NO_OP : e.epsilon === Infinity ? NON_PRIVATE : e
+    default:
+      return e
+  }
+}
+
+/** The event with every degenerate leaf and sampling step rewritten (see the module note). */
+export const withoutDegenerate = (e: PrivacyEvent): PrivacyEvent => {
+  switch (e._tag) {
+    case 'Compose':
+      return Array.isArray(e.events) ? { ...e, events: e.events.map(withoutDegenerate) } : e
+    case 'PoissonSample':
+      return e.q === 0 ? NO_OP : e.event === undefined ? e : { ...e, event: withoutDegenerate(e.event) }
+    case 'SampleWithoutReplacement':
+      return e.m === 0 && Number.isInteger(e.n) && e.n >= 1 ? NO_OP : e.event === undefined ? e : { ...e, event: withoutDegenerate(e.event) }
+    case 'TruncatedPoissonSample':
+      return e.q === 0 ? NO_OP : e.event === undefined ? e : { ...e, event: withoutDegenerate(e.event) }
+    case 'SelfCompose':
+    case 'WithReplacementSample':
+    case 'RepeatAndSelect':
+    case 'Labeled':
+      return e.event === undefined ? e : { ...e, event: withoutDegenerate(e.event) }
+    default:
+      return leaf(e)
+  }
+}
