@@ -94,17 +94,33 @@ export interface FitJob {
   readonly projection: Projection
 }
 
-/** A family's event on one pair: chosen on the cross-fitted scores t0, t1 (see `evaluateFamily`). */
+/**
+ * A family's event on one pair: chosen on the cross-fitted scores t0, t1 (see `evaluateFamily`).
+ * `moveBy`: the event's size there, by which `bestOfPair` moves it to the whole-sample model
+ * (absent for a Gaussian-tail threshold, which stays on the cross-fitted scores).
+ */
 export interface FamilyEvent {
   readonly tune0: Float64Array
   readonly tune1: Float64Array
   readonly result: SweepResult
   readonly rule: PairChoice['rule']
   readonly form: BoundForm
+  readonly moveBy?: number
+}
+
+/**
+ * The whole-sample model's scores of the selection outputs, and both sides' together in ascending
+ * order: what moving an event to that model needs (`thresholdForCountSorted`). The model job
+ * computes them, so the event job, which runs at the same time, does not fit the model again.
+ */
+export interface ModelScores {
+  readonly w0: Float64Array
+  readonly w1: Float64Array
+  readonly sorted: Float64Array
 }
 
 /** What a fit job gives; null when the family does not apply or cannot fit these outputs. */
-export type FitPart = { readonly part: 'model'; readonly model: AttackModel } | { readonly part: 'event'; readonly event: FamilyEvent }
+export type FitPart = { readonly part: 'model'; readonly model: AttackModel; readonly scores: ModelScores } | { readonly part: 'event'; readonly event: FamilyEvent }
 
 /**
  * Runs fit jobs and returns one outcome per job, in the jobs' order: in this thread
@@ -123,7 +139,10 @@ export const evaluateFamily = (job: FitJob): FitPart | null => {
   const { samples: s, family, delta, z, projection } = job
   if (job.part === 'model') {
     const model = tryFit(family, s, delta, z)
-    return model === null ? null : { part: 'model', model }
+    if (model === null) return null
+    const w0 = scoreSide(model, s, 0)
+    const w1 = scoreSide(model, s, 1)
+    return { part: 'model', model, scores: { w0, w1, sorted: concat(w0, w1).sort() } }
   }
   const scores = crossFitScores(family, s, delta, z)
   if (scores === null) return null
@@ -141,16 +160,10 @@ export const evaluateFamily = (job: FitJob): FitPart | null => {
   // The Gaussian-tail threshold's objective is the rates bound's, under the fitted model.
   const form = rule === 'gaussian-tail' ? 'rates' : formAt(t0, t1, r, delta, projection)
   if (rule === 'gaussian-tail') return { part: 'event', event: { tune0: t0, tune1: t1, result: r, rule, form } }
-  // The estimate scores with the whole-sample model (the `model` job; fitting is deterministic, so
-  // this fit is the same model), whose scores are not on the cross-fitted models' scale: the event
-  // moves to it by its size.
-  const whole = tryFit(family, s, delta, z)
-  if (whole === null) return null
-  const w0 = scoreSide(whole, s, 0)
-  const w1 = scoreSide(whole, s, 1)
-  const [k0, k1] = [eventCount(t0, r.orientation, r.threshold), eventCount(t1, r.orientation, r.threshold)]
-  const threshold = thresholdForCount(w0, w1, r.orientation, k0 + k1)
-  return { part: 'event', event: { tune0: w0, tune1: w1, result: { ...r, threshold }, rule, form } }
+  // The estimate scores with the whole-sample model (the `model` job, run at the same time), whose
+  // scores are not on the cross-fitted models' scale: the event moves to it by its size (`bestOfPair`).
+  const moveBy = eventCount(t0, r.orientation, r.threshold) + eventCount(t1, r.orientation, r.threshold)
+  return { part: 'event', event: { tune0: t0, tune1: t1, result: r, rule, form, moveBy } }
 }
 
 /** Outputs in the event {σ·score ≥ t}. */
@@ -173,19 +186,36 @@ export const thresholdForCount = (w0: Float64Array, w1: Float64Array, sigma: 1 |
   for (let i = 0; i < w0.length; i++) u[i] = -sigma * (w0[i] as number)
   for (let i = 0; i < w1.length; i++) u[w0.length + i] = -sigma * (w1[i] as number)
   u.sort() // ascending −σ·w: the event {σ·w ≥ t′} is a prefix
+  return nearestPrefix((i) => u[i] as number, u.length, target)
+}
+
+/** The walk of `thresholdForCount` over ascending u (read through `at`): −u at the end of the prefix nearest `target`. */
+const nearestPrefix = (at: (i: number) => number, n: number, target: number): number => {
   let best = Infinity
   let bestGap = target // the empty event
-  for (let i = 0; i < u.length; ) {
+  for (let i = 0; i < n; ) {
     let j = i
-    while (j < u.length && u[j] === u[i]) j++
+    while (j < n && at(j) === at(i)) j++
     if (Math.abs(j - target) < bestGap) {
       bestGap = Math.abs(j - target)
-      best = -(u[i] as number)
+      best = -at(i)
     }
     if (j >= target) break
     i = j
   }
   return best
+}
+
+/**
+ * `thresholdForCount` from the model job's scores (the same number, without a sort): ascending −σ·w
+ * is the ascending w itself for σ = −1, and its negation reversed for σ = 1 (typed-array order puts
+ * −0 before +0, which negation and reversal keep). NaN, sorted last, would not be: then the plain way.
+ */
+export const thresholdForCountSorted = (scores: ModelScores, sigma: 1 | -1, target: number): number => {
+  const v = scores.sorted
+  const n = v.length
+  if (n > 0 && Number.isNaN(v[n - 1])) return thresholdForCount(scores.w0, scores.w1, sigma, target)
+  return sigma === -1 ? nearestPrefix((i) => v[i] as number, n, target) : nearestPrefix((i) => -(v[n - 1 - i] as number), n, target)
 }
 
 /** Runs the jobs one after another in this thread. */
@@ -212,7 +242,12 @@ export const bestOfPair = (
     const m = parts[2 * i]
     const e = parts[2 * i + 1]
     if (m?.part !== 'model' || e?.part !== 'event') return
-    const { tune0, tune1, result: r, rule, form } = e.event
+    const { rule, form, moveBy } = e.event
+    // An event chosen on cross-fitted scores moves to the whole-sample model by its size (see `evaluateFamily`).
+    const moved = moveBy !== undefined
+    const r = moved ? { ...e.event.result, threshold: thresholdForCountSorted(m.scores, e.event.result.orientation, moveBy) } : e.event.result
+    const tune0 = moved ? m.scores.w0 : e.event.tune0
+    const tune1 = moved ? m.scores.w1 : e.event.tune1
     candidates.push({ pair, label, family, tuneEpsilon: r.objective, advantage: r.advantage })
     if (best === null || r.objective > best.objective + 1e-12 || (Math.abs(r.objective - best.objective) <= 1e-12 && r.advantage > best.advantage + 1e-12))
       best = { pair, family, attack: { shape, model: m.model, orientation: r.orientation, threshold: r.threshold }, tune0, tune1, objective: r.objective, advantage: r.advantage, rule, form }

@@ -129,11 +129,12 @@ const runTask = (task: ChunkTask): boolean => {
   }
 }
 
-/** Runs one family fit and posts it (the cross-fitted scores are fresh arrays: moved, not copied). */
+/** Runs one family fit and posts it (its scores are fresh arrays: moved, not copied). */
 const runFit = (evaluateFamily: typeof import('./search.js').evaluateFamily, id: number, job: FitJob): boolean => {
   try {
     const fit = evaluateFamily(job)
-    answer({ type: 'fitted', id, fit }, fit?.part !== 'event' ? [] : [fit.event.tune0.buffer as ArrayBuffer, fit.event.tune1.buffer as ArrayBuffer].filter((b) => b.byteLength > 0))
+    const arrays = fit === null ? [] : fit.part === 'event' ? [fit.event.tune0, fit.event.tune1] : [fit.scores.w0, fit.scores.w1, fit.scores.sorted]
+    answer({ type: 'fitted', id, fit }, arrays.map((a) => a.buffer as ArrayBuffer).filter((b) => b.byteLength > 0 && !(b instanceof SharedArrayBuffer)))
     return true
   } catch (e) {
     post({ type: 'fatal', message: `internal error in a worker: ${message(e)}` })
