@@ -707,13 +707,12 @@ const composeOnGrid = (
           fpError: specErr,
         }
       }
-      const window = new Float64Array(n)
-      for (let i = 0; i < n; i++) window[i] = dense[(shift + i) % n]!
+      // `dense` is already the window, read by inversePair from the cyclic index `shift`.
       return {
         interval: h,
         start: starts[c]!,
         shift: 0,
-        view: denseView(window, h),
+        view: denseView(dense, h),
         infinityMass: infinite[c]!,
         truncatedMass: truncated[c]!,
         fpError: specErr + log2n * ETA * spectrumNorm(acc, n),
@@ -727,7 +726,7 @@ const composeOnGrid = (
         br.fill(0)
         bi.fill(0)
       }
-      const inv = inversePair(plan, accA.re, accA.im, br, bi, data, work)
+      const inv = inversePair(plan, accA.re, accA.im, br, bi, data, work, mod(starts[c0]!, n), c1 >= 0 ? mod(starts[c1]!, n) : 0)
       results[c0] = finish(accA, c0, inv.x, aliveA)
       if (accB !== undefined) results[c1] = finish(accB, c1, inv.y, aliveB)
     }

@@ -37,7 +37,9 @@ export const fftPlan = (n: number): FFT => {
 
 /**
  * Inverse transform of two Hermitian spectra given by their half spectra (bins 0 … n/2): returns
- * the two real signals (the real and imaginary parts of IDFT(X + iY)).
+ * the two real signals (the real and imaginary parts of IDFT(X + iY)), each read cyclically from
+ * its own start (x[i] = IDFT(…)_{(startX + i) mod n}), so a composition window comes out in order
+ * without a second copy. Starts are in 0 … n − 1.
  */
 export const inversePair = (
   plan: FFT,
@@ -47,6 +49,8 @@ export const inversePair = (
   yi: Float64Array,
   data: Float64Array,
   work: Float64Array,
+  startX = 0,
+  startY = 0,
 ): { readonly x: Float64Array; readonly y: Float64Array } => {
   const n = plan.size
   for (let k = 0; k <= n / 2; k++) {
@@ -60,11 +64,14 @@ export const inversePair = (
     }
   }
   plan.inverseTransform(work, data)
-  const x = new Float64Array(n)
-  const y = new Float64Array(n)
-  for (let j = 0; j < n; j++) {
-    x[j] = work[2 * j]!
-    y[j] = work[2 * j + 1]!
-  }
-  return { x, y }
+  return { x: rotatedPart(work, n, startX, 0), y: rotatedPart(work, n, startY, 1) }
+}
+
+/** Part `part` (0 real, 1 imaginary) of interleaved complex `work`, read cyclically from `start`. */
+const rotatedPart = (work: Float64Array, n: number, start: number, part: 0 | 1): Float64Array => {
+  const out = new Float64Array(n)
+  const head = n - start
+  for (let i = 0; i < head; i++) out[i] = work[2 * (start + i) + part]!
+  for (let i = head; i < n; i++) out[i] = work[2 * (start + i - n) + part]!
+  return out
 }

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import * as E from 'fp-ts/lib/Either.js'
+import fc from 'fast-check'
 import { analyticGaussianDelta, analyticGaussianEpsilon } from '../../../src/accounting/analytic-gaussian.js'
 import {
   additiveLossRange,
@@ -18,7 +19,7 @@ import {
   type ComposedPld,
   type LeafPlds,
 } from '../../../src/accounting/pld/index.js'
-import { fftPlan } from '../../../src/accounting/pld/fft.js'
+import { fftPlan, inversePair } from '../../../src/accounting/pld/fft.js'
 import { spectralView } from '../../../src/accounting/pld/spectral.js'
 import { denseView } from '../../../src/accounting/pld/view.js'
 
@@ -177,5 +178,36 @@ describe('spectral read-out', () => {
     expect(epsilonAt(long.upper, 1e-6, 'upper')).toBeGreaterThanOrEqual(exact)
     const short = compose(gaussianLeaf(1), 3)
     expect(epsilonAt(short.upper, 1e-6, 'upper')).toBeGreaterThanOrEqual(analyticGaussianEpsilon(1 / Math.sqrt(3), 1e-6))
+  })
+})
+
+describe('inversePair reads each window from its start', () => {
+  // The composition takes its windows straight from inversePair's output (no second, rotating
+  // copy): each must be, bit for bit, the start-0 signal read cyclically from its start.
+  it('equals the cyclic rotation of the unrotated inverse, bit for bit', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2, max: 9 }),
+        fc.nat(),
+        fc.nat(),
+        fc.array(fc.double({ min: -1, max: 1, noNaN: true }), { minLength: 4 * 513, maxLength: 4 * 513 }),
+        (log2n, a, b, values) => {
+          const n = 2 ** log2n
+          const half = n / 2 + 1
+          const part = (j: number): Float64Array => Float64Array.from({ length: half }, (_, k) => values[j * 513 + k]!)
+          const [xr, xi, yr, yi] = [part(0), part(1), part(2), part(3)]
+          const plan = fftPlan(n)
+          const plain = inversePair(plan, xr, xi, yr, yi, new Float64Array(2 * n), new Float64Array(2 * n))
+          const sx = a % n
+          const sy = b % n
+          const rotated = inversePair(plan, xr, xi, yr, yi, new Float64Array(2 * n), new Float64Array(2 * n), sx, sy)
+          for (let i = 0; i < n; i++) {
+            expect(Object.is(rotated.x[i], plain.x[(sx + i) % n])).toBe(true)
+            expect(Object.is(rotated.y[i], plain.y[(sy + i) % n])).toBe(true)
+          }
+        },
+      ),
+      { seed: 26, numRuns: 60 },
+    )
   })
 })
