@@ -189,11 +189,16 @@ export const thresholdForCount = (w0: Float64Array, w1: Float64Array, sigma: 1 |
   return nearestPrefix((i) => u[i] as number, u.length, target)
 }
 
-/** The walk of `thresholdForCount` over ascending u (read through `at`): −u at the end of the prefix nearest `target`. */
+/**
+ * The walk of `thresholdForCount` over ascending u (read through `at`): −u at the end of the prefix
+ * nearest `target`. A NaN score (sorted last) is in no event {σ·w ≥ t′}: the walk stops at the first
+ * one (it would otherwise never advance: NaN ≠ NaN makes its group of equal values empty).
+ */
 const nearestPrefix = (at: (i: number) => number, n: number, target: number): number => {
   let best = Infinity
   let bestGap = target // the empty event
   for (let i = 0; i < n; ) {
+    if (Number.isNaN(at(i))) break
     let j = i
     while (j < n && at(j) === at(i)) j++
     if (Math.abs(j - target) < bestGap) {
