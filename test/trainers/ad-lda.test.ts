@@ -95,4 +95,15 @@ describe('SparseLDA reload', () => {
     }
     expect(Array.from(run(true))).toEqual(Array.from(run(false)))
   })
+
+  it.each(['wasm', 'js'] as const)('a reload from counts whose row sum outgrew the lists stops, naming the word and its counts (%s)', (engine) => {
+    const s = initState(corpus, 5, () => 0.5)
+    const m = makeSparseSampler(s, 0.2, 0.1, engine)
+    // a word seen twice: its list holds min(K, 2) = 2 topics; three counts (an AD-LDA part copying n_wk mid-merge) do not fit
+    const rowSum = (w: number): number => Array.from(s.nwk.subarray(w * 5, w * 5 + 5)).reduce((x, y) => x + y, 0)
+    let w = 0
+    while (rowSum(w) !== 2) w++
+    for (let k = 0; k < 5; k++) s.nwk[w * 5 + k] = k < 3 ? 1 : 0
+    expect(() => m.reload()).toThrow(new RegExp(`word ${w}'s topic list is full \\(capacity 2 topics`))
+  })
 })

@@ -74,6 +74,7 @@ export const makeSparseSampler = (state: GibbsState, alphaC: number, betaC: numb
       for (let k = 0; k < K; k++) {
         const c = nwk[w * K + k] as number
         if (c === 0) continue
+        if (end === (offset[w + 1] as number)) throw listOverflow(w, packed, lo, end, k, bits)
         // insertion into the sorted list (decreasing count · 2^bits + topic)
         const v = c * (1 << bits) + k
         let j = end++
@@ -258,6 +259,9 @@ export const makeSparseSampler = (state: GibbsState, alphaC: number, betaC: numb
           while (j < end && ((packed[j] as number) & mask) !== nt) j++
           let v: number
           if (j === end) {
+            // a list holds at most min(K, f_w) topics, f_w its row sum when the sampler was made; one more
+            // means the counts were changed behind the sampler (see listOverflow): stop, never write past
+            if (end === (offset[w + 1] as number)) throw listOverflow(w, packed, lo, end, nt, bits)
             v = one | nt
             packed[lo - 1] = end + 1 - lo
             nBefore = 0
@@ -386,6 +390,25 @@ const allocate = (state: GibbsState, offset: Int32Array, engine: SparseEngine): 
     local,
     wasm: { sweep: w.sweep, z: wZ, ndk: wNdk, nk: wNk, addresses: [aTokens, aZ, aDoc, aNdk, aNk, aPacked, aOffset, aCoef, aLocal, aInvDen, aInvDown] },
   }
+}
+
+/**
+ * The error of a word list that would grow past its capacity min(K, f_w): the sampler was made (or
+ * reloaded) from counts whose row sum for the word is not the f_w it was sized for, e.g. n_wk read
+ * while another thread was still writing it. The JavaScript loop would otherwise write into the next
+ * word's list (or past the array, silently); the WebAssembly sweep traps out of bounds.
+ */
+const listOverflow = (w: number, packed: Int32Array, lo: number, end: number, topic: number, bits: number): Error => {
+  let sum = 0
+  const counts: string[] = []
+  for (let j = lo; j < end; j++) {
+    const v = packed[j] as number
+    sum += v >> bits
+    counts.push(`${v & ((1 << bits) - 1)}:${v >> bits}`)
+  }
+  return new RangeError(
+    `SparseLDA: word ${w}'s topic list is full (capacity ${end - lo} topics, counts topic:count ${counts.join(' ')}, sum ${sum + 1} with the token being placed) and topic ${topic} would be one more: the word-topic counts changed behind the sampler since it was made`,
+  )
 }
 
 /**

@@ -31,7 +31,7 @@ import { type DpError, invalidParameter } from '../../../core/error.js'
 
 /** Slots of the control block's header (./worker.ts repeats them literally: it loads nothing before it runs). */
 const GEN = 0 // bumped by the calling thread to start a command
-const DONE = 1 // parts (workers) finished with the current command
+const DONE = 1 // bumped by a worker that finished a command (or exited): what the calling thread waits on
 const FAILED = 2 // a worker's command threw (its message follows on its port)
 const READY = 3 // workers that have loaded and wait for commands
 const OP = 4 // the pool's operation: RUN, BIND or CLOSE
@@ -40,7 +40,14 @@ const COMMAND = 5
 export const COMMAND_WORDS = 12
 /** Per worker: 1 once its thread has exited. */
 const EXITED = COMMAND + COMMAND_WORDS
-const controlLength = (parts: number): number => EXITED + parts
+/**
+ * Per worker (from EXITED + parts): the generation whose operation it finished. An operation is complete
+ * when every worker has acknowledged ITS generation, not when DONE reaches a count: a count can be
+ * met by a late or extra "done" from an earlier operation, and then the calling thread runs ahead of
+ * a worker (AD-LDA's merge reading a part mid-sweep, a part copying the counts mid-merge).
+ */
+const ackOf = (parts: number): number => EXITED + parts
+const controlLength = (parts: number): number => EXITED + 2 * parts
 const RUN = 0
 const BIND = 1
 const CLOSE = 2
@@ -169,7 +176,7 @@ const startThreads = (parts: number): E.Either<DpError, Threads> => {
     for (let j = 1; j < parts; j++) {
       const { port1, port2 } = new MessageChannel()
       const w = new Worker(script.right.url, {
-        workerData: { control: t.control, part: j, port: port2, slots: { GEN, DONE, FAILED, READY, OP, COMMAND, COMMAND_WORDS, EXITED, RUN, BIND, CLOSE } },
+        workerData: { control: t.control, part: j, port: port2, slots: { GEN, DONE, FAILED, READY, OP, COMMAND, COMMAND_WORDS, EXITED, ACK: ackOf(parts), RUN, BIND, CLOSE } },
         transferList: [port2],
         ...(script.right.execArgv === undefined ? {} : { execArgv: script.right.execArgv }),
       })
@@ -249,6 +256,11 @@ export const startPool = <A extends object, C, T extends object>(module: PartMod
   }
   const { control, ports } = threads
   const words = control.subarray(COMMAND, COMMAND + COMMAND_WORDS)
+  const ack = ackOf(parts)
+  const acknowledged = (gen: number): boolean => {
+    for (let j = 1; j < parts; j++) if (Atomics.load(control, ack + j) !== gen) return false
+    return true
+  }
   const own = module.makePart(shared, 0)
   const attached = {} as T
   let open = true
@@ -265,12 +277,23 @@ export const startPool = <A extends object, C, T extends object>(module: PartMod
     Atomics.store(control, DONE, 0)
     control[OP] = op
     if (c !== undefined) module.writeCommand(words, c)
-    Atomics.add(control, GEN, 1)
+    const gen = (Atomics.add(control, GEN, 1) + 1) | 0
     Atomics.notify(control, GEN)
-    if (c !== undefined) own(c, attached)
+    // Part 0 may throw (a trap in its sweep, a bad table): the workers are still running the command
+    // then, so wait for them before rethrowing. Threads parked while busy would finish this command
+    // during the next fit's BIND and count as its "done": that fit would run ahead of its workers
+    // (its merge reading parts mid-sweep, its parts built on counts mid-merge), each operation
+    // completing on the previous one's count.
+    let ownFailure: { readonly e: unknown } | undefined
+    if (c !== undefined)
+      try {
+        own(c, attached)
+      } catch (e) {
+        ownFailure = { e }
+      }
     for (;;) {
       const n = Atomics.load(control, DONE)
-      if (n >= parts - 1) break
+      if (acknowledged(gen)) break
       const bad = exitedWorker(threads)
       if (bad !== undefined) {
         const m = messages(threads)
@@ -284,6 +307,7 @@ export const startPool = <A extends object, C, T extends object>(module: PartMod
       close()
       throw new Error(m)
     }
+    if (ownFailure !== undefined) throw ownFailure.e
     commandMs += performance.now() - t0
   }
   const post = (message: unknown): void => {

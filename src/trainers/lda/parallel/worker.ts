@@ -20,6 +20,7 @@ interface Slots {
   readonly COMMAND: number
   readonly COMMAND_WORDS: number
   readonly EXITED: number
+  readonly ACK: number
   readonly RUN: number
   readonly BIND: number
   readonly CLOSE: number
@@ -31,9 +32,11 @@ interface PartExports {
 }
 
 const { control, part, port, slots } = workerData as { control: Int32Array; part: number; port: MessagePort; slots: Slots }
-const { GEN, DONE, FAILED, READY, OP, COMMAND, COMMAND_WORDS, EXITED, BIND, CLOSE } = slots
+const { GEN, DONE, FAILED, READY, OP, COMMAND, COMMAND_WORDS, EXITED, ACK, BIND, CLOSE } = slots
 const words = control.subarray(COMMAND, COMMAND + COMMAND_WORDS)
-const done = (): void => {
+/** Counts this thread done with generation `gen` (acknowledged in its own slot: see ./pool.ts). */
+const done = (gen?: number): void => {
+  if (gen !== undefined) Atomics.store(control, ACK + part, gen)
   Atomics.add(control, DONE, 1)
   Atomics.notify(control, DONE)
 }
@@ -66,7 +69,8 @@ let seen = Atomics.load(control, GEN)
 Atomics.add(control, READY, 1)
 Atomics.notify(control, READY)
 for (;;) {
-  Atomics.wait(control, GEN, seen)
+  // only a new generation starts an operation (a wake without one must not run a command twice)
+  while (Atomics.load(control, GEN) === seen) Atomics.wait(control, GEN, seen)
   seen = Atomics.load(control, GEN)
   const op = control[OP] as number
   if (op === CLOSE) break
@@ -83,6 +87,6 @@ for (;;) {
   } catch (e) {
     fail(e)
   }
-  done()
+  done(seen)
 }
 port.close()

@@ -1,0 +1,42 @@
+// The worker pool (src/trainers/lda/parallel/pool.ts): a command returns, or throws, only once every
+// worker is done with it, so the threads a fit parks are idle when the next fit binds them. The
+// regression: part 0 (the calling thread) threw and the pool returned at once; the fit's `close`
+// parked workers still running the command, and the next fit's operations completed on their late
+// "done" counts (AD-LDA's merge read parts mid-sweep: its row sums, hence its list capacities, broke,
+// and the WebAssembly sweep trapped out of bounds).
+import * as E from 'fp-ts/lib/Either.js'
+import { describe, expect, it } from 'vitest'
+import { startPool } from '../../src/trainers/lda/parallel/pool.js'
+import { type ProbeArrays, probePart } from './fixtures/pool-probe.js'
+
+const shared = (n: number): Int32Array => new Int32Array(new SharedArrayBuffer(4 * n))
+const probeArrays = (parts: number): ProbeArrays => ({ gate: shared(1), finished: shared(parts), marks: shared(parts) })
+
+describe('worker pool', () => {
+  it('a command whose calling-thread part throws returns only after the workers finished it; reused threads then serve the next fit', () => {
+    const parts = 3
+    const a = probeArrays(parts)
+    const first = startPool(probePart, a, parts)
+    if (E.isLeft(first)) throw new Error(first.left.message)
+    try {
+      expect(() => first.right.run('slow-fail')).toThrow('part 0 failed')
+      // the workers were waiting (up to 1 s) when part 0 threw: the old pool returned before they set this
+      expect(Array.from(a.finished.subarray(1))).toEqual([1, 1])
+    } finally {
+      first.right.close()
+    }
+    // the next fit on as many threads gets the parked ones: every command it runs is its own
+    const b = probeArrays(parts)
+    const second = startPool(probePart, b, parts)
+    if (E.isLeft(second)) throw new Error(second.left.message)
+    try {
+      for (let i = 0; i < 5; i++) {
+        second.right.run('mark')
+        expect(Array.from(b.marks)).toEqual([i + 1, i + 1, i + 1])
+      }
+      expect(Array.from(a.marks)).toEqual([0, 0, 0])
+    } finally {
+      second.right.close()
+    }
+  })
+})
