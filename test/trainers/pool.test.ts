@@ -6,7 +6,7 @@
 // and the WebAssembly sweep trapped out of bounds).
 import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
-import { startPool } from '../../src/trainers/lda/parallel/pool.js'
+import { startPool, wakeParkedWithoutCommand } from '../../src/trainers/lda/parallel/pool.js'
 import { type ProbeArrays, probePart } from './fixtures/pool-probe.js'
 
 const shared = (n: number): Int32Array => new Int32Array(new SharedArrayBuffer(4 * n))
@@ -37,6 +37,29 @@ describe('worker pool', () => {
       expect(Array.from(a.marks)).toEqual([0, 0, 0])
     } finally {
       second.right.close()
+    }
+  })
+
+  it('a worker woken without a new generation waits again instead of running its last command twice', () => {
+    const parts = 3
+    const a = probeArrays(parts)
+    const pool = startPool(probePart, a, parts)
+    if (E.isLeft(pool)) throw new Error(pool.left.message)
+    pool.right.run('mark')
+    pool.right.close()
+    // parked, waiting on the generation; woken with it unchanged (the old worker re-ran 'mark': 2 marks each)
+    expect(wakeParkedWithoutCommand(parts)).toBe(parts - 1)
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300)
+    expect(Array.from(a.marks)).toEqual([1, 1, 1])
+    // and the threads still serve the next fit
+    const b = probeArrays(parts)
+    const next = startPool(probePart, b, parts)
+    if (E.isLeft(next)) throw new Error(next.left.message)
+    try {
+      next.right.run('mark')
+      expect(Array.from(b.marks)).toEqual([1, 1, 1])
+    } finally {
+      next.right.close()
     }
   })
 })

@@ -58,11 +58,12 @@ export const makePart = (s: AdLdaArrays, j: number): ((command: AdLdaCommand) =>
   const docStart = new Int32Array(d1 - d0 + 1)
   for (let d = d0; d <= d1; d++) docStart[d - d0] = (s.docStart[d] as number) - a
   const state = { K, V, D: d1 - d0, tokens: s.tokens.subarray(a, b), docStart, z: s.z.subarray(a, b), ndk: s.ndk.subarray(d0 * K, d1 * K), nwk, nk }
-  // The JavaScript loop, not the WebAssembly sweep: in a stress run of 42 AD-LDA fits in one process (Brown, K = 50,
-  // W = 2 and 3, the pool's threads reused from fit to fit) the WebAssembly sweep trapped twice (memory access out of
-  // bounds); the same seeds in a fresh process did not, and 32 such fits with the JavaScript loop (its list bounds
-  // checked) ran clean. The cause is not found; until it is, AD-LDA's parts keep the loop that did not fault.
-  const sampler = makeSparseSampler(state, s.alpha, s.beta, 'js')
+  // The WebAssembly sweep (./sparse-wasm.ts). It was switched off here for a while: in stress runs of many AD-LDA
+  // fits in one process it trapped out of bounds now and then. The cause was the pool, not the sweep: a pooled
+  // worker's Atomics.wait sometimes returned without a new generation and re-ran its last command (a second merge
+  // broke n_wk's row sums and so the lists' capacities). ./parallel/pool.ts now acknowledges each generation per
+  // worker; 150 such fits (W = 2, 3, 4, under load) then ran clean with this sweep (docs/trainers.md).
+  const sampler = makeSparseSampler(state, s.alpha, s.beta)
   const c0 = Math.floor((cells * j) / P)
   const c1 = Math.floor((cells * (j + 1)) / P)
   return (command) => {

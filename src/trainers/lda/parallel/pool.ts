@@ -3,7 +3,7 @@
  * threads (./worker.ts) the others, all on the shared arrays of a part module — the snapshot sweep's
  * (./part.ts) or private SVI's E-step (../../svi/e-step-part.ts). A command is a plain synchronous
  * call: the calling thread writes it into the control block, wakes the workers (Atomics.notify),
- * runs its own part and blocks (Atomics.wait) until every worker has counted itself done — so a
+ * runs its own part and blocks (Atomics.wait) until every worker has acknowledged the command's generation — so a
  * trainer's `fit` stays a function from its inputs to a result, and the release gate and the ledger
  * never leave the calling thread.
  *
@@ -144,6 +144,15 @@ const endParked = (parts: number): void => {
 }
 const endAllParked = (): void => {
   for (const parts of [...parked.keys()]) endParked(parts)
+}
+/**
+ * For the pool's test only: wakes the parked workers of a `parts`-thread pool without a new generation —
+ * what Node's `Atomics.wait` was seen to do now and then (see `ackOf`). A worker must wait again, not
+ * run its last command a second time.
+ */
+export const wakeParkedWithoutCommand = (parts: number): number => {
+  const p = parked.get(parts)
+  return p === undefined ? 0 : Atomics.notify(p.threads.control, GEN)
 }
 let exitHook = false
 const park = (t: Threads): void => {
