@@ -108,3 +108,25 @@ export const functionModule = (exported: string, params: ReadonlyArray<number>, 
     ...section(7, vec([[...name(exported), 0x00, 0]])),
     ...section(10, vec([[...uleb(functionBody.length), ...functionBody]])),
   ])
+
+/** The part of the WebAssembly JS API the kernels use (lib "ES2022" does not declare it). */
+interface WasmApi {
+  readonly Memory: new (d: { initial: number }) => { readonly buffer: ArrayBuffer }
+  readonly Module: new (bytes: Uint8Array) => object
+  readonly Instance: new (m: object, imports: object) => { readonly exports: Record<string, unknown> }
+  readonly validate: (bytes: Uint8Array) => boolean
+}
+const wasm = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly
+
+/** The compiled module, or undefined where this runtime has no WebAssembly or does not validate `bytes` (no SIMD, say). */
+export const compileModule = (bytes: Uint8Array): object | undefined => (wasm !== undefined && wasm.validate(bytes) ? new wasm.Module(bytes) : undefined)
+
+/**
+ * An instance of a `functionModule` on its own zeroed memory of at least `bytes` (whole 64 KiB pages),
+ * with that memory's buffer and its export `exported`; undefined without WebAssembly or a module.
+ */
+export const instantiateOnMemory = <F>(module: object | undefined, bytes: number, exported: string): { readonly buffer: ArrayBuffer; readonly run: F } | undefined => {
+  if (wasm === undefined || module === undefined) return undefined
+  const memory = new wasm.Memory({ initial: Math.max(1, Math.ceil(bytes / 65536)) })
+  return { buffer: memory.buffer, run: new wasm.Instance(module, { env: { memory } }).exports[exported] as F }
+}

@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { type Code, F64, I32, body, functionModule, op } from '../../core/wasm-binary.js'
+import { type Code, F64, I32, body, compileModule, functionModule, instantiateOnMemory, op } from '../../core/wasm-binary.js'
 
 // parameters (i32 unless marked): the xoshiro128** words, sizes, byte addresses of the arrays, then f64 α, β, Vβ
 const [RA, RB, RC, RD, DD, KK, BITS, TOK, Z, DOC, NDK, NK, PACKED, OFF, COEF, LOCAL, INVDEN, INVDOWN] = Array.from({ length: 18 }, (_, i) => i) as [number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number]
@@ -218,18 +218,7 @@ const code: Code = [
 export const sparseSweepModuleBytes = (): Uint8Array =>
   functionModule('sweep', [...new Array<number>(I32_PARAMS).fill(I32), F64, F64, F64], body([[I32_LOCALS, I32], [F64_LOCALS, F64]], code))
 
-/** The part of the WebAssembly JS API used here (lib "ES2022" does not declare it). */
-interface WasmApi {
-  readonly Memory: new (d: { initial: number }) => { readonly buffer: ArrayBuffer }
-  readonly Module: new (bytes: Uint8Array) => object
-  readonly Instance: new (m: object, imports: object) => { readonly exports: Record<string, unknown> }
-  readonly validate: (bytes: Uint8Array) => boolean
-}
-const wasm = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly
-const compiled = (() => {
-  const bytes = sparseSweepModuleBytes()
-  return wasm !== undefined && wasm.validate(bytes) ? new wasm.Module(bytes) : undefined
-})()
+const compiled = compileModule(sparseSweepModuleBytes())
 
 /** Whether this runtime validated and compiled the module (else ./sparse.ts runs its JavaScript loop). */
 export const wasmSparseAvailable: boolean = compiled !== undefined
@@ -239,8 +228,6 @@ export type WasmSparseSweep = (...args: number[]) => void
 
 /** A compiled sweep on its own zeroed memory of at least `bytes`, or undefined without WebAssembly. */
 export const wasmSparseSweep = (bytes: number): { readonly buffer: ArrayBuffer; readonly sweep: WasmSparseSweep } | undefined => {
-  if (wasm === undefined || compiled === undefined) return undefined
-  const memory = new wasm.Memory({ initial: Math.max(1, Math.ceil(bytes / 65536)) })
-  const sweep = new wasm.Instance(compiled, { env: { memory } }).exports['sweep'] as WasmSparseSweep
-  return { buffer: memory.buffer, sweep }
+  const w = instantiateOnMemory<WasmSparseSweep>(compiled, bytes, 'sweep')
+  return w === undefined ? undefined : { buffer: w.buffer, sweep: w.run }
 }

@@ -19,7 +19,7 @@
  *
  * @module
  */
-import { I32, V128, functionModule, op, uleb, vec } from '../../core/wasm-binary.js'
+import { I32, V128, compileModule, functionModule, instantiateOnMemory, op, uleb, vec } from '../../core/wasm-binary.js'
 
 /**
  * acc_k = Σ_j (c_j/norm_j)·b_jk with norm_j = Σ_k t_k·b_jk + 1e-100, over the m×K block b (stride
@@ -169,16 +169,7 @@ export const gammaSumsModuleBytes = (words: number): Uint8Array => functionModul
 /** Words per step of the compiled kernel. */
 export const KERNEL_WORDS = 4
 
-/** The part of the WebAssembly JS API used here (lib "ES2022" does not declare it). */
-interface WasmApi {
-  readonly Memory: new (d: { initial: number }) => { readonly buffer: ArrayBuffer }
-  readonly Module: new (bytes: Uint8Array) => object
-  readonly Instance: new (m: object, imports: object) => { readonly exports: Record<string, unknown> }
-  readonly validate: (bytes: Uint8Array) => boolean
-}
-const wasm = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly
-const compile = (bytes: Uint8Array): object | undefined => (wasm !== undefined && wasm.validate(bytes) ? new wasm.Module(bytes) : undefined)
-const compiled = compile(gammaSumsModuleBytes(KERNEL_WORDS))
+const compiled = compileModule(gammaSumsModuleBytes(KERNEL_WORDS))
 
 /** Whether this runtime validated and compiled the SIMD kernel. */
 export const wasmSimdAvailable: boolean = compiled !== undefined
@@ -191,9 +182,6 @@ export interface WasmGammaSums {
 
 /** A kernel instance with at least `bytes` of zeroed memory, or undefined without WebAssembly SIMD. */
 export const wasmGammaSums = (bytes: number, words: number = KERNEL_WORDS): WasmGammaSums | undefined => {
-  const mod = words === KERNEL_WORDS ? compiled : compile(gammaSumsModuleBytes(words))
-  if (wasm === undefined || mod === undefined) return undefined
-  const memory = new wasm.Memory({ initial: Math.max(1, Math.ceil(bytes / 65536)) })
-  const run = new wasm.Instance(mod, { env: { memory } }).exports['gammaSums'] as WasmGammaSums['run']
-  return { buffer: memory.buffer, run }
+  const mod = words === KERNEL_WORDS ? compiled : compileModule(gammaSumsModuleBytes(words))
+  return instantiateOnMemory<WasmGammaSums['run']>(mod, bytes, 'gammaSums')
 }
