@@ -48,8 +48,16 @@ describe('worker pool', () => {
     pool.right.run('mark')
     pool.right.close()
     // parked, waiting on the generation; woken with it unchanged (the old worker re-ran 'mark': 2 marks each)
-    expect(wakeParkedWithoutCommand(parts)).toBe(parts - 1)
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300)
+    // a worker that has acknowledged 'mark' may not be back in its wait yet (notify counts only those
+    // waiting): wake again, 10 ms apart, until every worker was woken at once — each wake is such a one
+    const sleep = (ms: number): void => void Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)
+    let woken = 0
+    for (let i = 0; i < 100 && woken < parts - 1; i++) {
+      woken = wakeParkedWithoutCommand(parts)
+      if (woken < parts - 1) sleep(10)
+    }
+    expect(woken).toBe(parts - 1)
+    sleep(300)
     expect(Array.from(a.marks)).toEqual([1, 1, 1])
     // and the threads still serve the next fit
     const b = probeArrays(parts)
@@ -58,6 +66,28 @@ describe('worker pool', () => {
     try {
       next.right.run('mark')
       expect(Array.from(b.marks)).toEqual([1, 1, 1])
+    } finally {
+      next.right.close()
+    }
+  })
+
+  it('arrays that cannot be posted to the threads are an error value, and the next fit starts', () => {
+    const parts = 2
+    const first = startPool(probePart, probeArrays(parts), parts)
+    if (E.isLeft(first)) throw new Error(first.left.message)
+    first.right.close() // parked: the next fit of 2 parts takes these threads
+    const bad = { ...probeArrays(parts), notCloneable: () => 0 } as unknown as ProbeArrays
+    const r = startPool(probePart, bad, parts)
+    expect(E.isLeft(r)).toBe(true)
+    if (E.isLeft(r)) expect(r.left.message).toMatch(/cannot start worker threads/)
+    // the taken threads were ended, not parked again: a fresh pool serves the next fit
+    expect(wakeParkedWithoutCommand(parts)).toBe(0)
+    const b = probeArrays(parts)
+    const next = startPool(probePart, b, parts)
+    if (E.isLeft(next)) throw new Error(next.left.message)
+    try {
+      next.right.run('mark')
+      expect(Array.from(b.marks)).toEqual([1, 1])
     } finally {
       next.right.close()
     }

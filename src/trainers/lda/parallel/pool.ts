@@ -322,11 +322,17 @@ export const startPool = <A extends object, C, T extends object>(module: PartMod
   const post = (message: unknown): void => {
     for (const p of ports) p.postMessage(message)
   }
-  // the fit's module and arrays, bound to the threads (the SharedArrayBuffers are shared, not copied)
-  post({ module: module.url.href, arrays: shared })
   try {
+    // the fit's module and arrays, bound to the threads (the SharedArrayBuffers are shared, not copied);
+    // arrays that cannot be posted (a function, say) throw here, after the threads were taken from the
+    // parked ones or started: they are ended, not leaked (a failed BIND has already closed them)
+    post({ module: module.url.href, arrays: shared })
     operate(BIND)
   } catch (e) {
+    if (open) {
+      open = false
+      endThreads(threads)
+    }
     return E.left(invalidParameter('workers', parts, `cannot start worker threads: ${e instanceof Error ? e.message : String(e)}`))
   }
   return E.right({
