@@ -109,49 +109,45 @@ const init = async (m: Extract<ToWorker, { type: 'init' }>): Promise<void> => {
   }
 }
 
+/** Runs `work` (which posts its own answer); an exception is posted as the worker's fatal error. False after one. */
+const answering = (work: () => void): boolean => {
+  try {
+    work()
+    return true
+  } catch (e) {
+    post({ type: 'fatal', message: `internal error in a worker: ${message(e)}` })
+    return false
+  }
+}
+
 /** Runs one chunk and posts its result (typed arrays moved, not copied); false after a fatal error. */
 const runTask = (task: ChunkTask): boolean => {
-  if (mechanism === null) {
+  const loaded = mechanism
+  if (loaded === null) {
     post({ type: 'fatal', message: 'internal: task before the mechanism was loaded' })
     return false
   }
-  try {
-    const r = runChunk(task, mechanism, taskInput(pairs, task))
+  return answering(() => {
+    const r = runChunk(task, loaded, taskInput(pairs, task))
     const transfer: ArrayBuffer[] = []
     if (r.phase === 'select') transfer.push(r.values.buffer as ArrayBuffer, r.codes.buffer as ArrayBuffer)
     else transfer.push(r.counts.buffer as ArrayBuffer)
     // Shared empty buffers cannot be transferred twice; transfer only non-empty ones.
     answer({ type: 'result', result: r }, transfer.filter((b) => b.byteLength > 0))
-    return true
-  } catch (e) {
-    post({ type: 'fatal', message: `internal error in a worker: ${message(e)}` })
-    return false
-  }
+  })
 }
 
 /** Runs one family fit and posts it (its scores are fresh arrays: moved, not copied). */
-const runFit = (evaluateFamily: typeof import('./search.js').evaluateFamily, id: number, job: FitJob): boolean => {
-  try {
+const runFit = (evaluateFamily: typeof import('./search.js').evaluateFamily, id: number, job: FitJob): boolean =>
+  answering(() => {
     const fit = evaluateFamily(job)
     const arrays = fit === null ? [] : fit.part === 'event' ? [fit.event.tune0, fit.event.tune1] : [fit.scores.w0, fit.scores.w1, fit.scores.sorted]
     answer({ type: 'fitted', id, fit }, arrays.map((a) => a.buffer as ArrayBuffer).filter((b) => b.byteLength > 0 && !(b instanceof SharedArrayBuffer)))
-    return true
-  } catch (e) {
-    post({ type: 'fatal', message: `internal error in a worker: ${message(e)}` })
-    return false
-  }
-}
+  })
 
 /** Runs one verdict statistic and posts its answer (a few numbers). */
-const runStat = (run: typeof import('./engine/verdict-stats.js').runStat, id: number, job: StatJob): boolean => {
-  try {
-    answer({ type: 'stat', id, answer: run(job) })
-    return true
-  } catch (e) {
-    post({ type: 'fatal', message: `internal error in a worker: ${message(e)}` })
-    return false
-  }
-}
+const runStat = (run: typeof import('./engine/verdict-stats.js').runStat, id: number, job: StatJob): boolean =>
+  answering(() => answer({ type: 'stat', id, answer: run(job) }))
 
 /** Serves a batch: takes items through the shared cursor until it is spent, then says 'idle'. */
 const serve = async (m: Extract<ToWorker, { type: 'run' }>): Promise<void> => {
