@@ -8,5 +8,7 @@ export default defineConfig({
     testTimeout: 60_000,
     // removes the dpaudit-* temp folders a run leaves behind (see the file)
     globalSetup: ['test/setup/tmp.ts'],
+    // one fixed fast-check seed for the whole suite (FC_SEED=random explores; see the file)
+    setupFiles: ['test/setup/fast-check-seed.ts'],
   },
 })
