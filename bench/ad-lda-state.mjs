@@ -11,7 +11,10 @@ const { makeSparseSampler } = await import(dist + '/trainers/lda/sparse.js')
 const { makeAdLdaSampler } = await import(dist + '/trainers/lda/ad-lda.js')
 const { jointLogLikelihood } = await import(dist + '/trainers/lda/loglik.js')
 const { FastUniform } = await import(dist + '/trainers/lda/random.js')
-const K = 50, A = 0.1, B = 0.01, SW = Number(process.argv[2] ?? 150), AVG = 20
+const K = 50, A = 0.1, B = 0.01, SW = Number(process.argv[2] ?? 150)
+if (!Number.isSafeInteger(SW) || SW < 1) { console.error(`sweeps: expected a positive integer, got '${process.argv[2]}'`); process.exit(1) }
+// averaged over the last min(20, sweeps) sweeps: with fewer than 20 the average summed too few φ (not a distribution)
+const AVG = Math.min(20, SW)
 const data = loadDataset('brown').right, tr = data.train, V = tr.vocab.length
 const ppl = (phi) => heldOutPerplexity(phi, K, data.testObserved, data.testHeldOut).right.perplexity
 const entropy = (phi) => { let h = 0; for (let k = 0; k < K; k++) for (let w = 0; w < V; w++) { const p = phi[k * V + w]; h -= p * Math.log(p) } return h / K }
