@@ -11,7 +11,7 @@ import type { DpError } from '../core/error.js'
 import type { PrivacyEvent } from '../mechanisms/event.js'
 import type { NeighbouringRelation } from '../mechanisms/neighbouring.js'
 import { checkCompose, checkDeltaAnswer, checkEpsilonAnswer } from './guards.js'
-import { asPlainPoisson, hasTruncation, overflowMass, withOverflow } from './truncation.js'
+import { asCoupledPoisson, asPlainPoisson, betterOf, hasTruncation, overflowMass, withOverflow } from './truncation.js'
 import { splitApproxSteps, withSplitDelta } from './approx-split.js'
 import { withoutDegenerate } from '../mechanisms/degenerate.js'
 
@@ -135,7 +135,11 @@ export const erase = <S>(a: Accountant<S>): AnyAccountant => ({
     const raw: AccountedState = { epsilon: (d) => a.epsilon(d)(s), delta: (e) => a.delta(e)(s), notes: a.notes(s) }
     const kept = split !== undefined && split.factors.length > 0 ? withSplitDelta(raw, split.factors) : raw
     const eta = truncated ? overflowMass(event) : 0
-    const answers = eta > 0 ? withOverflow(kept, eta) : kept
+    const overflowed = eta > 0 ? withOverflow(kept, eta) : kept
+    // A uniformly cut truncation also has a bound without the overflow term (./truncation.ts): the better one answers.
+    const coupled = eta > 0 ? asCoupledPoisson(event, a.relation) : undefined
+    const alternative = coupled === undefined ? undefined : erase(a).run(coupled, path)
+    const answers = alternative !== undefined && alternative._tag === 'Right' ? betterOf(overflowed, alternative.right) : overflowed
     return {
       _tag: 'Right',
       right: {

@@ -20,6 +20,27 @@
  * own Poisson analysis, tight where it is), and the overflow term is added to δ(ε); ε(δ) is the
  * least ε whose corrected δ is within δ (the accountant's ε at δ − (1 + e^{ε+t})η iterated to its fixed point, t a relative 1e-6; bisection on its δ(ε) where that does not settle).
  *
+ * A second bound, when every truncation in the tree states `cut: 'uniform'` (an over-full batch cut to a
+ * uniformly random subset of B units, dp_accounting's TruncatedSubsampledGaussianDpEvent): couple the
+ * two neighbours through the other units' coins S, the cut of S, and, when the unit x is kept in an
+ * over-full batch, the unit y of the cut it displaces. Then
+ * - replace-one / replace-special (D = S ∪ {y}, D′ = S ∪ {x}, same size): the cut treats x's slot as
+ *   y's, so the batches are equal unless the slot is kept (probability ≤ q) and then differ by y ↔ x:
+ *   a mixture, over shared tags, of the inner event's replace pairs at rate ≤ q — no worse than
+ *   PoissonSample(q, inner) (joint convexity of the hockey-stick and Rényi divergences; a lower rate
+ *   is a post-processing of a higher one given the tag), with no overflow term at all;
+ * - add/remove (D′ = D ∪ {x}): given S with |S| < B the batches differ by adding x (rate q); given
+ *   |S| = k ≥ B, M(D′) = (1 − p)·M(R) + p·M(R ∖ {y} ∪ {x}) with R the cut of S, y uniform in R and
+ *   p = qB/(k + 1) ≤ q: a replace step, whose change of an additive-noise query is at most twice
+ *   the add/remove sensitivity (triangle inequality). Every tag's pair is then no worse than the
+ *   Poisson-sampled pair at rate q with sensitivity 2Δ, so the pipeline is no worse than
+ *   PoissonSample(q, the same noise at 2Δ). This is the decomposition of arXiv 2508.15089 ("Tighter Privacy
+ *   Analysis for Truncated Poisson Sampling") as dp_accounting implements it
+ *   (from_truncated_subsampled_gaussian_mechanism: a mixture of the sensitivity-1 Poisson PLD and a
+ *   sensitivity-2 one), read here with both branches at their worst (rate q, shift 2Δ) so it needs no
+ *   mixture of PLDs; it is looser than theirs, and sound for Gaussian, Laplace and their discrete
+ *   versions. Every accountant answers the better of the two bounds (both are sound).
+ *
  * There is no RDP (or zCDP) statement: the overflow term is additive in δ, so the RDP and zCDP
  * accountants answer (ε, δ) through their conversion and add it there; their curves themselves
  * are those of plain Poisson sampling and are not a bound for the truncated pipeline.
@@ -30,6 +51,7 @@ import betainc from '@stdlib/math-base-special-betainc'
 import * as E from 'fp-ts/lib/Either.js'
 import type { DpError } from '../core/error.js'
 import { children, type PrivacyEvent } from '../mechanisms/event.js'
+import { isAddRemoveFamily, type NeighbouringRelation } from '../mechanisms/neighbouring.js'
 import type { AccountedState, DeltaAnswer, EpsilonAnswer } from './accountant.js'
 
 /** Relative margin on the binomial tail (@stdlib's regularised incomplete beta agrees with mpmath to ~1e-14). */
@@ -74,6 +96,73 @@ export const asPlainPoisson = (e: PrivacyEvent): PrivacyEvent => {
       return e
   }
 }
+
+/** An additive-noise leaf (under Labeled) with its add/remove sensitivity doubled: a replace step's change. */
+const replaceStep = (e: PrivacyEvent): PrivacyEvent | undefined => {
+  switch (e._tag) {
+    case 'Labeled': {
+      const inner = replaceStep(e.event)
+      return inner === undefined ? undefined : { ...e, event: inner }
+    }
+    case 'Gaussian':
+    case 'Laplace':
+    case 'DiscreteGaussian':
+    case 'DiscreteLaplace':
+      return isAddRemoveFamily(e.relation.kind) ? { ...e, sensitivity: 2 * e.sensitivity } : undefined
+    default:
+      return undefined
+  }
+}
+
+/**
+ * The tree with every uniformly cut TruncatedPoissonSample read as the PoissonSample that bounds it
+ * without an overflow term (module comment), or undefined where some truncation has no such reading
+ * (no `cut` stated, or an inner event other than additive noise under add/remove).
+ */
+export const asCoupledPoisson = (e: PrivacyEvent, relation: NeighbouringRelation): PrivacyEvent | undefined => {
+  const all = (es: ReadonlyArray<PrivacyEvent>): ReadonlyArray<PrivacyEvent> | undefined => {
+    const out: PrivacyEvent[] = []
+    for (const c of es) {
+      const r = asCoupledPoisson(c, relation)
+      if (r === undefined) return undefined
+      out.push(r)
+    }
+    return out
+  }
+  switch (e._tag) {
+    case 'TruncatedPoissonSample': {
+      if (e.cut !== 'uniform') return undefined
+      const inner = isAddRemoveFamily(relation.kind) ? replaceStep(e.event) : asCoupledPoisson(e.event, relation)
+      return inner === undefined ? undefined : { _tag: 'PoissonSample', q: e.q, event: inner }
+    }
+    case 'Compose': {
+      const events = all(e.events)
+      return events === undefined ? undefined : { _tag: 'Compose', events }
+    }
+    case 'SelfCompose':
+    case 'PoissonSample':
+    case 'SampleWithoutReplacement':
+    case 'WithReplacementSample':
+    case 'RepeatAndSelect':
+    case 'Labeled': {
+      const inner = asCoupledPoisson(e.event, relation)
+      return inner === undefined ? undefined : { ...e, event: inner }
+    }
+    default:
+      return e
+  }
+}
+
+/** Of two answers to one query, the smaller by `value` (a refusal only where both refuse). */
+const smaller = <A>(x: E.Either<DpError, A>, y: E.Either<DpError, A>, value: (a: A) => number): E.Either<DpError, A> =>
+  E.isLeft(x) ? y : E.isLeft(y) ? x : value(y.right) < value(x.right) ? y : x
+
+/** The smaller answer of two sound bounds on the same pipeline. */
+export const betterOf = (a: AccountedState, b: AccountedState): AccountedState => ({
+  epsilon: (delta) => smaller(a.epsilon(delta), b.epsilon(delta), (r) => r.epsilon),
+  delta: (epsilon) => smaller(a.delta(epsilon), b.delta(epsilon), (r) => r.delta),
+  notes: [...new Set([...a.notes, ...b.notes])],
+})
 
 /** Whether a tree holds a TruncatedPoissonSample. */
 export const hasTruncation = (e: PrivacyEvent): boolean => e._tag === 'TruncatedPoissonSample' || children(e).some(hasTruncation)

@@ -86,7 +86,10 @@ export const EventCodec: t.Type<PrivacyEvent, unknown, unknown> = t.recursion<Pr
     t.readonly(t.type({ _tag: t.literal('Compose'), events: t.readonlyArray(EventCodec) })),
     t.readonly(t.type({ _tag: t.literal('SelfCompose'), event: EventCodec, count: N })),
     t.readonly(t.type({ _tag: t.literal('PoissonSample'), q: N, event: EventCodec })),
-    t.readonly(t.type({ _tag: t.literal('TruncatedPoissonSample'), q: N, maxBatch: N, datasetSize: N, event: EventCodec })),
+    t.intersection([
+      t.readonly(t.type({ _tag: t.literal('TruncatedPoissonSample'), q: N, maxBatch: N, datasetSize: N, event: EventCodec })),
+      t.readonly(t.partial({ cut: t.literal('uniform') })),
+    ]),
     t.readonly(t.type({ _tag: t.literal('SampleWithoutReplacement'), m: N, n: N, event: EventCodec })),
     t.readonly(t.type({ _tag: t.literal('WithReplacementSample'), batchSize: N, datasetSize: N, event: EventCodec })),
     t.readonly(t.type({ _tag: t.literal('RepeatAndSelect'), event: EventCodec, mean: N, shape: N })),

@@ -233,6 +233,10 @@ export interface PoissonSample {
  * with probability q; a batch of more than `maxBatch` units is cut down to `maxBatch` (or dropped —
  * any handling of an over-full batch), then `event` runs on it. Bounded by its coupling with plain
  * Poisson sampling (accounting/truncation.ts): the two runs differ only when a batch overflows.
+ *
+ * `cut` (optional): `'uniform'` states that an over-full batch is cut to a uniformly random subset of
+ * `maxBatch` of its units (dp_accounting's TruncatedSubsampledGaussianDpEvent). That handling admits a
+ * coupling without the overflow term (accounting/truncation.ts); absent, any handling is assumed.
  */
 export interface TruncatedPoissonSample {
   readonly _tag: 'TruncatedPoissonSample'
@@ -240,6 +244,7 @@ export interface TruncatedPoissonSample {
   readonly maxBatch: number
   readonly datasetSize: number
   readonly event: PrivacyEvent
+  readonly cut?: 'uniform'
 }
 
 /**
@@ -415,13 +420,16 @@ export const poissonSample = (q: number, event: PrivacyEvent): PoissonSample => 
   q,
   event,
 })
-export const truncatedPoissonSample = (q: number, maxBatch: number, datasetSize: number, event: PrivacyEvent): TruncatedPoissonSample => ({
-  _tag: 'TruncatedPoissonSample',
-  q,
-  maxBatch,
-  datasetSize,
-  event,
-})
+export const truncatedPoissonSample = (
+  q: number,
+  maxBatch: number,
+  datasetSize: number,
+  event: PrivacyEvent,
+  options: { readonly cut?: 'uniform' } = {},
+): TruncatedPoissonSample =>
+  options.cut === undefined
+    ? { _tag: 'TruncatedPoissonSample', q, maxBatch, datasetSize, event }
+    : { _tag: 'TruncatedPoissonSample', q, maxBatch, datasetSize, event, cut: options.cut }
 export const sampleWithoutReplacement = (m: number, n: number, event: PrivacyEvent): SampleWithoutReplacement => ({
   _tag: 'SampleWithoutReplacement',
   m,
