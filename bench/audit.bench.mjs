@@ -217,7 +217,15 @@ const warmAmdahl = (n) => (s1.total - s1.startMs) / (s1.serial - s1.startMs + s1
 // time for the trials, plus each chunk's overhead as measured on `at` workers, shared among n.
 const widest = runs[runs.length - 1]
 const amdahlChunks = (n, at) => s1.total / (s1.serial + (s1.hotMs + s1.chunks * at.chunkOverheadMs) / n + fitsOn(n))
+// The trials at which the prediction for 16 workers reaches ×12: the fixed part (pool start, serial,
+// the jobs) stays as measured, the trials' part grows in proportion (selection is capped, so nearly
+// all added trials are estimation). T1(n) = F1 + b·n, T16(n) = F16 + b·n / 16 ⇒ T1 = 12·T16 at
+// n = (12·F16 − F1) / (b·(1 − 12/16)).
+const fixed16 = s1.serial + fitsOn(16)
+const perTrial = s1.parallel / TRIALS
+const trialsFor12 = perTrial > 0 ? Math.max(0, (12 * fixed16 - (s1.total - s1.parallel)) / (perTrial * (1 - 12 / 16))) : null
 const serial = {
+  trialsFor12,
   seconds: s1.serial / 1000,
   chunkOverheadAt: runs.map((x) => ({ workers: x.workers, wallMs: x.chunkOverheadMs, cpuMs: x.chunkOverheadCpuMs })),
   predicted16WithChunkOverheadAt: { workers: widest.workers, speedup: amdahlChunks(16, widest) },
@@ -270,6 +278,10 @@ if (!values.json) {
     `×12 on 16 workers needs T(16) ≤ ${(s1.total / 12000).toFixed(3)} s. From 1 worker's parts T(16) ≥ start ${(s1.startMs / 1000).toFixed(3)} + serial ${((s1.serial - s1.startMs) / 1000).toFixed(3)} + jobs' critical path ${(fitsOn(16) / 1000).toFixed(3)} + trials ${(s1.parallel / 16000).toFixed(3)} = ${((s1.serial + fitsOn(16) + s1.parallel / 16) / 1000).toFixed(3)} s → ×${serial.predicted16.toFixed(1)}` +
       ` (threads kept: ×${serial.warmPredicted16.toFixed(1)}); Amdahl from the serial fraction alone (${(100 * fraction).toFixed(2)}%): ×${serial.plainAmdahl16.toFixed(1)} (threads kept, ${(100 * serial.warmFraction).toFixed(2)}%: ×${serial.warmPlainAmdahl16.toFixed(1)})` +
       (at16 === undefined ? '; run with --workers 1,2,4,8,16 to measure it' : `; measured: ×${(s1.total / at16.total).toFixed(2)} (${(at16.total / 1000).toFixed(3)} s)`),
+  )
+  console.log(
+    `the audit's fixed part (start, serial, jobs: ${((s1.total - s1.parallel) / 1000).toFixed(3)} s on 1 worker, ${(fixed16 / 1000).toFixed(3)} s of T(16)) does not grow with the trials, the trials' part (${(s1.parallel / 1000).toFixed(3)} s) does: ` +
+      (serial.trialsFor12 === null ? `×12 on 16 workers cannot be reached at any number of trials (the trials' share alone allows ×16 at most, less the chunk overhead)` : serial.trialsFor12 <= TRIALS ? `×12 on 16 workers is predicted from ${TRIALS.toLocaleString('en-US')} trials on` : `×12 on 16 workers is predicted from about ${Math.ceil(serial.trialsFor12 / 1e6).toLocaleString('en-US')} M trials (run with --trials ${Math.ceil(serial.trialsFor12 / 1e6)}000000 to check)`),
   )
 }
 

@@ -53,7 +53,8 @@ export interface ModuleDescription {
 export type FromWorker =
   | { readonly type: 'ready'; readonly gen: number; readonly description: ModuleDescription | null }
   | { readonly type: 'result'; readonly result: ChunkResult }
-  | { readonly type: 'fitted'; readonly id: number; readonly fit: FitPart | null }
+  /** `ms`: how long the fit took on its thread (the pool orders later fits by it: `fitOrder`). */
+  | { readonly type: 'fitted'; readonly id: number; readonly fit: FitPart | null; readonly ms: number }
   | { readonly type: 'stat'; readonly id: number; readonly answer: StatAnswer }
   /** The worker found the batch's cursor spent: every item it took is answered. */
   | { readonly type: 'idle'; readonly batch: number }
@@ -304,17 +305,44 @@ const runOnSlots = (
   stop?: () => boolean,
 ): string | null => runShared(slots, signal, 'task', packTasks(tasks) ?? tasks, (m) => (m.type === 'result' ? onResult(m.result) : undefined), idleLimitMs, stop)
 
-/** A copy of a typed array in shared memory: posted to a worker, it is shared, not copied again. */
+/** The array in shared memory (itself if it is there already: engine/merge.ts puts the samples there): posted to a worker, it is shared, not copied. */
 const inSharedMemory = <A extends Float64Array | Int32Array>(a: A): A => {
+  if (a.buffer instanceof SharedArrayBuffer) return a
   const out = (a instanceof Float64Array ? new Float64Array(new SharedArrayBuffer(a.byteLength)) : new Int32Array(new SharedArrayBuffer(a.byteLength))) as A
   out.set(a)
   return out
 }
 
 /**
+ * Milliseconds per selection output that each kind of fit (family and part) took on a worker thread,
+ * as last measured in this process: fits cost ~linearly in the outputs, and a family's cost per
+ * output is a property of its code, so one measurement orders the next rounds and audits.
+ */
+const fitCostPerOutput = new Map<string, number>()
+const fitKind = (job: FitJob): string => `${job.family}/${job.part}`
+const outputsOf = (job: FitJob): number => Math.max(1, job.samples.n[0] + job.samples.n[1])
+
+/**
+ * The order in which a round's fits are handed out: longest first (LPT, Graham 1969: a round ends
+ * with its last fit, and long fits started last leave the other threads idle), by the measured cost
+ * per output; fits of a kind never measured come first, events before models (cross-fitting fits
+ * twice and sweeps), then in the given order. Answers are keyed by index, so no order changes a result.
+ */
+export const fitOrder = (jobs: ReadonlyArray<FitJob>, costPerOutput: ReadonlyMap<string, number> = fitCostPerOutput): number[] => {
+  const cost = jobs.map((j) => (costPerOutput.get(fitKind(j)) ?? Infinity) * outputsOf(j))
+  const rank = (k: number): number => ((jobs[k] as FitJob).part === 'event' ? 0 : 1)
+  return [...jobs.keys()].sort((a, b) => {
+    const ca = cost[a] as number
+    const cb = cost[b] as number
+    if (ca !== cb) return cb - ca
+    return rank(a) - rank(b) || a - b
+  })
+}
+
+/**
  * Selection's family fits on the slots: each pair's samples are copied once into shared memory, and
- * each (pair, family, part) fit is one message. A fit is a pure function of its job, so its answer is the
- * one `fitInline` gives; fits a failed worker left unanswered run in this thread.
+ * each (pair, family, part) fit is one message, handed out in `fitOrder`. A fit is a pure function
+ * of its job, so its answer is the one `fitInline` gives; fits a failed worker left unanswered run in this thread.
  */
 const fitOnSlots =
   (slots: ReadonlyArray<Slot>, signal: Int32Array, idleLimitMs: number): FitRunner =>
@@ -333,13 +361,12 @@ const fitOnSlots =
       slots,
       signal,
       'fit',
-      // Longest first (LPT): a family's event (cross-fitting and its sweep) outlasts its model, and a
-      // round ends with its last fit; answers are keyed by id, so the order changes no result.
-      jobs
-        .map((job, id) => [id, { ...job, samples: toShare(job.samples) }] as const)
-        .sort((x, y) => (x[1].part === y[1].part ? x[0] - y[0] : x[1].part === 'event' ? -1 : 1)),
+      fitOrder(jobs).map((id) => [id, { ...(jobs[id] as FitJob), samples: toShare((jobs[id] as FitJob).samples) }] as const),
       (m) => {
-        if (m.type === 'fitted') out[m.id] = m.fit
+        if (m.type !== 'fitted') return
+        out[m.id] = m.fit
+        const job = jobs[m.id] as FitJob
+        fitCostPerOutput.set(fitKind(job), m.ms / outputsOf(job))
       },
       idleLimitMs,
     )

@@ -24,6 +24,8 @@ export interface PairChoice {
   /** Oriented scores of the tuning half (for the estimation grid). */
   readonly tune0: Float64Array
   readonly tune1: Float64Array
+  /** tune0 and tune1 together in ascending order, where the model job sorted them (spares the score grid a sort). */
+  readonly sortedTune?: Float64Array
   /** Expected certified bound at the estimation size (the selection objective). */
   readonly objective: number
   readonly advantage: number
@@ -255,7 +257,18 @@ export const bestOfPair = (
     const tune1 = moved ? m.scores.w1 : e.event.tune1
     candidates.push({ pair, label, family, tuneEpsilon: r.objective, advantage: r.advantage })
     if (best === null || r.objective > best.objective + 1e-12 || (Math.abs(r.objective - best.objective) <= 1e-12 && r.advantage > best.advantage + 1e-12))
-      best = { pair, family, attack: { shape, model: m.model, orientation: r.orientation, threshold: r.threshold }, tune0, tune1, objective: r.objective, advantage: r.advantage, rule, form }
+      best = {
+        pair,
+        family,
+        attack: { shape, model: m.model, orientation: r.orientation, threshold: r.threshold },
+        tune0,
+        tune1,
+        ...(moved ? { sortedTune: m.scores.sorted } : {}),
+        objective: r.objective,
+        advantage: r.advantage,
+        rule,
+        form,
+      }
   })
   return { best, candidates }
 }

@@ -781,14 +781,36 @@ export const splitSamples = (s: PairSamples, part: 'fit' | 'tune'): PairSamples 
 }
 
 /**
- * Thresholds at which the estimation phase counts scores: the chosen threshold, plus quantiles of
- * the pooled tuning scores (dense in both tails, for the low-FPR end of the ROC curve).
+ * σ·x for both sides' scores together, ascending (typed-array order: −0 before +0, NaN last). From
+ * `sorted`, both sides' x already ascending where the fit job gave them (search.ts `ModelScores`), in
+ * one pass: ascending σ·x is x itself for σ = 1, and its negation reversed for σ = −1 (which keeps −0
+ * before +0, but would put NaN first: then the sort). Without them, a sort of ~200k scores in the
+ * calling thread, the largest step of an audit's serial part (issue 23).
  */
-export const scoreGrid = (oriented0: Float64Array, oriented1: Float64Array, threshold: number): number[] => {
-  const pooled = new Float64Array(oriented0.length + oriented1.length)
-  pooled.set(oriented0)
-  pooled.set(oriented1, oriented0.length)
-  pooled.sort()
+const orientedAscending = (tune0: Float64Array, tune1: Float64Array, sigma: 1 | -1, sorted?: Float64Array): Float64Array => {
+  const N = tune0.length + tune1.length
+  if (sorted !== undefined && sorted.length === N && (sigma === 1 || N === 0 || !Number.isNaN(sorted[N - 1]))) {
+    if (sigma === 1) return sorted
+    const out = new Float64Array(N)
+    for (let i = 0; i < N; i++) out[i] = -(sorted[N - 1 - i] as number)
+    return out
+  }
+  const pooled = new Float64Array(N)
+  for (let i = 0; i < tune0.length; i++) pooled[i] = sigma * (tune0[i] as number)
+  for (let i = 0; i < tune1.length; i++) pooled[tune0.length + i] = sigma * (tune1[i] as number)
+  return pooled.sort()
+}
+
+/**
+ * Thresholds at which the estimation phase counts scores: the chosen threshold, plus quantiles of
+ * the pooled tuning scores σ·x (dense in both tails, for the low-FPR end of the ROC curve).
+ * `sorted`, if given, is tune0 and tune1 together in ascending order (it spares a sort: `orientedAscending`).
+ */
+export const scoreGrid = (tune0: Float64Array, tune1: Float64Array, threshold: number, sigma: 1 | -1 = 1, sorted?: Float64Array): number[] =>
+  gridOfAscending(orientedAscending(tune0, tune1, sigma, sorted), threshold)
+
+/** `scoreGrid` from the pooled oriented scores in ascending order. */
+export const gridOfAscending = (pooled: Float64Array, threshold: number): number[] => {
   const set = new Set<number>([threshold])
   const N = pooled.length
   if (N > 0) {

@@ -137,12 +137,14 @@ const runTask = (task: ChunkTask): boolean => {
   })
 }
 
-/** Runs one family fit and posts it (its scores are fresh arrays: moved, not copied). */
+/** Runs one family fit and posts it with its duration (its scores are fresh arrays: moved, not copied). */
 const runFit = (evaluateFamily: typeof import('./search.js').evaluateFamily, id: number, job: FitJob): boolean =>
   answering(() => {
+    const t0 = performance.now()
     const fit = evaluateFamily(job)
+    const ms = performance.now() - t0
     const arrays = fit === null ? [] : fit.part === 'event' ? [fit.event.tune0, fit.event.tune1] : [fit.scores.w0, fit.scores.w1, fit.scores.sorted]
-    answer({ type: 'fitted', id, fit }, arrays.map((a) => a.buffer as ArrayBuffer).filter((b) => b.byteLength > 0 && !(b instanceof SharedArrayBuffer)))
+    answer({ type: 'fitted', id, fit, ms }, arrays.map((a) => a.buffer as ArrayBuffer).filter((b) => b.byteLength > 0 && !(b instanceof SharedArrayBuffer)))
   })
 
 /** Runs one verdict statistic and posts its answer (a few numbers). */

@@ -56,6 +56,13 @@ const intern = (dict: Map<string, number>, categories: string[], k: string): num
   return g
 }
 
+/**
+ * Arrays of the selection samples live in shared memory from the start: worker threads fit on them
+ * (pool.ts `fitOnSlots`) without a copy in the calling thread, which is the audit's serial part (issue 23).
+ */
+const sharedFloat64 = (n: number): Float64Array => new Float64Array(new SharedArrayBuffer(8 * n))
+const sharedInt32 = (n: number): Int32Array => new Int32Array(new SharedArrayBuffer(4 * n))
+
 /** Merges a stream's selection chunks (in trial order) up to its first failure. */
 export const mergeSelection = (
   chunks: ReadonlyArray<SelectChunkResult>,
@@ -81,8 +88,8 @@ export const mergeSelection = (
   }
   if (shape === null) return { shape, values: new Float64Array(0), categories: [], codes: new Int32Array(0), n: 0, failure }
   const dim = shape.kind === 'category' ? 0 : shape.dim
-  const values = new Float64Array(n * dim)
-  const codes = new Int32Array(shape.kind === 'category' ? n : 0)
+  const values = sharedFloat64(n * dim)
+  const codes = sharedInt32(shape.kind === 'category' ? n : 0)
   const categories: string[] = []
   const dict = new Map<string, number>()
   let at = 0
@@ -104,7 +111,9 @@ export const unifyCategories = (
   const categories = [...a.categories]
   const dict = new Map(categories.map((k, i) => [k, i] as const))
   const remap = b.categories.map((k) => intern(dict, categories, k))
-  return { categories, codes: [a.codes, Int32Array.from(b.codes, (c) => remap[c] as number)] }
+  const codes = sharedInt32(b.codes.length)
+  for (let i = 0; i < codes.length; i++) codes[i] = remap[b.codes[i] as number] as number
+  return { categories, codes: [a.codes, codes] }
 }
 
 export interface EstimationTotals {

@@ -232,17 +232,9 @@ const supportOf = <I>(st: AuditState<I>, s: Search, best: PairChoice): SupportTe
   return supportTest(st.spec.support, pair.input, pair.neighbour, [at(0), at(1)], chosen.n, st.cfg.alpha)
 }
 
-/** σ·x for every x (a plain loop: Float64Array.from with a map function is ~10× slower). */
-const oriented = (x: Float64Array, sigma: number): Float64Array => {
-  const out = new Float64Array(x.length)
-  for (let i = 0; i < x.length; i++) out[i] = sigma * (x[i] as number)
-  return out
-}
-
 /** What selection hands to estimation (and to the checkpoint): the attack, its score grid, the candidates. */
 const outcome = <I>(st: AuditState<I>, s: Search, best: PairChoice): SelectionOutcome => {
-  const sigma = best.attack.orientation
-  const grid = scoreGrid(oriented(best.tune0, sigma), oriented(best.tune1, sigma), best.attack.threshold)
+  const grid = scoreGrid(best.tune0, best.tune1, best.attack.threshold, best.attack.orientation, best.sortedTune)
   st.selPerPairSide = Math.max(...s.have)
   const support = supportOf(st, s, best)
   return {
