@@ -11,6 +11,12 @@
 // 2, …), and each count keeps its fastest run, so load from other work hits every count alike; CPU
 // time (all threads) is printed beside the wall clock, since on a loaded machine it is the steadier
 // figure. On 2 cores, --workers 1,2 takes about 40 s when quiet.
+// Section 1a measures the machine's ceiling first: the hot loop alone on W threads at once (no
+// audit), whose speed-up is what any audit can reach there (two logical cores per physical one, or a
+// lower all-core clock, cap it below W); each audit's speed-up is printed beside it ("of ceiling"),
+// and the per-chunk overhead is also given against the hot loop's rate with W threads busy.
+// The last lines predict the trials from which ×12 on 16 workers is reached (the fixed part stays).
+// For the 16-core run: node bench/audit.bench.mjs --trials 40000000 --workers 1,2,4,8,16 (about 90 s there).
 //
 // Targets (issue 5): ≥ 1,000,000 trials/s per core for scalar Laplace; ≥ 1.8× that with 2 workers;
 // the 1e6-trial histogram-inverted audit in under a minute, certifying a violation.
@@ -18,6 +24,7 @@
 // Issue 12: ≥ 1.8× with 2 workers over 1 for a 10⁷-trial audit (the default --trials below), and
 // the pool's start-up under 50 ms after the first audit (threads are kept between audits).
 // The machine's load average is printed with the numbers: on a shared machine they are lower bounds.
+import { readdirSync, readFileSync } from 'node:fs'
 import { availableParallelism, loadavg } from 'node:os'
 import { parseArgs } from 'node:util'
 import { acquireWorkerPool, auditMechanism, auditZoo, closeSharedWorkerPool, createWorkerPool, hashSeed, runChunk, zooEntry } from '../dist/attacks/index.js'
@@ -77,6 +84,51 @@ const hotCpuRate = (() => {
 
 // 2. Whole audits of scalar Laplace: in this thread, then 1 and all worker threads.
 const spec = { mechanism: { _tag: 'ZooRef', name: 'laplace', claim: { epsilon: 1, delta: 0 } }, pairs: laplace.pairs(), claim: { epsilon: 1, delta: 0 }, trials: TRIALS, seed: 'bench' }
+
+// 1a. The machine's ceiling: the hot loop alone on W threads at once, in chunks of 500k trials (8 per
+// thread, so the chunks' messages cost nothing and self-scheduling evens out a late thread), timed
+// after a warm-up round. Its speed-up over 1 thread is what any audit could reach on this machine:
+// simultaneous multithreading (two logical cores per physical one), a lower all-core clock or shared
+// caches cap it below W, and the per-chunk overhead below is measured against the hot loop's rate at W.
+const logicalCores = cores
+const physicalCores = (() => {
+  try {
+    const seen = new Set()
+    for (const d of readdirSync('/sys/devices/system/cpu').filter((x) => /^cpu\d+$/.test(x))) seen.add(readFileSync(`/sys/devices/system/cpu/${d}/topology/thread_siblings_list`, 'utf8').trim())
+    return seen.size > 0 ? seen.size : null
+  } catch {
+    return null
+  }
+})()
+const CEIL_CHUNK = 500_000
+const ceilingTasks = (w) => Array.from({ length: 8 * w }, (_, i) => ({ ...hotTask, id: i, start: i * CEIL_CHUNK, end: (i + 1) * CEIL_CHUNK }))
+const ceilingOf = (w) => {
+  const pool = createWorkerPool(spec.mechanism, spec.pairs, w)
+  if (pool._tag === 'Left') throw new Error(pool.left.message)
+  const tasks = ceilingTasks(w)
+  pool.right.run(tasks, () => undefined) // warm-up: every thread started and its hot loop compiled
+  let bestMs = Infinity
+  let bestCpu = Infinity
+  for (let r = 0; r < 2; r++) {
+    const c = process.cpuUsage()
+    const t = performance.now()
+    pool.right.run(tasks, () => undefined)
+    bestMs = Math.min(bestMs, performance.now() - t)
+    const d = process.cpuUsage(c)
+    bestCpu = Math.min(bestCpu, (d.user + d.system) / 1000)
+  }
+  pool.right.close()
+  return { workers: w, trialsPerMs: (tasks.length * CEIL_CHUNK) / bestMs, cpuMsPerTrial: bestCpu / (tasks.length * CEIL_CHUNK) }
+}
+const ceilings = new Map(WORKERS.map((w) => [w, ceilingOf(w)]))
+const ceiling1 = ceilings.get(WORKERS[0])
+const ceilingAt = (w) => ceilings.get(w).trialsPerMs / ceiling1.trialsPerMs
+if (!values.json) {
+  console.log(
+    `machine ceiling (the hot loop alone on W threads, ${logicalCores} logical cores${physicalCores === null ? '' : `, ${physicalCores} physical`}): ` +
+      WORKERS.map((w) => `W=${w} ×${ceilingAt(w).toFixed(2)} (CPU per trial ×${(ceilings.get(w).cpuMsPerTrial / ceiling1.cpuMsPerTrial).toFixed(2)})`).join(', '),
+  )
+}
 // CPU time of the whole process (all threads): on a shared machine, trials per CPU-second shows
 // whether the pool adds overhead even when the wall-clock speed-up is capped by other load.
 const timed = (f) => {
@@ -188,6 +240,8 @@ const serialOf = (w, inlineFits = false) => {
     chunks,
     chunkOverheadMs: Math.max(0, (inRun * w - hotMs) / Math.max(1, chunks)),
     chunkOverheadCpuMs: Math.max(0, (cpuRun - hotCpuMs) / Math.max(1, chunks)),
+    // The same against the hot loop's rate with W threads busy (the machine's ceiling): what the pool adds.
+    chunkOverheadBeyondCeilingMs: Math.max(0, (inRun * w - (r.right.trials.spent * w) / ceilings.get(w).trialsPerMs) / Math.max(1, chunks)),
     hotMs,
     epsilonLowerBound: r.right.epsilonLowerBound,
   }
@@ -244,7 +298,7 @@ const serial = {
   warmPlainAmdahl16: 1 / ((s1.serial - s1.startMs) / (s1.total - s1.startMs) + (1 - (s1.serial - s1.startMs) / (s1.total - s1.startMs)) / 16),
   inlineFits: { seconds: inline1.total / 1000, serialSeconds: inline1.serial / 1000, fraction: inline1.serial / inline1.total, predicted16: amdahlInline(16) },
   fitsCriticalSeconds: fitsOn(Infinity) / 1000,
-  byWorkers: runs.map((x) => ({ workers: x.workers, seconds: x.total / 1000, cpuSeconds: x.cpuBest / 1000, serialSeconds: x.serial / 1000, fitsSeconds: x.fits / 1000, serialFraction: x.serial / x.total, chunks: x.chunks, chunkOverheadMs: x.chunkOverheadMs, speedup: s1.total / x.total, amdahl: amdahl(x.workers), epsilonLowerBound: x.epsilonLowerBound })),
+  byWorkers: runs.map((x) => ({ workers: x.workers, seconds: x.total / 1000, cpuSeconds: x.cpuBest / 1000, serialSeconds: x.serial / 1000, fitsSeconds: x.fits / 1000, serialFraction: x.serial / x.total, chunks: x.chunks, chunkOverheadMs: x.chunkOverheadMs, chunkOverheadBeyondCeilingMs: x.chunkOverheadBeyondCeilingMs, speedup: s1.total / x.total, ceiling: ceilingAt(x.workers), ofCeiling: s1.total / x.total / ceilingAt(x.workers), amdahl: amdahl(x.workers), epsilonLowerBound: x.epsilonLowerBound })),
 }
 if (!values.json) {
   console.log(
@@ -262,11 +316,14 @@ if (!values.json) {
     `per-chunk overhead at W (wall, beyond the hot loop, per chunk and worker; CPU time of all threads in brackets): ${serial.chunkOverheadAt.map((x) => `W=${x.workers} ${x.wallMs.toFixed(2)} ms (${x.cpuMs.toFixed(2)} ms CPU)`).join(', ')}; ` +
       `Amdahl on 16 with the overhead at W=${widest.workers}: ×${serial.predicted16WithChunkOverheadAt.speedup.toFixed(1)}`,
   )
-  console.log(`best of ${REPS} interleaved runs per worker count; CPU s: the least CPU time (all threads) of the runs`)
-  console.log('workers  seconds  CPU s  serial s  serial %  jobs s  chunks  overhead/chunk  speed-up  Amdahl (from 1)  ε_LB')
+  console.log(
+    `per-chunk overhead against the hot loop's rate with W threads busy (the machine ceiling's): ${runs.map((x) => `W=${x.workers} ${x.chunkOverheadBeyondCeilingMs.toFixed(2)} ms`).join(', ')}`,
+  )
+  console.log(`best of ${REPS} interleaved runs per worker count; CPU s: the least CPU time (all threads) of the runs; ceiling: the machine's (section 1a)`)
+  console.log('workers  seconds  CPU s  serial s  serial %  jobs s  chunks  overhead/chunk  speed-up  Amdahl (from 1)  ceiling  of ceiling  ε_LB')
   for (const b of serial.byWorkers)
     console.log(
-      `${String(b.workers).padStart(7)}  ${b.seconds.toFixed(2).padStart(7)}  ${b.cpuSeconds.toFixed(2).padStart(5)}  ${b.serialSeconds.toFixed(2).padStart(8)}  ${(100 * b.serialFraction).toFixed(1).padStart(8)}  ${b.fitsSeconds.toFixed(2).padStart(6)}  ${String(b.chunks).padStart(6)}  ${b.chunkOverheadMs.toFixed(2).padStart(11)} ms  ${`×${b.speedup.toFixed(2)}`.padStart(8)}  ${`×${b.amdahl.toFixed(2)}`.padStart(15)}  ${b.epsilonLowerBound.toFixed(4)}${b.epsilonLowerBound === s1.epsilonLowerBound ? '' : ' DIFFERS ✗'}`,
+      `${String(b.workers).padStart(7)}  ${b.seconds.toFixed(2).padStart(7)}  ${b.cpuSeconds.toFixed(2).padStart(5)}  ${b.serialSeconds.toFixed(2).padStart(8)}  ${(100 * b.serialFraction).toFixed(1).padStart(8)}  ${b.fitsSeconds.toFixed(2).padStart(6)}  ${String(b.chunks).padStart(6)}  ${b.chunkOverheadMs.toFixed(2).padStart(11)} ms  ${`×${b.speedup.toFixed(2)}`.padStart(8)}  ${`×${b.amdahl.toFixed(2)}`.padStart(15)}  ${`×${b.ceiling.toFixed(2)}`.padStart(7)}  ${`${(100 * b.ofCeiling).toFixed(0)}%`.padStart(10)}  ${b.epsilonLowerBound.toFixed(4)}${b.epsilonLowerBound === s1.epsilonLowerBound ? '' : ' DIFFERS ✗'}`,
     )
   // Issue 23's ×12 on 16 workers, judged from this run: where each worker count's time went, and
   // the floor under T(16) that 1 worker's parts imply (the serial part, the jobs' critical path, the trials' share).
@@ -331,13 +388,16 @@ const checks = [
   [`issue 23: per-chunk overhead at W=${widest.workers} allows ≥ 12× on 16 workers (Amdahl)`, serial.predicted16WithChunkOverheadAt.speedup >= 12, `×${serial.predicted16WithChunkOverheadAt.speedup.toFixed(1)}`],
   [`issue 23: serial fraction allows ≥ 12× on 16 workers (Amdahl, 1 / (f + (1 − f) / 16))`, serial.plainAmdahl16 >= 12, `${(100 * serial.fraction).toFixed(2)}% serial → ×${serial.plainAmdahl16.toFixed(1)}`],
   [`issue 23: serial fraction and the fits' and statistics' critical path allow ≥ 12× on 16 workers`, serial.predicted16 >= 12, `×${serial.predicted16.toFixed(1)}`],
+  ...(ceilings.has(16)
+    ? [[`the machine allows ≥ 12× on 16 threads (the hot loop alone; else no audit can reach ×12 here)`, ceilingAt(16) >= 12, `×${ceilingAt(16).toFixed(2)}${physicalCores === null ? '' : ` (${physicalCores} physical cores)`}`]]
+    : []),
   ...(runs.some((x) => x.workers === 16)
     ? [[`issue 23: 16 workers ≥ 12× one (measured, best of ${REPS} interleaved)`, s1.total / runs.find((x) => x.workers === 16).total >= 12, `×${(s1.total / runs.find((x) => x.workers === 16).total).toFixed(2)}`]]
     : []),
   [`issue 23: the same on threads kept between audits (Amdahl, no pool start)`, serial.warmPredicted16 >= 12, `${(100 * serial.warmFraction).toFixed(2)}% serial → ×${serial.warmPredicted16.toFixed(1)}`],
   [`1e6-trial histogram audit < 60 s and a violation`, hist.ms < 60_000 && h.verdict === 'violation', `${(hist.ms / 1000).toFixed(2)} s, ${h.verdict}`],
 ]
-if (values.json) console.log(JSON.stringify({ cores, node: process.version, loadavg: { before: load0, after: load1 }, rows, startup, serial, checks }, null, 2))
+if (values.json) console.log(JSON.stringify({ cores, physicalCores, ceilings: [...ceilings.values()].map((c) => ({ ...c, speedup: ceilingAt(c.workers) })), node: process.version, loadavg: { before: load0, after: load1 }, rows, startup, serial, checks }, null, 2))
 else {
   console.log(`\nload average after: ${load1.map((x) => x.toFixed(2)).join(' ')}`)
   for (const [what, ok, got] of checks) console.log(`${ok ? 'PASS' : 'MISS'}  ${what}: ${got}`)
