@@ -62,6 +62,8 @@ export const op = {
   i32Load: [0x28, 2, 0],
   f64Load: [0x2b, 3, 0],
   i32Store: [0x36, 2, 0],
+  i32Load8U: [0x2d, 0, 0],
+  call: (f: number): number[] => [0x10, ...uleb(f)],
   f64Store: [0x39, 3, 0],
   I32_EQZ: [0x45],
   I32_EQ: [0x46],
@@ -74,6 +76,7 @@ export const op = {
   I32_GE_U: [0x4f],
   F64_LT: [0x63],
   F64_LE: [0x65],
+  F64_GE: [0x66],
   I32_ADD: [0x6a],
   I32_SUB: [0x6b],
   I32_MUL: [0x6c],
@@ -84,6 +87,7 @@ export const op = {
   I32_SHR_S: [0x75],
   I32_SHR_U: [0x76],
   I32_ROTL: [0x77],
+  F64_NEG: [0x9a],
   F64_ADD: [0xa0],
   F64_SUB: [0xa1],
   F64_MUL: [0xa2],
@@ -95,19 +99,46 @@ export const op = {
 /** A function body (§5.5.13): local declarations as (count, type) runs, then the code (ending in END). */
 export const body = (locals: ReadonlyArray<readonly [number, number]>, code: Code): number[] => [...vec(locals.map(([n, t]) => [...uleb(n), t])), ...flatten(code)]
 
+/** A function the module imports from env (its index is 0; the module's own function is then 1). */
+export interface ImportedFunction {
+  readonly name: string
+  readonly params: ReadonlyArray<number>
+  readonly results: ReadonlyArray<number>
+}
+
 /**
  * A module with one function `exported`, of parameter types `params` and no result, and `functionBody`;
- * it imports its memory (at least one page) as env.memory.
+ * it imports its memory (at least one page) as env.memory and, when given, one function as env.<name>
+ * (called with `op.call(0)`).
  */
-export const functionModule = (exported: string, params: ReadonlyArray<number>, functionBody: ReadonlyArray<number>): Uint8Array =>
-  new Uint8Array([
+export const functionModule = (exported: string, params: ReadonlyArray<number>, functionBody: ReadonlyArray<number>, imported?: ImportedFunction): Uint8Array => {
+  const own = [0x60, ...vec(params.map((t) => [t])), 0]
+  const types = imported === undefined ? [own] : [own, [0x60, ...vec(imported.params.map((t) => [t])), ...vec(imported.results.map((t) => [t]))]]
+  const imports = [[...name('env'), ...name('memory'), 0x02, 0x00, 0x01], ...(imported === undefined ? [] : [[...name('env'), ...name(imported.name), 0x00, 1]])]
+  return new Uint8Array([
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-    ...section(1, vec([[0x60, ...vec(params.map((t) => [t])), 0]])),
-    ...section(2, vec([[...name('env'), ...name('memory'), 0x02, 0x00, 0x01]])),
+    ...section(1, vec(types)),
+    ...section(2, vec(imports)),
     ...section(3, vec([[0]])),
-    ...section(7, vec([[...name(exported), 0x00, 0]])),
+    ...section(7, vec([[...name(exported), 0x00, imported === undefined ? 0 : 1]])),
     ...section(10, vec([[...uleb(functionBody.length), ...functionBody]])),
   ])
+}
+
+// Structured code over i32/f64 arrays whose byte addresses are in locals (parameters), for the kernels' loops.
+const { get, set, i32 } = op
+/** Byte address of element `index` (code leaving an i32) of the i32/f64 array at local `base`. */
+export const at4 = (base: number, index: Code): Code => [get(base), index, i32(2), op.I32_SHL, op.I32_ADD]
+export const at8 = (base: number, index: Code): Code => [get(base), index, i32(3), op.I32_SHL, op.I32_ADD]
+export const ld = (base: number, index: Code): Code => [at4(base, index), op.i32Load]
+export const st = (base: number, index: Code, value: Code): Code => [at4(base, index), value, op.i32Store]
+export const ldf = (base: number, index: Code): Code => [at8(base, index), op.f64Load]
+export const stf = (base: number, index: Code, value: Code): Code => [at8(base, index), value, op.f64Store]
+export const f64Of = (value: Code): Code => [value, op.F64_CONVERT_I32_S]
+/** while (cond) { body }: `cond` leaves an i32; at the top level of `body`, br(0) continues and br(1) breaks. */
+export const whileLoop = (cond: Code, ...loopBody: Code[]): Code => [op.BLOCK, op.LOOP, cond, op.I32_EQZ, op.brIf(1), ...loopBody, op.br(0), op.END, op.END]
+/** for (v = from; v < to; v++) { body } */
+export const forRange = (v: number, from: Code, to: Code, ...loopBody: Code[]): Code => [from, set(v), whileLoop([get(v), to, op.I32_LT_S], ...loopBody, [get(v), i32(1), op.I32_ADD, set(v)])]
 
 /** The part of the WebAssembly JS API the kernels use (lib "ES2022" does not declare it). */
 interface WasmApi {
@@ -124,9 +155,10 @@ export const compileModule = (bytes: Uint8Array): object | undefined => (wasm !=
 /**
  * An instance of a `functionModule` on its own zeroed memory of at least `bytes` (whole 64 KiB pages),
  * with that memory's buffer and its export `exported`; undefined without WebAssembly or a module.
+ * `imports` are its env functions besides the memory.
  */
-export const instantiateOnMemory = <F>(module: object | undefined, bytes: number, exported: string): { readonly buffer: ArrayBuffer; readonly run: F } | undefined => {
+export const instantiateOnMemory = <F>(module: object | undefined, bytes: number, exported: string, imports: Record<string, unknown> = {}): { readonly buffer: ArrayBuffer; readonly run: F } | undefined => {
   if (wasm === undefined || module === undefined) return undefined
   const memory = new wasm.Memory({ initial: Math.max(1, Math.ceil(bytes / 65536)) })
-  return { buffer: memory.buffer, run: new wasm.Instance(module, { env: { memory } }).exports[exported] as F }
+  return { buffer: memory.buffer, run: new wasm.Instance(module, { env: { ...imports, memory } }).exports[exported] as F }
 }

@@ -53,6 +53,7 @@ import type { TableNoiser } from '../../mechanisms/measurement.js'
 import { type Attached, CHUNKS_PER_PART, COIN_RATE, type Command, cutByWeight, PARAMS, RELEASE_SCALE, type SweepArrays, sweepPart } from './parallel/part.js'
 import { type Pool, startPool } from './parallel/pool.js'
 import { addBlockNoise, blockCount, inverseTotals, NOISE_BLOCK, ROW_BLOCK, samplerCache, type StreamKey } from './parallel/release-work.js'
+import type { SparseEngine } from './sparse.js'
 import type { GibbsState } from './state.js'
 import { maxPackedCount, type SweepRandomness } from './sweep-kernel.js'
 
@@ -96,18 +97,19 @@ export interface SnapshotSampler {
 }
 
 /** The sampler on the calling thread alone. */
-export const makeSnapshotSampler = (state: GibbsState, alpha: number, beta: number, clip: number): SnapshotSampler => {
-  const s = build(state, alpha, beta, clip, 1)
+export const makeSnapshotSampler = (state: GibbsState, alpha: number, beta: number, clip: number, engine: SparseEngine = 'wasm'): SnapshotSampler => {
+  const s = build(state, alpha, beta, clip, 1, engine)
   if (E.isLeft(s)) throw new RangeError(s.left.message) // one part starts no thread: only a document too long for the packed topic lists
   return s.right
 }
 
 /**
  * The sampler on `workers` threads (the calling one included). The state's arrays must live in
- * SharedArrayBuffers (initState with `sharedInt32`) when workers > 1.
+ * SharedArrayBuffers (initState with `sharedInt32`) when workers > 1. `engine`: the sweep's loop,
+ * WebAssembly (./private-wasm.ts, where available) or JavaScript — the same draws bit for bit.
  */
-export const makeParallelSnapshotSampler = (state: GibbsState, alpha: number, beta: number, clip: number, workers: number): E.Either<DpError, SnapshotSampler> =>
-  build(state, alpha, beta, clip, workers)
+export const makeParallelSnapshotSampler = (state: GibbsState, alpha: number, beta: number, clip: number, workers: number, engine: SparseEngine = 'wasm'): E.Either<DpError, SnapshotSampler> =>
+  build(state, alpha, beta, clip, workers, engine)
 
 /** The randomness of other per-iteration work (noise, coins): node:crypto on every thread, or one key from the gate's words. */
 export const streamKeyOf = (words: WordStream): StreamKey => {
@@ -127,7 +129,7 @@ const randomnessOf = (words: WordStream): SweepRandomness => {
   return { kind: 'keyed', key, extraKey }
 }
 
-const build = (state: GibbsState, alpha: number, beta: number, clip: number, workers: number): E.Either<DpError, SnapshotSampler> => {
+const build = (state: GibbsState, alpha: number, beta: number, clip: number, workers: number, engine: SparseEngine): E.Either<DpError, SnapshotSampler> => {
   const { K, V, D, tokens, docStart, z, ndk, nwk, nk } = state
   if (!(Number.isInteger(workers) && workers >= 1)) return E.left(invalidParameter('workers', workers, 'the number of worker threads must be an integer ≥ 1'))
   // more parts than documents would leave threads idle
@@ -169,6 +171,7 @@ const build = (state: GibbsState, alpha: number, beta: number, clip: number, wor
     docCut: cutByWeight(docStart, parts),
     chunkCut: cutByWeight(docStart, parts === 1 ? 1 : Math.min(D, parts * CHUNKS_PER_PART)),
     nextChunk: i32(1),
+    engine,
   }
   const started = startPool(sweepPart, arrays, parts)
   if (E.isLeft(started)) return started

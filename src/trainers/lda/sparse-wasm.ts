@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { type Code, F64, I32, body, compileModule, functionModule, instantiateOnMemory, op } from '../../core/wasm-binary.js'
+import { type Code, F64, I32, body, compileModule, f64Of, forRange, functionModule, instantiateOnMemory, ld, ldf, op, st, stf, whileLoop } from '../../core/wasm-binary.js'
 
 // parameters (i32 unless marked): the xoshiro128** words, sizes, byte addresses of the arrays, then f64 α, β, Vβ
 const [RA, RB, RC, RD, DD, KK, BITS, TOK, Z, DOC, NDK, NK, PACKED, OFF, COEF, LOCAL, INVDEN, INVDOWN] = Array.from({ length: 18 }, (_, i) => i) as [number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number]
@@ -34,18 +34,6 @@ const {
   F64_CONVERT_I32_S, F64_CONVERT_I32_U, BLOCK, LOOP, IF, ELSE, END, br, brIf,
 } = op
 
-/** Byte address of element `index` (code leaving an i32) of the i32/f64 array at parameter `base`. */
-const at4 = (base: number, index: Code): Code => [get(base), index, i32(2), I32_SHL, I32_ADD]
-const at8 = (base: number, index: Code): Code => [get(base), index, i32(3), I32_SHL, I32_ADD]
-const ld = (base: number, index: Code): Code => [at4(base, index), i32Load]
-const st = (base: number, index: Code, value: Code): Code => [at4(base, index), value, i32Store]
-const ldf = (base: number, index: Code): Code => [at8(base, index), f64Load]
-const stf = (base: number, index: Code, value: Code): Code => [at8(base, index), value, f64Store]
-const f64Of = (value: Code): Code => [value, F64_CONVERT_I32_S]
-/** while (cond) { body }: `cond` leaves an i32; at the top level of `body`, br(0) continues and br(1) breaks. */
-const whileLoop = (cond: Code, ...loopBody: Code[]): Code => [BLOCK, LOOP, cond, I32_EQZ, brIf(1), ...loopBody, br(0), END, END]
-/** for (v = from; v < to; v++) { body } */
-const forRange = (v: number, from: Code, to: Code, ...loopBody: Code[]): Code => [from, set(v), whileLoop([get(v), to, I32_LT_S], ...loopBody, [get(v), i32(1), I32_ADD, set(v)])]
 /** the word-list entry's topic and count terms: coef[v & mask] · (v >> bits), as f64 */
 const termOf = (v: number): Code => [ldf(COEF, [get(v), get(MASK), I32_AND]), f64Of([get(v), get(BITS), I32_SHR_S]), F64_MUL]
 

@@ -170,7 +170,9 @@ export const docNoiseSweep = (
 
 /**
  * The sweep of `makeSnapshotSampler`, a top-level function whose state arrives as parameters
- * (locals in the hot loop, not closure slots). Target per token: p(k) ∝ (n_dk + α)·q_wk, split
+ * (locals in the hot loop, not closure slots). Where WebAssembly is available the threads run
+ * ./private-wasm.ts instead, this loop compiled (the same draws bit for bit, ×1.4–1.5 its speed);
+ * this loop is the fallback and the reference that module is tested against. Target per token: p(k) ∝ (n_dk + α)·q_wk, split
  * into the document bucket r = Σ_{k: n_dk > 0} n_dk q_wk over the document's non-zero topics and
  * the dense bucket α·Σ_k q_wk (precomputed per word, rarely hit).
  * - The document's non-zero topics are kept sorted by decreasing count, so the linear scan that
@@ -336,7 +338,7 @@ export const maxPackedCount = (K: number): number => 2 ** (31 - topicBits(K)) - 
  * fast path, drawn by exact-draw.ts with `m` as U's first word and further words from `next`.
  * Rare (about (nnz + K)·2^-32 per draw); it allocates.
  */
-const slowDraw = (K: number, bits: number, nnz: number, nz: Int32Array, q: Float64Array, base: number, alpha: number, m: number, next: () => number): number => {
+export const slowDraw = (K: number, bits: number, nnz: number, nz: Int32Array, q: Float64Array, base: number, alpha: number, m: number, next: () => number): number => {
   const mask = (1 << bits) - 1
   const list = new Float64Array(nnz + K)
   for (let j = 0; j < nnz; j++) list[j] = ((nz[j] as number) >> bits) * (q[base + ((nz[j] as number) & mask)] as number)

@@ -18,6 +18,8 @@
  */
 import type { TableNoise } from '../../../mechanisms/measurement.js'
 import type { PartModule } from './pool.js'
+import { type WasmPrivateSweeper, wasmPrivateSweeper } from '../private-wasm.js'
+import type { SparseEngine } from '../sparse.js'
 import { docNoiseSweep, extraWords, fillRangeDraws, recount, type SweepRandomness, sparseSweep } from '../sweep-kernel.js'
 import {
   addBlockNoise,
@@ -80,6 +82,8 @@ export interface SweepArrays {
    */
   readonly chunkCut: Int32Array
   readonly nextChunk: Int32Array
+  /** Which loop sweeps: WebAssembly (./private-wasm.ts, where available) or the JavaScript `sparseSweep`; the same draws. */
+  readonly engine: SparseEngine
 }
 
 /** Slots of a command's words (the pool's COMMAND_WORDS). */
@@ -192,6 +196,12 @@ export const makePart = (s: SweepArrays, j: number) => {
   const samplers = samplerCache()
   const words = tokenWords()
   const chunks = s.chunkCut.length - 1
+  // the sweep in WebAssembly (./private-wasm.ts, the same draws as sparseSweep), made at the first sweep; null: unavailable
+  let sweeper: WasmPrivateSweeper | null | undefined
+  const wasm = (): WasmPrivateSweeper | undefined => {
+    if (sweeper === undefined) sweeper = (s.engine === 'wasm' ? wasmPrivateSweeper(s) : undefined) ?? null
+    return sweeper ?? undefined
+  }
   /** Calls `visit` on the chunks this part takes (every chunk when it is the only part). */
   const eachChunk = (visit: (c0: number, c1: number) => void): void => {
     if (W === 1) {
@@ -205,9 +215,12 @@ export const makePart = (s: SweepArrays, j: number) => {
       case 'sweep': {
         const include = c.subsampled ? s.include : undefined
         const extra = extraWords(c.random)
+        const w = wasm()
+        w?.load() // this sweep's q
         eachChunk((c0, c1) => {
           fillRangeDraws(c.random, c0, c1, s.docStart, include, s.draws)
-          sparseSweep(K, c0, c1, s.tokens, s.docStart, s.z, s.ndk, s.q, s.qsum, nz, nzPos, s.alpha, s.draws, include, extra)
+          if (w !== undefined) w.sweep(c0, c1, s.draws, include, extra)
+          else sparseSweep(K, c0, c1, s.tokens, s.docStart, s.z, s.ndk, s.q, s.qsum, nz, nzPos, s.alpha, s.draws, include, extra)
         })
         return
       }

@@ -1,0 +1,280 @@
+/**
+ * The private trainers' sweep (`sparseSweep` of ./sweep-kernel.ts) compiled to WebAssembly: the same
+ * packed topic list, the same weights fl(n·q_wk) and fl(α·q_wk) in the same order, the same error
+ * bound and the same first words, so a sweep draws the same topics bit for bit as the JavaScript
+ * loop (test/trainers/private-wasm.test.ts compares them) and the exactness argument of `sparseSweep`
+ * carries over unchanged. Why: the JavaScript loop spends half its time forming the document mass
+ * Σ_j n_j·q_{w,t_j} (one gather per entry behind a bounds check, ~30 live values that do not fit the
+ * registers); here every array is an offset into one linear memory, and each product is stored as
+ * it is summed, so the scan that locates the draw reads them back instead of forming them again.
+ *
+ * A draw the fast path cannot decide (probability about (nnz + K)·2^-32) calls back into
+ * JavaScript (`slowDraw`, exact BigInt sums, further words from the run's source).
+ *
+ * Memory: the instance has its own memory (one per thread), into which a sweep copies the release's
+ * q and Σ_k q_wk once and then its documents piece by piece (tokens, topics, counts, first words),
+ * copying the topics and counts back after each piece; the copies are a few bytes per token against
+ * ~100 instructions per token of sampling.
+ *
+ * @module
+ */
+import { type Code, F64, I32, body, compileModule, f64Of, forRange, functionModule, instantiateOnMemory, ld, ldf, op, st, stf, whileLoop } from '../../core/wasm-binary.js'
+import { scanCoefficient, TINY, UNIT_ROUNDOFF, WORD_SCALE } from './exact-draw.js'
+import { type ExtraWords, slowDraw, topicBits } from './sweep-kernel.js'
+
+// parameters: i32 sizes and byte addresses, then f64 α and the scan coefficient
+const [DD, KK, BITS, SUB, TOK, Z, DOC, NDK, Q, QSUM, NZ, NZPOS, PROD, DRAWS, INC] = Array.from({ length: 15 }, (_, i) => i) as number[] as [number, number, number, number, number, number, number, number, number, number, number, number, number, number, number]
+const [ALPHA, CW] = [15, 16]
+const PARAMS = [...new Array<number>(15).fill(I32), F64, F64]
+// i32 locals
+const [D, A, B, I, DB, NNZ, K, P, V, U, J, W, OLD, BASE, R, NT, MASK, ONE, C, E0, FLOOR, T] = Array.from({ length: 22 }, (_, i) => 17 + i) as number[] as [number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number]
+const I32_LOCALS = 22
+// f64 locals
+const [R0, R1, RM, ER, TOT, E, G, X, XP, PR] = Array.from({ length: 10 }, (_, i) => 17 + I32_LOCALS + i) as [number, number, number, number, number, number, number, number, number, number]
+const F64_LOCALS = 10
+
+const { get, set, tee, i32, f64c, call } = op
+const {
+  i32Load8U, I32_ADD, I32_SUB, I32_MUL, I32_AND, I32_OR, I32_SHL, I32_SHR_S, I32_EQZ, I32_LT_S, I32_LE_S, I32_GE_S, I32_GT_S,
+  F64_ADD, F64_SUB, F64_MUL, F64_NEG, F64_LT, F64_LE, F64_GE, F64_CONVERT_I32_U, BLOCK, LOOP, IF, ELSE, END, br, brIf,
+} = op
+
+/** entry j's product fl(count·q[base + topic]) (leaves an f64), E0 = the packed entry */
+const productOf = (j: Code): Code => [ld(NZ, j), tee(E0), get(BITS), I32_SHR_S, op.F64_CONVERT_I32_S, ldf(Q, [get(BASE), get(E0), get(MASK), I32_AND, I32_ADD]), F64_MUL]
+
+/** raiseTopic of ./sweep-kernel.ts: topic T with count C at position P, moved towards the front past smaller entries. */
+const raise: Code = [
+  [get(C), get(BITS), I32_SHL, set(FLOOR)],
+  BLOCK, LOOP,
+  [get(P), i32(0), I32_LE_S, brIf(1)],
+  [ld(NZ, [get(P), i32(1), I32_SUB]), tee(U), get(FLOOR), I32_GE_S, brIf(1)],
+  st(NZ, get(P), get(U)),
+  st(NZPOS, [get(U), get(MASK), I32_AND], get(P)),
+  [get(P), i32(1), I32_SUB, set(P), br(0)],
+  END, END,
+  st(NZ, get(P), [get(FLOOR), get(T), I32_OR]),
+  st(NZPOS, get(T), get(P)),
+]
+
+/** The token's topic leaves the list: its count drops by one and it moves towards the end (or out). */
+const remove: Code = [
+  [ld(NZPOS, get(OLD)), set(P)],
+  [ld(NZ, get(P)), get(ONE), I32_SUB, tee(V), get(MASK), I32_LE_S],
+  IF,
+  // count 0: every later entry has count 1, so the last one may take this place
+  [get(NNZ), i32(1), I32_SUB, set(NNZ)],
+  [ld(NZ, get(NNZ)), set(U)],
+  st(NZ, get(P), get(U)),
+  st(NZPOS, [get(U), get(MASK), I32_AND], get(P)),
+  st(NZPOS, get(OLD), i32(-1)),
+  ELSE,
+  [get(V), get(MASK), I32_OR, set(C)], // entries above this one keep their place
+  BLOCK, LOOP,
+  [get(P), i32(1), I32_ADD, get(NNZ), I32_GE_S, brIf(1)],
+  [ld(NZ, [get(P), i32(1), I32_ADD]), tee(U), get(C), I32_LE_S, brIf(1)],
+  st(NZ, get(P), get(U)),
+  st(NZPOS, [get(U), get(MASK), I32_AND], get(P)),
+  [get(P), i32(1), I32_ADD, set(P), br(0)],
+  END, END,
+  st(NZ, get(P), get(V)),
+  st(NZPOS, get(OLD), get(P)),
+  END,
+]
+
+/** the draw is decided for the entry if xp ≥ E and x ≤ −(E + G) (leaves an i32) */
+const decided: Code = [get(XP), get(E), F64_GE, get(X), get(E), get(G), F64_ADD, F64_NEG, F64_LE, I32_AND]
+
+const token: Code = [
+  BLOCK,
+  // a token outside the sample is skipped
+  [get(SUB), IF, [get(INC), get(I), I32_ADD, i32Load8U, I32_EQZ, brIf(1)], END],
+  [ld(TOK, get(I)), tee(W), get(KK), I32_MUL, set(BASE), ld(Z, get(I)), set(OLD)],
+  remove,
+  // the document mass, two accumulators (even and odd entries) as in the JavaScript loop; each product kept for the scan
+  [f64c(0), set(R0), f64c(0), set(R1), i32(0), set(J)],
+  whileLoop([get(J), i32(1), I32_ADD, get(NNZ), I32_LT_S],
+    [productOf(get(J)), set(PR), stf(PROD, get(J), get(PR)), get(R0), get(PR), F64_ADD, set(R0)],
+    [productOf([get(J), i32(1), I32_ADD]), set(PR), stf(PROD, [get(J), i32(1), I32_ADD], get(PR)), get(R1), get(PR), F64_ADD, set(R1)],
+    [get(J), i32(2), I32_ADD, set(J)]),
+  [get(J), get(NNZ), I32_LT_S, IF, productOf(get(J)), set(PR), stf(PROD, get(J), get(PR)), get(R0), get(PR), F64_ADD, set(R0), END],
+  [get(R0), get(R1), F64_ADD, set(RM)],
+  [get(RM), f64Of([get(NNZ), i32(1), I32_ADD]), F64_MUL, f64c(2 * UNIT_ROUNDOFF), F64_MUL, set(ER)],
+  [get(RM), get(ALPHA), ldf(QSUM, get(W)), F64_MUL, F64_ADD, set(TOT)],
+  [f64c(3), get(ER), F64_MUL, get(TOT), get(CW), F64_MUL, F64_ADD, f64c(TINY), F64_ADD, set(E)],
+  [get(TOT), f64c(WORD_SCALE), F64_MUL, set(G)],
+  [ld(DRAWS, get(R)), F64_CONVERT_I32_U, f64c(WORD_SCALE), F64_MUL, get(TOT), F64_MUL, set(X)],
+  [i32(-1), set(NT)],
+  [get(X), get(RM), F64_LT],
+  IF,
+  // the document bucket, in list order (heaviest topics first)
+  [i32(0), set(J)],
+  BLOCK, LOOP,
+  [get(J), get(NNZ), I32_GE_S, brIf(1)],
+  [get(X), set(XP), get(XP), ldf(PROD, get(J)), F64_SUB, tee(X), f64c(0), F64_LT],
+  IF, decided, IF, ld(NZ, get(J)), get(MASK), I32_AND, set(NT), END, br(2), END,
+  [get(J), i32(1), I32_ADD, set(J), br(0)],
+  END, END,
+  ELSE,
+  // the dense bucket α·q_wk, k = 0..K−1
+  [get(X), get(RM), F64_SUB, set(X), i32(0), set(T)],
+  BLOCK, LOOP,
+  [get(T), get(KK), I32_GE_S, brIf(1)],
+  [get(X), set(XP), get(XP), get(ALPHA), ldf(Q, [get(BASE), get(T), I32_ADD]), F64_MUL, F64_SUB, tee(X), f64c(0), F64_LT],
+  IF, decided, IF, get(T), set(NT), END, br(2), END,
+  [get(T), i32(1), I32_ADD, set(T), br(0)],
+  END, END,
+  END,
+  // undecided: the exact path, in JavaScript
+  [get(NT), i32(0), I32_LT_S, IF, get(I), get(NNZ), get(BASE), ld(DRAWS, get(R)), call(0), set(NT), END],
+  [get(R), i32(1), I32_ADD, set(R)],
+  st(Z, get(I), get(NT)),
+  // the new topic's count rises by one and it moves towards the front
+  [ld(NZPOS, get(NT)), tee(P), i32(0), I32_LT_S],
+  IF,
+  [get(NNZ), set(P), get(NNZ), i32(1), I32_ADD, set(NNZ), i32(1), set(C)],
+  ELSE,
+  [ld(NZ, get(P)), get(BITS), I32_SHR_S, i32(1), I32_ADD, set(C)],
+  END,
+  [get(NT), set(T)],
+  raise,
+  END,
+]
+
+const code: Code = [
+  [i32(1), get(BITS), I32_SHL, tee(ONE), i32(1), I32_SUB, set(MASK), i32(0), set(R)],
+  forRange(D, i32(0), get(DD),
+    [ld(DOC, get(D)), set(A), ld(DOC, [get(D), i32(1), I32_ADD]), set(B), get(D), get(KK), I32_MUL, set(DB), i32(0), set(NNZ)],
+    // the document's packed topic list, sorted by decreasing count
+    forRange(K, i32(0), get(KK),
+      [ld(NDK, [get(DB), get(K), I32_ADD]), set(C)],
+      st(NZPOS, get(K), i32(-1)),
+      [get(C), i32(0), I32_GT_S, IF, get(NNZ), set(P), get(NNZ), i32(1), I32_ADD, set(NNZ), get(K), set(T), raise, END]),
+    forRange(I, get(A), get(B), token),
+    forRange(K, i32(0), get(KK), st(NDK, [get(DB), get(K), I32_ADD], i32(0))),
+    forRange(J, i32(0), get(NNZ), [ld(NZ, get(J)), set(E0)], st(NDK, [get(DB), get(E0), get(MASK), I32_AND, I32_ADD], [get(E0), get(BITS), I32_SHR_S]))),
+  END,
+]
+
+/** The module: imports env.memory and env.slow(i, nnz, base, m) → topic; exports sweep(D, K, bits, subsampled, 11 addresses, α, cW). */
+export const privateSweepModuleBytes = (): Uint8Array =>
+  functionModule('sweep', PARAMS, body([[I32_LOCALS, I32], [F64_LOCALS, F64]], code), { name: 'slow', params: [I32, I32, I32, I32], results: [I32] })
+
+const compiled = compileModule(privateSweepModuleBytes())
+
+/** Whether this runtime validated and compiled the module (else the JavaScript loop runs). */
+export const wasmPrivateAvailable: boolean = compiled !== undefined
+
+/** Tokens per piece copied into the instance's memory; a longer document gets a piece of its own. */
+export const PIECE_TOKENS = 1 << 16
+/** Documents per piece: at most 4096, and their K counts each within 4 MiB. */
+const pieceDocs = (K: number): number => Math.max(1, Math.min(1 << 12, Math.floor((1 << 20) / K)))
+
+/** The arrays of a sweep the WebAssembly sweep reads (those of `sparseSweep`, shared or not). */
+export interface PrivateSweepArrays {
+  readonly K: number
+  readonly V: number
+  readonly alpha: number
+  readonly tokens: Int32Array
+  readonly docStart: Int32Array
+  readonly z: Int32Array
+  readonly ndk: Int32Array
+  readonly q: Float64Array
+  readonly qsum: Float64Array
+}
+
+export interface WasmPrivateSweeper {
+  /** Copies the release's q and Σ_k q_wk into the instance: once per sweep, before `sweep`. */
+  readonly load: () => void
+  /**
+   * `sparseSweep` of documents [d0, d1) with its arguments (`words`: the first words in its layout,
+   * from `fillRangeDraws`), drawing the same topics bit for bit.
+   */
+  readonly sweep: (d0: number, d1: number, words: Uint32Array, include: Uint8Array | undefined, extra: ExtraWords) => void
+}
+
+/**
+ * A WebAssembly sweeper over `s` for one thread (its own instance and memory), or undefined where
+ * WebAssembly is unavailable (the caller runs `sparseSweep`).
+ */
+export const wasmPrivateSweeper = (s: PrivateSweepArrays): WasmPrivateSweeper | undefined => {
+  if (compiled === undefined) return undefined
+  const { K, V, docStart } = s
+  const D = docStart.length - 1
+  let longest = 0
+  for (let d = 0; d < D; d++) longest = Math.max(longest, (docStart[d + 1] as number) - (docStart[d] as number))
+  const T = Math.max(PIECE_TOKENS, longest)
+  // byte layout: the f64 arrays first (8-aligned), then the i32 arrays, then the include bytes
+  const PIECE_DOCS = pieceDocs(K)
+  const lengths = { q: V * K, qsum: V, prod: K, nz: K, nzPos: K, doc: PIECE_DOCS + 1, tok: T, z: T, draws: T, ndk: PIECE_DOCS * K }
+  const bytes = 8 * (lengths.q + lengths.qsum + lengths.prod) + 4 * (lengths.nz + lengths.nzPos + lengths.doc + 3 * T + lengths.ndk) + T
+  let extra: ExtraWords = () => () => 0
+  let pieceStart = 0
+  const bits = topicBits(K)
+  // the views below are made before the instance runs: its memory never grows
+  let views: { nz: Int32Array; q: Float64Array } | undefined
+  const slow = (i: number, nnz: number, base: number, m: number): number => {
+    const v = views as { nz: Int32Array; q: Float64Array }
+    return slowDraw(K, bits, nnz, v.nz, v.q, base, s.alpha, m >>> 0, extra(pieceStart + i))
+  }
+  const w = instantiateOnMemory<(...args: number[]) => void>(compiled, bytes, 'sweep', { slow })
+  if (w === undefined) return undefined
+  let at = 0
+  const f64 = (n: number): Float64Array => {
+    const a = new Float64Array(w.buffer, at, n)
+    at += 8 * n
+    return a
+  }
+  const i32 = (n: number): Int32Array => {
+    const a = new Int32Array(w.buffer, at, n)
+    at += 4 * n
+    return a
+  }
+  const q = f64(lengths.q)
+  const qsum = f64(lengths.qsum)
+  const prod = f64(lengths.prod)
+  const nz = i32(lengths.nz)
+  const nzPos = i32(lengths.nzPos)
+  const doc = i32(lengths.doc)
+  const tok = i32(lengths.tok)
+  const z = i32(T)
+  const draws = new Uint32Array(w.buffer, at, T)
+  at += 4 * T
+  const ndk = i32(lengths.ndk)
+  const inc = new Uint8Array(w.buffer, at, T)
+  views = { nz, q }
+  const cW = scanCoefficient(K + 1)
+  const run = w.run
+  const load = (): void => {
+    q.set(s.q)
+    qsum.set(s.qsum)
+  }
+  const sweep = (d0: number, d1: number, words: Uint32Array, include: Uint8Array | undefined, ex: ExtraWords): void => {
+    extra = ex
+    let r = docStart[d0] as number // the piece's first word in `words`
+    for (let p0 = d0; p0 < d1; ) {
+      // the piece [p0, p1): documents while they fit (at least one)
+      const a = docStart[p0] as number
+      let p1 = p0 + 1
+      while (p1 < d1 && p1 - p0 < PIECE_DOCS && (docStart[p1 + 1] as number) - a <= T) p1++
+      const b = docStart[p1] as number
+      pieceStart = a
+      for (let d = p0; d <= p1; d++) doc[d - p0] = (docStart[d] as number) - a
+      tok.set(s.tokens.subarray(a, b))
+      z.set(s.z.subarray(a, b))
+      ndk.set(s.ndk.subarray(p0 * K, p1 * K))
+      let visited = b - a
+      if (include !== undefined) {
+        inc.set(include.subarray(a, b))
+        visited = 0
+        for (let i = a; i < b; i++) visited += include[i] as number
+      }
+      draws.set(words.subarray(r, r + visited))
+      r += visited
+      run(p1 - p0, K, bits, include === undefined ? 0 : 1, tok.byteOffset, z.byteOffset, doc.byteOffset, ndk.byteOffset, q.byteOffset, qsum.byteOffset, nz.byteOffset, nzPos.byteOffset, prod.byteOffset, draws.byteOffset, inc.byteOffset, s.alpha, cW)
+      s.z.set(z.subarray(0, b - a), a)
+      s.ndk.set(ndk.subarray(0, (p1 - p0) * K), p0 * K)
+      p0 = p1
+    }
+  }
+  return { load, sweep }
+}

@@ -1,0 +1,134 @@
+// The WebAssembly private sweep (lda/private-wasm.ts) against the JavaScript loop it compiles
+// (sweep-kernel.ts `sparseSweep`): the same topics and counts bit for bit, from the same words, on
+// states that exercise every path: empty and long documents (a piece of its own), K = 1 and K not a
+// power of two, subsampled sweeps, weights over many orders of magnitude, and undecided first words
+// (the exact path, called back from WebAssembly).
+import { describe, expect, it } from 'vitest'
+import { seeded } from '../../src/core/rng.js'
+import { PIECE_TOKENS, wasmPrivateAvailable, wasmPrivateSweeper } from '../../src/trainers/lda/private-wasm.js'
+import { type ExtraWords, extraWords, sparseSweep } from '../../src/trainers/lda/sweep-kernel.js'
+
+interface Case {
+  K: number
+  V: number
+  alpha: number
+  tokens: Int32Array
+  docStart: Int32Array
+  z: Int32Array
+  ndk: Int32Array
+  q: Float64Array
+  qsum: Float64Array
+}
+
+/** A random state: documents of the given lengths, topics uniform, q spread over `decades` orders of magnitude. */
+const randomCase = (seed: number, K: number, V: number, lengths: number[], decades: number): Case => {
+  const r = seeded(seed).next
+  const D = lengths.length
+  const docStart = new Int32Array(D + 1)
+  for (let d = 0; d < D; d++) docStart[d + 1] = (docStart[d] as number) + (lengths[d] as number)
+  const N = docStart[D] as number
+  const tokens = new Int32Array(N)
+  const z = new Int32Array(N)
+  const ndk = new Int32Array(D * K)
+  for (let d = 0; d < D; d++)
+    for (let i = docStart[d] as number; i < (docStart[d + 1] as number); i++) {
+      tokens[i] = Math.floor(r() * V)
+      // documents lean on a few topics, as after burn-in
+      const k = r() < 0.7 ? (d + Math.floor(r() * 3)) % K : Math.floor(r() * K)
+      z[i] = k
+      ndk[d * K + k] = (ndk[d * K + k] as number) + 1
+    }
+  const q = new Float64Array(V * K)
+  const qsum = new Float64Array(V)
+  for (let w = 0; w < V; w++) {
+    let s = 0
+    for (let k = 0; k < K; k++) {
+      const v = 10 ** (-decades * r())
+      q[w * K + k] = v
+      s += v
+    }
+    qsum[w] = s
+  }
+  return { K, V, alpha: 0.1 + r(), tokens, docStart, z, ndk, q, qsum }
+}
+
+const words = (seed: number, n: number): Uint32Array => {
+  const r = seeded(seed).next
+  return Uint32Array.from({ length: n }, () => Math.floor(r() * 2 ** 32))
+}
+
+const keyed = { kind: 'keyed' as const, key: Uint32Array.of(1, 2, 3, 4), extraKey: Uint32Array.of(5, 6, 7, 8) }
+
+/** Both loops over documents [d0, d1) of copies of `c`: their topics and counts. */
+const both = (c: Case, draws: Uint32Array, include: Uint8Array | undefined, d0 = 0, d1 = c.docStart.length - 1, extra: ExtraWords = extraWords(keyed)) => {
+  const js = { z: c.z.slice(), ndk: c.ndk.slice() }
+  sparseSweep(c.K, d0, d1, c.tokens, c.docStart, js.z, js.ndk, c.q, c.qsum, new Int32Array(c.K), new Int32Array(c.K), c.alpha, draws, include, extra)
+  const wasm = { ...c, z: c.z.slice(), ndk: c.ndk.slice() }
+  const sweeper = wasmPrivateSweeper(wasm)
+  if (sweeper === undefined) throw new Error('no WebAssembly')
+  sweeper.load()
+  sweeper.sweep(d0, d1, draws, include, extra)
+  return { js, wasm: { z: wasm.z, ndk: wasm.ndk } }
+}
+
+describe.runIf(wasmPrivateAvailable)('the WebAssembly private sweep', () => {
+  it.each([
+    [1, 1, 7, [5, 0, 9]],
+    [2, 3, 5, [1, 2, 0, 0, 40]],
+    [7, 5, 30, [100, 3, 0, 57, 200]],
+    [50, 9, 500, Array.from({ length: 40 }, (_, i) => (i * 37) % 300)],
+    [64, 12, 200, [1000, 1, 2, 700]],
+  ])('draws what sparseSweep draws (seed %i, K = %i, V = %i)', (seed, K, V, lengths) => {
+    for (const decades of [1, 8, 200]) {
+      const c = randomCase(seed * 31 + decades, K, V, lengths, decades)
+      const draws = words(seed + decades, c.tokens.length)
+      const { js, wasm } = both(c, draws, undefined)
+      expect(wasm.z).toEqual(js.z)
+      expect(wasm.ndk).toEqual(js.ndk)
+      if (K > 1) expect(js.z).not.toEqual(c.z) // the sweep moved topics
+      // a subsampled sweep, and a range of documents inside the corpus
+      const r = seeded(seed + 1000).next
+      const include = Uint8Array.from({ length: c.tokens.length }, () => (r() < 0.3 ? 1 : 0))
+      const sub = both(c, draws, include)
+      expect(sub.wasm.z).toEqual(sub.js.z)
+      expect(sub.wasm.ndk).toEqual(sub.js.ndk)
+      const D = c.docStart.length - 1
+      const part = both(c, draws, undefined, Math.floor(D / 3), D)
+      expect(part.wasm.z).toEqual(part.js.z)
+      expect(part.wasm.ndk).toEqual(part.js.ndk)
+    }
+  })
+
+  it('sweeps a document longer than a piece, between short ones', () => {
+    const c = randomCase(9, 20, 50, [3, PIECE_TOKENS + 123, 0, 4], 3)
+    const { js, wasm } = both(c, words(9, c.tokens.length), undefined)
+    expect(wasm.z).toEqual(js.z)
+    expect(wasm.ndk).toEqual(js.ndk)
+  })
+
+  it('calls the exact path back for a first word that cannot decide the draw', () => {
+    // one document, K = 2, counts (3, 1), the first token in topic 0: after its removal the list is
+    // (2·q_w0, 1·q_w1, α·q_w0, α·q_w1), and the first word at the first boundary straddles it
+    const K = 2
+    const tokens = Int32Array.of(0, 0, 0, 0)
+    const z = Int32Array.of(0, 0, 0, 1)
+    const q = Float64Array.of(0.3, 0.45)
+    const alpha = 0.25
+    const c: Case = { K, V: 1, alpha, tokens, docStart: Int32Array.of(0, 4), z, ndk: Int32Array.of(3, 1), q, qsum: Float64Array.of(0.3 + 0.45) }
+    const total = 2 * 0.3 + 1 * 0.45 + alpha * 0.75
+    const draws = words(3, 4)
+    draws[0] = Math.floor(((2 * 0.3) / total) * 2 ** 32)
+    // several continuations of U (the exact path's further words): each engine asks for them at token 0 and decides alike
+    for (let k = 0; k < 8; k++) {
+      const asked: number[] = []
+      const extra: ExtraWords = (i) => {
+        asked.push(i)
+        return extraWords({ ...keyed, extraKey: Uint32Array.of(k, 1, 2, 3) })(i)
+      }
+      const { js, wasm } = both(c, draws, undefined, 0, 1, extra)
+      expect(wasm.z).toEqual(js.z)
+      expect(wasm.ndk).toEqual(js.ndk)
+      expect(asked.filter((i) => i === 0)).toHaveLength(2) // once by each engine
+    }
+  })
+})
