@@ -23,6 +23,9 @@ const { makePldAccountant, pldComposition } = await load('accounting/pld/index.j
 // Every timing below but the last section's "repeated" column is of a cold query: compositions kept
 // by value across queries (src/accounting/pld/build.ts) are emptied first.
 const { forgetKeptCompositions } = await load('accounting/pld/build.js')
+// The tail mass an ε(δ) query with the default options composes with (older builds: the fixed default).
+const { queryTailMass } = await load('accounting/pld/limits.js')
+const tailOf = (acc, delta) => (queryTailMass === undefined ? acc.tailMass : queryTailMass(delta))
 const { gaussian, laplace, poissonSample, pureDP, selfCompose } = await load('mechanisms/event.js')
 const { replaceOneByApproxGroup, replaceOneByRdpGroup } = await load('trainers/statement.js')
 const FFT = createRequire(join(here, '..', 'package.json'))('fft.js')
@@ -74,7 +77,7 @@ const run = (T) => {
   const b = acc.epsilon(DELTA / 10)(s.right)
   const t3 = performance.now()
   if (b._tag === 'Left') throw new Error(JSON.stringify(b.left))
-  const c = pldComposition(s.right, { interval: INTERVAL, tailMass: acc.tailMass })
+  const c = pldComposition(s.right, { interval: INTERVAL, tailMass: tailOf(acc, DELTA) })
   const n = c._tag === 'Right' && c.right.directions.length > 0 ? c.right.directions[0].upper.view.length : 0
   return { ms: t1 - t0, cpuMs: (cpu.user + cpu.system) / 1000, warmMs: t3 - t2, answer: a.right, n }
 }

@@ -36,6 +36,9 @@ import {
   DEFAULT_WORK_BUDGET,
   MIN_WORK_BUDGET,
   type PldOptions,
+  AUTO_TAIL_MASS,
+  AUTO_TAIL_MIN_DELTA,
+  queryTailMass,
   validatePldOptions,
 } from './limits.js'
 import { belowPureEpsilon, pureEpsilonBound } from './pure-bound.js'
@@ -60,7 +63,11 @@ export interface PldAccountantOptions {
    * tighten it. Ignored when `interval` is set.
    */
   readonly workBudget?: number
-  /** Total mass the discretisation and the composition window may truncate (default 1e-15). */
+  /**
+   * Total mass the discretisation and the composition window may truncate (added to δ in the
+   * guarantee). Unset (the default): 1e-11 where the query's δ (given, or answered) is at least
+   * 1e-6, else 1e-15 (./limits.ts `queryTailMass`).
+   */
   readonly tailMass?: number
   /**
    * Answer compositions made only of (unsampled) Gaussians with their exact closed-form profile
@@ -217,7 +224,8 @@ const directEpsilon = (
 ): E.Either<DpError, EpsilonAnswer> => {
   const d = checkDeltaQuery(delta)
   if (E.isLeft(d)) return d
-  const policy = policyOf(options)
+  const given = policyOf(options)
+  const policy = given.tailAuto === true ? { ...given, tailMass: queryTailMass(delta) } : given
   const chosen = chooseAndAnswer(s, policy, analyticGaussian, (c) => (c.kind === 'pld' ? epsilonOf(c, delta) : { upper: 0, lower: 0 }))
   if (E.isLeft(chosen)) return chosen
   const c = chosen.right.composition
@@ -254,8 +262,17 @@ const directDelta = (
 ): E.Either<DpError, DeltaAnswer> => {
   const e = checkEpsilonQuery(epsilon)
   if (E.isLeft(e)) return e
-  const policy = policyOf(options)
-  const chosen = chooseAndAnswer(s, policy, analyticGaussian, (c) => (c.kind === 'pld' ? deltaOf(c, epsilon) : { upper: 0, lower: 0 }))
+  const given = policyOf(options)
+  const answer = (policy: IntervalPolicy): E.Either<DpError, ChosenAnswer> =>
+    chooseAndAnswer(s, policy, analyticGaussian, (c) => (c.kind === 'pld' ? deltaOf(c, epsilon) : { upper: 0, lower: 0 }))
+  // With the tail unset: AUTO_TAIL_MASS, unless the answer is below AUTO_TAIL_MIN_DELTA, where the
+  // default tail is taken instead (./limits.ts), so the tail stays below 1e-5·δ either way.
+  let policy = given.tailAuto === true ? { ...given, tailMass: AUTO_TAIL_MASS } : given
+  let chosen = answer(policy)
+  if (given.tailAuto === true && E.isRight(chosen) && chosen.right.composition.kind === 'pld' && !(chosen.right.upper >= AUTO_TAIL_MIN_DELTA)) {
+    policy = { ...given, tailMass: DEFAULT_TAIL_MASS }
+    chosen = answer(policy)
+  }
   if (E.isLeft(chosen)) return chosen
   const c = chosen.right.composition
   switch (c.kind) {
@@ -387,7 +404,7 @@ const resolveOptions = (o: {
     return E.left(
       invalidParameter('options.workBudget', workBudget, `the PLD work budget must be a finite number of grid points ≥ ${MIN_WORK_BUDGET} (the default is 2^20)`),
     )
-  return E.right({ ...v.right, auto: o.interval === undefined, targetError, workBudget })
+  return E.right({ ...v.right, auto: o.interval === undefined, tailAuto: o.tailMass === undefined, targetError, workBudget })
 }
 
 /**

@@ -43,6 +43,8 @@ export interface IntervalPolicy {
   /** The interval of the first pass: the user's, or the default. */
   readonly interval: number
   readonly tailMass: number
+  /** True when the user did not fix the tail mass: an ε(δ) query takes it from δ (./limits.ts `queryTailMass`). */
+  readonly tailAuto?: boolean
   /** True when the user did not fix the interval: the accountant may refine it. */
   readonly auto: boolean
   /** Relative accounting error aimed at when refining: (upper − lower) ≤ targetError · upper. */

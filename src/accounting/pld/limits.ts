@@ -20,6 +20,26 @@ export const DEFAULT_INTERVAL = 1e-4
 export const DEFAULT_TAIL_MASS = 1e-15
 
 /**
+ * Tail mass of a query whose caller left `tailMass` unset, where its δ is at least
+ * AUTO_TAIL_MIN_DELTA: at most 1e-5·δ. The truncated mass is added to δ in the guarantee
+ * (./queries.ts), so this is as sound as any tail mass; it moves ε by what a relative 1e-5 change
+ * of δ moves it (about 1e-7 relative at the bench's workloads), far below the accounting error.
+ * What it buys: the composition window spans log(1/tail)/t on each side (Chernoff, ./compose.ts),
+ * a quarter less than at 1e-15 — the Poisson-sampled (discrete) Gaussians of bench/pld.bench.mjs
+ * fit 2^16 points instead of 2^17, half the transform work. One value for every such δ, so ε(δ)
+ * and δ(ε) queries near one another (a bisection, a calibration) share one composition.
+ */
+export const AUTO_TAIL_MASS = 1e-11
+export const AUTO_TAIL_MIN_DELTA = 1e-6
+
+/**
+ * The tail mass of an ε(δ) query with the tail unset: AUTO_TAIL_MASS from δ = AUTO_TAIL_MIN_DELTA
+ * up, DEFAULT_TAIL_MASS below (a δ(ε) query takes AUTO_TAIL_MASS first and recomposes at
+ * DEFAULT_TAIL_MASS when its answer falls below AUTO_TAIL_MIN_DELTA; ./accountant.ts).
+ */
+export const queryTailMass = (delta: number): number => (delta >= AUTO_TAIL_MIN_DELTA ? AUTO_TAIL_MASS : DEFAULT_TAIL_MASS)
+
+/**
  * Largest number of grid points in one array: a leaf PLD, or the FFT length of a composition.
  * 2^22 points are 32 MiB per real array; a composition keeps up to four half-spectra plus two
  * complex work buffers of this length (about 300 MiB in the worst case), well under 1 GiB.
