@@ -99,6 +99,12 @@ export const goldenMin = (
   return fc <= fd ? { x: c, value: fc } : { x: d, value: fd }
 }
 
+/** A point where the function's value is already known (a seed of `brentMin`). */
+export interface KnownPoint {
+  readonly x: number
+  readonly value: number
+}
+
 /**
  * Brent's minimisation without derivatives on [lo, hi] (Brent 1973, "Algorithms for Minimization
  * without Derivatives", ch. 5, procedure localmin): parabolic interpolation through the three best
@@ -108,6 +114,13 @@ export const goldenMin = (
  * same bracket). Stops when x is within 2·(√ε_mach·|x| + tol/3) of the bracket's midpoint or after
  * `maxEval` evaluations. Infinite or NaN values are handled as "worse" (the parabola is skipped).
  * Like `goldenMin`, for unimodal functions; on others it finds some local minimum.
+ *
+ * `known`: points of [lo, hi] whose values the caller already has (an order search knows the grid's
+ * best order and its two neighbours, the ends of the bracket). With three of them at distinct x the
+ * search starts from them as Brent's x, w, v (the best first) and its first step is the parabola
+ * through them, not a golden probe: the two or three evaluations golden steps spend before a
+ * parabola can be fitted are saved. They are not evaluated again and not counted in `evaluations`;
+ * the result may be one of them (its value is then the caller's).
  */
 export const brentMin = (
   f: (x: number) => number,
@@ -115,6 +128,7 @@ export const brentMin = (
   hi: number,
   tol = 1e-9,
   maxEval = 100,
+  known: ReadonlyArray<KnownPoint> = [],
 ): {
   readonly x: number
   readonly value: number
@@ -128,15 +142,35 @@ export const brentMin = (
   const SQRT_EPS = Math.sqrt(Number.EPSILON)
   let a = lo
   let b = hi
-  let x = a + GOLD * (b - a)
-  let w = x
-  let v = x
-  let fx = f(x)
-  let fw = fx
-  let fv = fx
-  let evaluations = 1
+  const seeds = known
+    .filter((p) => p.x >= lo && p.x <= hi && Number.isFinite(p.value))
+    .sort((p, r) => p.value - r.value)
+  const seeded = seeds.length >= 3 && seeds[0]!.x !== seeds[1]!.x && seeds[1]!.x !== seeds[2]!.x && seeds[0]!.x !== seeds[2]!.x
+  let x: number
+  let w: number
+  let v: number
+  let fx: number
+  let fw: number
+  let fv: number
+  let evaluations = 0
+  // e: the step before last; the whole bracket lets the first parabola take any step inside it.
   let d = 0
   let e = 0
+  if (seeded) {
+    ;({ x, value: fx } = seeds[0]!)
+    ;({ x: w, value: fw } = seeds[1]!)
+    ;({ x: v, value: fv } = seeds[2]!)
+    e = b - a
+    d = b - a
+  } else {
+    x = a + GOLD * (b - a)
+    w = x
+    v = x
+    fx = f(x)
+    fw = fx
+    fv = fx
+    evaluations = 1
+  }
   let converged = false
   while (evaluations < maxEval) {
     const m = 0.5 * (a + b)
@@ -195,6 +229,8 @@ export const brentMin = (
       }
     }
   }
+  // The last evaluation may have met the tolerance: the test needs no further evaluation.
+  if (!converged) converged = Math.abs(x - 0.5 * (a + b)) <= 2 * (SQRT_EPS * Math.abs(x) + tol / 3) - 0.5 * (b - a)
   return { x, value: fx, evaluations, lo: a, hi: b, converged }
 }
 

@@ -81,14 +81,8 @@ const addTerm = (terms: ReadonlyArray<RdpTerm> | null, event: PrivacyEvent, coun
   return terms.length >= MAX_TERMS ? null : [...terms, { event, count, path }]
 }
 
-/**
- * ε(α) of the composed terms at one real order, undefined when any term fails there. Evaluators are
- * built once per term list (lists are immutable, so a WeakMap keyed by the list is a safe memo).
- */
-const EVALUATORS = new WeakMap<ReadonlyArray<RdpTerm>, (alpha: number) => number | undefined>()
+/** ε(α) of the composed terms at one real order, undefined when any term fails there. */
 const composedAt = (terms: ReadonlyArray<RdpTerm>, relation: NeighbouringRelation): ((alpha: number) => number | undefined) => {
-  const hit = EVALUATORS.get(terms)
-  if (hit !== undefined) return hit
   const evs = terms.map((t) => ({ count: t.count, ev: rdpEvaluator(t.event, relation, t.path) }))
   const at = (alpha: number): number | undefined => {
     let sum = 0
@@ -100,7 +94,6 @@ const composedAt = (terms: ReadonlyArray<RdpTerm>, relation: NeighbouringRelatio
     }
     return sum
   }
-  EVALUATORS.set(terms, at)
   return at
 }
 
@@ -119,6 +112,20 @@ export const makeRdpAccountant = (options: RdpAccountantOptions): Accountant<Rdp
       ? `RDP (Mironov 2017) → (ε,δ) by Canonne–Kamath–Steinke 2020, optimal order α = ${fmt(order)} of ${n}`
       : `RDP (Mironov 2017) → (ε,δ) by Canonne–Kamath–Steinke 2020 at the real order α = ${fmt(order)} ` +
         `(continuous search from the grid's best α = ${fmt(gridOrder)} of ${n})`
+  /**
+   * The evaluator of the last state searched (term lists are immutable, so the list identifies it):
+   * repeated queries on one state (ε and δ, calibration) share its fold context. One entry, held
+   * strongly: a module-wide WeakMap keyed by the list kept every state's evaluator, with its fold
+   * context of every order searched, alive through each scavenge until the next full collection (a
+   * weak table in the old generation: in a loop of cold queries ~750 KB promoted per scavenge
+   * against ~21 KB without, node --trace-gc-nvp), and the full collections that followed slowed the
+   * queries they overlapped.
+   */
+  let last: { readonly terms: ReadonlyArray<RdpTerm>; readonly at: (alpha: number) => number | undefined } | undefined
+  const evaluatorOf = (terms: ReadonlyArray<RdpTerm>): ((alpha: number) => number | undefined) => {
+    if (last?.terms !== terms) last = { terms, at: composedAt(terms, relation) }
+    return last.at
+  }
   /** The grid optimum refined over real orders, when the state still knows its events. */
   const search = (
     s: RdpState,
@@ -126,10 +133,11 @@ export const makeRdpAccountant = (options: RdpAccountantOptions): Accountant<Rdp
     bound: (alpha: number, rdp: number) => number,
   ): { readonly value: number; readonly order: number } => {
     if (!continuous || s.terms === null || s.terms.length === 0) return grid
-    const at = composedAt(s.terms, relation)
+    const at = evaluatorOf(s.terms)
+    const v = orders.map((a, i) => bound(a, s.curve[i] as number))
     let best = grid
-    for (const start of gridMinima(s.curve, bound, grid)) {
-      const r = refineOrder(orders, start.order, start.value, bound, at)
+    for (const start of gridMinima(v, grid)) {
+      const r = refineOrder(orders, start.order, start.value, bound, at, (i) => v[i] as number)
       if (r.value < best.value) best = { value: r.value, order: r.order }
     }
     return best
@@ -141,11 +149,9 @@ export const makeRdpAccountant = (options: RdpAccountantOptions): Accountant<Rdp
    * the grid's best can sit in the wrong one.
    */
   const gridMinima = (
-    curve: Float64Array,
-    bound: (alpha: number, rdp: number) => number,
+    v: ReadonlyArray<number>,
     grid: { readonly value: number; readonly order: number },
   ): ReadonlyArray<{ readonly value: number; readonly order: number }> => {
-    const v = orders.map((a, i) => bound(a, curve[i] as number))
     const minima = [grid]
     for (let i = 0; i < n; i++) {
       const x = v[i] as number

@@ -27,6 +27,15 @@
  * evaluation is a fold of the whole event at one order, the dominant cost of a query, so the
  * evaluations are capped at CONTINUOUS_ITERATIONS (the golden section's count): never more work.
  *
+ * The accountant passes the grid's values at the best order and its neighbours: Brent then starts
+ * from the parabola through them, and an integer grid order is first checked for a kink (both
+ * sides KINK_PROBE away no better: done in 2 evaluations). On bench/rdp.bench.mjs's workloads
+ * (node /tmp evals script, refineOrder with and without the grid values): 165 → 131 evaluations
+ * in all; sampled Laplace b = 1 and RR 14 → 2, plain Gaussians 8 → 5, DP-SGD MNIST 8 → 6,
+ * sampled Gaussian × 100 11 → 13 and WOR 15 → 17 (a steep side spoils the first parabola; an
+ * integer grid order that is no kink costs its probe). Answers within 3e-15 relative of before
+ * (each one an evaluated order's bound, as before).
+ *
  * @module
  */
 import { brentMin } from '../../core/numeric.js'
@@ -53,6 +62,11 @@ export interface OrderSearchResult {
  * Minimises `bound(α, rdpAt(α))` over real α near the grid optimum. `orders` ascending, `curve` the
  * composed curve on them, `gridOrder` the grid's best order and `gridValue` its bound. `rdpAt` may
  * return undefined (the curve could not be evaluated there): that order is skipped.
+ *
+ * `gridBound(i)`, when given, is the bound already known at `orders[i]` (the grid's curve converted):
+ * the search then starts from the parabola through the best grid order and its two neighbours
+ * instead of probing the bracket afresh (`brentMin`'s `known`), 2–3 fewer evaluations of the
+ * composed curve, each a fold of the whole event at a new order.
  */
 export const refineOrder = (
   orders: ReadonlyArray<number>,
@@ -60,6 +74,7 @@ export const refineOrder = (
   gridValue: number,
   bound: (alpha: number, rdp: number) => number,
   rdpAt: (alpha: number) => number | undefined,
+  gridBound?: (i: number) => number,
 ): OrderSearchResult => {
   const grid: OrderSearchResult = { value: gridValue, order: gridOrder, gridValue, gridOrder, evaluations: 0 }
   const i = orders.indexOf(gridOrder)
@@ -78,7 +93,24 @@ export const refineOrder = (
     return v
   }
   const f = (u: number): number => at(1 + Math.exp(u))
-  const first = brentMin(f, Math.log(lo - 1), Math.log(hi - 1), 1e-9, FIRST_PHASE)
+  const known =
+    gridBound === undefined
+      ? []
+      : [i - 1, i, i + 1]
+          .filter((j) => j >= 0 && j < orders.length)
+          .map((j) => ({ x: Math.log((orders[j] as number) - 1), value: j === i ? gridValue : gridBound(j) }))
+  const done = (): OrderSearchResult => ({ ...best, gridValue, gridOrder, evaluations })
+  // A kink at an integer grid order that is the minimum (a chord curve's: the sampled Laplace, the
+  // general subsampling bounds) costs Brent FIRST_PHASE golden steps before the check below: with
+  // the neighbours' values known, check it first, on the side of the lower neighbour (where a smooth
+  // minimum would lie, so a smooth one costs one evaluation more). Both sides no better: the minimum
+  // of the unimodal conversion is within KINK_PROBE of the grid order, as below.
+  if (gridBound !== undefined && Number.isInteger(gridOrder) && gridOrder > 1 && i > 0 && i < orders.length - 1) {
+    const u0 = Math.log(gridOrder - 1)
+    const towards = gridBound(i - 1) < gridBound(i + 1) ? -KINK_PROBE : KINK_PROBE
+    if (f(u0 + towards) >= gridValue && f(u0 - towards) >= gridValue) return done()
+  }
+  const first = brentMin(f, Math.log(lo - 1), Math.log(hi - 1), 1e-9, FIRST_PHASE, known)
   if (!first.converged) {
     // Not converged in FIRST_PHASE: most often a kink at an integer order of a chord curve, where
     // Brent falls back to golden steps. Try the integer nearest the best point; if it is the best
@@ -96,6 +128,6 @@ export const refineOrder = (
   // the conversion has kinks at integers and its minimum often sits on one: try the two around.
   const near = best.order
   for (const k of [Math.floor(near), Math.ceil(near)])
-    if (k > lo && k < hi && k !== near && k > 1) at(k)
-  return { ...best, gridValue, gridOrder, evaluations }
+    if (k > lo && k < hi && k !== near && k !== gridOrder && k > 1) at(k)
+  return done()
 }

@@ -151,7 +151,8 @@ export const replaceOneToEpsilon = (
   if (E.isLeft(g)) return g
   const grid = { epsilon: g.right.epsilon, order: g.right.order, gridEpsilon: g.right.epsilon, gridOrder: g.right.order }
   if (at === undefined) return E.right(grid)
-  const r = refineOrder(c.orders, g.right.order, g.right.epsilon, (a, rdp) => rdpEpsilonAtOrder(a, rdp, delta), at)
+  const bound = (a: number, rdp: number): number => rdpEpsilonAtOrder(a, rdp, delta)
+  const r = refineOrder(c.orders, g.right.order, g.right.epsilon, bound, at, (j) => bound(c.orders[j] as number, c.curve[j] as number))
   // The guard every accountant's answer passes (../guards.ts): a number ≥ 0 or ∞, else a refusal.
   if (!(r.value >= 0)) return E.left(numericFailure('epsilon', `RDP group privacy: ε = ${r.value} at α = ${r.order} is not a number ≥ 0; refused`))
   return E.right({ ...grid, epsilon: r.value, order: r.order })

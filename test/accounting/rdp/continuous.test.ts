@@ -172,5 +172,34 @@ describe('continuous RDP orders: soundness', () => {
     const r = refineOrder(orders, orders[best] as number, g, bumpy, curve)
     expect(r.value).toBeLessThanOrEqual(g)
     expect(r.value).toBe(bumpy(r.order, curve(r.order)))
+    // With the grid's values known (the accountant's call) the same guarantee holds.
+    const known = refineOrder(orders, orders[best] as number, g, bumpy, curve, (i) => bumpy(orders[i] as number, curve(orders[i] as number)))
+    expect(known.value).toBeLessThanOrEqual(g)
+    expect(known.value).toBe(bumpy(known.order, curve(known.order)))
+  })
+
+  it('with the grid values known: a smooth minimum as close as without them, a kink at an integer grid order in 2 evaluations', () => {
+    const orders = DEFAULT_ORDERS
+    fc.assert(
+      fc.property(fc.double({ min: 1.2, max: 900, noNaN: true }), fc.double({ min: 0.1, max: 10, noNaN: true }), fc.boolean(), (m, scale, kinked) => {
+        // Convex in u = log(α − 1) either way: smooth (a parabola) or a V at the integer nearest m.
+        const k = Math.max(2, Math.round(m))
+        const c = kinked ? Math.log(k - 1) : Math.log(m - 1)
+        const f = (a: number, r: number) => r + scale * (kinked ? Math.abs(Math.log(a - 1) - c) : (Math.log(a - 1) - c) ** 2)
+        const curve = () => 1
+        const v = orders.map((a) => f(a, 1))
+        let best = 0
+        v.forEach((x, i) => {
+          if (x < (v[best] as number)) best = i
+        })
+        const plain = refineOrder(orders, orders[best] as number, v[best] as number, f, curve)
+        const seeded = refineOrder(orders, orders[best] as number, v[best] as number, f, curve, (i) => v[i] as number)
+        expect(seeded.value).toBeLessThanOrEqual(v[best] as number)
+        expect(seeded.value).toBe(f(seeded.order, 1))
+        expect(seeded.value).toBeLessThanOrEqual(plain.value + 1e-12 * (1 + plain.value))
+        if (kinked && orders.includes(k) && orders[best] === k) expect(seeded.evaluations).toBe(2)
+      }),
+      { numRuns: 300, seed: SEED },
+    )
   })
 })
