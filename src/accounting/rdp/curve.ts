@@ -94,7 +94,7 @@ const LEAVES = kept<Curve>(512)
 const SAMPLED_LAPLACE = kept<SubsampledLaplaceMemo>(16)
 const ZHU_WANG = kept<Map<number, number>>(64)
 /** A grid ∪ the integers 2..⌈max⌉ that the general bounds read, with each order's index, by grid. */
-const UNIONS = kept<{ readonly grid: OrderSet; readonly index: ReadonlyMap<number, number> }>(256)
+const UNIONS = kept<{ readonly grid: OrderSet; readonly indexOf: (alpha: number) => number }>(256)
 
 const freshContext = (relation: NeighbouringRelation): Context => ({
   relation,
@@ -453,18 +453,30 @@ const sampledGeneral = (
   ctx: Context,
   amplify: (inner: Curve, lookup: (alpha: number) => number) => Curve,
 ): E.Either<DpError, Curve> => {
-  const { grid, index } = keptOr(UNIONS, os.key, () => {
+  const { grid, indexOf } = keptOr(UNIONS, os.key, () => {
     const union = mergeAscending(os.values, integerOrdersFor(os.values))
-    const at = new Map<number, number>()
-    union.forEach((a, i) => at.set(a, i))
-    return { grid: orderSet(union), index: at }
+    // Indexed without hashing ~1,100 doubles: the integers (every one from 2 up is in the union) by
+    // position, the grid's other orders by a small map.
+    const integer = new Int32Array(Math.ceil(union[union.length - 1] as number) + 1).fill(-1)
+    const fractional = new Map<number, number>()
+    union.forEach((a, i) => {
+      if (Number.isInteger(a)) integer[a] = i
+      else fractional.set(a, i)
+    })
+    // Keyed off the grid's key (the union is a function of the grid) plus a marker, not by printing
+    // its ~1,100 doubles again: a floatsKey has 4 units per double, so a key with 1–3 markers is
+    // never one, and one with 4k ends in the bits of ≈ 1.3e-142, never an order (all are > 1).
+    return {
+      grid: { values: union, key: `${os.key}∪` },
+      indexOf: (alpha: number) => (Number.isInteger(alpha) ? (integer[alpha] ?? -1) : (fractional.get(alpha) ?? -1)),
+    }
   })
   const c = fold(inner, grid, innerPath, ctx)
   if (E.isLeft(c)) return c
   // Every order asked for is in `union` by construction; ∞ would be the sound answer otherwise.
   const lookup = (alpha: number): number => {
-    const i = index.get(alpha)
-    return i === undefined ? Infinity : (c.right.values[i] as number)
+    const i = indexOf(alpha)
+    return i < 0 ? Infinity : (c.right.values[i] as number)
   }
   return E.right(amplify(c.right, lookup))
 }

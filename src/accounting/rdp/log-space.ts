@@ -67,6 +67,19 @@ export const logBinomialRow = (n: number): Float64Array => {
   return row
 }
 
+let SCRATCH = new Float64Array(1024)
+
+/**
+ * A buffer of at least `n` doubles for the terms of one log-sum (the integer-order sums below are
+ * up to α ≤ 10⁴ terms long, built once per order: a fresh array each was most of what a cold RDP
+ * query allocated). Shared by every caller: valid until the next call, so a caller fills it and
+ * sums it without calling anything that may take it in between.
+ */
+export const scratchTerms = (n: number): Float64Array => {
+  if (SCRATCH.length < n) SCRATCH = new Float64Array(Math.max(n, 2 * SCRATCH.length))
+  return SCRATCH
+}
+
 /** Terms this far below the largest are skipped by `logSumExpPruned`. */
 const PRUNE_NATS = 60
 

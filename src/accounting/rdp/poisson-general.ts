@@ -30,7 +30,7 @@
  */
 import { roundUpLoss } from '../../core/numeric.js'
 import { fromIntegerOrders } from './integer-orders.js'
-import { logBinomialRow, logExpm1, logSumExpPruned, softplus } from './log-space.js'
+import { logBinomialRow, logExpm1, logSumExpPruned, scratchTerms, softplus } from './log-space.js'
 
 const LN3 = Math.log(3)
 
@@ -54,9 +54,7 @@ const boundFromTerms = (q: number, b: BaseTerms, alpha: number): number => {
   const row = logBinomialRow(alpha)
   const lq = Math.log(q)
   const l1q = Math.log1p(-q)
-  const terms = new Float64Array(alpha - 1)
   b.first ??= logExpm1(b.eps(2))
-  terms[0] = (row[2] as number) + (alpha - 2) * l1q + 2 * lq + b.first
   for (let l = b.x.length; l <= alpha; l++) {
     if (l < 3) {
       b.x.push(Number.NaN)
@@ -67,10 +65,13 @@ const boundFromTerms = (q: number, b: BaseTerms, alpha: number): number => {
     b.x.push(x)
     b.log1pTail.push(Math.log1p(-Math.exp(-x) / 3))
   }
+  // Filled after every call to b.eps above (the buffer is shared: ./log-space.ts scratchTerms).
+  const terms = scratchTerms(alpha - 1)
+  terms[0] = (row[2] as number) + (alpha - 2) * l1q + 2 * lq + b.first
   for (let l = 3; l <= alpha; l++)
     // log(3e^x − 1) = log 3 + x + log(1 − e^{−x}/3), x ≥ 0.
     terms[l - 2] = (row[l] as number) + (alpha - l) * l1q + l * lq + LN3 + (b.x[l] as number) + (b.log1pTail[l] as number)
-  return roundUpLoss(softplus(logSumExpPruned(terms)) / (alpha - 1))
+  return roundUpLoss(softplus(logSumExpPruned(terms, alpha - 1)) / (alpha - 1))
 }
 
 /**

@@ -27,7 +27,7 @@ import logcdf from '@stdlib/stats-base-dists-normal-logcdf'
 import { logAddExp, logSumExp, roundUpLoss } from '../../core/numeric.js'
 import { gaussianRdp } from './closed-forms.js'
 import { byOrder, kept, keptOr } from './kept.js'
-import { logBinomialRow, logExpm1, logSumExpPruned, phi, softplus } from './log-space.js'
+import { logBinomialRow, logExpm1, logSumExpPruned, phi, scratchTerms, softplus } from './log-space.js'
 
 /** Relative margin against floating-point error. */
 export const SAMPLED_GAUSSIAN_MARGIN = 1e-11
@@ -148,18 +148,13 @@ export const makeSampledGaussian = (q: number, sigma: number): SampledGaussian =
   const lq = Math.log(q)
   const l1q = Math.log1p(-q)
   const logNorm = -Math.log(sigma) - LOG_SQRT_2PI
-  let scratch = new Float64Array(256)
-  const scratchOf = (n: number): Float64Array => {
-    if (scratch.length < n) scratch = new Float64Array(Math.max(n, 2 * scratch.length))
-    return scratch
-  }
 
   // log(e^{k(k−1)/(2σ²)} − 1), shared by all integer orders.
   const logMoment: number[] = [-Infinity, -Infinity]
   const logAMinus1Binomial = (alpha: number): number => {
     for (let k = logMoment.length; k <= alpha; k++) logMoment.push(logExpm1(k * (k - 1) * inv2s2))
     const row = logBinomialRow(alpha)
-    const terms = scratchOf(alpha - 1)
+    const terms = scratchTerms(alpha - 1)
     for (let k = 2; k <= alpha; k++)
       terms[k - 2] = (row[k] as number) + (alpha - k) * l1q + k * lq + (logMoment[k] as number)
     return logSumExpPruned(terms, alpha - 1)
@@ -232,7 +227,7 @@ export const makeSampledGaussian = (q: number, sigma: number): SampledGaussian =
       const n = Math.ceil((hi - ns.lo) / ns.h)
       if (n + 1 > MAX_QUADRATURE_POINTS) return undefined
       ensure(ns, n)
-      const terms = scratchOf(n + 1)
+      const terms = scratchTerms(n + 1)
       for (let j = 0; j <= n; j++) terms[j] = (ns.base[j] as number) + logG(ns.u[j] as number, alpha, ns.phiU[j] as number)
       const logSum = Math.log(ns.h) + logSumExpPruned(terms, n + 1)
       const leftTail = leftTailG(alpha) + logcdf(-ns.T, 0, 1)

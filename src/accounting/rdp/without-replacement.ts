@@ -20,7 +20,7 @@
  */
 import { roundUpLoss } from '../../core/numeric.js'
 import { fromIntegerOrders } from './integer-orders.js'
-import { logBinomialRow, logExpm1, logSumExpPruned, softplus } from './log-space.js'
+import { logBinomialRow, logExpm1, logSumExpPruned, scratchTerms, softplus } from './log-space.js'
 import { byOrder, kept, keptOr } from './kept.js'
 
 const LN2 = Math.LN2
@@ -146,7 +146,8 @@ export const wbkGaussianBound = (gamma: number, m: number, alpha: number): numbe
   const memo = pvMemo(m)
   const row = logBinomialRow(alpha)
   const lg = Math.log(gamma)
-  const terms = new Float64Array(alpha - 1)
+  // The shared buffer (./log-space.ts): nothing below takes it (logPv reads binomial rows only).
+  const terms = scratchTerms(alpha - 1)
   const e2 = eps(2)
   terms[0] = 2 * lg + (row[2] as number) + Math.min(LN4 + logExpm1(e2), e2 + LN2)
   for (let j = 3; j <= alpha; j++) {
@@ -155,7 +156,7 @@ export const wbkGaussianBound = (gamma: number, m: number, alpha: number): numbe
     const pv = LN4 + 0.5 * (logPv(m, memo, lo) + logPv(m, memo, hi))
     terms[j - 2] = j * lg + (row[j] as number) + Math.min(pv, (j - 1) * eps(j) + LN2)
   }
-  return roundUpLoss(softplus(logSumExpPruned(terms)) / (alpha - 1))
+  return roundUpLoss(softplus(logSumExpPruned(terms, alpha - 1)) / (alpha - 1))
 }
 
 /**
