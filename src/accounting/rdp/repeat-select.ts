@@ -68,24 +68,24 @@ interface WideEnvelope {
 }
 
 /**
- * Envelopes by run curve (identity) and parameters within one fold, and by value across folds
- * (./kept.ts): each query folds in fresh contexts, whose wide curve is a new array of the same values.
+ * Envelopes of the last run curve met (identity) by parameters, for the folds of one query and its
+ * order search, and by value across folds (./kept.ts): each query folds in fresh contexts, whose
+ * wide curve is a new array of the same values. The last curve only, held strongly: a module-wide
+ * WeakMap by curve kept every query's envelopes alive through each scavenge (see the accountant's
+ * `evaluatorOf`).
  */
-const ENVELOPES = new WeakMap<ArrayLike<number>, Map<string, WideEnvelope>>()
+let lastWide: { readonly values: ArrayLike<number>; readonly byParams: Map<string, WideEnvelope> } | undefined
 const KEPT_ENVELOPES = kept<WideEnvelope>(64)
 
 const wideEnvelope = (wide: RunCurve, mean: number, shape: number): WideEnvelope => {
   const key = `${mean}|${shape}|${wide.pureEpsilon}`
-  let byParams = ENVELOPES.get(wide.values)
-  const hit = byParams?.get(key)
+  if (lastWide?.values !== wide.values) lastWide = { values: wide.values, byParams: new Map() }
+  const { byParams } = lastWide
+  const hit = byParams.get(key)
   if (hit !== undefined) return hit
   // Same-length bit strings of the orders and the values: the key of exactly these values.
   const valueKey = `${key}|${floatsKey(wide.orders)}${floatsKey(wide.values)}`
   const env = keptOr(KEPT_ENVELOPES, valueKey, () => makeEnvelope(wide, mean, shape))
-  if (byParams === undefined) {
-    byParams = new Map()
-    ENVELOPES.set(wide.values, byParams)
-  }
   byParams.set(key, env)
   return env
 }
