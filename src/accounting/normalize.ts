@@ -12,6 +12,7 @@
  * @module
  */
 import * as E from 'fp-ts/lib/Either.js'
+import { roundUpLoss } from '../core/numeric.js'
 import { type DpError, incompatibleNeighbouring } from '../core/error.js'
 import { absurd, type NoiseEvent, type TreeAggregation } from '../mechanisms/event.js'
 import { profileEpsilon, sortedCurve, type StatedCurve } from './stated.js'
@@ -31,6 +32,11 @@ export type NormalizedLeaf =
    */
   | { readonly _tag: 'DiscreteGaussian'; readonly sigma: number; readonly sensitivity: number; readonly scalarShift: boolean }
   | { readonly _tag: 'RandomizedResponse'; readonly epsilon: number; readonly k: number }
+  /**
+   * k-ary randomized response under replace-special: the pair is its output on a value against its
+   * uniform output on ⊥, in both orders (see `rrToUniformLosses`).
+   */
+  | { readonly _tag: 'RandomizedResponseToUniform'; readonly epsilon: number; readonly k: number }
   | { readonly _tag: 'BitwiseRandomizedResponse'; readonly flipProbability: number; readonly bits: number }
   /** ε-DP and ε-bounded-range. */
   | { readonly _tag: 'Exponential'; readonly epsilon: number }
@@ -201,6 +207,13 @@ export const resolveLeaf = (
   target: NeighbouringRelation,
   path: string,
 ): E.Either<DpError, Resolved> => {
+  // Randomized response against ⊥ (answered uniformly): its own pair, tighter than the replace-one
+  // pair (the uniform law is the average of its outputs on all k values, its own value among them).
+  if (e._tag === 'RandomizedResponse' && target.kind === 'replace-special' && e.relation.unit === target.unit) {
+    const leaf: NormalizedLeaf = { _tag: 'RandomizedResponseToUniform', epsilon: e.epsilon, k: e.k }
+    if (e.relation.kind === 'replace-special') return E.right({ leaf })
+    if (e.relation.kind === 'replace-one') return converted(e, target, path, leaf, 'its output on ⊥ is uniform: the pair (RR(v), uniform), which the replace-one pair bounds by joint convexity')
+  }
   if (sameRelation(e.relation, target)) return E.right({ leaf: asIs(e) })
   if (e.relation.unit !== target.unit)
     return E.left(
@@ -226,8 +239,6 @@ export const resolveLeaf = (
         return refuse(e, target, path, 'replacing a unit by ⊥ is a removal and back an addition: a one-directional guarantee covers only one of them')
       return converted(e, target, path, asIs(e), '⊥ is the zero record: a replace-special pair is an add/remove pair as the mechanism sees it, as in dp_accounting')
     }
-    if (from === 'replace-one' && e._tag === 'RandomizedResponse')
-      return converted(e, target, path, asIs(e), 'its output on ⊥ is uniform, the average of its outputs on every value; joint convexity')
     return refuse(e, target, path, '⊥ is not a unit a replace-one guarantee covers, so it bounds no replacement by ⊥')
   }
   if (to === 'replace-one') {
@@ -241,6 +252,31 @@ export const resolveLeaf = (
   if (from === 'replace-special')
     return refuse(e, target, path, 'a replace-special guarantee holds at one fixed dataset size (⊥ pads it); adding or removing a unit changes the size')
   return refuse(e, target, path, 'a replace-one sensitivity does not bound the add/remove one (a replacement keeps the dataset size, an addition changes it)')
+}
+
+/**
+ * k-ary randomized response under replace-special (dp_accounting's REPLACE_SPECIAL; ⊥ answered
+ * uniformly, as ../mechanisms/neighbouring.ts states): P = RR(v) puts e^ε/Z on v and 1/Z on each
+ * other value (Z = e^ε + k − 1), U = 1/k on each. The two privacy losses ln(P/U): at v,
+ * ln(k e^ε/Z) ≥ 0; elsewhere, ln(k/Z) ≤ 0. Pure ε is the larger magnitude (for k = 2 the second).
+ */
+export const rrToUniformLosses = (epsilon: number, k: number): readonly [number, number] => {
+  const logZ = epsilon + Math.log1p((k - 1) * Math.exp(-epsilon))
+  return [Math.log(k) + epsilon - logZ, Math.log(k) - logZ]
+}
+
+/**
+ * The symmetric randomized-response pair an accountant with one pair per step (the PLD) takes for
+ * the replace-special one: both RR(ε, k)'s replace-one pair and binary RR(pure ε) dominate both
+ * orders (joint convexity; every ε-DP pair is a post-processing of binary RR(ε), Kairouz, Oh &
+ * Viswanath 2015); the one with the smaller KL divergence (what many compositions add up) is taken:
+ * ε(e^ε − 1)/Z for RR(ε, k), L·tanh(L/2) for binary RR(L).
+ */
+export const rrToUniformPair = (epsilon: number, k: number): { readonly epsilon: number; readonly k: number } => {
+  const pure = pureEpsilonOf({ _tag: 'RandomizedResponseToUniform', epsilon, k }) as number
+  const klKary = (epsilon * -Math.expm1(-epsilon)) / (1 + (k - 1) * Math.exp(-epsilon)) // ε(e^ε − 1)/(e^ε + k − 1)
+  const klBinary = pure * Math.tanh(pure / 2)
+  return klBinary < klKary ? { epsilon: pure, k: 2 } : { epsilon, k }
 }
 
 /**
@@ -259,6 +295,10 @@ export const pureEpsilonOf = (l: NormalizedLeaf): number | undefined => {
     case 'Exponential':
     case 'PureDP':
       return l.epsilon
+    case 'RandomizedResponseToUniform': {
+      const [up, down] = rrToUniformLosses(l.epsilon, l.k)
+      return roundUpLoss(Math.max(up, -down)) // logs of sums: rounded up, never below the exact loss
+    }
     case 'BitwiseRandomizedResponse':
       return l.bits * Math.log((1 - l.flipProbability) / l.flipProbability)
     case 'ApproxDP':
@@ -293,6 +333,7 @@ export const isSilentLeaf = (leaf: NormalizedLeaf): boolean => {
     case 'DiscreteGaussian':
       return leaf.sigma === Infinity
     case 'RandomizedResponse':
+    case 'RandomizedResponseToUniform':
     case 'Exponential':
     case 'PureDP':
       return leaf.epsilon === 0

@@ -24,6 +24,12 @@ export const SAMPLE_EVENTS: ReadonlyArray<{ readonly tag: ev.EventTag; readonly 
   { tag: 'DiscreteLaplace', label: 'DiscreteLaplace(t = 1, Δ = 1)', event: ev.discreteLaplace(1, 1, AR), relation: AR },
   { tag: 'DiscreteGaussian', label: 'DiscreteGaussian(σ = 1, Δ = 1)', event: ev.discreteGaussian(1, 1, AR), relation: AR },
   { tag: 'RandomizedResponse', label: 'RandomizedResponse(ε = 1, k = 2)', event: ev.randomizedResponse(1, 2, AR), relation: AR },
+  {
+    tag: 'RandomizedResponse',
+    label: 'RandomizedResponse(ε = 3.19, k = 10) under replace-special (⊥ answered uniformly)',
+    event: ev.randomizedResponse(3.19, 10, replaceSpecial('record')),
+    relation: replaceSpecial('record'),
+  },
   { tag: 'RandomizedResponse', label: 'RandomizedResponse(k = 1): constant, read as NoOp', event: ev.randomizedResponse(1, 1, AR), relation: AR },
   { tag: 'BitwiseRandomizedResponse', label: 'BitwiseRandomizedResponse(f = 0.25, 2 bits)', event: ev.bitwiseRandomizedResponse(0.25, 2, AR), relation: AR },
   { tag: 'Exponential', label: 'Exponential(ε = 1)', event: ev.exponential(1, 1, AR), relation: AR },

@@ -117,7 +117,7 @@ describe('leaf conversions between relations (one unit)', () => {
   it('refuses replace-special → add/remove (the size is fixed) and replace-one → replace-special (⊥ is not covered), except randomized response', () => {
     expect(resolved(ev.gaussian(1, 1, replaceSpecial()), AR)).toMatch(/fixed dataset size/)
     expect(resolved(ev.gaussian(1, 1, replaceOne()), replaceSpecial())).toMatch(/⊥ is not a unit a replace-one guarantee covers/)
-    expect(resolved(ev.randomizedResponse(1, 4, replaceOne()), replaceSpecial())).toEqual({ _tag: 'RandomizedResponse', epsilon: 1, k: 4 })
+    expect(resolved(ev.randomizedResponse(1, 4, replaceOne()), replaceSpecial())).toEqual({ _tag: 'RandomizedResponseToUniform', epsilon: 1, k: 4 })
   })
   it('composing stated guarantees of opposite directions is refused under add/remove, naming the path', () => {
     const e = ev.compose([ev.pureDP(1, addOnly()), ev.pureDP(1, removeOnly())])

@@ -29,7 +29,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, invalidParameter, unsupportedEvent } from '../../core/error.js'
 import { absurd, childPath, isNoiseEvent, noOp, type PrivacyEvent } from '../../mechanisms/event.js'
 import { addRemove, directionOf, type NeighbouringRelation } from '../../mechanisms/neighbouring.js'
-import { type NormalizedLeaf, pureEpsilonOf, resolveLeaf } from '../normalize.js'
+import { type NormalizedLeaf, pureEpsilonOf, resolveLeaf, rrToUniformPair } from '../normalize.js'
 import { checkSamplingRelation } from '../relation.js'
 import { TRUNCATION_SCOPE } from '../truncation.js'
 import { MAX_COUNT, MAX_LEAF_LOSS } from './limits.js'
@@ -63,6 +63,11 @@ const latticeOf = (leaf: NormalizedLeaf): number | undefined => {
     case 'DiscreteGaussian':
       // Losses Δ(2x − Δ)/(2σ²): integer multiples of Δ/(2σ²).
       return Number.isFinite(leaf.sigma) ? leaf.sensitivity / (2 * leaf.sigma * leaf.sigma) : undefined
+    case 'RandomizedResponseToUniform': {
+      // The losses of the symmetric pair taken for it (./pairs.ts).
+      const e = rrToUniformPair(leaf.epsilon, leaf.k).epsilon
+      return Number.isFinite(e) && e > 0 && e <= MAX_LEAF_LOSS ? e : undefined
+    }
     case 'RandomizedResponse':
     case 'PureDP':
     case 'Exponential':

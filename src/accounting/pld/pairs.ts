@@ -31,7 +31,7 @@ import erfcx from '@stdlib/math-base-special-erfcx'
 import normalQuantile from '@stdlib/stats-base-dists-normal-quantile'
 import { bisectPredicate } from '../../core/numeric.js'
 import { absurd } from '../../mechanisms/event.js'
-import type { NormalizedLeaf } from '../normalize.js'
+import { type NormalizedLeaf, rrToUniformPair } from '../normalize.js'
 import { profilePair } from './profile-pair.js'
 
 export type Direction = 'remove' | 'add'
@@ -212,6 +212,11 @@ export const basePairOfLeaf = (leaf: NormalizedLeaf): BasePair | null | undefine
       return leaf.scalarShift ? { _tag: 'DiscreteNoise', noise: 'gaussian', scale: leaf.sigma, shift: leaf.sensitivity } : undefined
     case 'RandomizedResponse':
       return randomizedResponsePair(leaf.epsilon, leaf.k)
+    case 'RandomizedResponseToUniform': {
+      // One pair for both orders of (RR(v), uniform): the tighter of two symmetric pairs that dominate them.
+      const { epsilon, k } = rrToUniformPair(leaf.epsilon, leaf.k)
+      return randomizedResponsePair(epsilon, k)
+    }
     case 'BitwiseRandomizedResponse':
       return bitwiseRandomizedResponsePair(leaf.flipProbability, leaf.bits)
     case 'Exponential':

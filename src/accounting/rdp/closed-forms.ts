@@ -11,7 +11,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, unsupportedEvent } from '../../core/error.js'
 import { log1mExp, logAddExp, logSumExp, roundUpLoss } from '../../core/numeric.js'
 import { absurd } from '../../mechanisms/event.js'
-import { isSilentLeaf, type NormalizedLeaf, pureEpsilonOf } from '../normalize.js'
+import { isSilentLeaf, type NormalizedLeaf, pureEpsilonOf, rrToUniformLosses } from '../normalize.js'
 import { statedRdpAt } from '../stated.js'
 import { logExpm1, logPhi, softplus } from './log-space.js'
 
@@ -132,6 +132,27 @@ export const randomizedResponseRdp = (epsilon: number, k: number, alpha: number)
 }
 
 /**
+ * k-ary randomized response against its uniform output on ⊥ (replace-special; ../normalize.ts):
+ * P = RR(v) with masses a = e^ε/Z once and b = 1/Z (k − 1 times), U = 1/k each, so
+ *   D_α(P‖U) = [(α − 1) ln k + ln(a^α + (k − 1) b^α)]/(α − 1),
+ *   D_α(U‖P) = [−α ln k + ln(a^{1−α} + (k − 1) b^{1−α})]/(α − 1)
+ * (the definition, Mironov 2017, Def. 3, on a k-point space); the larger of the two orders, capped
+ * by the pure ε of the pair (D_α ≤ D_∞). dp_accounting's replace-special RR curve is this pair.
+ */
+export const rrToUniformRdp = (epsilon: number, k: number, alpha: number): number => {
+  if (epsilon === 0) return 0
+  const [up, down] = rrToUniformLosses(epsilon, k)
+  const pure = pureEpsilonOf({ _tag: 'RandomizedResponseToUniform', epsilon, k }) as number
+  if (!Number.isFinite(pure)) return Infinity
+  const logA = up - Math.log(k) // ln a
+  const logB = down - Math.log(k) // ln b
+  const lk1 = Math.log(k - 1)
+  const forward = ((alpha - 1) * Math.log(k) + logAddExp(alpha * logA, lk1 + alpha * logB)) / (alpha - 1)
+  const backward = (-alpha * Math.log(k) + logAddExp((1 - alpha) * logA, lk1 + (1 - alpha) * logB)) / (alpha - 1)
+  return Math.min(pure, Math.max(0, roundUpLoss(Math.max(forward, backward))))
+}
+
+/**
  * Any ε-DP mechanism: every ε-DP pair of distributions is a post-processing of binary randomized
  * response with parameter ε (Kairouz, Oh & Viswanath 2015, §2: the (ε, 0) privacy region is binary
  * RR's), so by data processing its curve is at most binary RR's, whose divergence is Mironov 2017,
@@ -194,6 +215,8 @@ const leafRdpExact = (leaf: NormalizedLeaf, alpha: number): number | undefined =
       return discreteGaussianRdp(leaf.sigma, leaf.sensitivity, alpha)
     case 'RandomizedResponse':
       return randomizedResponseRdp(leaf.epsilon, leaf.k, alpha)
+    case 'RandomizedResponseToUniform':
+      return rrToUniformRdp(leaf.epsilon, leaf.k, alpha)
     case 'BitwiseRandomizedResponse':
       return bitwiseRandomizedResponseRdp(leaf.flipProbability, leaf.bits, alpha)
     case 'Exponential':

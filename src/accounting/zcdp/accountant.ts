@@ -71,6 +71,10 @@ export const zcdpOfLeaf = (l: NormalizedLeaf): number | undefined => {
     case 'RandomizedResponse':
     case 'PureDP':
       return (l.epsilon * l.epsilon) / 2 // Prop. 1.4
+    case 'RandomizedResponseToUniform': {
+      const eps = pureEpsilonOf(l) as number
+      return (eps * eps) / 2 // Prop. 1.4
+    }
     case 'BitwiseRandomizedResponse': {
       const eb = Math.log((1 - l.flipProbability) / l.flipProbability)
       return (l.bits * eb * eb) / 2 // Prop. 1.4 per differing bit, Lemma 1.7 across bits
