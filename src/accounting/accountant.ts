@@ -12,7 +12,8 @@ import type { PrivacyEvent } from '../mechanisms/event.js'
 import type { NeighbouringRelation } from '../mechanisms/neighbouring.js'
 import { checkCompose, checkDeltaAnswer, checkEpsilonAnswer } from './guards.js'
 import { asCoupledPoisson, asPlainPoisson, betterOf, hasTruncation, overflowMass, withOverflow } from './truncation.js'
-import { splitApproxSteps, withSplitDelta } from './approx-split.js'
+import { sampledApproxReason, splitApproxSteps, withSplitDelta } from './approx-split.js'
+import { unsupportedEvent } from '../core/error.js'
 import { withoutDegenerate } from '../mechanisms/degenerate.js'
 
 /** Names of the accountants in the registry. */
@@ -130,7 +131,11 @@ export const erase = <S>(a: Accountant<S>): AnyAccountant => ({
     const split = a.name === 'rdp' || a.name === 'zcdp' ? splitApproxSteps(event, a.relation) : undefined
     const plain = truncated ? asPlainPoisson(event) : event
     const r = a.compose(split !== undefined && split.factors.length > 0 ? (truncated ? asPlainPoisson(split.event) : split.event) : plain, 1, path)(a.empty)
-    if (r._tag === 'Left') return r
+    if (r._tag === 'Left') {
+      // A stated (ε, δ) step under sampling: say which, under what, and the ways out (./approx-split.ts).
+      const why = (a.name === 'rdp' || a.name === 'zcdp') && r.left._tag === 'UnsupportedEvent' ? sampledApproxReason(event, path, r.left.path, a.name) : undefined
+      return why === undefined || r.left._tag !== 'UnsupportedEvent' ? r : { _tag: 'Left', left: unsupportedEvent(r.left.path, a.name, r.left.eventTag, why) }
+    }
     const s = r.right
     const raw: AccountedState = { epsilon: (d) => a.epsilon(d)(s), delta: (e) => a.delta(e)(s), notes: a.notes(s) }
     const kept = split !== undefined && split.factors.length > 0 ? withSplitDelta(raw, split.factors) : raw

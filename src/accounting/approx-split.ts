@@ -67,6 +67,74 @@ export const splitApproxSteps = (e: PrivacyEvent, relation: NeighbouringRelation
   return { event, factors: factors.filter((f) => f.count > 0) }
 }
 
+/** A sampling or selection node, described for a message; undefined for any other node. */
+const describeSampling = (x: PrivacyEvent): string | undefined => {
+  switch (x._tag) {
+    case 'PoissonSample':
+      return `PoissonSample (q = ${x.q})`
+    case 'TruncatedPoissonSample':
+      return `TruncatedPoissonSample (q = ${x.q})`
+    case 'SampleWithoutReplacement':
+      return `SampleWithoutReplacement (${x.m} of ${x.n})`
+    case 'WithReplacementSample':
+      return `WithReplacementSample (${x.batchSize} of ${x.datasetSize})`
+    case 'RepeatAndSelect':
+      return `RepeatAndSelect (mean ${x.mean})`
+    default:
+      return undefined
+  }
+}
+
+const describeStated = (x: PrivacyEvent): string | undefined => {
+  if (x._tag === 'ApproxDP' && x.delta > 0) return `ApproxDP(ε = ${x.epsilon}, δ = ${x.delta})`
+  if (x._tag === 'StatedProfile' && !x.deltas.some((d) => d === 0)) return `StatedProfile(${x.epsilons.length} point${x.epsilons.length === 1 ? '' : 's'}, no δ = 0)`
+  return undefined
+}
+
+/**
+ * Why the Rényi or zCDP accountant cannot take the stated (ε, δ > 0) step at `path`, when that step
+ * sits under sampling or selection (where it is not split, see the module note): the message names
+ * the step, the node around it and the ways out. Undefined for any other path.
+ */
+export const sampledApproxReason = (e: PrivacyEvent, root: string, path: string, accountant: 'rdp' | 'zcdp'): string | undefined => {
+  const go = (x: PrivacyEvent, at: string, around: string | undefined): string | undefined => {
+    if (at === path) {
+      const what = describeStated(x)
+      if (what === undefined || around === undefined) return undefined
+      const measure = accountant === 'rdp' ? 'bounds no Rényi divergence' : 'implies no zCDP bound'
+      return (
+        `${what} under ${around}: the ${accountant === 'rdp' ? 'RDP' : 'zCDP'} of a sampled or selected (ε, δ) step is not defined — ` +
+        `a guarantee with δ > 0 ${measure}, and its δ can be kept aside (accounting/approx-split.ts) only for a step composed outside ` +
+        'any sampling or selection. Use the pld accountant (it samples the (ε, δ) pair of Kairouz, Oh & Viswanath 2015) or an (ε, δ) accountant ' +
+        '(basic/advanced/optimal), state the mechanism itself (its noise) instead of its (ε, δ), or move the step out of the sampling'
+      )
+    }
+    if (!path.startsWith(at)) return undefined
+    const here = describeSampling(x)
+    const next = here === undefined ? around : `${here} at ${at}`
+    switch (x._tag) {
+      case 'Compose':
+        for (let i = 0; i < x.events.length; i++) {
+          const r = go(x.events[i] as PrivacyEvent, `${at}.events[${i}]`, around)
+          if (r !== undefined) return r
+        }
+        return undefined
+      case 'SelfCompose':
+      case 'Labeled':
+        return go(x.event, `${at}.event`, around)
+      case 'PoissonSample':
+      case 'TruncatedPoissonSample':
+      case 'SampleWithoutReplacement':
+      case 'WithReplacementSample':
+      case 'RepeatAndSelect':
+        return go(x.event, `${at}.event`, next)
+      default:
+        return undefined
+    }
+  }
+  return go(e, root, undefined)
+}
+
 /**
  * Whether a stated guarantee carries over to the accountant's relation unchanged (the table of
  * ../accounting/normalize.ts: the same relation, or add/remove read in one direction or against ⊥);

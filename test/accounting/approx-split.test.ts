@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import * as E from 'fp-ts/lib/Either.js'
 import { ACCOUNTANTS } from '../../src/accounting/registry.js'
+import { formatError } from '../../src/core/error.js'
 import * as ev from '../../src/mechanisms/event.js'
 import { addOnly, addRemove, replaceOne } from '../../src/mechanisms/neighbouring.js'
 
@@ -96,5 +97,23 @@ describe('ApproxDP in the RDP and zCDP accountants', () => {
     // A profile of one point is an (ε, δ) guarantee; several points stay refused.
     expect(E.isRight(ACCOUNTANTS.zcdp({ relation: AR }).run(ev.statedProfile([1], [1e-6], AR)))).toBe(true)
     expect(E.isLeft(ACCOUNTANTS.zcdp({ relation: AR }).run(ev.statedProfile([1, 2], [1e-3, 1e-6], AR)))).toBe(true)
+  })
+})
+
+describe('a stated (ε, δ) step under sampling: the refusal names the step, the sampling and the ways out', () => {
+  it.each(['rdp', 'zcdp'] as const)('%s', (name) => {
+    const e = ev.compose([ev.gaussian(1, 1, AR), ev.selfCompose(ev.poissonSample(0.1, ev.labeled('step', ev.approxDP(1, 1e-6, AR))), 3)])
+    const r = ACCOUNTANTS[name]({ relation: AR }).run(e)
+    const msg = E.isLeft(r) ? formatError(r.left) : 'answered'
+    expect(msg).toMatch(/^\$\.events\[1\]\.event\.event\.event: /)
+    expect(msg).toContain('ApproxDP(ε = 1, δ = 0.000001) under PoissonSample (q = 0.1) at $.events[1].event')
+    expect(msg).toMatch(name === 'rdp' ? /RDP of a sampled or selected \(ε, δ\) step is not defined/ : /zCDP of a sampled or selected \(ε, δ\) step is not defined/)
+    expect(msg).toMatch(/pld accountant/)
+    expect(msg).toMatch(/approx-split/)
+    // The same step outside the sampling is answered (δ kept aside).
+    expect(E.isRight(ACCOUNTANTS[name]({ relation: AR }).run(ev.compose([ev.gaussian(1, 1, AR), ev.approxDP(1, 1e-6, AR)])))).toBe(true)
+    // A sampled profile without a pure point is named too.
+    const p = ACCOUNTANTS[name]({ relation: AR }).run(ev.poissonSample(0.1, ev.statedProfile([1, 2], [1e-3, 1e-6], AR)))
+    expect(E.isLeft(p) && formatError(p.left)).toContain('StatedProfile(2 points, no δ = 0) under PoissonSample (q = 0.1) at $')
   })
 })
