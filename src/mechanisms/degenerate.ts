@@ -11,7 +11,11 @@
  *   `NonPrivate`; with ε = 0 (noise parameter 1) or a single bucket (k = 1) the output does not depend
  *   on the input: `NoOp`;
  * - Poisson sampling at q = 0, or a sample of m = 0 without replacement, runs the inner event on an
- *   empty or data-independent batch (no unit is ever included): `NoOp`, whatever the inner event.
+ *   empty or data-independent batch (no unit is ever included): `NoOp`, whatever the inner event;
+ * - repeat-and-select with a mean of 1 run and a truncated negative binomial count (finite shape η):
+ *   its support is k ≥ 1, so a mean of 1 is K = 1 surely and the best of one run is that run — the
+ *   inner event itself (under a Labeled node, so paths stay), as dp_accounting's trivial case
+ *   answers. (A Poisson count, η = ∞, with mean 1 is not one run.)
  *
  * The rewrite is exact (same privacy under every relation), runs before validation (only an exact
  * degenerate value is rewritten; anything else malformed is left for `validateEvent` to name), and
@@ -57,9 +61,13 @@ export const withoutDegenerate = (e: PrivacyEvent): PrivacyEvent => {
       return e.m === 0 && Number.isInteger(e.n) && e.n >= 1 ? NO_OP : e.event === undefined ? e : { ...e, event: withoutDegenerate(e.event) }
     case 'TruncatedPoissonSample':
       return e.q === 0 ? NO_OP : e.event === undefined ? e : { ...e, event: withoutDegenerate(e.event) }
+    case 'RepeatAndSelect':
+      if (e.event === undefined) return e
+      return e.mean === 1 && typeof e.shape === 'number' && e.shape >= 0 && Number.isFinite(e.shape)
+        ? { _tag: 'Labeled', label: 'RepeatAndSelect with a mean of 1 run: the run itself', event: withoutDegenerate(e.event) }
+        : { ...e, event: withoutDegenerate(e.event) }
     case 'SelfCompose':
     case 'WithReplacementSample':
-    case 'RepeatAndSelect':
     case 'Labeled':
       return e.event === undefined ? e : { ...e, event: withoutDegenerate(e.event) }
     default:

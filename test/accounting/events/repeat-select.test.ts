@@ -13,6 +13,7 @@ import { makeRdpAccountant } from '../../../src/accounting/rdp/accountant.js'
 import { rdpCurve } from '../../../src/accounting/rdp/curve.js'
 import { runDelta, tnbGamma, tnbMean } from '../../../src/accounting/rdp/repeat-select.js'
 import { rdpDeltaAtOrder } from '../../../src/accounting/conversions.js'
+import { rdpAtOrder } from '../../../src/accounting/rdp/extreme-orders.js'
 import { analyticGaussianEpsilon } from '../../../src/accounting/analytic-gaussian.js'
 import { calibrate, decodeTemplate } from '../../../src/accounting/calibrate.js'
 import { decodeEvent, encodeEvent } from '../../../src/mechanisms/codec.js'
@@ -304,5 +305,30 @@ describe('RepeatAndSelect of an (ε, δ) run in the (ε, δ) accountants (src/ac
         expect(E.isLeft(r) && JSON.stringify(r.left), `${name} ${rel.kind}`).toMatch(/add-remove|add\/remove/)
       }
     }
+  })
+})
+
+describe('a mean of one run (truncated negative binomial): the run itself', () => {
+  it("every accountant and every order answer exactly the inner event (dp_accounting's test_repeat_select_trivial)", () => {
+    const g = ev.gaussian(1, 1, addRemove('record'))
+    for (const shape of [0, 0.5, 1, 2]) {
+      const sel = ev.repeatAndSelect(g, 1, shape)
+      for (const alpha of [2, 3, 32, 1024]) {
+        const r = rdpAtOrder(sel, alpha, addRemove('record'))
+        const inner = rdpAtOrder(g, alpha, addRemove('record'))
+        expect(E.isRight(r) && E.isRight(inner) && r.right.value === inner.right.value).toBe(true)
+      }
+      for (const name of ['pld', 'rdp', 'zcdp', 'optimal'] as const) {
+        const a = ACCOUNTANTS[name]({ relation: addRemove('record') }).run(sel)
+        const b = ACCOUNTANTS[name]({ relation: addRemove('record') }).run(g)
+        if (E.isLeft(a) || E.isLeft(b)) throw new Error(`${name} refused`)
+        const ea = a.right.epsilon(1e-5)
+        const eb = b.right.epsilon(1e-5)
+        expect(E.isRight(ea) && E.isRight(eb) && ea.right.epsilon === eb.right.epsilon).toBe(true)
+      }
+    }
+    // A Poisson count with mean 1 is not one run (K = 0 or K ≥ 2 with positive probability): not rewritten.
+    const poisson = rdpAtOrder(ev.repeatAndSelect(g, 1, Infinity), 2, addRemove('record'))
+    expect(E.isRight(poisson) && poisson.right.value > 1).toBe(true)
   })
 })
