@@ -14,7 +14,8 @@
  * Memory: the instance has its own memory (one per thread), into which a sweep copies the release's
  * q and Σ_k q_wk once and then its documents piece by piece (tokens, topics, counts, first words),
  * copying the topics and counts back after each piece; the copies are a few bytes per token against
- * ~100 instructions per token of sampling.
+ * ~100 instructions per token of sampling. A model whose q would take more than 1 GiB per thread (or
+ * a memory the runtime refuses) keeps the JavaScript loop, which reads the one shared q.
  *
  * @module
  */
@@ -166,6 +167,8 @@ export const wasmPrivateAvailable: boolean = compiled !== undefined
 
 /** Tokens per piece copied into the instance's memory; a longer document gets a piece of its own. */
 export const PIECE_TOKENS = 1 << 16
+/** The largest instance memory a thread takes (its copy of q is most of it: V·K·8 bytes). */
+const MAX_BYTES = 2 ** 30
 /** Documents per piece: at most 4096, and their K counts each within 4 MiB. */
 const pieceDocs = (K: number): number => Math.max(1, Math.min(1 << 12, Math.floor((1 << 20) / K)))
 
@@ -207,6 +210,8 @@ export const wasmPrivateSweeper = (s: PrivateSweepArrays): WasmPrivateSweeper | 
   const PIECE_DOCS = pieceDocs(K)
   const lengths = { q: V * K, qsum: V, prod: K, nz: K, nzPos: K, doc: PIECE_DOCS + 1, tok: T, z: T, draws: T, ndk: PIECE_DOCS * K }
   const bytes = 8 * (lengths.q + lengths.qsum + lengths.prod) + 4 * (lengths.nz + lengths.nzPos + lengths.doc + 3 * T + lengths.ndk) + T
+  // a copy of q per thread: past MAX_BYTES (or where the memory cannot be had) the threads keep the JavaScript loop on the shared q
+  if (bytes > MAX_BYTES) return undefined
   let extra: ExtraWords = () => () => 0
   let pieceStart = 0
   const bits = topicBits(K)
@@ -216,7 +221,12 @@ export const wasmPrivateSweeper = (s: PrivateSweepArrays): WasmPrivateSweeper | 
     const v = views as { nz: Int32Array; q: Float64Array }
     return slowDraw(K, bits, nnz, v.nz, v.q, base, s.alpha, m >>> 0, extra(pieceStart + i))
   }
-  const w = instantiateOnMemory<(...args: number[]) => void>(compiled, bytes, 'sweep', { slow })
+  let w: ReturnType<typeof instantiateOnMemory<(...args: number[]) => void>>
+  try {
+    w = instantiateOnMemory<(...args: number[]) => void>(compiled, bytes, 'sweep', { slow })
+  } catch {
+    return undefined // the memory could not be allocated
+  }
   if (w === undefined) return undefined
   let at = 0
   const f64 = (n: number): Float64Array => {
