@@ -20,10 +20,14 @@ if (distA === undefined || distB === undefined) {
   console.error('usage: node bench/lda-ab.mjs <distA> <distB> [K] [sweeps] [cgs|hdp]')
   process.exit(2)
 }
-const load = async (dist) => ({
-  M: await import(pathToFileURL(resolve(dist, 'trainers/index.js')).href),
-  R: await import(pathToFileURL(resolve(dist, 'core/rng.js')).href),
-})
+// The sampler internals left trainers/index.js with the curated surface (issue 25): read them from their own
+// modules, over the index, so a build from before or after that change loads alike.
+const INTERNALS = ['trainers/lda/random.js', 'trainers/lda/state.js', 'trainers/lda/snapshot.js', 'trainers/lda/sparse.js']
+const load = async (dist) => {
+  const at = (file) => import(pathToFileURL(resolve(dist, file)).href)
+  const parts = await Promise.all(INTERNALS.map((f) => at(f).catch(() => ({}))))
+  return { M: Object.assign({}, await at('trainers/index.js'), ...parts), R: await at('core/rng.js') }
+}
 const A = await load(distA)
 const B = await load(distB)
 const K = Number(kArg ?? 50)
