@@ -21,6 +21,10 @@ const D = docs(0)
 const D2 = docs(1) // the first token's word replaced: a → b
 const DELTA = 1e-5
 const TRIALS = 30_000
+// Trials for a soundness check (bound ≤ accounted ε) whose bound has levelled off: the seeded
+// HDP-LDA honest audit certifies ε ≥ 2.312 at 10,000 trials and 2.290 at 30,000 (accounted 4.02),
+// so the extra trials only cost time. A violation check keeps TRIALS unless its margin is stated.
+const SOUNDNESS_TRIALS = 10_000
 
 /** The mechanism an auditor sees: the trainer's released counts of every iteration, concatenated. */
 const releasedCounts = (trainer: LdaTrainer<LdaConfigBase>, config: LdaConfigBase) => (corpus: Corpus, rng: Rng): Float64Array => {
@@ -84,8 +88,8 @@ describe('white-box audits of the released counts (tiny corpus, K = 2, neighbour
     // pure: ε_L + ε_I; at δ = 1e-5 the tightest accountant may give slightly less
     expect(eps).toBeLessThanOrEqual(4 + 2 * Math.log1p(0.01) + 1e-9)
     expect(eps).toBeGreaterThan(3.9)
-    expect(audit('hdp-lda', c, eps, 'hdp-honest').epsilonLowerBound).toBeLessThanOrEqual(eps)
-    // Sensitivity halved: one cell moves instead of two, ε_L/2 declared for the counts.
+    expect(audit('hdp-lda', c, eps, 'hdp-honest', SOUNDNESS_TRIALS).epsilonLowerBound).toBeLessThanOrEqual(eps)
+    // Sensitivity halved (30,000 trials: at 15,000 the seeded bound is 2.45, at 10,000 1.87 < 2): one cell moves instead of two, ε_L/2 declared for the counts.
     const r = audit('hdp-lda', c, 2, 'hdp-halved')
     expect(r.verdict).toBe('violation')
     expect(r.epsilonLowerBound).toBeGreaterThan(2)
@@ -95,11 +99,14 @@ describe('white-box audits of the released counts (tiny corpus, K = 2, neighbour
     // γ = 1: every token is sampled; σ² = α/(2ε(α)) = 14/(2·28) = 0.25
     const c = config('sub-lda', { gamma: 1, order: 14, rdpEpsilon: 28, clip: 0.01 })
     const eps = accounted('sub-lda', c)
-    expect(audit('sub-lda', c, eps, 'sub-honest').epsilonLowerBound).toBeLessThanOrEqual(eps)
+    // (The accounted ε ≈ 15.8 is above what 30,000 trials per side could ever certify, 8.64 at 99 %,
+    // so this bound is below it at any affordable trial count; 10,000 trials, as for HDP-LDA.)
+    expect(audit('sub-lda', c, eps, 'sub-honest', SOUNDNESS_TRIALS).epsilonLowerBound).toBeLessThanOrEqual(eps)
     // What the counts would cost if amplification at γ = 0.001 applied (add/remove, one cell).
     const amplified = epsilonOf(selfCompose(poissonSample(0.001, discreteGaussian(0.5, 1, addRemove('word'))), 1))
     expect(amplified).toBeLessThan(2)
-    const r = audit('sub-lda', c, amplified, 'sub-amplified')
+    // 3,000 trials: the seeded bound is 2.95 against the amplified claim of 0.31 (3.68 at 10,000)
+    const r = audit('sub-lda', c, amplified, 'sub-amplified', 3_000)
     expect(r.verdict).toBe('violation')
   }, 120_000)
 
