@@ -12,7 +12,7 @@
 // and the commit says why the bytes moved; PIN_MODELS_DUMP=DIR also writes each case's model file
 // and stdout there, to diff what moved against a run of the previous commit.
 import { createHash } from 'node:crypto'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -23,6 +23,8 @@ import { stubbedSecureRng, syntheticTextCorpus, vocabularyFileText, writeJsonLin
 const PINS_FILE = join(import.meta.dirname, 'pinned-models.json')
 const UPDATE = process.env['PIN_MODELS'] === 'update'
 const DUMP = process.env['PIN_MODELS_DUMP']
+// the dump folder is made when missing (a missing one failed every case with ENOENT)
+if (DUMP !== undefined) mkdirSync(DUMP, { recursive: true })
 const dump = (name: string, text: string): void => {
   if (DUMP !== undefined) writeFileSync(join(DUMP, name.replace(/[^a-z0-9+.-]+/gi, '_')), text)
 }
