@@ -205,7 +205,9 @@ export const wasmPrivateSweeper = (s: PrivateSweepArrays): WasmPrivateSweeper | 
   const D = docStart.length - 1
   let longest = 0
   for (let d = 0; d < D; d++) longest = Math.max(longest, (docStart[d + 1] as number) - (docStart[d] as number))
-  const T = Math.max(PIECE_TOKENS, longest)
+  // a piece holds at most the corpus's tokens: a tiny corpus (an audit's many fits of a few documents)
+  // takes a few pages, not PIECE_TOKENS' ~0.9 MB zeroed per fit
+  const T = Math.max(Math.min(PIECE_TOKENS, docStart[D] as number), longest, 1)
   // byte layout: the f64 arrays first (8-aligned), then the i32 arrays, then the include bytes
   const PIECE_DOCS = pieceDocs(K)
   const lengths = { q: V * K, qsum: V, prod: K, nz: K, nzPos: K, doc: PIECE_DOCS + 1, tok: T, z: T, draws: T, ndk: PIECE_DOCS * K }
