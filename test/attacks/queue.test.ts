@@ -178,13 +178,17 @@ describe.skipIf(!hasRedis)('trainer audits on BullMQ over a real Redis', () => {
   }, 120_000)
 
   it('a worker killed mid-chunk: the chunk is retried by another worker, counted once, and the answer is unchanged; a restarted coordinator reuses the finished chunks', async () => {
-    // Heavier runs (T = 25), so a chunk of 20 runs takes long enough to be killed inside.
+    // Heavy runs (T = 200), so a chunk takes long enough to be killed inside, and every chunk full:
+    // selection 0.25 · 160 / 2 = 20 runs per side, estimation 60 = 3 · 20. With T = 25 and the default
+    // split (24 + 56 per side) the worker could be handed a 4-run tail chunk, done in 14 ms before the
+    // kill landed (seen once the private sweep ran in WebAssembly).
     const spec: TrainerAuditSpec = {
-      game: { trainer: 'hdp-lda', config: { topics: 3, iterations: 25, epsilonL: 0.5, clip: 1, beta: 1 }, corpus, neighbour: { kind: 'replace-word', document: 0, position: 0, word: 30 }, view: 'white-box' },
+      game: { trainer: 'hdp-lda', config: { topics: 3, iterations: 200, epsilonL: 0.5, clip: 1, beta: 1 }, corpus, neighbour: { kind: 'replace-word', document: 0, position: 0, word: 30 }, view: 'white-box' },
       claim: { epsilon: 1, delta: 0 },
       runs: 160,
       seed: 'queue-kill',
       chunkSize: 20,
+      selectionFraction: 0.25,
     }
     const started = /started (\S+)/
     const from = a.log.length // this audit's chunks only
