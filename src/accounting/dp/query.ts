@@ -27,7 +27,7 @@ import { zcdpEpsilonTight } from '../zcdp/conversion.js'
 import { rdpEpsilonAtOrder } from '../conversions.js'
 import { profileEpsilon } from '../stated.js'
 import { amplifiedEpsilon } from './amplification.js'
-import { runDeltaFor, selectionDelta, selectionEpsilonFactor } from './selection.js'
+import { runDeltaFor, selectionDelta, selectionEpsilon } from './selection.js'
 import {
   advancedCompositionDeltaPrime,
   advancedCompositionEpsilon,
@@ -74,7 +74,7 @@ const termBase = (t: DpTerm): number => {
     case 'WithReplacement':
       return drawnProbability(t.batchSize, t.datasetSize) * baseDelta(t.inner)
     case 'Selected':
-      return selectionDelta(t.mean, baseDelta(t.inner))
+      return selectionDelta(t.mean, t.shape, baseDelta(t.inner))
   }
 }
 
@@ -131,11 +131,11 @@ const termEpsilon = (t: DpTerm, d: number, method: DpMethod): number => {
       return amplifiedEpsilon(t.rate, inner)
     }
     case 'Selected': {
-      // The run at δ_run = d/μ, so that μ·δ_run = d (./selection.ts); d ≥ μ·(run's committed δ) by
-      // construction, and the max only undoes rounding in d/μ.
+      // The run at the largest δ_run whose selection δ′ is d (./selection.ts); d ≥ δ′(run's committed δ)
+      // by construction, and the max only undoes rounding in the inverse.
       if (d >= 1) return 0
-      const dRun = Math.max(runDeltaFor(t.mean, d), baseDelta(t.inner))
-      return dRun >= 1 ? 0 : selectionEpsilonFactor(t.shape) * epsilonAt(t.inner, dRun, method).epsilon
+      const dRun = Math.max(runDeltaFor(t.mean, t.shape, d), baseDelta(t.inner))
+      return dRun >= 1 ? 0 : selectionEpsilon(t.mean, t.shape, epsilonAt(t.inner, dRun, method).epsilon)
     }
     case 'WithReplacement': {
       if (!(d > 0)) return Infinity

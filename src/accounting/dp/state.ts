@@ -16,7 +16,7 @@ import { type NormalizedLeaf, pureEpsilonOf, resolveLeaf } from '../normalize.js
 import { checkSamplingRelation } from '../relation.js'
 import { TRUNCATION_SCOPE } from '../truncation.js'
 import { amplify } from './amplification.js'
-import { checkSelection, selectionDelta, selectionEpsilonFactor, selectionRunRelation } from './selection.js'
+import { selectionDelta, selectionEpsilon, selectionRunRelation } from './selection.js'
 
 const WITH_REPLACEMENT_NOTE =
   'sampling with replacement: Balle, Barthe & Gaboardi 2018, Thm 10 (ε′ = log(1 + η(e^ε − 1)), δ′ = Σ_k P(K = k)·δ_{M,k}(ε), K ~ Bin(m, 1/n)), the k-fold group profile from the inner profile'
@@ -49,8 +49,8 @@ export type DpTerm =
    */
   | { readonly _tag: 'WithReplacement'; readonly batchSize: number; readonly datasetSize: number; readonly inner: DpState }
   /**
-   * Repeat-and-select of a run with δ > 0 (K truncated negative binomial of shape η, mean μ): the run
-   * composed to one (ε, δ) per query, then ((2 + η)ε, μδ) (./selection.ts).
+   * Repeat-and-select of a run with δ > 0 (K truncated negative binomial of shape η, or Poisson for η = ∞; mean μ): the run
+   * composed to one (ε, δ) per query, then selected (./selection.ts).
    */
   | { readonly _tag: 'Selected'; readonly mean: number; readonly shape: number; readonly inner: DpState }
 
@@ -191,25 +191,29 @@ const sampled = (scheme: SamplingScheme, rate: number, inner: DpState): DpState 
 }
 
 /**
- * Repeat-and-select (./selection.ts): a pure ε-DP run gives (2 + η)ε at once (Liu & Talwar 2019 for the
- * geometric K; Papernot & Steinke 2022, Cor. 3); one fixed (ε, δ) step gives ((2 + η)ε, μδ) at once;
- * anything else is composed to one (ε, δ) per query, then selected.
+ * Repeat-and-select (./selection.ts): a pure ε-DP run gives (2 + η)ε (Liu & Talwar 2019 for the geometric
+ * K; Papernot & Steinke 2022, Cor. 3), or ε + μ·tanh(ε/2) for a Poisson K, at once; one fixed (ε, δ)
+ * step gives (that ε, 1 − E[(1 − δ)^K]) at once; anything else is composed to one (ε, δ) per query,
+ * then selected.
  */
 const repeatAndSelect = (inner: DpState, mean: number, shape: number, path: string): DpState => {
   if (inner.nonPrivate || inner.entries.length === 0) return inner
-  const factor = selectionEpsilonFactor(shape)
-  const law = `truncated negative binomial η = ${shape}, mean ${mean}`
+  const law = shape === Infinity ? `Poisson, mean ${mean}` : `truncated negative binomial η = ${shape}, mean ${mean}`
+  const pureRule = shape === Infinity ? 'ε + μ·tanh(ε/2) (Papernot & Steinke 2022, Thm 6 as λ → ∞)' : '(2 + η)ε (Liu & Talwar 2019; Papernot & Steinke 2022, Cor. 3)'
   if (inner.entries.every((en) => en.term._tag === 'Fixed' && en.term.delta === 0)) {
     const eps = inner.entries.reduce((acc, en) => acc + en.count * (en.term as { readonly epsilon: number }).epsilon, 0)
-    const note = `${path}: repeat-and-select of a ${eps}-DP run, ${law}: (2 + η)ε-DP (Liu & Talwar 2019; Papernot & Steinke 2022, Cor. 3)`
-    return { ...single({ _tag: 'Fixed', epsilon: factor * eps, delta: 0 }), notes: [...inner.notes, note] }
+    const note = `${path}: repeat-and-select of a ${eps}-DP run, ${law}: ${pureRule}-DP`
+    return { ...single({ _tag: 'Fixed', epsilon: selectionEpsilon(mean, shape, eps), delta: 0 }), notes: [...inner.notes, note] }
   }
   const note =
-    `${path}: repeat-and-select of an (ε, δ)-DP run, ${law}: ((2 + η)ε, μδ)-DP — the run split into its δ branch and a pure part ` +
-    '(Kairouz, Oh & Viswanath 2015, Thm 2.1) and the pure theorem (Liu & Talwar 2019; Papernot & Steinke 2022, Cor. 3) applied to the rest'
+    `${path}: repeat-and-select of an (ε, δ)-DP run, ${law}: ε by ${pureRule}, δ′ = 1 − E[(1 − δ)^K] — the run split into its δ branch and a pure part ` +
+    '(Kairouz, Oh & Viswanath 2015, Thm 2.1) and the pure theorem applied to the rest'
   const only = inner.entries[0]
   if (inner.entries.length === 1 && only !== undefined && only.count === 1 && only.term._tag === 'Fixed')
-    return { ...single({ _tag: 'Fixed', epsilon: factor * only.term.epsilon, delta: selectionDelta(mean, only.term.delta) }), notes: [...inner.notes, note] }
+    return {
+      ...single({ _tag: 'Fixed', epsilon: selectionEpsilon(mean, shape, only.term.epsilon), delta: selectionDelta(mean, shape, only.term.delta) }),
+      notes: [...inner.notes, note],
+    }
   return { ...single({ _tag: 'Selected', mean, shape, inner: { ...inner, notes: [] } }), notes: mergeNotes(inner.notes, [note]) }
 }
 
@@ -274,8 +278,6 @@ export const foldEvent = (e: PrivacyEvent, relation: NeighbouringRelation, path:
     case 'RepeatAndSelect': {
       // K ≡ 1 (the truncated negative binomial with mean 1): one run.
       if (e.mean === 1 && e.shape !== Infinity) return foldEvent(e.event, relation, childPath(path, e))
-      const ok = checkSelection(e.shape, path)
-      if (E.isLeft(ok)) return ok
       const r = foldEvent(e.event, selectionRunRelation(relation), childPath(path, e))
       return E.isLeft(r) ? r : E.right(repeatAndSelect(r.right, e.mean, e.shape, path))
     }

@@ -41,7 +41,7 @@ import type { PrivacyEvent } from '../../mechanisms/event.js'
 import type { NeighbouringRelation } from '../../mechanisms/neighbouring.js'
 import { rdpEpsilonAtOrder } from '../conversions.js'
 import { amplify, type Guarantee } from '../dp/amplification.js'
-import { selectionDelta, selectionEpsilonFactor } from '../dp/selection.js'
+import { selectionDelta, selectionEpsilon } from '../dp/selection.js'
 import { type DpState, foldEvent } from '../dp/state.js'
 import { checkCompose } from '../guards.js'
 import { rdpCurveDetailed } from '../rdp/curve.js'
@@ -303,11 +303,11 @@ const fixedSteps = (s: DpState, path: string): E.Either<DpError, ReadonlyArray<F
       const amp = amplify(t.rate, total)
       out.push({ epsilon: amp.epsilon, delta: amp.delta, count: e.count })
     } else if (t._tag === 'Selected') {
-      // Repeat-and-select of a basic-composed run: ((2 + η)ε, μδ) (../dp/selection.ts).
+      // Repeat-and-select of a basic-composed run (../dp/selection.ts).
       const inner = fixedSteps(t.inner, path)
       if (E.isLeft(inner)) return inner
       const total = basicTotal(inner.right)
-      out.push({ epsilon: selectionEpsilonFactor(t.shape) * total.epsilon, delta: selectionDelta(t.mean, total.delta), count: e.count })
+      out.push({ epsilon: selectionEpsilon(t.mean, t.shape, total.epsilon), delta: selectionDelta(t.mean, t.shape, total.delta), count: e.count })
     } else
       return E.left(
         unsupportedEvent(

@@ -416,7 +416,7 @@ const foldUncached = (e: PrivacyEvent, os: OrderSet, path: string, ctx: Context)
         e.mean,
         e.shape,
       )
-      return E.right(capped(values, repeatSelectPure(inner.right.pureEpsilon, e.shape)))
+      return E.right(capped(values, repeatSelectPure(inner.right.pureEpsilon, e.mean, e.shape)))
     }
     case 'TruncatedPoissonSample':
       return E.left(unsupportedEvent(path, 'rdp', e._tag, TRUNCATION_SCOPE))

@@ -16,11 +16,13 @@
  * RDP is non-decreasing in λ (van Erven & Harremoës 2014, Thm 3), so each order then takes the least
  * bound at any order at or above it (as dp_accounting does). Pure DP: letting λ → ∞ and λ̂ → ∞ in
  * Thm 2 (D_∞ = lim D_λ) gives (2 + η)ε_∞ — for the geometric number of runs 3ε, Liu & Talwar 2019,
- * "Private selection from private candidates", their random-stopping theorem. No pure bound for Poisson.
+ * "Private selection from private candidates", their random-stopping theorem; λ → ∞ in Thm 6 gives
+ * ε_∞ + μ·tanh(ε_∞/2) for Poisson (../dp/selection.ts).
  *
  * @module
  */
 import { klDeltaBound } from '../conversions.js'
+import { roundUpLoss } from '../../core/numeric.js'
 import { floatsKey } from '../value-key.js'
 import { kept, keptOr } from './kept.js'
 
@@ -215,6 +217,13 @@ export const runDelta = (c: RunCurve): ((eps: number) => number) => {
   }
 }
 
-/** The selection's pure ε: (2 + η)ε_∞ for a TNB number of runs (see the module comment), none for Poisson. */
-export const repeatSelectPure = (pureEpsilon: number, shape: number): number =>
-  shape === Infinity || pureEpsilon === Infinity ? Infinity : (2 + shape) * pureEpsilon
+/**
+ * The selection's pure ε from the run's pure ε: (2 + η)ε for a TNB number of runs (Thm 2 as λ, λ̂ → ∞;
+ * PS 2022, Cor. 3), and ε + μ·tanh(ε/2) for a Poisson number — Thm 6 as λ → ∞, δ̂ at most the run's
+ * total variation, tanh(ε/2) for an ε-DP run (derivation in ../dp/selection.ts) — rounded up.
+ */
+export const repeatSelectPure = (pureEpsilon: number, mean: number, shape: number): number => {
+  if (pureEpsilon === Infinity) return Infinity
+  if (shape !== Infinity) return (2 + shape) * pureEpsilon
+  return pureEpsilon === 0 ? 0 : roundUpLoss(pureEpsilon + mean * Math.tanh(pureEpsilon / 2))
+}

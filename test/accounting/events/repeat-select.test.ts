@@ -12,6 +12,7 @@ import { ACCOUNTANTS } from '../../../src/accounting/registry.js'
 import { makeRdpAccountant } from '../../../src/accounting/rdp/accountant.js'
 import { rdpCurve } from '../../../src/accounting/rdp/curve.js'
 import { runDelta, tnbGamma, tnbMean } from '../../../src/accounting/rdp/repeat-select.js'
+import { runDeltaFor, selectionDelta } from '../../../src/accounting/dp/selection.js'
 import { rdpDeltaAtOrder } from '../../../src/accounting/conversions.js'
 import { rdpAtOrder } from '../../../src/accounting/rdp/extreme-orders.js'
 import { analyticGaussianEpsilon } from '../../../src/accounting/analytic-gaussian.js'
@@ -30,6 +31,12 @@ interface Fixture {
   readonly gammas: ReadonlyArray<{ shape: number; mean: number; gamma: number }>
 }
 const fx = JSON.parse(readFileSync(new URL('../../fixtures/repeat-select.json', import.meta.url), 'utf8')) as Fixture
+interface BranchFixture {
+  readonly provenance: { readonly script: string }
+  readonly cases: ReadonlyArray<{ shape: number | 'Infinity'; mean: number; delta: number; branch: number }>
+  readonly poissonPure: ReadonlyArray<{ epsilon: number; mean: number; divergence: number; bound: number }>
+}
+const bx = JSON.parse(readFileSync(new URL('../../fixtures/selection-delta.json', import.meta.url), 'utf8')) as BranchFixture
 const msg = (u: unknown): string => {
   const r = decodeEvent(u)
   return E.isLeft(r) ? JSON.stringify(r.left) : 'decoded'
@@ -81,9 +88,12 @@ describe('RepeatAndSelect in the RDP accountant (Papernot & Steinke 2022)', () =
       const run = ACCOUNTANTS[name]({ relation: AR }).run(ev.labeled('tune', ev.repeatAndSelect(ev.laplace(2, 1, AR), 20, 1)))
       expect(E.isLeft(run) && JSON.stringify(run.left), name).toMatch(/\$\.event.*RepeatAndSelect|RepeatAndSelect.*\$\.event/)
     }
-    // A Poisson number of runs has no (ε, δ) bound here: refused, naming the rdp accountant.
-    const r = ACCOUNTANTS.basic({ relation: AR }).run(ev.repeatAndSelect(ev.gaussian(2, 1, AR), 20, Infinity))
-    expect(E.isLeft(r) && JSON.stringify(r.left)).toMatch(/Poisson.*rdp/)
+    // A Poisson number of runs: ε + μ·tanh(ε/2) (Thm 6 as λ → ∞), in rdp and the (ε, δ) accountants.
+    for (const name of ['rdp', 'basic', 'advanced', 'optimal'] as const) {
+      const e = epsAt(name, ev.repeatAndSelect(ev.laplace(2, 1, AR), 20, Infinity), 0) as number
+      expect(e, name).toBeGreaterThanOrEqual(0.5 + 20 * Math.tanh(0.25))
+      expect(e / (0.5 + 20 * Math.tanh(0.25))).toBeCloseTo(1, 11)
+    }
   })
 
   it('one run for sure (TNB with mean 1) is never accounted below the run itself (exact analytic Gaussian)', () => {
@@ -186,9 +196,10 @@ describe("Thm 6's δ̂ of one run (runDelta, computed once per curve)", () => {
  * G(F_j), F_j the run's CDF at rank j; δ(ε′) = Σ_j (P_x(j) − e^{ε′}P_x′(j))₊, the worst over all 24
  * rankings and both directions.
  */
-const exactSelectionDelta = (eps: number, delta: number, mean: number, epsOut: number): number => {
+const exactSelectionDelta = (eps: number, delta: number, mean: number, epsOut: number, poisson = false): number => {
   const g = 1 / mean
-  const G = (z: number): number => (g * z) / (1 - (1 - g) * z)
+  // A Poisson K may be 0 (nothing released, equally likely on both sides): G(F) − G(0) is then "best ≤ rank j, K ≥ 1".
+  const G = (z: number): number => (poisson ? Math.exp(-mean * (1 - z)) : (g * z) / (1 - (1 - g) * z))
   const a = ((1 - delta) * Math.exp(eps)) / (1 + Math.exp(eps))
   const b = (1 - delta) / (1 + Math.exp(eps))
   const px = [delta, a, b, 0]
@@ -215,13 +226,14 @@ const exactSelectionDelta = (eps: number, delta: number, mean: number, epsOut: n
 describe('RepeatAndSelect of an (ε, δ) run in the (ε, δ) accountants (src/accounting/dp/selection.ts)', () => {
   const DP = ['basic', 'advanced', 'optimal'] as const
 
-  it('exact at the stated point: ApproxDP(ε, δ) selected with a geometric mean μ is (3ε, μδ), and ∞ below μδ (basic)', () => {
+  it('exact at the stated point: ApproxDP(ε, δ) selected with a geometric mean μ is (3ε, δ/(γ + (1 − γ)δ)), and ∞ below that δ′ (basic)', () => {
     const sel = ev.repeatAndSelect(ev.approxDP(0.5, 1e-7, AR), 10, 1)
+    const branch = 1e-7 / (0.1 + 0.9 * 1e-7) // 1 − E[(1 − δ)^K] for the geometric K of mean 10: 9.99999100e-7 < μδ
     for (const name of DP) {
-      expect(epsAt(name, sel, 1e-6), name).toBeGreaterThanOrEqual(1.5)
-      expect(epsAt(name, sel, 1e-6), name).toBeCloseTo(1.5, 9)
+      expect(epsAt(name, sel, branch * (1 + 1e-9)), name).toBeGreaterThanOrEqual(1.5)
+      expect(epsAt(name, sel, branch * (1 + 1e-9)), name).toBeCloseTo(1.5, 9)
     }
-    expect(epsAt('basic', sel, 0.9e-6)).toBe(Infinity)
+    expect(epsAt('basic', sel, branch * (1 - 1e-9))).toBe(Infinity)
     // η = 0 (logarithmic) and η = 2.5: (2 + η)ε.
     expect(epsAt('basic', ev.repeatAndSelect(ev.approxDP(0.5, 1e-7, AR), 10, 0), 1e-6)).toBeCloseTo(1, 9)
     expect(epsAt('basic', ev.repeatAndSelect(ev.approxDP(0.5, 1e-7, AR), 10, 2.5), 1e-6)).toBeCloseTo(2.25, 9)
@@ -236,11 +248,14 @@ describe('RepeatAndSelect of an (ε, δ) run in the (ε, δ) accountants (src/ac
         fc.double({ min: 1, max: 50, noNaN: true }),
         (eps, delta, mean, slack) => {
           const target = Math.min(0.5, mean * delta * slack)
-          for (const name of DP) {
-            const got = epsAt(name, ev.repeatAndSelect(ev.approxDP(eps, delta, AR), mean, 1), target) as number
-            // 1e-14: the rounding of the pgf differences in the exact computation.
-            expect(exactSelectionDelta(eps, delta, mean, got), `${name} ε=${eps} δ=${delta} μ=${mean}`).toBeLessThanOrEqual(target * (1 + 1e-9) + 1e-14)
-          }
+          for (const name of DP)
+            for (const poisson of [false, true]) {
+              const got = epsAt(name, ev.repeatAndSelect(ev.approxDP(eps, delta, AR), mean, poisson ? Infinity : 1), target) as number
+              // 1e-14: the rounding of the pgf differences in the exact computation.
+              expect(exactSelectionDelta(eps, delta, mean, got, poisson), `${name} ε=${eps} δ=${delta} μ=${mean} Poisson ${poisson}`).toBeLessThanOrEqual(
+                target * (1 + 1e-9) + 1e-14,
+              )
+            }
         },
       ),
       { seed: SEED, numRuns: 60 },
@@ -269,9 +284,11 @@ describe('RepeatAndSelect of an (ε, δ) run in the (ε, δ) accountants (src/ac
     )
   })
 
-  it('a Gaussian run: (3ε(δ/μ), δ) from its exact curve, never below the analytic Gaussian run alone; monotone in σ and μ', () => {
+  it('a Gaussian run: (3ε(δ_run), δ) from its exact curve, δ_run the run δ whose branch costs δ (just above δ/μ); never below the analytic Gaussian run alone; monotone in σ and μ', () => {
     const g = ev.repeatAndSelect(ev.gaussian(4, 1, AR), 10, 1)
-    expect(epsAt('basic', g, 1e-5)).toBeCloseTo(3 * analyticGaussianEpsilon(4, 1e-6), 9)
+    const dRun = runDeltaFor(10, 1, 1e-5)
+    expect(dRun).toBeGreaterThan(1e-6)
+    expect(epsAt('basic', g, 1e-5)).toBeCloseTo(3 * analyticGaussianEpsilon(4, dRun), 9)
     fc.assert(
       fc.property(fc.double({ min: 0.7, max: 20, noNaN: true }), fc.double({ min: 1, max: 1000, noNaN: true }), fc.double({ min: 1.01, max: 3, noNaN: true }), (m, mean, f) => {
         const e = (mm: number, mu: number): number => epsAt('optimal', ev.repeatAndSelect(ev.gaussian(mm, 1, AR), mu, 1), 1e-5) as number
@@ -305,6 +322,60 @@ describe('RepeatAndSelect of an (ε, δ) run in the (ε, δ) accountants (src/ac
         expect(E.isLeft(r) && JSON.stringify(r.left), `${name} ${rel.kind}`).toMatch(/add-remove|add\/remove/)
       }
     }
+  })
+})
+
+describe("the selection's δ branch and the Poisson pure bound (src/accounting/dp/selection.ts)", () => {
+  it('δ′ = 1 − E[(1 − δ)^K] in closed form equals the 50-digit series over the pmf (every law), never below it, never above μδ', () => {
+    expect(bx.provenance.script).toBe('scripts/fixtures/selection_delta.py')
+    for (const c of bx.cases) {
+      const shape = c.shape === 'Infinity' ? Infinity : c.shape
+      const got = selectionDelta(c.mean, shape, c.delta)
+      const tag = `η=${c.shape} μ=${c.mean} δ=${c.delta}`
+      expect(got, tag).toBeGreaterThanOrEqual(c.branch)
+      expect(got / c.branch - 1, tag).toBeLessThan(1e-7)
+      expect(got, tag).toBeLessThanOrEqual(Math.min(1, c.mean * c.delta))
+    }
+  })
+
+  it('runDeltaFor inverts it: the run δ it returns keeps δ′ within the budget, at least budget/μ, and close to the largest such δ', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 1, max: 1000, noNaN: true }),
+        fc.constantFrom(0, 0.5, 1, 3, Infinity),
+        fc.double({ min: 1e-12, max: 0.9, noNaN: true }),
+        (mean, shape, budget) => {
+          const d = runDeltaFor(mean, shape, budget)
+          expect(selectionDelta(mean, shape, d)).toBeLessThanOrEqual(budget)
+          expect(d).toBeGreaterThanOrEqual((budget / mean) * (1 - 1e-14))
+          if (d < 1) expect(selectionDelta(mean, shape, Math.min(1, d * (1 + 1e-6)))).toBeGreaterThan(budget * (1 - 1e-6))
+        },
+      ),
+      { seed: SEED, numRuns: 300 },
+    )
+  })
+
+  it('Poisson: ε + μ·tanh(ε/2) is never below the exact max-divergence of the selection of binary randomized-response runs (50 digits)', () => {
+    for (const c of bx.poissonPure) {
+      const got = epsAt('basic', ev.repeatAndSelect(ev.pureDP(c.epsilon, AR), c.mean, Infinity), 0) as number
+      expect(got, `ε=${c.epsilon} μ=${c.mean}`).toBeGreaterThanOrEqual(c.divergence)
+      expect(got / c.bound).toBeCloseTo(1, 11)
+      expect(epsAt('rdp', ev.repeatAndSelect(ev.pureDP(c.epsilon, AR), c.mean, Infinity), 0) as number).toBeGreaterThanOrEqual(c.divergence)
+    }
+  })
+
+  it('Poisson: monotone in the run\'s ε and in μ, and composes through the (ε, δ) theorems', () => {
+    fc.assert(
+      fc.property(fc.double({ min: 0.01, max: 3, noNaN: true }), fc.double({ min: 1, max: 500, noNaN: true }), fc.double({ min: 1.01, max: 3, noNaN: true }), (eps, mean, f) => {
+        const e = (ee: number, mu: number): number => epsAt('basic', ev.repeatAndSelect(ev.approxDP(ee, 1e-8, AR), mu, Infinity), 1e-5) as number
+        const base = e(eps, mean)
+        expect(e(eps * f, mean)).toBeGreaterThanOrEqual(base)
+        expect(e(eps, mean * f)).toBeGreaterThanOrEqual(base)
+        const two = epsAt('basic', ev.selfCompose(ev.repeatAndSelect(ev.approxDP(eps, 1e-8, AR), mean, Infinity), 2), 2e-5) as number
+        expect(two).toBeCloseTo(2 * base, 9)
+      }),
+      { seed: SEED, numRuns: 60 },
+    )
   })
 })
 
