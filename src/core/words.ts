@@ -121,6 +121,26 @@ export class WordStream {
     return this.buf[this.pos++] as number
   }
 
+  /**
+   * Bulk reading for a hot loop (an exact sampler filling a table): the chunk, refilled first when it
+   * is spent, and the index of its next unread word. The loop reads words[next], words[next + 1], …
+   * in order and then reports where it stopped with `skipTo`, before any other read of the stream:
+   * the words are consumed exactly as by as many `nextUint32` calls, without a call per word.
+   */
+  peekChunk(): { readonly words: Uint32Array; readonly next: number } {
+    if (this.pos === this.buf.length) {
+      this.source.fill(this.buf)
+      this.pos = 0
+    }
+    return { words: this.buf, next: this.pos }
+  }
+
+  /** Marks the chunk's words before index `next` as read (after `peekChunk`; `next` within the chunk, not before the next unread word). */
+  skipTo(next: number): void {
+    if (!(Number.isInteger(next) && next >= this.pos && next <= this.buf.length)) throw new RangeError(`skipTo(${next}) outside the unread words [${this.pos}, ${this.buf.length}]`)
+    this.pos = next
+  }
+
   /** Uniform double in [0,1) with 53 random bits: (hi >>> 5)·2^26 + (lo >>> 6), over 2^53. */
   nextDouble(): number {
     const hi = this.nextUint32() >>> 5

@@ -25,10 +25,11 @@ export class GeometricTable {
   private readonly d: bigint
   /** floors[y] = ⌊2^31·exp(−yλ)⌋, y = 0 … last (floors[0] = 2^31, floors[last] = 0). */
   readonly floors: Float64Array
-  private readonly last: number
-  /** guide[i]: the count of sure thresholds for the largest v in cell i (a lower bound for the whole cell). */
-  private readonly guide: Int32Array
-  private readonly guideShift: number
+  /** The index of the first zero threshold (floors[last] = 0). */
+  readonly last: number
+  /** guide[i]: the count of sure thresholds for the largest v in cell i (a lower bound for the whole cell); the cell of v is v >>> guideShift. */
+  readonly guide: Int32Array
+  readonly guideShift: number
 
   /** P(Y ≥ y) = exp(−y·n/d); n, d > 0, and λ = n/d small enough that the table (about 21.5/λ entries) fits. */
   constructor(n: bigint, d: bigint) {
@@ -37,7 +38,9 @@ export class GeometricTable {
     const floors = exactFloors(n, d)
     this.floors = floors
     this.last = floors.length - 1
-    const cellBits = Math.min(14, Math.max(4, bitLength(BigInt(floors.length)) + 2))
+    // at least 2^12 cells (16 KiB, in L1): at most `last` cells hold a threshold, so a prefix lands in a cell
+    // whose guide is its exact count (no scan, no unpredictable branch) with probability ≥ 1 − last/2^12
+    const cellBits = Math.min(16, Math.max(12, bitLength(BigInt(floors.length)) + 4))
     this.guideShift = PREFIX_BITS - cellBits
     this.guide = new Int32Array(2 ** cellBits)
     let y = this.last

@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { seededWords, WordStream } from '../../../src/core/words.js'
 import { discreteLaplaceSampler, MAX_DISCRETE_LAPLACE_SCALE } from '../../../src/mechanisms/noise/index.js'
@@ -78,6 +79,31 @@ describe('the geometric threshold table', () => {
     const minus = scripted([f3 * 2 + 1], zeros)
     expect(sampler.sample(new WordStream(minus, 1))).toBe(-3)
     expect(minus.used()).toBe(2)
+  })
+
+  it('fill settles ties, the tail and rejected draws as repeated sample does (the same words, whatever the chunk)', () => {
+    // words whose prefix is a threshold (a tie), 0 (the tail) or lands in Y = 0 with B = 1 (rejected), either sign
+    const f = new TableLaplace(2) as unknown as { magnitude: GeometricTable }
+    const special = [...f.magnitude.floors].flatMap((x) => [2 * x, 2 * x + 1]).concat([0, 1, 0xffffffff, 0xfffffffe])
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...special, -1), { maxLength: 40 }), fc.integer(), fc.integer({ min: 1, max: 16 }), (script, seed, chunk) => {
+        // −1: a word of the seeded stream
+        const rest = seededWords(seed)
+        const words = (): Uint32Array => {
+          const free = new Uint32Array(script.length)
+          rest.fill(free)
+          return Uint32Array.from(script, (w, i) => (w < 0 ? (free[i] as number) : w >>> 0))
+        }
+        const w = words()
+        const a = new WordStream(scripted([...w], seededWords(seed + 1)), chunk)
+        const b = new WordStream(scripted([...w], seededWords(seed + 1)))
+        const sampler = new TableLaplace(2)
+        const n = script.length + 5
+        expect(sampler.fill(a, new Float64Array(n))).toEqual(Float64Array.from({ length: n }, () => sampler.sample(b)))
+        expect(a.nextUint32()).toBe(b.nextUint32())
+      }),
+      { seed: 27, numRuns: 300 },
+    )
   })
 
   it('a prefix of 0 runs into the memoryless tail', () => {
