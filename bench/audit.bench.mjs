@@ -167,10 +167,9 @@ for (const w of WORKERS) {
 // 2a. The serial part (issue 23): pool start-up, selection's merging and choice, and result
 // assembly run in this thread, outside the executor; the trials and selection's family fits run on
 // the workers. Measured with the executor wrapped (time inside run() is the parallel part, time
-// inside fit() and stats() the fits' and the verdict statistics'); Amdahl's law then predicts the speed-up on N workers:
+// inside fit() the fits'; the verdict's statistics run in this thread, in the serial part); Amdahl's law then predicts the speed-up on N workers:
 // T(N) = serial + parallel(1) / N + Σ over fit batches of max(batch(1) / N, its longest fit).
-// The same audit with the fits and the verdict's statistics in this thread (the executor without
-// fit() and stats()) is timed for comparison.
+// The same audit with the fits in this thread (the executor without fit()) is timed for comparison.
 const serialOf = (w, inlineFits = false) => {
   const t0 = performance.now()
   const pool = createWorkerPool(spec.mechanism, spec.pairs, w)
@@ -213,10 +212,9 @@ const serialOf = (w, inlineFits = false) => {
       chunks += tasks.length
       return err
     },
-    // Selection's family fits and the verdict's statistics run on the pool's workers (issue 23):
+    // Selection's family fits run on the pool's workers (issue 23):
     // timed apart from the serial part, as parallel jobs whose batches cannot end before their longest job.
     fit: inlineFits ? undefined : jobsOn((jobs) => pool.right.fit(jobs)),
-    stats: inlineFits ? undefined : jobsOn((jobs) => pool.right.stats(jobs)),
     close: () => pool.right.close(),
   }
   const r = auditMechanism({ ...spec, executor })
@@ -292,7 +290,7 @@ const serial = {
   poolStartSeconds: s1.startMs / 1000,
   warmFraction: (s1.serial - s1.startMs) / (s1.total - s1.startMs),
   warmPredicted16: warmAmdahl(16),
-  // Amdahl from the serial fraction alone, 1 / (f + (1 − f) / 16): the fits and statistics counted as
+  // Amdahl from the serial fraction alone, 1 / (f + (1 − f) / 16): the fits counted as
   // perfectly parallel (the line below adds their critical path).
   plainAmdahl16: 1 / (fraction + (1 - fraction) / 16),
   warmPlainAmdahl16: 1 / ((s1.serial - s1.startMs) / (s1.total - s1.startMs) + (1 - (s1.serial - s1.startMs) / (s1.total - s1.startMs)) / 16),
@@ -303,14 +301,14 @@ const serial = {
 if (!values.json) {
   console.log(
     `serial part of a ${TRIALS.toLocaleString('en-US')}-trial audit: ${(s1.serial / 1000).toFixed(2)} s of ${(s1.total / 1000).toFixed(2)} s = ${(100 * fraction).toFixed(2)}% ` +
-      `(pool start, selection's merging and choice, result); family fits and verdict statistics on the workers ${(s1.fits / 1000).toFixed(2)} s on 1 (critical path ${(fitsOn(Infinity) / 1000).toFixed(2)} s); ` +
+      `(pool start, selection's merging and choice, result); family fits on the workers ${(s1.fits / 1000).toFixed(2)} s on 1 (critical path ${(fitsOn(Infinity) / 1000).toFixed(2)} s); ` +
       `measured ×${serial.measured2.toFixed(2)} on 2 workers (Amdahl predicts ×${serial.predicted2.toFixed(2)}), Amdahl predicts ×${serial.predicted16.toFixed(1)} on 16`,
   )
   console.log(
     `of which the fresh pool's start ${(s1.startMs / 1000).toFixed(2)} s; without it (threads kept between audits) ${(100 * serial.warmFraction).toFixed(2)}% serial → Amdahl ×${serial.warmPredicted16.toFixed(1)} on 16`,
   )
   console.log(
-    `the same audit with the fits and statistics in this thread: serial ${(inline1.serial / 1000).toFixed(2)} s of ${(inline1.total / 1000).toFixed(2)} s = ${(100 * inline1.serial / inline1.total).toFixed(2)}% → Amdahl ×${amdahlInline(16).toFixed(1)} on 16${inline1.epsilonLowerBound === s1.epsilonLowerBound ? '' : '; ε_LB DIFFERS ✗'}`,
+    `the same audit with the fits in this thread: serial ${(inline1.serial / 1000).toFixed(2)} s of ${(inline1.total / 1000).toFixed(2)} s = ${(100 * inline1.serial / inline1.total).toFixed(2)}% → Amdahl ×${amdahlInline(16).toFixed(1)} on 16${inline1.epsilonLowerBound === s1.epsilonLowerBound ? '' : '; ε_LB DIFFERS ✗'}`,
   )
   console.log(
     `per-chunk overhead at W (wall, beyond the hot loop, per chunk and worker; CPU time of all threads in brackets): ${serial.chunkOverheadAt.map((x) => `W=${x.workers} ${x.wallMs.toFixed(2)} ms (${x.cpuMs.toFixed(2)} ms CPU)`).join(', ')}; ` +
@@ -327,7 +325,7 @@ if (!values.json) {
     )
   // Issue 23's ×12 on 16 workers, judged from this run: where each worker count's time went, and
   // the floor under T(16) that 1 worker's parts imply (the serial part, the jobs' critical path, the trials' share).
-  console.log('where the time went (s): workers, pool start, calling thread (serial, start excluded), fits + statistics (wall), chunks of trials (wall)')
+  console.log('where the time went (s): workers, pool start, calling thread (serial, start excluded), fits (wall), chunks of trials (wall)')
   for (const x of runs)
     console.log(`  W=${String(x.workers).padEnd(3)} start ${(x.startMs / 1000).toFixed(3)}  serial ${((x.serial - x.startMs) / 1000).toFixed(3)}  jobs ${(x.fits / 1000).toFixed(3)}  trials ${(x.parallel / 1000).toFixed(3)}  total ${(x.total / 1000).toFixed(3)}  ×${(s1.total / x.total).toFixed(2)}`)
   const at16 = runs.find((x) => x.workers === 16)
@@ -387,7 +385,7 @@ const checks = [
   [`issue 23: 2 workers ≥ 1.9× one (serial part included; best of ${REPS} interleaved)`, serial.measured2 >= 1.9, `${serial.measured2.toFixed(2)}×`],
   [`issue 23: per-chunk overhead at W=${widest.workers} allows ≥ 12× on 16 workers (Amdahl)`, serial.predicted16WithChunkOverheadAt.speedup >= 12, `×${serial.predicted16WithChunkOverheadAt.speedup.toFixed(1)}`],
   [`issue 23: serial fraction allows ≥ 12× on 16 workers (Amdahl, 1 / (f + (1 − f) / 16))`, serial.plainAmdahl16 >= 12, `${(100 * serial.fraction).toFixed(2)}% serial → ×${serial.plainAmdahl16.toFixed(1)}`],
-  [`issue 23: serial fraction and the fits' and statistics' critical path allow ≥ 12× on 16 workers`, serial.predicted16 >= 12, `×${serial.predicted16.toFixed(1)}`],
+  [`issue 23: serial fraction and the fits' critical path allow ≥ 12× on 16 workers`, serial.predicted16 >= 12, `×${serial.predicted16.toFixed(1)}`],
   ...(ceilings.has(16)
     ? [[`the machine allows ≥ 12× on 16 threads (the hot loop alone; else no audit can reach ×12 here)`, ceilingAt(16) >= 12, `×${ceilingAt(16).toFixed(2)}${physicalCores === null ? '' : ` (${physicalCores} physical cores)`}`]]
     : []),

@@ -19,7 +19,6 @@ import type { AuditClaim } from './claim.js'
 import type { BlackBox } from './output.js'
 import type { NeighbourPair } from './pairs.js'
 import type { FitRunner } from './search.js'
-import type { StatsRunner } from './engine/verdict-stats.js'
 import { type ChunkResult, type ChunkTask, runChunk, taskInput } from './trials.js'
 import { zooEntry } from './zoo/index.js'
 
@@ -48,8 +47,6 @@ export interface Executor<T = ChunkTask, R = ChunkResult> {
    * threads can share them; absent, they run in the calling thread (search.ts `fitInline`).
    */
   readonly fit?: FitRunner
-  /** Runs the verdict's statistics (pure functions of the counts) on the executor's threads; absent, in the calling thread. */
-  readonly stats?: StatsRunner
 }
 
 /** An executor that finishes each batch before returning (threads, this thread): a synchronous audit can use it. */

@@ -24,7 +24,7 @@ import type { NeighbourPair } from './pairs.js'
 import type { PairSamples } from './select.js'
 import { type FitJob, type FitPart, type FitRunner, fitInline } from './search.js'
 import { type ChunkResult, type ChunkTask, type PackedTasks, packedCount, packTasks } from './trials.js'
-import { type StatAnswer, type StatJob, type StatsRunner, statsInline } from './engine/verdict-stats.js'
+import { prepareStats } from './engine/verdict-stats.js'
 
 /** Messages from the calling thread to a worker. */
 export type ToWorker =
@@ -32,11 +32,11 @@ export type ToWorker =
   | { readonly type: 'init'; readonly gen: number; readonly ref: MechanismRef; readonly describe: boolean }
   | { readonly type: 'pairs'; readonly pairs: ReadonlyArray<NeighbourPair<unknown>> }
   /**
-   * A batch: tasks (ChunkTask), fits ([id, FitJob]) or verdict statistics ([id, StatJob]), taken in turn
+   * A batch: tasks (ChunkTask) or fits ([id, FitJob]), taken in turn
    * through the shared cursor. Tasks that share their phase, seed, attack and grid come as `packed`
    * instead of `items`: those fields once, and each task's numbers in a shared table (`packTasks`).
    */
-  | { readonly type: 'run'; readonly batch: number; readonly kind: 'task' | 'fit' | 'stat'; readonly items: ReadonlyArray<unknown>; readonly packed?: PackedTasks; readonly cursor: SharedArrayBuffer }
+  | { readonly type: 'run'; readonly batch: number; readonly kind: 'task' | 'fit'; readonly items: ReadonlyArray<unknown>; readonly packed?: PackedTasks; readonly cursor: SharedArrayBuffer }
   | { readonly type: 'close' }
 
 /** What an audit module exports, as read by a worker (structured-cloned). */
@@ -55,7 +55,6 @@ export type FromWorker =
   | { readonly type: 'result'; readonly result: ChunkResult }
   /** `ms`: how long the fit took on its thread (the pool orders later fits by it: `fitOrder`). */
   | { readonly type: 'fitted'; readonly id: number; readonly fit: FitPart | null; readonly ms: number }
-  | { readonly type: 'stat'; readonly id: number; readonly answer: StatAnswer }
   /** The worker found the batch's cursor spent: every item it took is answered. */
   | { readonly type: 'idle'; readonly batch: number }
   | { readonly type: 'fatal'; readonly message: string }
@@ -252,11 +251,12 @@ let batches = 0
 const runShared = (
   slots: ReadonlyArray<Slot>,
   signal: Int32Array,
-  kind: 'task' | 'fit' | 'stat',
+  kind: 'task' | 'fit',
   batchItems: ReadonlyArray<unknown> | PackedTasks,
   onAnswer: (m: FromWorker) => void,
   idleLimitMs: number,
   stop?: () => boolean,
+  whileWaiting?: () => void,
 ): string | null => {
   const packed = Array.isArray(batchItems) ? undefined : (batchItems as PackedTasks)
   const items = packed === undefined ? (batchItems as ReadonlyArray<unknown>) : []
@@ -270,13 +270,14 @@ const runShared = (
   let stopped = false
   const run: ToWorker = { type: 'run', batch, kind, items, ...(packed === undefined ? {} : { packed }), cursor: cursor.buffer as SharedArrayBuffer }
   for (const s of slots) s.port.postMessage(run)
+  whileWaiting?.()
   const err = pump(
     slots,
     signal,
     () => answered === taken || fatal !== null,
     (_i, m) => {
       if (m.type === 'fatal') fatal = m.message
-      else if (m.type === 'result' || m.type === 'fitted' || m.type === 'stat') {
+      else if (m.type === 'result' || m.type === 'fitted') {
         answered++
         onAnswer(m)
       }
@@ -369,20 +370,12 @@ const fitOnSlots =
         fitCostPerOutput.set(fitKind(job), m.ms / outputsOf(job))
       },
       idleLimitMs,
+      undefined,
+      // This thread would idle through the fits: it loads what the verdict's statistics need now
+      // (they run here, after estimation; issue 23), instead of on the critical path at the end.
+      prepareStats,
     )
     return out.map((f, k) => (f === undefined ? (fitInline([jobs[k] as FitJob])[0] ?? null) : f))
-  }
-
-/**
- * The verdict's statistics on the slots, one message per job; jobs a failed worker left unanswered
- * run in this thread. Each job is a pure function of plain data, so its answer is `statsInline`'s.
- */
-const statsOnSlots =
-  (slots: ReadonlyArray<Slot>, signal: Int32Array, idleLimitMs: number): StatsRunner =>
-  (jobs) => {
-    const out: Array<StatAnswer | undefined> = new Array(jobs.length).fill(undefined)
-    runShared(slots, signal, 'stat', jobs.map((job, id) => [id, job] as const), (m) => (m.type === 'stat' ? (out[m.id] = m.answer) : undefined), idleLimitMs)
-    return out.map((a, k) => a ?? (statsInline([jobs[k] as StatJob])[0] as StatAnswer))
   }
 
 /**
@@ -408,7 +401,6 @@ export const createWorkerPool = <I>(
   return E.right({
     workers,
     fit: fitOnSlots(slots, signal, idle),
-    stats: statsOnSlots(slots, signal, idle),
     run: (tasks, onResult, stop) => {
       const err = runOnSlots(slots, signal, tasks, onResult, idle, stop)
       if (err !== null && err.startsWith(WATCHDOG_PREFIX) && !closed) {
@@ -495,11 +487,9 @@ export const acquireWorkerPool = <I>(
     }
   }
   const fitOnPool = fitOnSlots(pool.slots, pool.signal, idle)
-  const statsOnPool = statsOnSlots(pool.slots, pool.signal, idle)
   return E.right({
     workers,
     fit: (jobs) => (released ? fitInline(jobs) : fitOnPool(jobs)),
-    stats: (jobs) => (released ? statsInline(jobs) : statsOnPool(jobs)),
     run: (tasks, onResult, stop) => {
       if (released) return 'internal: the pool was released'
       const err = runOnSlots(pool.slots, pool.signal, tasks, onResult, idle, stop)

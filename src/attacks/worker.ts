@@ -9,8 +9,9 @@
  * (search.js) and the zoo's analytic Gaussian pull in @stdlib's special functions, about 400 small
  * CommonJS files and most of a thread's 250 ms start; they are imported when first needed (a zoo
  * mechanism loads the analytic Gaussian only if it uses it: zoo/entries.ts `prepareZooEntry`; the
- * fits' module at the first fit), the fits' module in the background as soon as the mechanism is loaded,
- * and the verdict statistics' incomplete-beta inverse after the first fit batch (bounds.ts).
+ * fits' module at the first fit), the fits' module in the background as soon as the mechanism is loaded.
+ * The verdict's statistics (and their incomplete-beta inverse) run in the calling thread, which
+ * loads them while it waits for the fits (pool.ts `fitOnSlots`).
  *
  * @module
  */
@@ -19,7 +20,6 @@ import type { BlackBox } from './output.js'
 import type { NeighbourPair } from './pairs.js'
 import type { FromWorker, ModuleDescription, ToWorker } from './pool.js'
 import type { FitJob } from './search.js'
-import type { StatJob } from './engine/verdict-stats.js'
 import { runChunk, type ChunkTask, packedCount, taskInput, unpackTask } from './trials.js'
 
 if (isMainThread) throw new Error('attacks/worker is the entry point of audit worker threads; import dpaudit/attacks instead')
@@ -39,9 +39,6 @@ const answer = (m: FromWorker, transfer: ArrayBuffer[] = []): void => port.postM
 /** The family fits' module, imported once, when first wanted. */
 let searchModule: Promise<typeof import('./search.js')> | null = null
 const search = (): Promise<typeof import('./search.js')> => (searchModule ??= import('./search.js'))
-/** The verdict statistics' module, likewise. */
-let statsModule: Promise<typeof import('./engine/verdict-stats.js')> | null = null
-const stats = (): Promise<typeof import('./engine/verdict-stats.js')> => (statsModule ??= import('./engine/verdict-stats.js'))
 
 process.on('exit', () => {
   Atomics.store(signal, 1 + index, 1)
@@ -147,30 +144,20 @@ const runFit = (evaluateFamily: typeof import('./search.js').evaluateFamily, id:
     answer({ type: 'fitted', id, fit, ms }, arrays.map((a) => a.buffer as ArrayBuffer).filter((b) => b.byteLength > 0 && !(b instanceof SharedArrayBuffer)))
   })
 
-/** Runs one verdict statistic and posts its answer (a few numbers). */
-const runStat = (run: typeof import('./engine/verdict-stats.js').runStat, id: number, job: StatJob): boolean =>
-  answering(() => answer({ type: 'stat', id, answer: run(job) }))
-
 /** Serves a batch: takes items through the shared cursor until it is spent, then says 'idle'. */
 const serve = async (m: Extract<ToWorker, { type: 'run' }>): Promise<void> => {
   const cursor = new Int32Array(m.cursor)
   const packed = m.packed
   const n = packed === undefined ? m.items.length : packedCount(packed)
   const fits = m.kind === 'fit' ? (await search()).evaluateFamily : null
-  const stat = m.kind === 'stat' ? (await stats()).runStat : null
   for (let k = Atomics.add(cursor, 0, 1); k < n; k = Atomics.add(cursor, 0, 1)) {
     const ok =
       fits !== null
         ? runFit(fits, ...(m.items[k] as [number, FitJob]))
-        : stat !== null
-          ? runStat(stat, ...(m.items[k] as [number, StatJob]))
-          : runTask(packed === undefined ? (m.items[k] as ChunkTask) : unpackTask(packed, k))
+        : runTask(packed === undefined ? (m.items[k] as ChunkTask) : unpackTask(packed, k))
     if (!ok) return
   }
   post({ type: 'idle', batch: m.batch })
-  // A fit batch ends with its longest fits, which other workers wait out idle: the time to load the
-  // verdict statistics' incomplete-beta inverse (bounds.ts), so that it is off the critical path.
-  if (m.kind === 'fit') void stats().then((s) => s.prepareStats()).catch(() => undefined)
 }
 
 /** What to do with a message; messages are handled in order, each after the previous one's work (a batch waits for the mechanism's import). */

@@ -18,7 +18,6 @@ import { type Checkpoint, checkpointProblem, type EstimationChunkRecord, fingerp
 import type { BatchOutcome, Steps } from '../executor.js'
 import type { AuditIssue } from '../result.js'
 import type { FitRunner } from '../search.js'
-import type { StatsRunner } from './verdict-stats.js'
 import type { ChunkResult, ChunkTask } from '../trials.js'
 import { type AnyAuditSpec, AUDIT_CODE_VERSION, int, MIN_SELECTION_PER_SIDE, pct, type Validated } from './spec.js'
 
@@ -120,14 +119,12 @@ export interface AuditState<I> {
   lastWrite: number
   /** Where selection's family fits run: the executor's worker threads, or this thread. */
   readonly fit: FitRunner
-  /** Where the verdict's statistics run: the executor's worker threads, or this thread. */
-  readonly stats: StatsRunner
 }
 
 export const initialState = <I>(
   spec: AnyAuditSpec<I>,
   cfg: Validated<I>,
-  parts: { readonly name: string; readonly seed: readonly [number, number]; readonly budget: Budget; readonly fingerprint: string; readonly restored: Checkpoint | null; readonly workers: number; readonly fit: FitRunner; readonly stats: StatsRunner },
+  parts: { readonly name: string; readonly seed: readonly [number, number]; readonly budget: Budget; readonly fingerprint: string; readonly restored: Checkpoint | null; readonly workers: number; readonly fit: FitRunner },
 ): AuditState<I> => ({
   spec,
   cfg,

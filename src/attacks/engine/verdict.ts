@@ -19,7 +19,7 @@ import { type RocData, rocFromCounts } from '../roc.js'
 import { describeAttack } from '../score.js'
 import { aboveCount, type EstimationTotals } from './merge.js'
 import { int, METHOD, num, pct, type Validated } from './spec.js'
-import { gdpJobs, type StatJob } from './verdict-stats.js'
+import { gdpJobs, type StatJob, statsInline } from './verdict-stats.js'
 import type { AuditState, Budget } from './state.js'
 
 
@@ -71,9 +71,6 @@ interface Estimate {
 
 const NOTHING: Estimate = { counts: emptyCounts, rates: emptyRates, lb: 0, point: 0, roc: null, gdp: null, profileViolations: [], projected: null }
 
-/** Slices of the grid the μ-GDP test runs in (jobs for up to this many threads; a slice costs one message). */
-const GDP_PARTS = 32
-
 const estimate = <I>(st: AuditState<I>, sel: SelectionOutcome | null, tot: EstimationTotals | null): Estimate => {
   if (sel === null || tot === null || !(tot.n[0] > 0 && tot.n[1] > 0)) return { ...NOTHING, profileViolations: [] }
   const { claim, alpha, confidence } = st.cfg
@@ -82,14 +79,15 @@ const estimate = <I>(st: AuditState<I>, sel: SelectionOutcome | null, tot: Estim
   const tp = aboveCount(tot.counts[0], k)
   const fpC = aboveCount(tot.counts[1], k)
   const fnC = tot.n[0] - tp
-  // The costly statistics (Clopper–Pearson ends) as jobs run at once, on the workers where there are
-  // some (issue 23: the verdict was the largest serial step); answers are those computed in order.
+  // The Clopper–Pearson ends, in this thread: the μ-GDP test computes only the corners that can
+  // matter (verdict-stats.ts `gdpMu`), a few incomplete-beta inversions instead of four per
+  // threshold, and the pool loaded their module while the fits ran (issue 23).
   const G = sel.grid.length
   const jobs: StatJob[] = [
     { kind: 'bound', form: sel.bound ?? 'rates', fp: fpC, negatives: tot.n[1], fn: fnC, positives: tot.n[0], delta, alpha },
-    ...gdpJobs(tot.counts[0], tot.counts[1], alpha / (2 * G), GDP_PARTS),
+    ...gdpJobs(tot.counts[0], tot.counts[1], alpha / (2 * G), 1),
   ]
-  const answers = st.stats(jobs)
+  const answers = statsInline(jobs)
   const b = answers[0]
   if (b?.kind !== 'bound') throw new Error('internal: the verdict statistics came back out of order')
   let mu = 0
