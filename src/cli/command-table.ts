@@ -42,6 +42,8 @@ export interface Command<P> {
   readonly usage: string
   readonly parse: (args: ReadonlyArray<string>) => E.Either<CommandResult, P>
   readonly run: (parsed: P, io: CommandIo) => Outcome
+  /** `--help` when the usage depends on the arguments (train's ./module.js); absent: `usage`. */
+  readonly help?: (args: ReadonlyArray<string>) => Outcome
 }
 
 /** A command with its parsed type hidden, as the table holds it. */
@@ -49,11 +51,13 @@ export interface AnyCommand {
   readonly name: string
   readonly usage: string
   readonly invoke: (args: ReadonlyArray<string>, io: CommandIo) => Outcome
+  readonly help: (args: ReadonlyArray<string>) => Outcome
 }
 
 const command = <P>(c: Command<P>): AnyCommand => ({
   name: c.name,
   usage: c.usage,
+  help: c.help ?? (() => ({ code: EXIT.ok, stdout: c.usage })),
   invoke: (args, io) => {
     const p = c.parse(args)
     return E.isLeft(p) ? p.left : c.run(p.right, io)
@@ -82,6 +86,9 @@ export const isAsyncAudit = (args: ReadonlyArray<string>): boolean => {
   })
   return values.queue !== undefined || /\.json$/i.test(positionals[0] ?? '')
 }
+
+/** `dpaudit train ./my-trainer.js …`: the trainer is a module's, not a built-in one's name. */
+const isTrainerModule = (args: ReadonlyArray<string>): boolean => /\.(m|c)?js$/.test(args[0] ?? '')
 
 /** Every command, in the order the overview lists them. Modules with heavy imports (BullMQ, vega) load on demand. */
 export const COMMANDS: ReadonlyArray<AnyCommand> = [
@@ -136,7 +143,9 @@ export const COMMANDS: ReadonlyArray<AnyCommand> = [
     usage: TRAIN_USAGE,
     parse: passOn,
     // a trainer from a module (dpaudit train ./my-trainer.js ...) is imported, so the command waits on it
-    run: (args) => (/\.(m|c)?js$/.test(args[0] ?? '') ? import('./commands/train-module.js').then((m) => m.runTrainModule(args)) : runTrainCli(args)),
+    run: (args) => (isTrainerModule(args) ? import('./commands/train-module.js').then((m) => m.runTrainModule(args)) : runTrainCli(args)),
+    // `dpaudit train ./my-trainer.js --help`: the module's own flags, as `train --help` shows the built-in trainers'
+    help: (args) => (isTrainerModule(args) ? import('./commands/train-module.js').then((m) => m.trainModuleUsage(args[0] as string)) : { code: EXIT.ok, stdout: TRAIN_USAGE }),
   }),
   command({ name: 'evaluate', usage: EVALUATE_USAGE, parse: passOn, run: (args) => runEvaluateCli(args) }),
   command({
@@ -180,7 +189,7 @@ spec format: docs/spec-format.md`
 const NAMES = COMMANDS.map((c) => c.name).join(', ')
 
 /** Help, version, and the command's own usage on --help, answered before the command parses (its parser would reject --help). */
-const answerFirst = (argv: ReadonlyArray<string>): CommandResult | undefined => {
+const answerFirst = (argv: ReadonlyArray<string>): Outcome | undefined => {
   const [name, ...rest] = argv
   switch (name) {
     case undefined:
@@ -202,7 +211,7 @@ const answerFirst = (argv: ReadonlyArray<string>): CommandResult | undefined => 
   }
   const c = named(name)
   if (c === undefined) return { code: EXIT.input, stderr: `unknown command "${name}" (one of ${NAMES}; dpaudit help for usage)` }
-  return wantsHelp(rest) ? { code: EXIT.ok, stdout: c.usage } : undefined
+  return wantsHelp(rest) ? c.help(rest) : undefined
 }
 
 /** A thrown argument error is a usage error (one line, exit 1); anything else an internal error (exit 70), never a stack trace. */
@@ -214,10 +223,8 @@ const asResult = (e: unknown): CommandResult => {
 
 /** Runs `argv` (the arguments after `dpaudit`): the one dispatcher of the command line. It reads files; it never prints or exits. */
 export const dispatch = (argv: ReadonlyArray<string>, io: CommandIo = {}): Outcome => {
-  const first = answerFirst(argv)
-  if (first !== undefined) return first
   try {
-    const r = (named(argv[0] as string) as AnyCommand).invoke(argv.slice(1), io)
+    const r = answerFirst(argv) ?? (named(argv[0] as string) as AnyCommand).invoke(argv.slice(1), io)
     return r instanceof Promise ? r.catch(asResult) : r
   } catch (e) {
     return asResult(e)

@@ -1,6 +1,7 @@
 // One command table (issue 25 item 3): every command is one entry (name, usage, parse, run); the
 // overview and each command's --help come from it, and a parse error is one line with exit 1 for a
 // command that answers at once and for one that waits alike (handled once, in dispatch).
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { COMMANDS, dispatch, USAGE } from '../../src/cli/command-table.js'
 import { TRAINER_LIST } from '../../src/trainers/registry.js'
@@ -26,6 +27,19 @@ describe('the command table', () => {
       expect(help).toContain(`${t.name}:`)
       for (const f of t.flags) expect(help, `${t.name} --${f.flag}`).toContain(`--${f.flag}`)
     }
+  })
+  it('dpaudit train ./module.js --help shows that module’s trainer and its own flags; a module that is no trainer is named', async () => {
+    const module = join(import.meta.dirname, '..', 'trainers', 'fixtures', 'word-frequencies.mjs')
+    for (const argv of [['train', module, '--help'], ['train', module, '--corpus', 'x', '-h']]) {
+      const r = await result(argv)
+      expect(r.code, r.stderr).toBe(0)
+      expect(r.stdout).toMatch(/^usage: dpaudit train /)
+      expect(r.stdout).toContain('word-frequencies: [--epsilon E (default 1) (per-cell noise 1/E)]')
+      for (const t of TRAINER_LIST) expect(r.stdout?.split('\n').filter((l) => l.startsWith(`  ${t.name}:`))).toEqual([])
+    }
+    const missing = await result(['train', join(import.meta.dirname, 'no-such-trainer.mjs'), '--help'])
+    expect(missing.code).toBe(1)
+    expect(missing.stderr).toContain('no-such-trainer.mjs')
   })
   it('an unknown option is one line and exit 1, for a command that answers at once and for one that waits', async () => {
     for (const argv of [['account', 'x.json', '--bogus'], ['calibrate', 'x.json', '--bogus'], ['verify', '--bogus'], ['worker', '--bogus'], ['demo', '--bogus']]) {

@@ -144,6 +144,9 @@ describe('DP-SGD logistic regression, a plug-in outside LDA', () => {
       if (E.isLeft(report)) throw new Error(report.left.message)
       expect(stated).toBe(report.right.tightest[0]?.epsilon)
       expect(printed.evaluation.accuracy).toBeGreaterThan(printed.evaluation.majorityClass + 0.1)
+      // it counts no tokens (the lot sizes would reveal n): a time, but no tokens/s rate of 0
+      expect(printed).toHaveProperty('seconds')
+      expect(printed).not.toHaveProperty('tokensPerSecond')
       const file = JSON.parse(readFileSync(out, 'utf8')) as { kind: string; weights: ReadonlyArray<number> }
       expect(file.kind).toBe('dpaudit-dp-sgd-logreg-model')
       expect(file.weights).toHaveLength(10_000)

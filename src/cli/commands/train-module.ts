@@ -13,7 +13,7 @@ import { type AnyTrainer, erase } from '../../trainers/erase.js'
 import { importTrainerModule } from '../../trainers/module.js'
 import type { Trainer } from '../../trainers/trainer.js'
 import { type CommandResult, EXIT } from './result.js'
-import { runTrainCli } from './train.js'
+import { runTrainCli, trainUsage } from './train.js'
 
 /** The module's trainer, erased for `dpaudit train`. */
 export const loadTrainerModule = async (path: string): Promise<E.Either<string, AnyTrainer>> => E.map((t: Trainer<unknown, unknown>) => erase(t))(await importTrainerModule(path))
@@ -25,4 +25,10 @@ export const runTrainModule = async (argv: ReadonlyArray<string>): Promise<Comma
   const trainer = await loadTrainerModule(path)
   if (E.isLeft(trainer)) return { code: EXIT.input, stderr: trainer.left }
   return runTrainCli(rest, trainer.right)
+}
+
+/** `dpaudit train ./module.js --help`: the usage with the module's own flags (or what the module lacks). */
+export const trainModuleUsage = async (path: string): Promise<CommandResult> => {
+  const trainer = await loadTrainerModule(path)
+  return E.isLeft(trainer) ? { code: EXIT.input, stderr: trainer.left } : { code: EXIT.ok, stdout: trainUsage([trainer.right]) }
 }

@@ -103,10 +103,10 @@ export const flagUsage = (trainer: AnyTrainer): string =>
     })
     .join(' ')
 
-/** `dpaudit train --help`, assembled from the trainers. */
+/** `dpaudit train --help`, assembled from the trainers (each name in a column as wide as the longest, and a space). */
 export const trainUsage = (trainers: ReadonlyArray<AnyTrainer>): string => `usage: dpaudit train <trainer | ./module.js> --corpus brown|spam|<path> --out model.json [trainer flags]
 ${COMMON_USAGE}
-${trainers.map((t) => `  ${`${t.name}:`.padEnd(12)}${flagUsage(t)}`).join('\n')}
+${trainers.map((t) => `  ${`${t.name}:`.padEnd(Math.max(...trainers.map((u) => u.name.length + 2)))}${flagUsage(t)}`).join('\n')}
   (./module.js: a module exporting a trainer, see the Trainer type in dpaudit/trainers; a flag that does not apply to the chosen trainer is refused; --out may not be an input, a file inside a corpus folder, or a file another dpaudit is writing)`
 
 export const TRAIN_USAGE = trainUsage(TRAINER_LIST)
@@ -284,7 +284,8 @@ const train = (args: TrainArgs, trainer: AnyTrainer, cfg: ConfiguredTrainer, dat
       return
     }
     const ll = Number.isNaN(l.logLikelihood) ? undefined : `log-likelihood ${l.logLikelihood.toFixed(1)}`
-    progress?.(`iter ${String(l.iteration).padStart(4)}  ${ll ?? 'log-likelihood —'}  elapsed ${(l.elapsedMs / 1000).toFixed(2)} s  ${(l.tokensPerSecond / 1e6).toFixed(2)} M tokens/s`)
+    const rate = Number.isFinite(l.tokensPerSecond) && l.tokensPerSecond > 0 ? `  ${(l.tokensPerSecond / 1e6).toFixed(2)} M tokens/s` : ''
+    progress?.(`iter ${String(l.iteration).padStart(4)}  ${ll ?? 'log-likelihood —'}  elapsed ${(l.elapsedMs / 1000).toFixed(2)} s${rate}`)
     bar?.update(l.iteration, cfg.iterations, ll)
   }
   const fit = cfg.fit(data.train, rng, {
@@ -392,7 +393,9 @@ const writeRun = (r: {
   if (E.isLeft(w)) return fail(formatError(w.left))
   const totalMs = trained.trace[trained.trace.length - 1]?.elapsedMs ?? 0
   // timing only for a run that is not a private release (a private run's speed depends on its data)
-  const timing = isPrivate ? {} : { tokensPerSecond: (trained.tokensSampled / totalMs) * 1000, seconds: totalMs / 1000 }
+  // a trainer that counts no tokens (tokensSampled 0: DP-SGD, whose lot sizes would reveal n) has no rate to show
+  const rate = trained.tokensSampled > 0 ? (trained.tokensSampled / totalMs) * 1000 : undefined
+  const timing = isPrivate ? {} : { ...(rate === undefined ? {} : { tokensPerSecond: rate }), seconds: totalMs / 1000 }
   if (r.json)
     return {
       code: EXIT.ok,
@@ -403,7 +406,7 @@ const writeRun = (r: {
     stdout: [
       `${trainer.name} on ${data.name}: ${sizeText(corpus)}${r.cfg.summary === undefined ? '' : `; ${r.cfg.summary}`}; randomness ${release.randomness}`,
       release.notice,
-      ...(isPrivate ? [] : [`trained in ${(totalMs / 1000).toFixed(2)} s (${(trained.tokensSampled / totalMs / 1000).toFixed(2)} M tokens/s)`]),
+      ...(isPrivate ? [] : [`trained in ${(totalMs / 1000).toFixed(2)} s${rate === undefined ? '' : ` (${(rate / 1e6).toFixed(2)} M tokens/s)`}`]),
       evaluation === undefined
         ? `${trainer.metric}: not computed (a private release is evaluated only on a public corpus: --eval-corpus FILE)`
         : `${trainer.metric}${evaluation.corpus === undefined ? '' : ` on ${evaluation.corpus}`}: ${evaluation.shown} (${evaluation.detail}; ${evaluation.protocol})`,

@@ -174,10 +174,12 @@ interface Denoised {
 }
 
 /**
- * OLP-LDA on a public prior corpus (undefined: none) and a private stream. The prior's vocabulary
- * must equal the stream's.
+ * The body of `fit`, its only caller: OLP-LDA on a public prior corpus (undefined: none) and a
+ * private stream. A prior given by path reaches it through fit's extra inputs (`options.inputs.prior`,
+ * loaded by the CLI as a declared public corpus); there is no other entry point. The prior's
+ * vocabulary must equal the stream's.
  */
-const fitOnline = (prior: PriorCorpus | undefined, stream: Corpus, c: OlpConfig, rng: Rng, options: FitOptions = {}): E.Either<DpError, FitResult> => {
+const fitPriorThenStream = (prior: PriorCorpus | undefined, stream: Corpus, c: OlpConfig, rng: Rng, options: FitOptions = {}): E.Either<DpError, FitResult> => {
   if (documentCount(stream) === 0) return E.left(invalidParameter('batch', 0, 'mini-batch 1 holds no documents: the stream is empty'))
   const ok = validateCorpus(stream)
   if (E.isLeft(ok)) return ok
@@ -324,13 +326,13 @@ export const olpLda: LdaTrainer<OlpConfig> = {
   fit: (corpus, c, rng, options = {}) => {
     if (typeof c.prior === 'string') {
       const prior = options.inputs?.['prior']
-      return prior === undefined ? E.left(invalidParameter('prior', c.prior, 'a prior corpus path is an extra input: load it as a public corpus and pass it as options.inputs.prior')) : fitOnline(prior, corpus, c, rng, options)
+      return prior === undefined ? E.left(invalidParameter('prior', c.prior, 'a prior corpus path is an extra input: load it as a public corpus and pass it as options.inputs.prior')) : fitPriorThenStream(prior, corpus, c, rng, options)
     }
     const ok = validateCorpus(corpus)
     if (E.isLeft(ok)) return ok
     const v = validate(c, corpusStats(corpus))
     if (E.isLeft(v)) return v
     const { prior, stream } = splitPrior(corpus, c.prior)
-    return fitOnline(priorIsSplit(c) ? { split: prior } : undefined, stream, c, rng, options)
+    return fitPriorThenStream(priorIsSplit(c) ? { split: prior } : undefined, stream, c, rng, options)
   },
 }
