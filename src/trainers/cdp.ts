@@ -32,7 +32,7 @@ import { LDA_ASSUMPTIONS } from './assumptions.js'
 import { type LdaTrainer, pureClaim } from './trainer.js'
 import { LDA_DP, LDA_DP_PAPER } from './papers.js'
 import { numericFlag } from './flags.js'
-import { ldaFlags, ldaSurface } from './lda-surface.js'
+import { ldaFlags, ldaSurface, PRIVATE_GIBBS_WORKERS } from './lda-surface.js'
 
 export const CdpConfig = t.intersection([BaseConfig, t.type({ epsilon: t.number })])
 export type CdpConfig = t.TypeOf<typeof CdpConfig>
@@ -73,6 +73,7 @@ const make = (every: boolean): LdaTrainer<CdpConfig> => ({
   config: CdpConfig,
   defaults: { ...BASE_DEFAULTS, epsilon: 1 },
   flags: [...ldaFlags(), numericFlag('epsilon', 'epsilon', 'E')],
+  workers: PRIVATE_GIBBS_WORKERS,
   ...ldaSurface,
   releases: ['phi', 'count-tables', 'topic-assignments'],
   validate,

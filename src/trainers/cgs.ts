@@ -51,6 +51,7 @@ export const cgs: LdaTrainer<CgsConfig> = {
     `with --workers W > 1 the sampler is ${ADLDA_NOTE}`,
   ],
   flags: ldaFlags(),
+  workers: 'default 1, the exact sampler; W > 1 runs AD-LDA, an approximation, and a seeded run repeats only for the same W',
   ...ldaSurface,
   // non-private: nothing is released through a gate; white-box audits observe what it would release (`wouldRelease`)
   releases: ['phi', 'count-tables', 'topic-assignments'],

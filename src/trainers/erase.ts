@@ -60,6 +60,8 @@ export interface AnyTrainer {
   readonly releases: ReadonlyArray<ReleaseKind>
   readonly nonPrivate: string | undefined
   readonly fromFlags: ((values: FlagValues, config: Record<string, unknown>) => string | undefined) | undefined
+  /** What `--workers W` does for it (undefined: it takes no threads, and the flag is refused). */
+  readonly workers: string | undefined
   /** Decodes a raw configuration (the defaults already merged under it) with the trainer's codec; the error names the field. */
   readonly decode: (raw: unknown) => E.Either<DpError, ConfiguredTrainer>
 }
@@ -105,6 +107,7 @@ export const erase = <C, M>(trainer: Trainer<C, M>): AnyTrainer => ({
   releases: trainer.releases,
   nonPrivate: trainer.nonPrivate,
   fromFlags: trainer.fromFlags,
+  workers: trainer.workers,
   decode: (raw) => {
     const d = trainer.config.decode(raw)
     return E.isLeft(d) ? E.left(firstDecodeError(d.left, 'config')) : E.right(configured(trainer, d.right))

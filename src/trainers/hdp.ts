@@ -44,7 +44,7 @@ import { invalidParameter } from '../core/error.js'
 import type { WordStream } from '../core/words.js'
 import { LDA_DP, LDA_DP_PAPER } from './papers.js'
 import { numericFlag } from './flags.js'
-import { ldaFlags, ldaSurface } from './lda-surface.js'
+import { ldaFlags, ldaSurface, PRIVATE_GIBBS_WORKERS } from './lda-surface.js'
 
 export const HdpConfig = t.intersection([
   BaseConfig,
@@ -135,6 +135,7 @@ export const hdpLda: LdaTrainer<HdpConfig> = {
   config: HdpConfig,
   defaults: { ...BASE_DEFAULTS, epsilonL: 1, clip: 100, noise: 'fresh' },
   flags: [...ldaFlags(), numericFlag('epsilon-l', 'epsilonL', 'E'), numericFlag('clip', 'clip', 'C'), { flag: 'noise', type: 'string', field: 'noise', meta: 'fresh|accumulate', note: 'the reading of Algorithm 1 line 9' }],
+  workers: PRIVATE_GIBBS_WORKERS,
   ...ldaSurface,
   releases: ['phi', 'count-tables', 'topic-assignments'],
   validate,

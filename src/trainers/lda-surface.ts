@@ -8,6 +8,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { BASE_DEFAULTS } from './config.js'
 import { completionHalves } from './corpus/dataset.js'
 import { heldOutPerplexity } from './eval/perplexity.js'
+import { TOKENS_PER_WORKER } from './lda/private-fit.js'
 import type { LdaConfigBase, LdaModel, ModelOutput, TrainerFlag } from './trainer.js'
 
 /** The largest T accepted: a run is bounded in time by its flags (issue 29). */
@@ -20,6 +21,9 @@ export const ldaFlags = (options: { readonly iterationsNote?: string } = {}): Re
   { flag: 'alpha', field: 'alpha', meta: 'A', shown: () => String(BASE_DEFAULTS.alpha) },
   { flag: 'beta', field: 'beta', meta: 'B', shown: () => String(BASE_DEFAULTS.beta) },
 ]
+
+/** What `--workers W` does for the private Gibbs trainers (HDP-, CDP-, CDP+- and SUB-LDA: ./lda/private-fit.ts's sweepWorkers). */
+export const PRIVATE_GIBBS_WORKERS = `threads of the private Gibbs sweeps; default: the cores available, one per ${TOKENS_PER_WORKER.toLocaleString('en-US')} tokens at most; the result does not depend on it`
 
 const PROTOCOL = 'document completion: θ folded in on the first half of each test document (α_eval = 0.1, 100 fixed-point iterations), the second half scored'
 

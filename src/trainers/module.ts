@@ -27,6 +27,7 @@ const missingMember = (x: Record<string, unknown>): string | undefined => {
   for (const r of ['relation', 'accountingRelation']) if (typeof x[r] !== 'object' || x[r] === null) return `${r} (a neighbouring relation)`
   if (!Array.isArray(x['flags'])) return 'flags (an array of { flag, field, ... })'
   if (!Array.isArray(x['releases'])) return 'releases (an array)'
+  if (x['workers'] !== undefined && typeof x['workers'] !== 'string') return 'workers (a string saying what --workers W does for it, or absent)'
   const model = x['model']
   if (typeof model !== 'object' || model === null || typeof (model as { fields?: unknown }).fields !== 'function' || typeof (model as { metric?: unknown }).metric !== 'string')
     return 'model ({ fields, metric, kind?, evaluate? })'

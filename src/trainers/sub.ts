@@ -58,7 +58,7 @@ import { LDA_ASSUMPTIONS } from './assumptions.js'
 import { type ClaimedGuarantee, type LdaTrainer } from './trainer.js'
 import { LDA_DP, SUB_LDA_PAPER } from './papers.js'
 import { flagNumber, numericFlag } from './flags.js'
-import { ldaFlags, ldaSurface } from './lda-surface.js'
+import { ldaFlags, ldaSurface, PRIVATE_GIBBS_WORKERS } from './lda-surface.js'
 
 export const SubConfig = t.intersection([
   BaseConfig,
@@ -142,6 +142,7 @@ export const subLda: LdaTrainer<SubConfig> = {
     if (q.right !== undefined && eta.right !== undefined) config['adaptive'] = { q: q.right, eta: eta.right }
     return undefined
   },
+  workers: PRIVATE_GIBBS_WORKERS,
   ...ldaSurface,
   releases: ['phi', 'count-tables', 'topic-assignments'],
   validate,

@@ -248,7 +248,8 @@ export type ReleaseKind =
  * the training corpus), `refusals` (why a run cannot be a private release, known before any work:
  * `--private` refuses it), `nonPrivate` (a non-private baseline: why), `statementNotes` (lines added
  * to the privacy statement), `withDeclared` (the configuration given the declared public sizes),
- * `fromFlags` (flags that set more than one field, or depend on each other).
+ * `fromFlags` (flags that set more than one field, or depend on each other), `workers` (what
+ * `--workers W` does for it; absent, the flag is refused).
  * `dpaudit train` then accounts the plan, prints the statement, trains, refuses or labels a run that
  * is not a private release, writes the model file atomically, and the run can be audited, exactly
  * as for a built-in trainer.
@@ -312,6 +313,11 @@ export interface Trainer<Config, Model> {
   withDeclared?(config: Config, declared: DeclaredSizes): Config
   /** Flags that set more than one field or depend on each other, into the raw configuration; an error message, or undefined. */
   fromFlags?(values: FlagValues, config: Record<string, unknown>): string | undefined
+  /**
+   * What `--workers W` (`options.workers`) does for it and its default, as `dpaudit train --help`
+   * shows it; absent, it runs on the calling thread and `--workers` is refused as a flag it does not take.
+   */
+  readonly workers?: string
 }
 
 export type LdaTrainer<C extends LdaConfigBase = LdaConfigBase> = Trainer<C, LdaModel>

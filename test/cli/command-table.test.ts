@@ -26,6 +26,19 @@ describe('the command table', () => {
     for (const t of TRAINER_LIST) {
       expect(help).toContain(`${t.name}:`)
       for (const f of t.flags) expect(help, `${t.name} --${f.flag}`).toContain(`--${f.flag}`)
+      // --workers is shown (and taken) on the line of a trainer that declares what its threads do, and only there
+      const line = help.split('\n').find((l) => l.startsWith(`  ${t.name}:`)) ?? ''
+      expect(line.includes('[--workers W ('), t.name).toBe(t.workers !== undefined)
+    }
+    expect(TRAINER_LIST.filter((t) => t.workers !== undefined).map((t) => t.name)).toEqual(['cgs', 'hdp-lda', 'cdp-lda', 'cdp-lda+', 'sub-lda', 'svi-lda', 'svi-lda-wor'])
+  })
+  it('--workers is refused, before any work, by a trainer that takes no threads (a built-in one or a module)', async () => {
+    const module = join(import.meta.dirname, '..', 'trainers', 'fixtures', 'word-frequencies.mjs')
+    const lda = ['--topics', '3', '--iterations', '1']
+    for (const [trainer, own] of [['lp-lda', lda], ['spectral', lda], [module, []]] as const) {
+      const r = await result(['train', trainer, '--corpus', 'no-such-corpus', ...own, '--workers', '2', '--out', 'never-written.json'])
+      expect(r.code, trainer).toBe(1)
+      expect(r.stderr, trainer).toMatch(/^--workers does not apply to (lp-lda|spectral|word-frequencies) \(its own flags: /)
     }
   })
   it('dpaudit train ./module.js --help shows that module’s trainer and its own flags; a module that is no trainer is named', async () => {

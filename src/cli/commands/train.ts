@@ -66,22 +66,23 @@ const COMMON_OPTIONS = {
   delta: { type: 'string', multiple: true },
   json: { type: 'boolean', default: false },
   quiet: { type: 'boolean', default: false },
-  workers: { type: 'string' },
 } as const
+
+/** --workers is parsed for every trainer, and taken by those that declare threads (`Trainer.workers`). */
+const WORKERS_OPTION = { workers: { type: 'string' } } as const
 
 const COMMON_USAGE = `  [--vocabulary FILE | --vocabulary-size V] [--delta D ...] [--json] [--quiet]
   [--vocabulary dp [--vocabulary-size V] [--vocabulary-epsilon E (default 1)] [--vocabulary-delta D (default 1e-7)] [--vocabulary-words-per-document M (default 50; document relations)]] (a differentially private selection, charged in the plan)
   [--eval-corpus FILE] (public corpus to score the model on; a private release is scored on nothing else)
   [--documents D] [--tokens N] (declared public sizes; under a document-level relation the exact ones are never printed)
   [--private] (refuse anything that would make the release not private)
-  [--seed S] (reproducible: NOT a private release) [--diagnostics] (true-count log-likelihood: NOT a private release)
-  [--workers W] (threads of the private Gibbs sweeps and of svi-lda's E-step; default: the cores available, one per 100,000 tokens (svi-lda: 16 documents of the batch) at most, sub-lda 1; the result does not depend on it.
-               cgs: default 1, the exact sampler; W > 1 runs AD-LDA, an approximation, and a seeded run repeats only for the same W)`
+  [--seed S] (reproducible: NOT a private release) [--diagnostics] (true-count log-likelihood: NOT a private release)`
 
 /** The parseArgs options of `dpaudit train` with these trainers' flags. */
 export const trainOptions = (trainers: ReadonlyArray<AnyTrainer>): Record<string, { type: 'string' | 'boolean'; multiple?: boolean; default?: boolean }> => ({
   ...Object.fromEntries(trainers.flatMap((t) => t.flags.map((f) => [f.flag, f.type === 'switch' ? { type: 'boolean', default: false } : { type: 'string' }] as const))),
   ...COMMON_OPTIONS,
+  ...WORKERS_OPTION,
 })
 
 export const TRAIN_OPTIONS = trainOptions(TRAINER_LIST)
@@ -93,15 +94,16 @@ const shownDefault = (f: TrainerFlag, defaults: Readonly<Record<string, unknown>
   return d === undefined || d === null ? undefined : String(d)
 }
 
-/** A trainer's flags as the usage line shows them, each with its default and what it means. */
+/** A trainer's flags as the usage line shows them, each with its default and what it means; then --workers if it takes threads. */
 export const flagUsage = (trainer: AnyTrainer): string =>
-  trainer.flags
-    .map((f) => {
+  [
+    ...trainer.flags.map((f) => {
       const d = shownDefault(f, trainer.defaults)
       const text = `--${f.flag}${f.meta === undefined ? '' : ` ${f.meta}`}${d === undefined ? '' : ` (default ${d})`}${f.note === undefined ? '' : ` (${f.note})`}`
       return f.required === true ? text : `[${text}]`
-    })
-    .join(' ')
+    }),
+    ...(trainer.workers === undefined ? [] : [`[--workers W (${trainer.workers})]`]),
+  ].join(' ')
 
 /** `dpaudit train --help`, assembled from the trainers (each name in a column as wide as the longest, and a space). */
 export const trainUsage = (trainers: ReadonlyArray<AnyTrainer>): string => `usage: dpaudit train <trainer | ./module.js> --corpus brown|spam|<path> --out model.json [trainer flags]
@@ -111,9 +113,12 @@ ${trainers.map((t) => `  ${`${t.name}:`.padEnd(Math.max(...trainers.map((u) => u
 
 export const TRAIN_USAGE = trainUsage(TRAINER_LIST)
 
+/** The flags `trainer` takes beyond the common ones: its own, and --workers when it declares threads. */
+const ownFlags = (trainer: AnyTrainer): ReadonlyArray<string> => [...trainer.flags.map((f) => f.flag), ...(trainer.workers === undefined ? [] : ['workers'])]
+
 /** The first flag given that `trainer` does not take, if any (a switch counts when it is on). */
 export const inapplicableFlag = (trainer: AnyTrainer, values: Readonly<Record<string, unknown>>): string | undefined => {
-  const own = new Set(trainer.flags.map((f) => f.flag))
+  const own = new Set(ownFlags(trainer))
   return Object.keys(values).find((k) => values[k] !== undefined && values[k] !== false && !(k in COMMON_OPTIONS) && !own.has(k))
 }
 
@@ -146,7 +151,7 @@ const chooseTrainer = (args: TrainArgs): Step<AnyTrainer> => {
   if (trainer === undefined) return failed(`unknown trainer "${String(args.trainer)}" (one of ${TRAINER_LIST.map((t) => t.name).join(', ')}, or a module: ./my-trainer.js)`)
   const stray = inapplicableFlag(trainer, args.values)
   if (stray === undefined) return E.right(trainer)
-  const own = trainer.flags.map((f) => `--${f.flag}`)
+  const own = ownFlags(trainer).map((f) => `--${f}`)
   return failed(`--${stray} does not apply to ${trainer.name} (${own.length === 0 ? 'it takes no privacy flags' : `its own flags: ${own.join(', ')}`})`)
 }
 

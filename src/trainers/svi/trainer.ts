@@ -337,6 +337,7 @@ export const makeSviTrainer = (sampling: Sampling): LdaTrainer<SviConfig> => {
     config: SviConfig,
     defaults: { ...SVI_DEFAULTS, sampling },
     flags: [...ldaFlags(), ...SVI_FLAGS],
+    workers: `threads of the mini-batch E-step; default: the cores available, one per ${DOCUMENTS_PER_WORKER} documents of the batch at most; the result does not depend on it`,
     ...ldaSurface,
     releases: ['phi'],
     ...(sampling === 'poisson'
