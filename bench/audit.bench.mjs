@@ -202,6 +202,8 @@ const serialOf = (w, inlineFits = false) => {
   }
   const executor = {
     workers: w,
+    // The pool takes a phase's tasks as one batch (no barriers between batches): so does its wrapper.
+    streams: pool.right.streams,
     run: (tasks, onResult, stop) => {
       const t = performance.now()
       const c = process.cpuUsage()

@@ -109,13 +109,13 @@ export const auditMechanismAsync = async <I>(spec: AnyAuditSpec<I>): Promise<E.E
 }
 
 /** The audit: budget, resume, selection, estimation, verdict (engine/), composed. */
-function* drive<I>(spec: AnyAuditSpec<I>, cfg: Validated<I>, executor: Pick<Executor, 'workers' | 'fit'>): AuditSteps<E.Either<DpError, AuditResult>> {
+function* drive<I>(spec: AnyAuditSpec<I>, cfg: Validated<I>, executor: Pick<Executor, 'workers' | 'fit' | 'streams'>): AuditSteps<E.Either<DpError, AuditResult>> {
   const name = mechanismName(spec)
   const budget = budgetPhase(cfg)
   if (budget._tag === 'too-few') return E.right(tooFewTrialsResult(cfg, name, spec.seed, budget.budget, budget.needed, budget.message))
   const resumed = resumePhase(spec, cfg, name)
   if (E.isLeft(resumed)) return resumed
-  const st = initialState(spec, cfg, { name, seed: hashSeed(spec.seed), budget: budget.budget, ...resumed.right, workers: executor.workers, fit: executor.fit ?? fitInline })
+  const st = initialState(spec, cfg, { name, seed: hashSeed(spec.seed), budget: budget.budget, ...resumed.right, workers: executor.workers, streams: executor.streams === true, fit: executor.fit ?? fitInline })
   let selection: SelectionOutcome | null = st.restored?.selection ?? null
   if (selection === null) {
     const found = yield* selectionPhase(st)

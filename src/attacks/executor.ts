@@ -47,6 +47,13 @@ export interface Executor<T = ChunkTask, R = ChunkResult> {
    * threads can share them; absent, they run in the calling thread (search.ts `fitInline`).
    */
   readonly fit?: FitRunner
+  /**
+   * True where `run` polls `stop` within a batch and `onResult` sees each result as it finishes
+   * (worker threads): a phase then hands it all its tasks as one batch, checkpointing and reporting
+   * progress from the results as they come, so no batch ends at a barrier where the workers wait for
+   * its last chunk (issue 23). Otherwise phases run batches of about a second each.
+   */
+  readonly streams?: boolean
 }
 
 /** An executor that finishes each batch before returning (threads, this thread): a synchronous audit can use it. */
@@ -66,13 +73,32 @@ export interface BatchOutcome<R> {
  * finally returns its value A. The same phases run under `runSteps` (synchronous executors) and
  * `runStepsAsync` (any executor), so there is one audit procedure however its chunks run.
  */
-export type Steps<T, R, A> = Generator<ReadonlyArray<T>, A, BatchOutcome<R>>
+export type Steps<T, R, A> = Generator<ReadonlyArray<T> | Batch<T, R>, A, BatchOutcome<R>>
+
+/** A batch whose results the phase also wants one by one, as they finish (`each`; see `Executor.streams`). */
+export interface Batch<T, R> {
+  readonly tasks: ReadonlyArray<T>
+  readonly each: (r: R) => void
+}
+
+/** The tasks of a yielded batch, and the callback that collects its results. */
+const unpack = <T, R>(b: ReadonlyArray<T> | Batch<T, R>, results: R[]): [ReadonlyArray<T>, (r: R) => void] => {
+  if (Array.isArray(b)) return [b as ReadonlyArray<T>, (r) => results.push(r)]
+  const { tasks, each } = b as Batch<T, R>
+  return [
+    tasks,
+    (r) => {
+      results.push(r)
+      each(r)
+    },
+  ]
+}
 
 export const runSteps = <T, R, A>(steps: Steps<T, R, A>, executor: SyncExecutor<T, R>, stop?: () => boolean): A => {
   for (let step = steps.next(); ; ) {
     if (step.done === true) return step.value
     const results: R[] = []
-    const error = executor.run(step.value, (r) => results.push(r), stop)
+    const error = executor.run(...unpack(step.value, results), stop)
     step = steps.next({ results, error })
   }
 }
@@ -81,7 +107,7 @@ export const runStepsAsync = async <T, R, A>(steps: Steps<T, R, A>, executor: Ex
   for (let step = steps.next(); ; ) {
     if (step.done === true) return step.value
     const results: R[] = []
-    const error = await executor.run(step.value, (r) => results.push(r), stop)
+    const error = await executor.run(...unpack(step.value, results), stop)
     step = steps.next({ results, error })
   }
 }

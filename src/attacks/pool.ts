@@ -400,6 +400,7 @@ export const createWorkerPool = <I>(
   const idle = options.chunkTimeoutMs ?? DEFAULT_CHUNK_TIMEOUT_MS
   return E.right({
     workers,
+    streams: true,
     fit: fitOnSlots(slots, signal, idle),
     run: (tasks, onResult, stop) => {
       const err = runOnSlots(slots, signal, tasks, onResult, idle, stop)
@@ -489,6 +490,7 @@ export const acquireWorkerPool = <I>(
   const fitOnPool = fitOnSlots(pool.slots, pool.signal, idle)
   return E.right({
     workers,
+    streams: true,
     fit: (jobs) => (released ? fitInline(jobs) : fitOnPool(jobs)),
     run: (tasks, onResult, stop) => {
       if (released) return 'internal: the pool was released'

@@ -52,8 +52,14 @@ describe('auditMechanism: determinism', () => {
     const one = right(auditMechanism(spec))
     const two = right(auditMechanism({ ...spec, executor: simulatedPool(mech, pairs, 2), chunkSize: 3_001 }))
     const five = right(auditMechanism({ ...spec, executor: simulatedPool(mech, pairs, 5), chunkSize: 997 }))
+    // A streaming executor (worker threads) gets each phase's tasks as one batch: the same result,
+    // and the progress reported from its results as they come ends at the same count.
+    const seen: number[] = []
+    const streaming = right(auditMechanism({ ...spec, executor: { ...simulatedPool(mech, pairs, 3), streams: true }, onProgress: (p) => seen.push(p.trialsDone) }))
     expect(two).toEqual(one)
     expect(five).toEqual(one)
+    expect(streaming).toEqual(one)
+    expect(seen[seen.length - 1]).toBe(one.trials.spent)
     expect(one.verdict).toBe('violation')
   })
   it('changes with the seed', () => {

@@ -17,7 +17,7 @@ import { bestOfPair, betterHalf, type FitJob, type PairChoice, pairJobs } from '
 import { type SupportTest, supportTest } from '../support.js'
 import type { ChunkResult, ChunkTask, SelectChunkResult } from '../trials.js'
 import { earliest, failureIssue, mergeSelection, unifyCategories } from './merge.js'
-import { CHUNK_BYTES, HALVING_CAP_PER_SIDE, int, MIN_SELECTION_PER_SIDE } from './spec.js'
+import { CHUNK_BYTES, HALVING_CAP_PER_SIDE, int, MIN_AUTO_CHUNK, MIN_SELECTION_PER_SIDE } from './spec.js'
 import { type AuditState, type AuditSteps, runBatches } from './state.js'
 
 export type SelectionPhaseOutcome =
@@ -95,13 +95,27 @@ function* sizeToMemory<I>(st: AuditState<I>, s: Search): AuditSteps<Ended | null
   return null
 }
 
+/**
+ * Trials per chunk in a round of selection: the audit's chunk, but small enough that every worker
+ * gets about four chunks (issue 23: a round is a few hundred thousand trials, capped per side, so the
+ * audit's chunk, sized for estimation, gave 16 workers two chunks of 100k while 14 idled), and no
+ * smaller than MIN_AUTO_CHUNK (a chunk's message and merge). Chunking never changes a result:
+ * trials are seeded by index and merged in trial order.
+ */
+const roundChunk = <I>(st: AuditState<I>, s: Search, targets: ReadonlyArray<readonly [number, number]>): number => {
+  let trials = 0
+  for (const [p, target] of targets) trials += 2 * Math.max(0, target - (s.have[p] as number))
+  return Math.min(s.selChunk, Math.max(MIN_AUTO_CHUNK, Math.ceil(trials / (4 * st.workers))))
+}
+
 /** Runs each listed pair up to `target` trials per side and merges its samples; an outcome to end with, or null. */
 function* grow<I>(st: AuditState<I>, s: Search, targets: ReadonlyArray<readonly [number, number]>): AuditSteps<Ended | null> {
+  const chunk = roundChunk(st, s, targets)
   const tasks: ChunkTask[] = []
   for (const [p, target] of targets)
     for (const side of [0, 1] as const)
-      for (let t = s.have[p] as number; t < target; t += s.selChunk)
-        tasks.push({ id: s.nextId++, phase: 'select', pair: p, side, seed: st.seed, start: t, end: Math.min(target, t + s.selChunk) })
+      for (let t = s.have[p] as number; t < target; t += chunk)
+        tasks.push({ id: s.nextId++, phase: 'select', pair: p, side, seed: st.seed, start: t, end: Math.min(target, t + chunk) })
   const got = new Map<number, SelectChunkResult>()
   const ran = yield* runBatches(st, 'select', tasks, (r) => {
     if (r.phase === 'select') got.set(r.id, r)

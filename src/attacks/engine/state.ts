@@ -108,6 +108,8 @@ export interface AuditState<I> {
   readonly batchSize: number
   /** Runners of the executor: with more than one, batches are sized by time (`runBatches`). */
   readonly workers: number
+  /** The executor takes a phase's tasks as one batch (`Executor.streams`). */
+  readonly streams: boolean
   readonly issues: AuditIssue[]
   /** Progress: trials finished (resumed included), expected in all, and restored from a checkpoint. */
   readonly progress: { trialsDone: number; trialsTotal: number; trialsResumed: number }
@@ -124,7 +126,7 @@ export interface AuditState<I> {
 export const initialState = <I>(
   spec: AnyAuditSpec<I>,
   cfg: Validated<I>,
-  parts: { readonly name: string; readonly seed: readonly [number, number]; readonly budget: Budget; readonly fingerprint: string; readonly restored: Checkpoint | null; readonly workers: number; readonly fit: FitRunner },
+  parts: { readonly name: string; readonly seed: readonly [number, number]; readonly budget: Budget; readonly fingerprint: string; readonly restored: Checkpoint | null; readonly workers: number; readonly streams: boolean; readonly fit: FitRunner },
 ): AuditState<I> => ({
   spec,
   cfg,
@@ -160,9 +162,11 @@ export const BATCH_TARGET_MS = 1000
  * reports progress, and between batches honours `shouldStop` (worker threads also ask it within a
  * batch). Batches are `batchSize` tasks on one runner; on several, later batches are sized from the
  * time a task took so that a batch lasts about BATCH_TARGET_MS (issue 23: each batch ends at a
- * barrier where the workers wait for its last chunk, so few long batches keep them busy). Batch sizes never change a
- * result: trials are seeded by index and merged in trial order. Returns 'done', 'stopped', or the
- * executor's error message.
+ * barrier where the workers wait for its last chunk, so few long batches keep them busy). An
+ * executor that streams (`Executor.streams`: worker threads) gets every task in one batch, and the
+ * trials are counted, `afterBatch` called and progress reported from its results as they come, at
+ * most every BATCH_TARGET_MS. Batch sizes never change a result: trials are seeded by index and
+ * merged in trial order. Returns 'done', 'stopped', or the executor's error message.
  */
 export function* runBatches<I>(
   st: AuditState<I>,
@@ -171,16 +175,25 @@ export function* runBatches<I>(
   onResult: (r: ChunkResult) => void,
   afterBatch: () => void,
 ): AuditSteps<'done' | 'stopped' | string> {
-  let size = st.batchSize
+  let size = st.streams ? tasks.length : st.batchSize
+  const take = (r: ChunkResult): void => {
+    st.progress.trialsDone += r.completed
+    onResult(r)
+  }
+  let reported = Date.now()
+  const each = (r: ChunkResult): void => {
+    take(r)
+    if (Date.now() - reported < BATCH_TARGET_MS) return
+    reported = Date.now()
+    afterBatch()
+    st.spec.onProgress?.({ phase, ...st.progress })
+  }
   for (let b = 0; b < tasks.length; ) {
     const batch = tasks.slice(b, b + size)
     const t0 = Date.now()
-    const out: BatchOutcome<ChunkResult> = yield batch
+    const out: BatchOutcome<ChunkResult> = yield st.streams ? { tasks: batch, each } : batch
     const ms = Date.now() - t0
-    for (const r of out.results) {
-      st.progress.trialsDone += r.completed
-      onResult(r)
-    }
+    if (!st.streams) for (const r of out.results) take(r)
     afterBatch()
     st.spec.onProgress?.({ phase, ...st.progress })
     if (out.error !== null) return out.error
