@@ -7,6 +7,7 @@
  * @module
  */
 import binomcoefln from '@stdlib/math-base-special-binomcoefln'
+import { kept } from './kept.js'
 
 /** log(1 + e^x), for any x (−∞ gives 0). */
 export const softplus = (x: number): number => (x > 0 ? x + Math.log1p(Math.exp(-x)) : Math.log1p(Math.exp(x)))
@@ -50,9 +51,12 @@ export const logPhi = (x: number): number => {
  * Rows of log binomial coefficients log C(n, k), k = 0..n, memoised per integer n. This is a pure
  * constant table: @stdlib's binomcoefln is accurate to ~1e-13 absolute but costs ~0.7 µs a call,
  * and the subsampling sums use the same few rows (n = the integer orders of the grid) over and
- * over. Rows are filled by symmetry, C(n, k) = C(n, n − k).
+ * over. Rows are filled by symmetry, C(n, k) = C(n, n − k). A kept table (./kept.ts), parameter-free:
+ * `forgetKept('parameters')` keeps it. At most 2,048 rows (the default grid reads 82; the
+ * without-replacement Gaussian bound reads every even j ≤ α + 1 besides, ~600 in all: a table too
+ * small for that evicts the rows it is about to read).
  */
-const ROWS = new Map<number, Float64Array>()
+const ROWS = kept<Float64Array, number>(2048, true)
 
 export const logBinomialRow = (n: number): Float64Array => {
   const hit = ROWS.get(n)

@@ -52,6 +52,7 @@ import { discreteGaussianLogNormalizer, discreteGaussianPmf, discreteGaussianTai
 import { gaussianRdp } from './closed-forms.js'
 import { fromIntegerOrders } from './integer-orders.js'
 import { hReverse } from './log-space.js'
+import { kept, keptOr } from './kept.js'
 import { makeSampledGaussian, type SampledGaussian } from './subsampled-gaussian.js'
 
 /** Relative margin on the reverse sums (pmf terms ≲ 1e-13 relative, the sums' rounding below that). */
@@ -175,17 +176,9 @@ export interface SubsampledDiscreteGaussianMemo {
  * the reverse nodes of ./subsampled-laplace.ts): a calibration or a benchmark asks for the same
  * mechanism again and again. At most 64 are kept.
  */
-const MEMOS = new Map<string, SubsampledDiscreteGaussianMemo>()
-export const subsampledDiscreteGaussianMemo = (q: number, sigma: number, delta: number): SubsampledDiscreteGaussianMemo => {
-  const key = `${q}|${sigma}|${delta}`
-  let m = MEMOS.get(key)
-  if (m === undefined) {
-    if (MEMOS.size >= 64) MEMOS.clear()
-    m = { values: new Map() }
-    MEMOS.set(key, m)
-  }
-  return m
-}
+const MEMOS = kept<SubsampledDiscreteGaussianMemo>(64)
+export const subsampledDiscreteGaussianMemo = (q: number, sigma: number, delta: number): SubsampledDiscreteGaussianMemo =>
+  keptOr(MEMOS, `${q}|${sigma}|${delta}`, () => ({ values: new Map() }))
 
 /**
  * ε(α) of the Poisson-subsampled scalar discrete Gaussian (rate 0 < q < 1, σ finite, Δ a positive

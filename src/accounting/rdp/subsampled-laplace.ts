@@ -32,6 +32,20 @@
  * Shortcut: D_α(Q‖M) ≤ D_∞(Q‖M) = −log(1 − q(1 − e^{−1/b})), so no quadrature is needed once the
  * forward value exceeds that.
  *
+ * Before any quadrature, a bound by Taylor's theorem that costs O(1) per order (`reverseTaylorUpper`):
+ * h(0) = h'(0) = 0 and h^{(k)}(y) = (−1)^k (α−1)α⋯(α+k−2)(1 + y)^{1−α−k}, so with Lagrange's
+ * remainder at an even order K, for every Y ≥ Y_min = q(e^{−1/b} − 1) > −1,
+ *   h(Y) ≤ Σ_{k=2}^{K−1} (−1)^k C(α+k−2, k) Y^k + C(α+K−2, K)(1 + Y_min)^{1−α−K} Y^K
+ * (the K-th derivative is positive and decreasing in y, and the point ξ between 0 and Y is ≥ Y_min).
+ * Taking E_Q: B − 1 ≤ the same sum over the moments E_Q[Y^k], which do not depend on α: they are
+ * bounded once per (q, b), from above for even k and from below for odd k (the signs the sum needs),
+ * by Riemann sums against the exact Q-mass of each panel, monotone like the sums above
+ * (`reverseMoments`). This is the sampled Gaussian's argument (Mironov, Talwar & Zhang 2019, "Rényi
+ * differential privacy of the sampled Gaussian mechanism", §3: the reverse direction's series in
+ * central moments) made one-sided. Where it is below the forward value, ε(α) is the forward value, so
+ * the answers are those the quadrature gave, found without it; only where it is not does the
+ * quadrature run (and the smaller of the two reverse bounds is kept).
+ *
  * Fractional orders: the convex chord of the cumulant between integers (./integer-orders.ts); the
  * max of the two directions' cumulants is convex, so the chord bounds it. Checked against mpmath
  * quadrature of both directions (scripts/fixtures/rdp_subsampled_laplace.py).
@@ -41,13 +55,17 @@
 import { roundUpLoss } from '../../core/numeric.js'
 import { laplaceLogMomentMinus1, laplaceRdp } from './closed-forms.js'
 import { fromIntegerOrders } from './integer-orders.js'
-import { logBinomialRow, logSumExpPruned, phi, softplus } from './log-space.js'
+import { kept, keptOr } from './kept.js'
+import { logBinomialRow, logSumExpPruned, phi, scratchTerms, softplus } from './log-space.js'
 
 /** Relative margin on the forward sum (log-binomials ~1e-13 absolute) and on the reverse sums. */
 export const SUBSAMPLED_LAPLACE_MARGIN = 1e-11
 
 /** Panel counts per half-interval tried for the reverse direction. */
 const PANELS = [64, 512, 4096] as const
+
+/** Terms this far below the largest end the forward sum once the tail ratio is ≤ ½ (e^{−36} < 2⁻⁵¹). */
+const TAIL_NATS = 36
 
 /** log(A − 1) of the forward direction D_α(M‖Q) at an integer α ≥ 2, exact. */
 const logForwardMinus1 = (q: number, b: number, alpha: number, logMoments: number[]): number => {
@@ -56,11 +74,13 @@ const logForwardMinus1 = (q: number, b: number, alpha: number, logMoments: numbe
   const l1q = Math.log1p(-q)
   // Tail cut: the cumulant (l − 1)ε(l) is convex with slope ≤ ε(∞) = 1/b, so the ratio of terms
   // l + 1 and l is at most ρ_l = (α − l)/(l + 1) · q/(1 − q) · e^{1/b}, decreasing in l. Once ρ_l ≤ ½
-  // and term l is 60 nats below the largest, the remaining terms sum to at most term l (a geometric
-  // series of ratio ½ after it), which is added instead of them: still an upper bound, and cheap at
-  // large α.
-  const ratioBase = Math.log(q) - Math.log1p(-q) + 1 / b
-  const terms = new Float64Array(alpha)
+  // and term l is 36 nats below the largest, the remaining terms sum to at most term l (a geometric
+  // series of ratio ½ after it), which is added instead of them: still an upper bound, it adds at
+  // most e^{−36} < 2⁻⁵¹ of the sum (below the margin), and it is cheap at large α. ρ_l ≤ ½ is
+  // tested as (α − l)/(l + 1) ≤ ½(1 − q)e^{−1/b}/q, without a log per term.
+  const ratioCap = 0.5 * Math.exp(Math.log1p(-q) - Math.log(q) - 1 / b)
+  // A shared buffer (./log-space.ts): nothing below takes it before the sum.
+  const terms = scratchTerms(alpha)
   let n = 0
   let max = -Infinity
   for (let l = 2; l <= alpha; l++) {
@@ -72,7 +92,7 @@ const logForwardMinus1 = (q: number, b: number, alpha: number, logMoments: numbe
     const t = (row[l] as number) + (alpha - l) * l1q + l * lq + m
     terms[n++] = t
     if (t > max) max = t
-    if (l < alpha && t < max - 60 && Math.log((alpha - l) / (l + 1)) + ratioBase <= -Math.LN2) {
+    if (l < alpha && t < max - TAIL_NATS && (alpha - l) / (l + 1) <= ratioCap) {
       terms[n++] = t // the tail's bound
       break
     }
@@ -94,12 +114,11 @@ interface ReverseNodes {
   readonly phiPlus: number
   readonly phiU: Float64Array
 }
-const NODES = new Map<string, ReverseNodes>()
+const NODES = kept<ReverseNodes>(64)
 const reverseNodes = (q: number, b: number, panels: number): ReverseNodes => {
   const key = `${q}|${b}|${panels}`
   const hit = NODES.get(key)
   if (hit !== undefined) return hit
-  if (NODES.size >= 64) NODES.clear()
   const uAt = (t: number): number => Math.log1p(q * Math.expm1(t / b))
   const wAt = (t: number): number => Math.exp(-(1 + t) / (2 * b)) / (4 * b)
   const step = 1 / panels
@@ -131,6 +150,107 @@ export const reverseUpper = (q: number, b: number, alpha: number, panels: number
   return sum * (1 + SUBSAMPLED_LAPLACE_MARGIN)
 }
 
+/** Taylor order K of `reverseTaylorUpper` (even): the bound reads the moments E_Q[Y^k], k = 2..K. */
+const TAYLOR_ORDER = 6
+
+/**
+ * Panels per half-interval of the moments' Riemann bounds, computed once per (q, b) and level: the
+ * coarse level is tried first at every order, the fine one only where the coarse bound is not below
+ * the forward value.
+ */
+export const MOMENT_PANELS = [32, 256] as const
+
+/**
+ * Relative slack on the moment sums (each term's rounding is a few ulps, the sum's (2N + 2)·2⁻⁵³ of
+ * the sum of absolute terms, < 1e-13 in all) and on the Taylor sum (its coefficients' rounding,
+ * |1 − α − K|·log(1 + Y_min) ≤ 700 nats amplified by exp: < 2e-13), each as a fraction of the sum of
+ * absolute terms.
+ */
+const MOMENT_SLACK = 1e-12
+const TAYLOR_SLACK = 1e-10
+
+/**
+ * One-sided bounds on the moments E_Q[Y^k], k = 2..K, of Y = q(L − 1) under Q (see the module
+ * comment): m[k] is an upper bound for even k, a lower bound for odd k. Undefined when the largest
+ * |Y|^K underflows towards the subnormals (then the sums could lose more than their slack), in
+ * which case the quadrature alone is used.
+ */
+interface ReverseMoments {
+  readonly m: Float64Array | undefined
+  /** log(1 + Y_min), Y_min = q(e^{−1/b} − 1). */
+  readonly logOnePlusYMin: number
+}
+const MOMENTS = kept<ReverseMoments>(64)
+const reverseMoments = (q: number, b: number, panels: number): ReverseMoments =>
+  keptOr(MOMENTS, `${q}|${b}|${panels}`, () => {
+    const K = TAYLOR_ORDER
+    const yMinus = q * Math.expm1(-1 / b)
+    const yPlus = q * Math.expm1(1 / b)
+    const logOnePlusYMin = Math.log1p(yMinus)
+    // The point mass at x ≤ 0 alone contributes ½|Y_min|^K to the even moments: keep it ≥ 1e-280.
+    if (!(K * Math.log(-yMinus) >= -644)) return { m: undefined, logOnePlusYMin }
+    // sum[k] of signed terms and abs[k] of their absolute values, k = 2..K.
+    const sum = new Float64Array(K + 1)
+    const abs = new Float64Array(K + 1)
+    /** Adds mass·y^k to the moments k = 2..K of the given parity. */
+    const add = (y: number, mass: number, parity: 'all' | 'even' | 'odd'): void => {
+      let p = y * y
+      for (let k = 2; k <= K; k++) {
+        if (parity === 'all' || (parity === 'even') === ((k & 1) === 0)) {
+          const t = mass * p
+          sum[k] = (sum[k] as number) + t
+          abs[k] = (abs[k] as number) + Math.abs(t)
+        }
+        p *= y
+      }
+    }
+    add(yMinus, 0.5, 'all')
+    add(yPlus, 0.5 * Math.exp(-1 / b), 'all')
+    // Q-mass of the panel [t, t + Δ] of the middle part (x = (1 + t)/2, density e^{−(1+t)/(2b)}/(4b) in t):
+    // ½e^{−(1+t)/(2b)}(1 − e^{−Δ/(2b)}), exactly integrated.
+    const N = panels
+    const step = 1 / N
+    const massFactor = -0.5 * Math.expm1(-step / (2 * b))
+    const yAt = (t: number): number => q * Math.expm1(t / b)
+    for (let i = 0; i < N; i++) {
+      // [−1, 0]: Y ≤ 0 rises to 0, so Y^k is largest at the left endpoint for even k (|Y| falls)
+      // and smallest there for odd k (Y^k ≤ 0 rises): the left endpoint bounds both ways we need.
+      const tl = -1 + i * step
+      add(yAt(tl), massFactor * Math.exp(-(1 + tl) / (2 * b)), 'all')
+      // [0, 1]: Y ≥ 0 rises, so the right endpoint bounds even k from above, the left odd k from below.
+      const s = i * step
+      const mass = massFactor * Math.exp(-(1 + s) / (2 * b))
+      add(yAt(s + step), mass, 'even')
+      add(yAt(s), mass, 'odd')
+    }
+    const m = new Float64Array(K + 1)
+    for (let k = 2; k <= K; k++) m[k] = (sum[k] as number) + ((k & 1) === 0 ? 1 : -1) * MOMENT_SLACK * (abs[k] as number)
+    return { m, logOnePlusYMin }
+  })
+
+/**
+ * An upper bound on B − 1 of the reverse direction D_α(Q‖M) by Taylor's theorem (module comment);
+ * ∞ where it does not apply or overflows.
+ */
+export const reverseTaylorUpper = (q: number, b: number, alpha: number, panels: number): number => {
+  const { m, logOnePlusYMin } = reverseMoments(q, b, panels)
+  if (m === undefined) return Infinity
+  const K = TAYLOR_ORDER
+  let total = 0
+  let abs = 0
+  // C(α+k−2, k) = C(α+k−3, k−1)·(α+k−2)/k, from C(α, 2) = α(α−1)/2.
+  let c = (alpha * (alpha - 1)) / 2
+  for (let k = 2; k <= K; k++) {
+    if (k > 2) c *= (alpha + k - 2) / k
+    const coef = k < K ? c : c * Math.exp((1 - alpha - K) * logOnePlusYMin)
+    const t = ((k & 1) === 0 ? coef : -coef) * (m[k] as number)
+    total += t
+    abs += Math.abs(t)
+  }
+  const bound = total + TAYLOR_SLACK * abs
+  return Number.isNaN(bound) ? Infinity : Math.max(bound, 0)
+}
+
 /** How a value was obtained: the reverse direction stayed below the exact forward one, or bound it. */
 export type SubsampledLaplaceMethod = 'exact' | 'reverse bound'
 
@@ -147,12 +267,17 @@ export const subsampledLaplaceIntegerRdp = (
   const forward = roundUpLoss(softplus(logForwardMinus1(q, b, alpha, logMoments)) / (alpha - 1), SUBSAMPLED_LAPLACE_MARGIN)
   const reverseInf = -Math.log1p(-q * -Math.expm1(-1 / b))
   if (forward >= reverseInf) return { rdp: forward, method: 'exact' }
+  let taylor = Infinity
+  for (const n of MOMENT_PANELS) {
+    taylor = roundUpLoss(Math.log1p(reverseTaylorUpper(q, b, alpha, n)) / (alpha - 1), SUBSAMPLED_LAPLACE_MARGIN)
+    if (taylor <= forward) return { rdp: forward, method: 'exact' }
+  }
   let reverse = Infinity
   for (const n of PANELS) {
     reverse = Math.log1p(reverseUpper(q, b, alpha, n)) / (alpha - 1)
     if (reverse <= forward) return { rdp: forward, method: 'exact' }
   }
-  return { rdp: roundUpLoss(Math.min(reverse, reverseInf), SUBSAMPLED_LAPLACE_MARGIN), method: 'reverse bound' }
+  return { rdp: roundUpLoss(Math.min(reverse, reverseInf, taylor), SUBSAMPLED_LAPLACE_MARGIN), method: 'reverse bound' }
 }
 
 /** Values at integer orders and the Laplace moments log(E_Q[L^l] − 1), for one (q, b). */
