@@ -14,7 +14,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { roundUpLoss } from '../core/numeric.js'
 import { type DpError, incompatibleNeighbouring } from '../core/error.js'
-import { absurd, type NoiseEvent, type TreeAggregation } from '../mechanisms/event.js'
+import { absurd, type MixtureOfGaussians, type NoiseEvent, type TreeAggregation } from '../mechanisms/event.js'
 import { profileEpsilon, sortedCurve, type StatedCurve } from './stated.js'
 import { directionOf, isAddRemoveFamily, type NeighbouringRelation, sameRelation, showRelation } from '../mechanisms/neighbouring.js'
 
@@ -44,6 +44,11 @@ export type NormalizedLeaf =
   | { readonly _tag: 'ApproxDP'; readonly epsilon: number; readonly delta: number }
   /** (ξ, ρ)-zCDP: D_α ≤ ξ + ρα (Bun & Steinke 2016, Def. 1.1); ξ = 0 is ρ-zCDP. */
   | { readonly _tag: 'ZCDP'; readonly rho: number; readonly xi: number }
+  /**
+   * A mixture of Gaussians (mechanisms/event.ts `MixtureOfGaussians`): shifts μ_i = c_i/σ with weights
+   * w_i (the zero weights dropped, the rest divided by their sum if below 1), the pair (N(0, 1), Σ w_i N(μ_i, 1)).
+   */
+  | { readonly _tag: 'MixtureOfGaussians'; readonly shifts: ReadonlyArray<number>; readonly weights: ReadonlyArray<number> }
   /** A stated RDP curve, sorted by order (./stated.ts reads it between orders). */
   | { readonly _tag: 'StatedRdp'; readonly curve: StatedCurve }
   /** A stated privacy profile: (ε_i, δ_i)-DP for every i. */
@@ -68,6 +73,24 @@ export const treeLevels = (steps: number): number => (steps <= 0 ? 0 : steps.toS
  */
 export const treeSensitivity = (e: TreeAggregation): number =>
   e.sensitivity * (e.participations ?? 1) * Math.sqrt(treeLevels(e.stepCounts.reduce((m, t) => Math.max(m, t), 0))) // no spread: lists may be long
+
+/** The normalized mixture: shifts c_i/σ, zero weights dropped, weights divided by their sum when it is below 1 (never smaller). */
+const mixtureLeaf = (e: MixtureOfGaussians): NormalizedLeaf => {
+  const shifts: number[] = []
+  const weights: number[] = []
+  const total = Math.min(1, e.probabilities.reduce((a, b) => a + b, 0))
+  e.sensitivities.forEach((c, i) => {
+    const w = e.probabilities[i] as number
+    if (w > 0) {
+      shifts.push(c / e.sigma)
+      weights.push(w / total)
+    }
+  })
+  return { _tag: 'MixtureOfGaussians', shifts, weights }
+}
+
+/** The largest shift of a mixture: the Gaussian of that shift dominates it (rdp/closed-forms.ts, `mixtureRdp`). */
+export const mixtureMaxShift = (shifts: ReadonlyArray<number>): number => shifts.reduce((m, x) => Math.max(m, x), 0)
 
 const asIs = (e: NoiseEvent): NormalizedLeaf => {
   switch (e._tag) {
@@ -95,6 +118,8 @@ const asIs = (e: NoiseEvent): NormalizedLeaf => {
       return { _tag: 'PureDP', epsilon: e.epsilon }
     case 'TreeAggregation':
       return { _tag: 'Gaussian', noiseMultiplier: e.sigma / treeSensitivity(e) }
+    case 'MixtureOfGaussians':
+      return mixtureLeaf(e)
     case 'StatedRdp':
       return { _tag: 'StatedRdp', curve: sortedCurve(e.orders, e.rdp) }
     case 'StatedProfile':
@@ -139,6 +164,7 @@ const doubled = (e: NoiseEvent): NormalizedLeaf => {
       return { _tag: 'PureDP', epsilon: 2 * e.epsilon }
     case 'TreeAggregation':
       return { _tag: 'Gaussian', noiseMultiplier: e.sigma / (2 * treeSensitivity(e)) }
+    case 'MixtureOfGaussians':
     case 'StatedRdp':
       return absurd(e as never) // refused by `resolveLeaf` before conversion
     case 'StatedProfile':
@@ -243,6 +269,8 @@ export const resolveLeaf = (
   }
   if (to === 'replace-one') {
     if (stated && oneWay) return refuse(e, target, path, 'a replacement is a removal and an addition: a one-directional guarantee covers only one of them')
+    if (e._tag === 'MixtureOfGaussians')
+      return refuse(e, target, path, 'a mixture of Gaussians is a pair for one unit present or absent; no replacement pair follows from it here (state the mixture of the replacement, or account under add/remove)')
     if (e._tag === 'StatedRdp')
       return refuse(e, target, path, 'a stated RDP curve is not converted by group privacy: for RDP (Mironov 2017, Prop. 2) it needs orders 2α and 2α − 1 the curve may not state; state the curve under the relation asked')
     if (e._tag === 'ZCDP' && (e.xi ?? 0) > 0)
@@ -315,6 +343,9 @@ export const pureEpsilonOf = (l: NormalizedLeaf): number | undefined => {
     case 'Gaussian':
     case 'DiscreteGaussian':
       return undefined
+    case 'MixtureOfGaussians':
+      // A shift μ > 0 with weight > 0: the loss is unbounded (the Gaussian tails); all shifts 0: no loss.
+      return l.shifts.every((m) => m === 0) ? 0 : undefined
   }
 }
 
@@ -348,5 +379,7 @@ export const isSilentLeaf = (leaf: NormalizedLeaf): boolean => {
       return leaf.curve.rdp.some((r) => r === 0)
     case 'StatedProfile':
       return profileEpsilon(leaf.epsilons, leaf.deltas, 0) === 0
+    case 'MixtureOfGaussians':
+      return leaf.shifts.every((m) => m === 0)
   }
 }

@@ -37,6 +37,18 @@ export const SAMPLE_EVENTS: ReadonlyArray<{ readonly tag: ev.EventTag; readonly 
   { tag: 'TreeAggregation', label: 'TreeAggregation(σ = 8.83, 1600 steps), DP-FTRL', event: ev.treeAggregation(8.83, 1, [1600], AR), relation: AR },
   { tag: 'TreeAggregation', label: 'TreeAggregation(σ = 8.83, 400 steps) × 4 restarts, replace-one', event: ev.selfCompose(ev.treeAggregation(8.83, 1, [400], AR), 4), relation: RO },
   {
+    tag: 'MixtureOfGaussians',
+    label: 'MixtureOfGaussians(σ = 1, sensitivities 0, 1, 2 with 0.81, 0.18, 0.01) × 10',
+    event: ev.selfCompose(ev.mixtureOfGaussians(1, [0, 1, 2], [0.81, 0.18, 0.01], AR), 10),
+    relation: AR,
+  },
+  {
+    tag: 'MixtureOfGaussians',
+    label: 'MixtureOfGaussians(σ = 1, sensitivities 0, 1 with 0.99, 0.01) × 100: the sampled Gaussian',
+    event: ev.selfCompose(ev.mixtureOfGaussians(1, [0, 1], [0.99, 0.01], AR), 100),
+    relation: AR,
+  },
+  {
     tag: 'StatedRdp',
     label: 'StatedRdp(Gaussian σ = 1 at α = 2, 4, …, 64)',
     event: ev.statedRdp([2, 4, 8, 16, 32, 64], [1, 2, 4, 8, 16, 32], AR),

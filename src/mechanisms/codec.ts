@@ -11,7 +11,7 @@ import { pipe } from 'fp-ts/lib/function.js'
 import { type DpError, decodeFailure, invalidParameter } from '../core/error.js'
 import { firstDecodeError } from '../core/decode.js'
 import { ExtendedNumber, findTooDeep, MAX_JSON_DEPTH, tooDeepMessage } from '../core/json.js'
-import { type NeighbouringRelation, PRIVACY_UNITS, RELATION_KINDS } from './neighbouring.js'
+import { type NeighbouringRelation, PRIVACY_UNITS, RELATION_KINDS, showRelation } from './neighbouring.js'
 import { type PrivacyEvent, SCHEMA_VERSION } from './event.js'
 import { withoutDegenerate } from './degenerate.js'
 
@@ -71,6 +71,15 @@ export const EventCodec: t.Type<PrivacyEvent, unknown, unknown> = t.recursion<Pr
       ),
       t.readonly(t.partial({ participations: N })),
     ]),
+    t.readonly(
+      t.type({
+        _tag: t.literal('MixtureOfGaussians'),
+        sigma: N,
+        sensitivities: t.readonlyArray(N),
+        probabilities: t.readonlyArray(N),
+        relation: RelationCodec,
+      }),
+    ),
     t.readonly(t.type({ _tag: t.literal('StatedRdp'), orders: t.readonlyArray(N), rdp: t.readonlyArray(N), relation: RelationCodec })),
     t.readonly(
       t.type({ _tag: t.literal('StatedProfile'), epsilons: t.readonlyArray(N), deltas: t.readonlyArray(N), relation: RelationCodec }),
@@ -127,6 +136,7 @@ export const KNOWN_TAGS = [
   'Exponential',
   'PermuteAndFlip',
   'TreeAggregation',
+  'MixtureOfGaussians',
   'StatedRdp',
   'StatedProfile',
   'PureDP',
@@ -257,6 +267,26 @@ export const validateEvent = (e: PrivacyEvent, path = '$'): E.Either<DpError, Pr
         if (v.participations !== undefined)
           checks.push(need(`${p}.participations`, v.participations, positiveInteger, 'a positive integer (steps of one tree a record contributes to)'))
         break
+      case 'MixtureOfGaussians': {
+        checks.push(need(`${p}.sigma`, v.sigma, finitePositive, 'σ > 0 (finite)'))
+        checks.push(...pairedLists(p, 'sensitivities', v.sensitivities, 'probabilities', v.probabilities))
+        v.sensitivities.forEach((c, i) => checks.push(need(`${p}.sensitivities[${i}]`, c, (x) => Number.isFinite(x) && x >= 0, 'a finite sensitivity ≥ 0')))
+        v.probabilities.forEach((w, i) => checks.push(need(`${p}.probabilities[${i}]`, w, (x) => x >= 0 && x <= 1, 'a probability in [0, 1]')))
+        const total = v.probabilities.reduce((a, b) => a + b, 0)
+        if (v.probabilities.every((x) => x >= 0 && x <= 1) && !(Math.abs(total - 1) <= 1e-9))
+          checks.push(E.left(invalidParameter(`${p}.probabilities`, v.probabilities, `must sum to 1 (they sum to ${total})`)))
+        if (v.relation.kind !== 'add-remove' && v.relation.kind !== 'replace-special')
+          checks.push(
+            E.left(
+              invalidParameter(
+                `${p}.relation`,
+                showRelation(v.relation),
+                'a mixture of Gaussians is stated for a unit present or absent, in both orders (add-remove or replace-special), as dp_accounting states it',
+              ),
+            ),
+          )
+        break
+      }
       case 'StatedRdp':
         checks.push(...pairedLists(p, 'orders', v.orders, 'rdp', v.rdp))
         v.orders.forEach((a, i) =>

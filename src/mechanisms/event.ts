@@ -149,6 +149,24 @@ export interface TreeAggregation {
 }
 
 /**
+ * A Gaussian whose shift is drawn from a list (dp_accounting's MixtureOfGaussiansDpEvent; Choquette-Choo,
+ * Ganesh, Steinke & Thakurta 2023, "Privacy amplification for matrix mechanisms", arXiv 2310.15526):
+ * on the dataset without the unit the output is N(0, σ²), on the one with it Σ_i p_i N(c_i, σ²), with
+ * the sensitivities c_i ≥ 0 = `sensitivities` and the probabilities p_i = `probabilities` (summing to
+ * 1). Stated under add-remove (both orders of the pair) or replace-special. Sensitivities
+ * {0, c} with probabilities {1 − q, q} are the Poisson-subsampled Gaussian, and are accounted as one
+ * (mechanisms/degenerate.ts); a vector-valued mixture is dominated by the scalar one of the
+ * sensitivity vectors' norms (their Cor. 4.7, as dp_accounting's docstring reads it).
+ */
+export interface MixtureOfGaussians {
+  readonly _tag: 'MixtureOfGaussians'
+  readonly sigma: number
+  readonly sensitivities: ReadonlyArray<number>
+  readonly probabilities: ReadonlyArray<number>
+  readonly relation: NeighbouringRelation
+}
+
+/**
  * A stated RDP curve: D_α(M(x)‖M(x′)) ≤ rdp[i] at each order α = orders[i] > 1 (Mironov 2017), for
  * example a curve computed by another accountant. Other orders are bounded only upward, from the
  * stated ones (monotonicity and convexity in α; see accounting/stated.ts); above the largest stated
@@ -297,6 +315,7 @@ export type NoiseEvent =
   | Exponential
   | PermuteAndFlip
   | TreeAggregation
+  | MixtureOfGaussians
   | StatedRdp
   | StatedProfile
   | PureDP
@@ -382,6 +401,12 @@ export const treeAggregation = (
   options.participations === undefined
     ? { _tag: 'TreeAggregation', sigma, sensitivity, stepCounts, relation }
     : { _tag: 'TreeAggregation', sigma, sensitivity, stepCounts, relation, participations: options.participations }
+export const mixtureOfGaussians = (
+  sigma: number,
+  sensitivities: ReadonlyArray<number>,
+  probabilities: ReadonlyArray<number>,
+  relation: NeighbouringRelation,
+): MixtureOfGaussians => ({ _tag: 'MixtureOfGaussians', sigma, sensitivities, probabilities, relation })
 export const statedRdp = (orders: ReadonlyArray<number>, rdp: ReadonlyArray<number>, relation: NeighbouringRelation): StatedRdp => ({
   _tag: 'StatedRdp',
   orders,
@@ -464,6 +489,7 @@ const NOISE_TAGS: ReadonlySet<string> = new Set([
   'Exponential',
   'PermuteAndFlip',
   'TreeAggregation',
+  'MixtureOfGaussians',
   'StatedRdp',
   'StatedProfile',
   'PureDP',

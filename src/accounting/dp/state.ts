@@ -12,7 +12,7 @@ import { type DpError, unsupportedEvent } from '../../core/error.js'
 import { absurd, childPath, isNoiseEvent, noOp, type PrivacyEvent } from '../../mechanisms/event.js'
 import type { NeighbouringRelation } from '../../mechanisms/neighbouring.js'
 import type { Notes } from '../accountant.js'
-import { type NormalizedLeaf, pureEpsilonOf, resolveLeaf } from '../normalize.js'
+import { mixtureMaxShift, type NormalizedLeaf, pureEpsilonOf, resolveLeaf } from '../normalize.js'
 import { checkSamplingRelation } from '../relation.js'
 import { TRUNCATION_SCOPE } from '../truncation.js'
 import { amplify } from './amplification.js'
@@ -170,6 +170,11 @@ const leafTerm = (l: NormalizedLeaf): DpTerm => {
         : { _tag: 'Profile', epsilons: l.epsilons, deltas: l.deltas }
     case 'ApproxDP':
       return { _tag: 'Fixed', epsilon: l.epsilon, delta: l.delta }
+    case 'MixtureOfGaussians': {
+      // Dominated by the largest shift's Gaussian (hockey-stick divergence jointly convex; ../pld/pairs.ts).
+      const m = mixtureMaxShift(l.shifts)
+      return m === 0 ? { _tag: 'Fixed', epsilon: 0, delta: 0 } : { _tag: 'Gaussian', noiseMultiplier: 1 / m }
+    }
     default:
       return { _tag: 'Fixed', epsilon: pureEpsilonOf(l) ?? Infinity, delta: 0 }
   }

@@ -78,6 +78,7 @@ const latticeOf = (leaf: NormalizedLeaf): number | undefined => {
       return Number.isFinite(eb) && eb > 0 ? eb : undefined
     }
     case 'Gaussian':
+    case 'MixtureOfGaussians':
     case 'ZCDP':
     case 'StatedRdp':
     case 'StatedProfile':

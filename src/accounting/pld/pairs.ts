@@ -31,7 +31,7 @@ import erfcx from '@stdlib/math-base-special-erfcx'
 import normalQuantile from '@stdlib/stats-base-dists-normal-quantile'
 import { bisectPredicate } from '../../core/numeric.js'
 import { absurd } from '../../mechanisms/event.js'
-import { type NormalizedLeaf, rrToUniformPair } from '../normalize.js'
+import { mixtureMaxShift, type NormalizedLeaf, rrToUniformPair } from '../normalize.js'
 import { profilePair } from './profile-pair.js'
 
 export type Direction = 'remove' | 'add'
@@ -225,6 +225,14 @@ export const basePairOfLeaf = (leaf: NormalizedLeaf): BasePair | null | undefine
       return leaf.epsilon === 0 ? null : randomizedResponsePair(leaf.epsilon, 2)
     case 'ApproxDP':
       return leaf.epsilon === 0 && leaf.delta === 0 ? null : approxDpPair(leaf.epsilon, leaf.delta)
+    case 'MixtureOfGaussians': {
+      // Each N(μ_i) against N(0) is a post-processing of N(μ_max) against N(0) (x ↦ (μ_i/μ_max)x plus
+      // independent N(0, 1 − (μ_i/μ_max)²) noise), and the hockey-stick divergence is jointly convex:
+      // the largest shift's Gaussian dominates the mixture in both orders (an upper bound, not its own pair).
+      const m = mixtureMaxShift(leaf.shifts)
+      if (m === 0) return null
+      return m === Infinity ? NON_PRIVATE_PAIR : { _tag: 'Gaussian', mu: m }
+    }
     case 'StatedRdp':
       return undefined
     case 'StatedProfile': {

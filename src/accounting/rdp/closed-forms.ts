@@ -181,6 +181,21 @@ export const bitwiseRandomizedResponseRdp = (flipProbability: number, bits: numb
 export const exponentialRdp = (epsilon: number, alpha: number): number =>
   Math.min(pureDpRdp(epsilon, alpha), (alpha * epsilon * epsilon) / 8)
 
+/**
+ * A mixture of Gaussians, N(0, 1) against Σ w_i N(μ_i, 1), in both orders: ∫P^α Q^{1−α} is jointly
+ * convex in (P, Q) for α > 1 (the perspective of t ↦ t^α), so writing N(0, 1) as Σ w_i N(0, 1) on the
+ * other side, e^{(α−1)D_α} ≤ Σ w_i e^{(α−1)αμ_i²/2} either way (the Gaussian's ∫ is symmetric in the
+ * order), and D_α ≤ log(Σ w_i e^{α(α−1)μ_i²/2})/(α − 1) — at most the largest shift's Gaussian curve
+ * αμ_max²/2, and equal to it for one shift. An upper bound, not the exact divergence (the remove
+ * direction of {0, μ} is the sampled Gaussian's, which mechanisms/degenerate.ts routes to its exact
+ * curve).
+ */
+export const mixtureRdp = (shifts: ReadonlyArray<number>, weights: ReadonlyArray<number>, alpha: number): number => {
+  const terms = shifts.map((m, i) => Math.log(weights[i] as number) + (alpha * (alpha - 1) * m * m) / 2)
+  const max = shifts.reduce((a, m) => Math.max(a, m), 0)
+  return Math.max(0, Math.min(logSumExp(terms) / (alpha - 1), (alpha * max * max) / 2))
+}
+
 /** (ξ, ρ)-zCDP is by definition D_α ≤ ξ + αρ for all α > 1 (Bun & Steinke 2016, Def. 1.1); ξ = 0 is ρ-zCDP. */
 export const zcdpRdp = (rho: number, alpha: number, xi = 0): number => xi + alpha * rho
 
@@ -227,6 +242,8 @@ const leafRdpExact = (leaf: NormalizedLeaf, alpha: number): number | undefined =
       return leaf.delta === 0 ? pureDpRdp(leaf.epsilon, alpha) : undefined
     case 'ZCDP':
       return zcdpRdp(leaf.rho, alpha, leaf.xi)
+    case 'MixtureOfGaussians':
+      return mixtureRdp(leaf.shifts, leaf.weights, alpha)
     case 'StatedRdp':
       // Upward only: monotone and convex in α between stated orders, ∞ above them (./../stated.ts).
       return statedRdpAt(leaf.curve, alpha).value

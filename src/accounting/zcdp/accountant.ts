@@ -30,7 +30,7 @@ import { checkCompose, checkDeltaQuery, checkEpsilonQuery } from '../guards.js'
 import { absurd, childPath, isNoiseEvent, noOp, type PrivacyEvent } from '../../mechanisms/event.js'
 import type { NeighbouringRelation } from '../../mechanisms/neighbouring.js'
 import type { Accountant, Notes } from '../accountant.js'
-import { isSilentLeaf, type NormalizedLeaf, pureEpsilonOf, resolveLeaf } from '../normalize.js'
+import { isSilentLeaf, mixtureMaxShift, type NormalizedLeaf, pureEpsilonOf, resolveLeaf } from '../normalize.js'
 import { checkSamplingRelation } from '../relation.js'
 import { zcdpToDelta, zcdpToEpsilon } from './conversion.js'
 
@@ -85,6 +85,12 @@ export const zcdpOfLeaf = (l: NormalizedLeaf): number | undefined => {
       return l.delta === 0 ? (l.epsilon * l.epsilon) / 2 : undefined
     case 'ZCDP':
       return l.rho
+    case 'MixtureOfGaussians': {
+      // Rényi divergence is jointly quasi-convex (van Erven & Harremoës 2014, Thm 13): at most the
+      // largest shift's Gaussian, μ_max²/2 (Prop. 1.6), in both orders.
+      const m = mixtureMaxShift(l.shifts)
+      return (m * m) / 2
+    }
     case 'StatedRdp':
       return undefined
     case 'StatedProfile': {
