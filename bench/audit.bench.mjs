@@ -16,6 +16,10 @@
 // lower all-core clock, cap it below W); each audit's speed-up is printed beside it ("of ceiling"),
 // and the per-chunk overhead is also given against the hot loop's rate with W threads busy.
 // The last lines predict the trials from which ×12 on 16 workers is reached (the fixed part stays).
+// On Linux the CPU of each kind of thread is printed too (this thread, the workers, and the helpers:
+// V8's compiler and GC threads and libuv's pool): at W = 1 the helpers run on a core the one worker
+// leaves idle, at W workers on W cores they compete with the workers, which caps the speed-up there
+// at W · T(1) / CPU(W) whatever the pool does.
 // For the 16-core run: node bench/audit.bench.mjs --trials 40000000 --workers 1,2,4,8,16 (about 90 s there).
 //
 // Targets (issue 5): ≥ 1,000,000 trials/s per core for scalar Laplace; ≥ 1.8× that with 2 workers;
@@ -170,7 +174,30 @@ for (const w of WORKERS) {
 // inside fit() the fits'; the verdict's statistics run in this thread, in the serial part); Amdahl's law then predicts the speed-up on N workers:
 // T(N) = serial + parallel(1) / N + Σ over fit batches of max(batch(1) / N, its longest fit).
 // The same audit with the fits in this thread (the executor without fit()) is timed for comparison.
+// CPU time of each thread of this process (Linux: /proc/self/task; null elsewhere), in ms. Threads that
+// appear with a pool are its workers; the others are this thread and the process's helpers (V8's
+// compiler and garbage-collector threads, libuv's pool), which use a core that W workers leave idle.
+const threadCpu = () => {
+  try {
+    return new Map(
+      readdirSync('/proc/self/task').map((t) => {
+        const stat = readFileSync(`/proc/self/task/${t}/stat`, 'utf8')
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+        return [t, ((Number(f[11]) + Number(f[12])) * 1000) / 100]
+      }),
+    )
+  } catch {
+    return null
+  }
+}
+const byThreadKind = (before, after) => {
+  if (before === null || after === null) return null
+  const out = { main: 0, workers: 0, helpers: 0 }
+  for (const [t, ms] of after) out[t === String(process.pid) ? 'main' : before.has(t) ? 'helpers' : 'workers'] += ms - (before.get(t) ?? 0)
+  return out
+}
 const serialOf = (w, inlineFits = false) => {
+  const threads0 = threadCpu()
   const t0 = performance.now()
   const pool = createWorkerPool(spec.mechanism, spec.pairs, w)
   if (pool._tag === 'Left') throw new Error(pool.left.message)
@@ -222,6 +249,7 @@ const serialOf = (w, inlineFits = false) => {
   const r = auditMechanism({ ...spec, executor })
   const total = performance.now() - t0
   const cpu = process.cpuUsage(c0)
+  const threads = byThreadKind(threads0, threadCpu())
   executor.close()
   // Per-chunk overhead: the executor's time beyond the hot loop's for these trials, spread over
   // the chunks and the workers (messages, scheduling, merging the counts on return); the same in
@@ -243,6 +271,7 @@ const serialOf = (w, inlineFits = false) => {
     // The same against the hot loop's rate with W threads busy (the machine's ceiling): what the pool adds.
     chunkOverheadBeyondCeilingMs: Math.max(0, (inRun * w - (r.right.trials.spent * w) / ceilings.get(w).trialsPerMs) / Math.max(1, chunks)),
     hotMs,
+    threads,
     epsilonLowerBound: r.right.epsilonLowerBound,
   }
 }
@@ -330,6 +359,19 @@ if (!values.json) {
   console.log('where the time went (s): workers, pool start, calling thread (serial, start excluded), fits (wall), chunks of trials (wall)')
   for (const x of runs)
     console.log(`  W=${String(x.workers).padEnd(3)} start ${(x.startMs / 1000).toFixed(3)}  serial ${((x.serial - x.startMs) / 1000).toFixed(3)}  jobs ${(x.fits / 1000).toFixed(3)}  trials ${(x.parallel / 1000).toFixed(3)}  total ${(x.total / 1000).toFixed(3)}  ×${(s1.total / x.total).toFixed(2)}`)
+  if (runs.every((x) => x.threads !== null)) {
+    // On a machine with exactly W cores every thread's CPU at W workers must fit on those W cores, so
+    // T(W) ≥ CPU(W) / W and the speed-up is at most W · T(1) / CPU(W); at W = 1 the helpers and this
+    // thread run on cores the one worker leaves idle, which the 2-core target (×1.9) must absorb.
+    console.log('CPU by thread (s; the fastest run of each count): this thread, the workers, the helper threads (V8 compiler and GC, libuv)')
+    for (const x of runs)
+      console.log(`  W=${String(x.workers).padEnd(3)} this ${(x.threads.main / 1000).toFixed(3)}  workers ${(x.threads.workers / 1000).toFixed(3)}  helpers ${(x.threads.helpers / 1000).toFixed(3)}  = ${((x.threads.main + x.threads.workers + x.threads.helpers) / (x.total)).toFixed(2)} cores busy`)
+    const h1 = runs[0].threads
+    console.log(
+      `on a machine with exactly W cores, ${h1.helpers > 0 ? `the helper threads' ${(h1.helpers / 1000).toFixed(2)} s at W=${runs[0].workers} (on a core the worker left idle) ` : ''}and the calling thread's ${(h1.main / 1000).toFixed(2)} s compete with the workers: ` +
+        runs.slice(1).map((x) => `W=${x.workers} can reach at most ×${((x.workers * s1.total) / (x.threads.main + x.threads.workers + x.threads.helpers)).toFixed(2)} (this run's CPU over W cores)`).join(', '),
+    )
+  }
   const at16 = runs.find((x) => x.workers === 16)
   console.log(
     `×12 on 16 workers needs T(16) ≤ ${(s1.total / 12000).toFixed(3)} s. From 1 worker's parts T(16) ≥ start ${(s1.startMs / 1000).toFixed(3)} + serial ${((s1.serial - s1.startMs) / 1000).toFixed(3)} + jobs' critical path ${(fitsOn(16) / 1000).toFixed(3)} + trials ${(s1.parallel / 16000).toFixed(3)} = ${((s1.serial + fitsOn(16) + s1.parallel / 16) / 1000).toFixed(3)} s → ×${serial.predicted16.toFixed(1)}` +
