@@ -70,6 +70,13 @@ const stepSchedule = (c, documents) => ({ each: [{ label: STEP_LABEL, event: ste
 
 const schedule = (c, stats) => E.map((v) => stepSchedule(v, publicDocuments(v, stats)))(validate(c, stats))
 
+/**
+ * Why a run without a declared n̂ is not a private release: q = B/n and the plan then use the exact
+ * number of e-mails, which differs between neighbours under add/remove (`dpaudit train --private`
+ * refuses it before any work; otherwise the run is labelled not private).
+ */
+export const EXACT_N = 'the trainer protects add/remove one e-mail, and without a declared n̂ (--documents, or config.documents) the exact number of e-mails sets the sampling rate q = B/n and so the plan, though it differs between neighbours (declare the public n̂ with --documents)'
+
 const assumptions = (c) => [
   'neighbouring training sets differ by adding or removing one e-mail with its label; every step includes each e-mail independently with probability q = B/n̂ (Poisson sampling, the model dp_accounting and Opacus account DP-SGD under)',
   `n̂ (${c.documents === undefined ? "the corpus's own number of training e-mails, treated as public" : `declared: ${c.documents}`}), B, T, C, σ, η, the vocabulary and the initial weights w₀ = 0 are public`,
@@ -173,4 +180,5 @@ export const makeDpSgdTrainer = ({ name, clipping }) => ({
   releases: ['word-vectors', 'word-weights'],
   summary: (c) => `T = ${c.steps}, B = ${c.batchSize}, σ = ${c.noiseMultiplier}, C = ${c.clip}, η = ${c.learningRate}`,
   withDeclared: (c, declared) => (declared.documents === undefined ? c : { ...c, documents: declared.documents }),
+  refusals: (c) => (c.documents === undefined ? [EXACT_N] : []),
 })

@@ -11,7 +11,7 @@
  * The examples import `dpaudit/<sub>`, which the package's exports map to dist/; here they are
  * mapped to the sources, so the test needs no build.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -150,6 +150,20 @@ describe('DP-SGD logistic regression, a plug-in outside LDA', () => {
       const file = JSON.parse(readFileSync(out, 'utf8')) as { kind: string; weights: ReadonlyArray<number> }
       expect(file.kind).toBe('dpaudit-dp-sgd-logreg-model')
       expect(file.weights).toHaveLength(10_000)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('is a private release only with a declared n̂: without --documents, --private is refused before training and nothing is written', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dpaudit-dp-sgd-'))
+    try {
+      const out = join(dir, 'dp-sgd.json')
+      const module = fileURLToPath(new URL('../../examples/dp-sgd-logreg.mjs', import.meta.url))
+      const r = await runTrainModule([module, '--corpus', 'spam', '--private', '--out', out])
+      expect(r.code).toBe(1)
+      expect(r.stderr).toMatch(/^--private: .*exact number of e-mails sets the sampling rate q = B\/n .*--documents/)
+      expect(existsSync(out)).toBe(false)
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
