@@ -97,10 +97,11 @@ const make = (every: boolean): LdaTrainer<CdpConfig> => ({
   fit: (corpus, c, rng, options = {}) => {
     const start = startPrivateFit(corpus, c, validate, rng, Number.POSITIVE_INFINITY, options, cdpSchedule(c, every))
     if (E.isLeft(start)) return start
-    const { gate, state, sampler, iterate } = start.right
+    const { gate, state, sampler, observed, iterate } = start.right
     const { nwk, ndk } = state
-    const tw = topicWord(c, sampler.noiser)
-    const dt = docTopic(c, sampler.noiser)
+    // each release is read until the next one (CDP-LDA copies its first noise out below)
+    const tw = topicWord(c, sampler.reusingNoiser('n_wk'))
+    const dt = docTopic(c, sampler.reusingNoiser('n_dk'))
     let twNoise: Float64Array = new Float64Array(nwk.length)
     let dtNoise: Float64Array = new Float64Array(ndk.length)
     // CDP-LDA's later iterations: the true counts plus the first iteration's noise
@@ -116,7 +117,7 @@ const make = (every: boolean): LdaTrainer<CdpConfig> => ({
     // the draws are accounted as released: the release is every token's topic after the sweep (as HDP-LDA's topicDraws)
     const draws = randomizedStep(DRAW, nonPrivate, (docNoise: Float64Array, words) => {
       sampler.sweepWithDocNoise(words, docNoise)
-      return state.z.slice()
+      return observed ? state.z.slice() : state.z
     })
     let noisyTw: Float64Array = new Float64Array(nwk.length)
     const run = iterate(

@@ -100,13 +100,22 @@ const countLabel = (c: HdpConfig, it: number): string => (c.noise === 'accumulat
 /**
  * The topic draws of one sweep of `sampler` as a measurement (the sampler reads only the last
  * release). The plan accounts the draws as released, so the release is what they drew: every
- * token's topic `z` after the sweep (a copy, in the state's token order) — what a white-box audit
- * observes (attacks/trainers/observe.ts, release kind `topic-assignments`).
+ * token's topic `z` after the sweep (in the state's token order) — what a white-box audit
+ * observes (attacks/trainers/observe.ts, release kind `topic-assignments`). `observed` (an observer
+ * may keep the value, private-fit.ts): a copy, since the next sweeps change z; otherwise z itself,
+ * which the trainer discards (a 1.2 MB copy per iteration on Brown saved; the release is the same).
  */
-export const topicDraws = (clip: number, beta: number, sampler: SnapshotSampler, z: Int32Array, relation = WORD): Measurement<Uint8Array | undefined, Int32Array> =>
+export const topicDraws = (
+  clip: number,
+  beta: number,
+  sampler: SnapshotSampler,
+  z: Int32Array,
+  relation = WORD,
+  observed = true,
+): Measurement<Uint8Array | undefined, Int32Array> =>
   randomizedStep(DRAW, topicDrawEvent(clip, beta, relation), (include, words: WordStream) => {
     sampler.sweep(words, include)
-    return z.slice()
+    return observed ? z.slice() : z
   })
 
 /** One iteration: the noisy counts, then the sweep's topic draws on them; under `accumulate` the counts of the later iterations move four cells. */
@@ -162,9 +171,9 @@ export const hdpLda: LdaTrainer<HdpConfig> = {
   fit: (corpus, c, rng, options = {}) => {
     const start = startPrivateFit(corpus, c, validate, rng, c.clip, options, hdpSchedule(c))
     if (E.isLeft(start)) return start
-    const { gate, state, sampler, iterate } = start.right
-    // line 9, fresh reading: n̂ = n + η with fresh η every iteration (η drawn on the sampler's threads)
-    const fresh = countRelease(c, 1, sampler.noiser)
+    const { gate, state, sampler, observed, iterate } = start.right
+    // line 9, fresh reading: n̂ = n + η with fresh η every iteration (η drawn on the sampler's threads; read until the next release)
+    const fresh = countRelease(c, 1, sampler.reusingNoiser('n_wk'))
     // accumulate reading: the noise stays, n̂_i = n_i + η_1 + … + η_i
     const acc = new Float64Array(state.nwk.length)
     const accumulated = (it: number): Measurement<Int32Array, Float64Array> => {
@@ -182,7 +191,7 @@ export const hdpLda: LdaTrainer<HdpConfig> = {
         },
       }
     }
-    const draws = topicDraws(c.clip, c.beta, sampler, state.z)
+    const draws = topicDraws(c.clip, c.beta, sampler, state.z, WORD, observed)
     let noisy: Float64Array = new Float64Array(state.nwk.length)
     const run = iterate(
       c.iterations,

@@ -178,11 +178,11 @@ export const subLda: LdaTrainer<SubConfig> = {
   fit: (corpus, c, rng, options = {}) => {
     const start = startPrivateFit(corpus, c, validate, rng, c.clip, options, subSchedule(c))
     if (E.isLeft(start)) return start
-    const { gate, state, sampler, iterate } = start.right
+    const { gate, state, sampler, observed, iterate } = start.right
     const { K, V } = state
     const estimate = new Float64Array(V * K) // released counts scaled to the full corpus (adaptive: only the frequent cells)
     const frequent = new Uint8Array(V * K)
-    const noise = discreteGaussianTable(GAUSS, subLdaSigma(c.order, c.rdpEpsilon), TWO_CELLS, sampler.noiser)
+    const noise = discreteGaussianTable(GAUSS, subLdaSigma(c.order, c.rdpEpsilon), TWO_CELLS, sampler.reusingNoiser('sample'))
     /**
      * Iteration `it`'s release: the sampling coins (words from the gate's: node:crypto on every
      * thread, or streams keyed per document), the counts of the sample, discrete Gaussian noise.
@@ -192,7 +192,7 @@ export const subLda: LdaTrainer<SubConfig> = {
         const { counts, kept } = sampler.subsample(rateOf(c, it), adaptiveAt(c, it) ? frequent : undefined, words)
         return { released: noise.run(counts, words), kept }
       })
-    const draws = topicDraws(c.clip, c.beta, sampler, state.z, RO)
+    const draws = topicDraws(c.clip, c.beta, sampler, state.z, RO, observed)
     const adaptiveDraws = randomizedStep(ADAPTIVE_DRAW, nonPrivate, draws.run)
     const adaptive = c.adaptive
     let last: { released: Float64Array; rate: number } | undefined

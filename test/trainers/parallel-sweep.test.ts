@@ -45,6 +45,31 @@ describe('a seeded private run does not depend on the number of workers', () => 
   })
 })
 
+describe('an observer changes nothing but the copies', () => {
+  // unobserved, a trainer reuses one table per release kind and releases z itself (nobody keeps them);
+  // observed, every release is a value of its own: the same run either way
+  const cases: ReadonlyArray<readonly [string, LdaTrainer<LdaConfigBase>, object]> = [
+    ['hdp-lda', hdpLda as unknown as LdaTrainer<LdaConfigBase>, {}],
+    ['sub-lda', subLda as unknown as LdaTrainer<LdaConfigBase>, { gamma: 0.3 }],
+    ['cdp-lda', cdpLda as unknown as LdaTrainer<LdaConfigBase>, {}],
+    ['cdp-lda+', TRAINERS['cdp-lda+'] as unknown as LdaTrainer<LdaConfigBase>, {}],
+  ]
+  for (const [name, trainer, extra] of cases)
+    it.each([1, 2])(`${name} on %i worker(s): φ identical, every observed release its own array`, (workers) => {
+      const c = { ...trainer.defaults, topics: 4, iterations: 4, ...extra } as LdaConfigBase
+      const plain = trainer.fit(corpus, c, seeded(3), { logLikelihoodEvery: 0, workers })
+      const values: unknown[] = []
+      const seen = trainer.fit(corpus, c, seeded(3), { logLikelihoodEvery: 0, workers, onRelease: (r) => values.push(r.value) })
+      if (E.isLeft(plain) || E.isLeft(seen)) throw new Error('fit failed')
+      expect(bytes(seen.right.model.phi).equals(bytes(plain.right.model.phi))).toBe(true)
+      // a table, z, or SUB-LDA's { released, kept }
+      const arrays = values.flatMap((v) => (ArrayBuffer.isView(v) ? [v] : typeof v === 'object' && v !== null ? Object.values(v).filter((x) => ArrayBuffer.isView(x)) : []))
+      expect(arrays.length).toBeGreaterThanOrEqual(2 * 4)
+      expect(new Set(arrays).size).toBe(arrays.length)
+      expect(new Set(arrays.map((a) => (a as Int32Array).buffer)).size).toBe(arrays.length)
+    })
+})
+
 describe('dpaudit train --seed S --workers W writes the same model file for W = 1, 2, 4', () => {
   const dir = mkdtempSync(join(tmpdir(), 'dpaudit-workers-'))
   afterAll(() => rmSync(dir, { recursive: true, force: true }))

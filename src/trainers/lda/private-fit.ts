@@ -25,6 +25,12 @@ export interface PrivateFitStart {
   readonly gate: ReleaseGate
   readonly state: GibbsState
   readonly sampler: SnapshotSampler
+  /**
+   * Whether an observer sees the releases (`options.onRelease`) and may keep them: then every release is
+   * a value of its own; otherwise a release the trainer reads only until the next one may reuse its
+   * table (`SnapshotSampler.reusingNoiser`, `topicDraws`' z): the same values, fewer copies.
+   */
+  readonly observed: boolean
   /** The true-count log-likelihood, only as a gated diagnostic (undefined unless diagnostics are on). */
   readonly logLikelihood: (iteration: number) => number | undefined
   /**
@@ -65,7 +71,8 @@ export const startPrivateFit = <C extends { readonly topics: number; readonly al
   const state = allocState(corpus, config.topics, 'reading', alloc)
   const logLikelihood = (it: number): number | undefined =>
     gate.diagnostic('log-likelihood of the true counts', () => jointLogLikelihood(state, config.alpha, config.beta), `iteration ${it}`)
-  const sampler = makeParallelSnapshotSampler(state, config.alpha, config.beta, clip, workers)
+  const observed = options.onRelease !== undefined
+  const sampler = makeParallelSnapshotSampler(state, config.alpha, config.beta, clip, workers, 'wasm', observed)
   if (E.isLeft(sampler)) return sampler
   // the uniform initial topics, drawn on the sampler's threads
   gate.independent((w) => sampler.right.initialTopics(w))
@@ -76,5 +83,5 @@ export const startPrivateFit = <C extends { readonly topics: number; readonly al
       sampler.right.close()
     }
   }
-  return E.right({ gate, state, sampler: sampler.right, logLikelihood, iterate })
+  return E.right({ gate, state, sampler: sampler.right, observed, logLikelihood, iterate })
 }

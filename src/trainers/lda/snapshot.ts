@@ -49,7 +49,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, invalidParameter } from '../../core/error.js'
 import type { WordStream } from '../../core/words.js'
-import type { TableNoiser } from '../../mechanisms/measurement.js'
+import type { TableNoise, TableNoiser } from '../../mechanisms/measurement.js'
 import { type Attached, CHUNKS_PER_PART, COIN_RATE, type Command, cutByWeight, PARAMS, RELEASE_SCALE, type SweepArrays, sweepPart } from './parallel/part.js'
 import { type Pool, startPool } from './parallel/pool.js'
 import { addBlockNoise, blockCount, inverseTotals, NOISE_BLOCK, ROW_BLOCK, samplerCache, type StreamKey } from './parallel/release-work.js'
@@ -77,6 +77,13 @@ export interface SnapshotSampler {
    */
   readonly noiser: TableNoiser
   /**
+   * `noiser` for a trainer that reads each release of a table only until its next release: unless the
+   * sampler was built `observed` (an observer may keep every release), the noisy table is written into
+   * one table per `slot`, reused from release to release, instead of a fresh copy (2 MB at Brown's
+   * V × K = 50) each iteration: the same numbers, drawn from the same words.
+   */
+  readonly reusingNoiser: (slot: string) => TableNoiser
+  /**
    * SUB-LDA's coins on the sampler's threads: every token is kept with probability `rate` (0 outside
    * `frequent`, when given), into `include`; returns the (word, topic) counts of the kept tokens
    * (valid until the next call) and how many were kept.
@@ -98,7 +105,7 @@ export interface SnapshotSampler {
 
 /** The sampler on the calling thread alone. */
 export const makeSnapshotSampler = (state: GibbsState, alpha: number, beta: number, clip: number, engine: SparseEngine = 'wasm'): SnapshotSampler => {
-  const s = build(state, alpha, beta, clip, 1, engine)
+  const s = build(state, alpha, beta, clip, 1, engine, true)
   if (E.isLeft(s)) throw new RangeError(s.left.message) // one part starts no thread: only a document too long for the packed topic lists
   return s.right
 }
@@ -107,9 +114,17 @@ export const makeSnapshotSampler = (state: GibbsState, alpha: number, beta: numb
  * The sampler on `workers` threads (the calling one included). The state's arrays must live in
  * SharedArrayBuffers (initState with `sharedInt32`) when workers > 1. `engine`: the sweep's loop,
  * WebAssembly (./private-wasm.ts, where available) or JavaScript — the same draws bit for bit.
+ * `observed`: whether an observer may keep the releases (then `reusingNoiser` copies each one).
  */
-export const makeParallelSnapshotSampler = (state: GibbsState, alpha: number, beta: number, clip: number, workers: number, engine: SparseEngine = 'wasm'): E.Either<DpError, SnapshotSampler> =>
-  build(state, alpha, beta, clip, workers, engine)
+export const makeParallelSnapshotSampler = (
+  state: GibbsState,
+  alpha: number,
+  beta: number,
+  clip: number,
+  workers: number,
+  engine: SparseEngine = 'wasm',
+  observed = true,
+): E.Either<DpError, SnapshotSampler> => build(state, alpha, beta, clip, workers, engine, observed)
 
 /** The randomness of other per-iteration work (noise, coins): node:crypto on every thread, or one key from the gate's words. */
 export const streamKeyOf = (words: WordStream): StreamKey => {
@@ -129,7 +144,7 @@ const randomnessOf = (words: WordStream): SweepRandomness => {
   return { kind: 'keyed', key, extraKey }
 }
 
-const build = (state: GibbsState, alpha: number, beta: number, clip: number, workers: number, engine: SparseEngine): E.Either<DpError, SnapshotSampler> => {
+const build = (state: GibbsState, alpha: number, beta: number, clip: number, workers: number, engine: SparseEngine, observed: boolean): E.Either<DpError, SnapshotSampler> => {
   const { K, V, D, tokens, docStart, z, ndk, nwk, nk } = state
   if (!(Number.isInteger(workers) && workers >= 1)) return E.left(invalidParameter('workers', workers, 'the number of worker threads must be an integer ≥ 1'))
   // more parts than documents would leave threads idle
@@ -216,23 +231,40 @@ const build = (state: GibbsState, alpha: number, beta: number, clip: number, wor
     if (out === undefined) noiseOuts.set(n, (out = f64(n)))
     return out
   }
+  const threadsRead = (counts: ArrayLike<number>): boolean => ArrayBuffer.isView(counts) && shared(counts as unknown as ArrayBufferView)
+  /** counts + noise into `out` (shared when the threads draw it): by every thread when they can read `counts`, else here with the same words. */
+  const drawInto = (noise: TableNoise, counts: ArrayLike<number>, random: StreamKey, out: Float64Array): void => {
+    if (!threadsRead(counts)) addBlockNoise(samplers(noise), random, counts, out, 0, blockCount(counts.length, NOISE_BLOCK))
+    else {
+      pool.attach({ noiseIn: counts as Int32Array | Float64Array, noiseOut: out, noise })
+      pool.run({ type: 'noise', random })
+    }
+  }
   const noiser: TableNoiser = (noise, counts, words) => {
     const random = streamKeyOf(words)
-    if (!(ArrayBuffer.isView(counts) && shared(counts as unknown as ArrayBufferView))) {
-      // a table the threads cannot read: drawn here, with the same words
+    if (!threaded || !threadsRead(counts)) {
       const out = new Float64Array(counts.length)
-      addBlockNoise(samplers(noise), random, counts, out, 0, blockCount(counts.length, NOISE_BLOCK))
+      drawInto(noise, counts, random, out)
       return out
     }
-    const out = threaded ? noiseOut(counts.length) : new Float64Array(counts.length)
-    pool.attach({ noiseIn: counts as Int32Array | Float64Array, noiseOut: out, noise })
-    pool.run({ type: 'noise', random })
+    const out = noiseOut(counts.length)
+    drawInto(noise, counts, random, out)
     // the release leaves the gate and may be kept (an observer records every table): a plain copy, never the reused table
-    if (!threaded) return out
     const copy = out.slice()
     lastNoise = { copy, shared: out }
     return copy
   }
+  const slots = new Map<string, Float64Array>()
+  const reusingNoiser = (slot: string): TableNoiser =>
+    observed
+      ? noiser
+      : (noise, counts, words) => {
+          const random = streamKeyOf(words)
+          let out = slots.get(slot)
+          if (out === undefined || out.length !== counts.length) slots.set(slot, (out = f64(counts.length)))
+          drawInto(noise, counts, random, out)
+          return out
+        }
   let frequentCopy: Uint8Array | undefined
   const subsample = (rate: number, frequent: Uint8Array | undefined, words: WordStream): { counts: Int32Array; kept: number } => {
     const random = streamKeyOf(words)
@@ -285,5 +317,5 @@ const build = (state: GibbsState, alpha: number, beta: number, clip: number, wor
     pool.run({ type: 'initial-topics', random: streamKeyOf(words) })
     recount()
   }
-  return E.right({ setRelease, sweep, sweepWithDocNoise, noiser, subsample, initialTopics, include: arrays.include, workers: parts, close: pool.close })
+  return E.right({ setRelease, sweep, sweepWithDocNoise, noiser, reusingNoiser, subsample, initialTopics, include: arrays.include, workers: parts, close: pool.close })
 }
