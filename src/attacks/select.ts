@@ -16,7 +16,7 @@
  *
  * @module
  */
-import erfc from '@stdlib/math-base-special-erfc'
+import { createRequire } from 'node:module'
 import normalQuantile from '@stdlib/stats-base-dists-normal-quantile'
 import { epsilonFromRates, wilsonUpper } from './bounds.js'
 import type { BoundForm } from './ratio-bound.js'
@@ -675,8 +675,13 @@ const monotoneCells = (fine: ReadonlyArray<number>, f0: Float64Array, f1: Float6
   }
 }
 
-/** Normal upper tail Q(x) = P[Z ≥ x]. */
-const normalTail = (x: number): number => 0.5 * erfc(x / Math.SQRT2)
+/**
+ * Normal upper tail Q(x) = P[Z ≥ x]. @stdlib's erfc is required on first use (issue 23, scale): its
+ * 131 files were 70 of the ~100 ms a fresh audit worker spent importing the fits, and only the
+ * Gaussian-tail threshold needs it.
+ */
+let erfc: ((x: number) => number) | null = null
+const normalTail = (x: number): number => 0.5 * (erfc ??= createRequire(import.meta.url)('@stdlib/math-base-special-erfc') as (x: number) => number)(x / Math.SQRT2)
 
 /** Mean and standard deviation. */
 const moments = (x: Float64Array): [number, number] => {
