@@ -31,6 +31,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { availableParallelism, loadavg } from 'node:os'
 import { parseArgs } from 'node:util'
+import { byThreadKind, threadCpu } from './audit-threads.mjs'
 import { acquireWorkerPool, auditMechanism, auditZoo, closeSharedWorkerPool, createWorkerPool, hashSeed, runChunk, zooEntry } from '../dist/attacks/index.js'
 
 const { values } = parseArgs({ options: { trials: { type: 'string', default: '10000000' }, workers: { type: 'string' }, reps: { type: 'string', default: '3' }, json: { type: 'boolean', default: false } } })
@@ -174,28 +175,6 @@ for (const w of WORKERS) {
 // inside fit() the fits'; the verdict's statistics run in this thread, in the serial part); Amdahl's law then predicts the speed-up on N workers:
 // T(N) = serial + parallel(1) / N + Σ over fit batches of max(batch(1) / N, its longest fit).
 // The same audit with the fits in this thread (the executor without fit()) is timed for comparison.
-// CPU time of each thread of this process (Linux: /proc/self/task; null elsewhere), in ms. Threads that
-// appear with a pool are its workers; the others are this thread and the process's helpers (V8's
-// compiler and garbage-collector threads, libuv's pool), which use a core that W workers leave idle.
-const threadCpu = () => {
-  try {
-    return new Map(
-      readdirSync('/proc/self/task').map((t) => {
-        const stat = readFileSync(`/proc/self/task/${t}/stat`, 'utf8')
-        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-        return [t, ((Number(f[11]) + Number(f[12])) * 1000) / 100]
-      }),
-    )
-  } catch {
-    return null
-  }
-}
-const byThreadKind = (before, after) => {
-  if (before === null || after === null) return null
-  const out = { main: 0, workers: 0, helpers: 0 }
-  for (const [t, ms] of after) out[t === String(process.pid) ? 'main' : before.has(t) ? 'helpers' : 'workers'] += ms - (before.get(t) ?? 0)
-  return out
-}
 const serialOf = (w, inlineFits = false) => {
   const threads0 = threadCpu()
   const t0 = performance.now()
