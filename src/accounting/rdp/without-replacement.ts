@@ -142,11 +142,26 @@ export const wbkGaussianBound = (gamma: number, m: number, alpha: number): numbe
   const terms = scratchTerms(alpha - 1)
   const e2 = eps(2)
   terms[0] = 2 * lg + (row[2] as number) + Math.min(LN4 + logExpm1(e2), e2 + LN2)
-  // A term whose Theorem-9 side is already 60 nats below the j = 2 term (so below the sum's largest
-  // term) keeps that side: it is ≥ the min, so still an upper bound, and logSumExpPruned skips it
-  // anyway (it adds < e^{−60} of the sum). The Pearson–Vajda moments, O(j) each, are computed only
-  // for the terms that count (at γ = 2.5e-4 only j ≲ 10 of α ≤ 1,024).
-  const cut = (terms[0] as number) - 60
+  /** Term j with its Pearson–Vajda side: the Cauchy–Schwarz mean of the even moments around j. */
+  const exactTerm = (j: number, head: number, theorem9: number): number => {
+    const lo = 2 * Math.floor(j / 2)
+    const hi = 2 * Math.ceil(j / 2)
+    const pv = LN4 + 0.5 * (logPv(m, memo, lo) + logPv(m, memo, hi))
+    return head + Math.min(pv, theorem9)
+  }
+  // Skipping terms that cannot count. A term 60 nats or more below the largest is skipped by
+  // logSumExpPruned (it adds < e^{−60} of the sum), so any value that is ≥ it and still below that
+  // line gives the same bits; the line is at least `cut`, as the j = 2 and j = α terms are terms.
+  // Two upper bounds on a term decide it without its O(j) Pearson–Vajda moments: its Theorem-9
+  // side, and Lyapunov's inequality (‖X‖_j ≤ ‖X‖_J for j ≤ J, so χ^j ≤ (χ^J)^{j/J} for even j ≤ J,
+  // and the Cauchy–Schwarz mean of an odd j too) from the top moment J = 2⌈α/2⌉, which the j = α
+  // term reads anyway. A term that may count is computed as before. At γ = 2.5e-4, σ 2 this
+  // computes the moments of a few j per order instead of every even j ≤ α + 1 (O(α²) in all).
+  const top = 2 * Math.ceil(alpha / 2)
+  const lastHead = alpha * lg + (row[alpha] as number)
+  const lastTerm = alpha >= 3 ? exactTerm(alpha, lastHead, (alpha - 1) * eps(alpha) + LN2) : -Infinity
+  const cut = Math.max(terms[0] as number, lastTerm) - 60
+  const lyapunovRate = alpha >= 3 ? logPv(m, memo, top) / top : 0
   for (let j = 3; j <= alpha; j++) {
     const head = j * lg + (row[j] as number)
     const theorem9 = (j - 1) * eps(j) + LN2
@@ -154,10 +169,12 @@ export const wbkGaussianBound = (gamma: number, m: number, alpha: number): numbe
       terms[j - 2] = head + theorem9
       continue
     }
-    const lo = 2 * Math.floor(j / 2)
-    const hi = 2 * Math.ceil(j / 2)
-    const pv = LN4 + 0.5 * (logPv(m, memo, lo) + logPv(m, memo, hi))
-    terms[j - 2] = head + Math.min(pv, theorem9)
+    const lyapunov = LN4 + j * lyapunovRate
+    if (j < alpha && head + lyapunov < cut) {
+      terms[j - 2] = head + Math.min(lyapunov, theorem9)
+      continue
+    }
+    terms[j - 2] = j === alpha ? lastTerm : exactTerm(j, head, theorem9)
   }
   return roundUpLoss(softplus(logSumExpPruned(terms, alpha - 1)) / (alpha - 1))
 }
