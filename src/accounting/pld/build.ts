@@ -19,6 +19,7 @@ import { composeChannels, type Factor } from './compose.js'
 import {
   discreteGrid,
   discretizeAdditive,
+  discretizeMixture,
   discretizeDiscrete,
   discretizeLattice,
   discretizeSubsampledGaussian,
@@ -31,6 +32,7 @@ import { checkGridSize, gridOverflow, MAX_GRID_POINTS, MAX_LEAF_LOSS, type PldOp
 import {
   type AdditivePair,
   additiveLossRange,
+  mixtureLossRange,
   type Direction,
   type LatticePair,
   NON_PRIVATE_PAIR,
@@ -59,9 +61,9 @@ const gridInterval = (factors: ReadonlyArray<PldFactorSpec>, h: number): { reado
   return { interval, aligned: Math.abs(interval - h) > 1e-12 * h }
 }
 
-/** Sampled add/remove pairs differ by direction; unsampled and substitution pairs are symmetric. */
+/** Sampled add/remove pairs and mixtures of Gaussians differ by direction; the other unsampled pairs and the substitution pairs are symmetric. */
 const directionsOf = (factors: ReadonlyArray<PldFactorSpec>): ReadonlyArray<Direction> =>
-  factors.some((f) => f.q !== 1 && f.substitution !== true) ? ['remove', 'add'] : ['remove']
+  factors.some((f) => (f.q !== 1 && f.substitution !== true) || f.base._tag === 'Mixture') ? ['remove', 'add'] : ['remove']
 
 /** The grid [i0, i0 + K] covering a loss range, refusing (before allocating) one over the limit. */
 const lossGrid = (
@@ -147,6 +149,10 @@ const leafPlds = (
       const sized = checkGridSize(K + 1, h, K * h, f.path, 'the privacy-loss grid of this event')
       if (E.isLeft(sized)) return sized
       out.push(discretizeDiscrete(pair, h))
+    } else if (pair._tag === 'Mixture') {
+      const g = lossGrid(mixtureLossRange(pair, tail), h, f.path)
+      if (E.isLeft(g)) return g
+      out.push(discretizeMixture(pair, h, g.right.i0, g.right.K))
     } else if (pair._tag === 'Lattice') {
       const l = latticePlds(pair, h, tail, f.path)
       if (E.isLeft(l)) return l

@@ -51,6 +51,8 @@ import {
   laplaceAtoms,
   laplaceTails,
   type LatticePair,
+  type MixturePair,
+  mixtureTails,
   substitutionTails,
 } from './pairs.js'
 import { forEachLatticeOutcome } from './lattice.js'
@@ -548,6 +550,15 @@ export const discretizeSubstitutionGaussian = (mu: number, q: number, h: number,
   const t = new Float64Array(4 * (K + 1))
   const scratch = new Float64Array(2)
   for (let g = 0; g <= K; g++) substitutionTails(mu, q, (i0 + g) * h, t, 4 * g, scratch)
+  const cells = cellsFromTails(t, i0, K, [])
+  return { upper: trimPld(pessimistic(cells, h)), lower: trimPld(optimistic(cells, h)) }
+}
+
+/** Pessimistic and optimistic PLDs of a mixture-of-Gaussians pair on grid indices [i0, i0 + K] (./pairs.ts `mixtureTails`). */
+export const discretizeMixture = (pair: MixturePair, h: number, i0: number, K: number): LeafPlds => {
+  const t = new Float64Array(4 * (K + 1))
+  const scratch = new Float64Array(2)
+  for (let g = 0; g <= K; g++) mixtureTails(pair, (i0 + g) * h, t, 4 * g, scratch)
   const cells = cellsFromTails(t, i0, K, [])
   return { upper: trimPld(pessimistic(cells, h)), lower: trimPld(optimistic(cells, h)) }
 }

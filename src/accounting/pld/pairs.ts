@@ -78,7 +78,20 @@ export interface LatticePair {
   readonly direction: Direction
 }
 
-export type DominatingPair = AdditivePair | LatticePair | DiscretePair
+/**
+ * A mixture of Gaussians (normalize.ts `MixtureOfGaussians`, Poisson sampling folded into its
+ * weights): remove P = Σ w_i N(μ_i, 1), Q = N(0, 1); add P = N(0, 1), Q = Σ w_i N(μ_i, 1). Its loss
+ * L(x) = log Σ w_i e^{μ_i x − μ_i²/2} (remove; −L(x) add) is increasing in x (every μ_i ≥ 0), so its
+ * tails are Gaussian tails at a threshold found numerically (`mixtureTails`).
+ */
+export interface MixturePair {
+  readonly _tag: 'Mixture'
+  readonly shifts: ReadonlyArray<number>
+  readonly weights: ReadonlyArray<number>
+  readonly direction: Direction
+}
+
+export type DominatingPair = AdditivePair | LatticePair | DiscretePair | MixturePair
 
 /** Unsampled integer noise with an integer shift (see `LatticePair`). */
 export interface LatticeBase {
@@ -94,6 +107,8 @@ export type BasePair =
   | { readonly _tag: 'Laplace'; readonly mu: number }
   | LatticeBase
   | DiscretePair
+  /** A mixture of Gaussians: the pair (N(0, 1), Σ w_i N(μ_i, 1)), in both orders (not symmetric). */
+  | { readonly _tag: 'Mixture'; readonly shifts: ReadonlyArray<number>; readonly weights: ReadonlyArray<number> }
 
 // -------------------------------------------------------------------------------------------
 // base pairs of the supported leaves
@@ -226,12 +241,10 @@ export const basePairOfLeaf = (leaf: NormalizedLeaf): BasePair | null | undefine
     case 'ApproxDP':
       return leaf.epsilon === 0 && leaf.delta === 0 ? null : approxDpPair(leaf.epsilon, leaf.delta)
     case 'MixtureOfGaussians': {
-      // Each N(μ_i) against N(0) is a post-processing of N(μ_max) against N(0) (x ↦ (μ_i/μ_max)x plus
-      // independent N(0, 1 − (μ_i/μ_max)²) noise), and the hockey-stick divergence is jointly convex:
-      // the largest shift's Gaussian dominates the mixture in both orders (an upper bound, not its own pair).
+      // The mixture's own pair (Choquette-Choo et al. 2023; dp_accounting's MixtureGaussianPrivacyLoss).
       const m = mixtureMaxShift(leaf.shifts)
       if (m === 0) return null
-      return m === Infinity ? NON_PRIVATE_PAIR : { _tag: 'Gaussian', mu: m }
+      return m === Infinity ? NON_PRIVATE_PAIR : { _tag: 'Mixture', shifts: leaf.shifts, weights: leaf.weights }
     }
     case 'StatedRdp':
       return undefined
@@ -309,7 +322,181 @@ export const subsampledPair = (base: BasePair, q: number, direction: Direction):
       return { _tag: 'Lattice', noise: base.noise, scale: base.scale, shift: base.shift, q, direction: q === 1 ? 'remove' : direction }
     case 'Discrete':
       return q === 1 ? base : subsampleDiscrete(base, q, direction)
+    case 'Mixture': {
+      // Poisson sampling mixes in N(0, 1) with weight 1 − q: a mixture again (the shift 0 gains 1 − q).
+      if (q === 1) return { _tag: 'Mixture', shifts: base.shifts, weights: base.weights, direction }
+      const shifts = [...base.shifts]
+      const weights = base.weights.map((w) => q * w)
+      const zero = shifts.indexOf(0)
+      if (zero >= 0) weights[zero] = (weights[zero] as number) + (1 - q)
+      else {
+        shifts.push(0)
+        weights.push(1 - q)
+      }
+      return { _tag: 'Mixture', shifts, weights, direction }
+    }
   }
+}
+
+// -------------------------------------------------------------------------------------------
+// the mixture of Gaussians
+// -------------------------------------------------------------------------------------------
+
+/** L(x) = log Σ w_i e^{μ_i x − μ_i²/2}: the remove-direction loss at output x (increasing in x). */
+export const mixtureLoss = (pair: MixturePair, x: number): number => lossAt(prepared(pair), x)
+
+/** A mixture's coefficients c_i = log w_i − μ_i²/2, so L(x) = log Σ e^{c_i + μ_i x}; and the last root found (a warm start). */
+interface PreparedMixture {
+  readonly mu: Float64Array
+  readonly c: Float64Array
+  /** log of the weight of the shift 0 (L's infimum), −∞ without one. */
+  readonly logW0: number
+  last: number
+}
+
+const PREPARED = new WeakMap<MixturePair, PreparedMixture>()
+
+const prepared = (pair: MixturePair): PreparedMixture => {
+  const hit = PREPARED.get(pair)
+  if (hit !== undefined) return hit
+  const n = pair.shifts.length
+  const mu = new Float64Array(n)
+  const c = new Float64Array(n)
+  let w0 = 0
+  for (let i = 0; i < n; i++) {
+    const m = pair.shifts[i] as number
+    const w = pair.weights[i] as number
+    mu[i] = m
+    c[i] = Math.log(w) - (m * m) / 2
+    if (m === 0) w0 += w
+  }
+  const p: PreparedMixture = { mu, c, logW0: w0 > 0 ? Math.log(w0) : -Infinity, last: 0 }
+  PREPARED.set(pair, p)
+  return p
+}
+
+const lossAt = (p: PreparedMixture, x: number): number => {
+  let m = -Infinity
+  const n = p.mu.length
+  for (let i = 0; i < n; i++) {
+    const t = (p.c[i] as number) + (p.mu[i] as number) * x
+    if (t > m) m = t
+  }
+  if (m === -Infinity || m === Infinity) return m
+  let s = 0
+  for (let i = 0; i < n; i++) s += Math.exp((p.c[i] as number) + (p.mu[i] as number) * x - m)
+  return m + Math.log(s)
+}
+
+/** L(x) and L′(x) = Σ μ_i e^{c_i + μ_i x}/Σ e^{c_i + μ_i x} (the posterior mean shift) in one pass, into out[0..1]. */
+const lossAndSlope = (p: PreparedMixture, x: number, out: Float64Array): void => {
+  let m = -Infinity
+  const n = p.mu.length
+  for (let i = 0; i < n; i++) {
+    const t = (p.c[i] as number) + (p.mu[i] as number) * x
+    if (t > m) m = t
+  }
+  let s = 0
+  let sm = 0
+  for (let i = 0; i < n; i++) {
+    const e = Math.exp((p.c[i] as number) + (p.mu[i] as number) * x - m)
+    s += e
+    sm += (p.mu[i] as number) * e
+  }
+  out[0] = m + Math.log(s)
+  out[1] = sm / s
+}
+
+const LS = new Float64Array(2)
+
+/** The loss margin the thresholds give away, far above the rounding of L and of the root. */
+const MIXTURE_MARGIN = 1e-11
+
+/**
+ * An x with L(x) = target to within rounding (L is increasing and convex): Newton steps from the
+ * last root found (the grid's targets come in order), kept inside a bracket that bisection shrinks
+ * when a step leaves it. −∞ when L > target everywhere (target at or below L's infimum, the log of
+ * the shift 0's weight), +∞ when nowhere.
+ */
+const mixtureThreshold = (p: PreparedMixture, target: number): number => {
+  if (target === Infinity) return Infinity
+  if (target === -Infinity || target <= p.logW0) return -Infinity
+  let x = Number.isFinite(p.last) ? p.last : 0
+  let lo = -Infinity
+  let hi = Infinity
+  // Close enough: within 1e-13 of the target in loss, far inside the margin the callers give away.
+  const tol = 1e-13 * Math.max(1, Math.abs(target))
+  for (let i = 0; i < 400; i++) {
+    lossAndSlope(p, x, LS)
+    const f = (LS[0] as number) - target
+    if (f <= 0 && f >= -tol) break
+    if (f < 0) lo = x
+    else hi = x
+    if (Number.isFinite(lo) && Number.isFinite(hi) && hi - lo <= 4 * Number.EPSILON * Math.max(1, Math.abs(x))) {
+      x = lo
+      break
+    }
+    let next = x - f / (LS[1] as number)
+    if (!(next > lo && next < hi)) {
+      // Outside the bracket (or no slope): expand an open side, else bisect.
+      next = lo === -Infinity ? hi - 2 * Math.max(1, Math.abs(hi)) : hi === Infinity ? lo + 2 * Math.max(1, Math.abs(lo)) : lo + (hi - lo) / 2
+    }
+    x = next
+  }
+  p.last = x
+  return x
+}
+
+/**
+ * Tails of a mixture pair's loss at ε, as `additiveTails` writes them: P(L > ε), P(L ≤ ε), Q(L > ε),
+ * Q(L ≤ ε). The threshold is taken at ε − margin (remove: {L > ε} grows; add: {L_add > ε} =
+ * {L < −ε} at −ε + margin, grows too), so each cell's mass is read over an interval of outputs whose
+ * losses reach at most the cell's top plus the margin — a pessimistic reading, since the margin
+ * (1e-11·max(1, |ε|)) is far above the rounding of L and of the root. `scratch` holds 2 numbers.
+ */
+export const mixtureTails = (pair: MixturePair, eps: number, out: Float64Array, at: number, scratch: Float64Array): void => {
+  const margin = MIXTURE_MARGIN * Math.max(1, Math.abs(eps))
+  const p = prepared(pair)
+  const n = pair.shifts.length
+  let pAbove = 0
+  let pBelow = 0
+  if (pair.direction === 'remove') {
+    const x = mixtureThreshold(p, eps - margin) // {L > ε} ⊆ {X > x}
+    for (let i = 0; i < n; i++) {
+      noiseTails('gaussian', x - (pair.shifts[i] as number), scratch, 0)
+      pAbove += (pair.weights[i] as number) * scratch[0]!
+      pBelow += (pair.weights[i] as number) * scratch[1]!
+    }
+    noiseTails('gaussian', x, scratch, 0)
+    out[at] = pAbove
+    out[at + 1] = pBelow
+    out[at + 2] = scratch[0]!
+    out[at + 3] = scratch[1]!
+  } else {
+    const x = mixtureThreshold(p, -eps + margin) // {L_add > ε} = {L < −ε} ⊆ {X < x}
+    for (let i = 0; i < n; i++) {
+      noiseTails('gaussian', x - (pair.shifts[i] as number), scratch, 0)
+      pAbove += (pair.weights[i] as number) * scratch[1]!
+      pBelow += (pair.weights[i] as number) * scratch[0]!
+    }
+    noiseTails('gaussian', x, scratch, 0)
+    out[at] = scratch[1]!
+    out[at + 1] = scratch[0]!
+    out[at + 2] = pAbove
+    out[at + 3] = pBelow
+  }
+}
+
+/**
+ * The loss range holding all of P's mass but `tail`: every component of the mixture has its mean in
+ * [0, μ_max], so P(X < −z) ≤ Φ(−z) and P(X > μ_max + z) ≤ Φc(z) on either side.
+ */
+export const mixtureLossRange = (pair: MixturePair, tail: number): { readonly lo: number; readonly hi: number } => {
+  const z = gaussianTailPoint(tail / 2)
+  const top = pair.shifts.reduce((a, m) => Math.max(a, m), 0)
+  const lo = mixtureLoss(pair, -z)
+  const hi = mixtureLoss(pair, top + z)
+  return pair.direction === 'remove' ? { lo, hi } : { lo: -hi, hi: -lo }
 }
 
 // -------------------------------------------------------------------------------------------

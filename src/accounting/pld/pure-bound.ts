@@ -36,6 +36,10 @@ const baseRange = (base: BasePair): { readonly max: number; readonly min: number
       return { max: base.mu, min: -base.mu }
     case 'DiscreteNoise':
       return base.noise === 'laplace' ? { max: base.shift / base.scale, min: -base.shift / base.scale } : { max: Infinity, min: -Infinity }
+    case 'Mixture':
+      // Remove: L(x) → ∞ as x → ∞ (a shift > 0) and → log w_0 below; add: −L. Both ends as ∞ (sound;
+      // the add direction's finite −log w_0 is not used).
+      return base.shifts.some((m) => m > 0) ? { max: Infinity, min: -Infinity } : { max: 0, min: 0 }
     case 'Discrete': {
       // Read off the atoms (no symmetry assumed): B-only mass is loss −∞.
       let max = -Infinity
