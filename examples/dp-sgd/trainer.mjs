@@ -20,7 +20,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
 import { invalidParameter } from 'dpaudit'
 import { Relations, ReleaseGate, wordsFromRng } from 'dpaudit/mechanisms'
-import { noClaim, validateCorpus } from 'dpaudit/trainers'
+import { Claims, validateCorpus } from 'dpaudit/trainers'
 import { accuracy, presenceRows } from './features.mjs'
 import { dpSgdStep, STEP_LABEL } from './step.mjs'
 
@@ -170,7 +170,7 @@ export const makeDpSgdTrainer = ({ name, clipping }) => ({
   relation: RELATION,
   accountingRelation: RELATION,
   schedule,
-  claimed: () => noClaim('Abadi et al. 2016, Algorithm 1', 'no guarantee of its own: the accountant answers for the plan', RELATION),
+  claimed: () => Claims.noClaim('Abadi et al. 2016, Algorithm 1', 'no guarantee of its own: the accountant answers for the plan', RELATION),
   assumptions,
   fit: fit({ clipping }),
   flags: FLAGS,

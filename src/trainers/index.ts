@@ -4,7 +4,8 @@
  * their privacy (plan ≡ ledger; ε from the accountant, the paper's claim beside it).
  *
  * The export list is curated (issue 25): the trainers and the registry, the plug-in contract's helpers
- * (erase, planOf, claims, flags), privacy statements, model files, corpus loading and evaluation. The
+ * (erase, planOf, the namespaces `Claims` and `Flags`), privacy statements, model files (`ModelFiles`),
+ * corpus loading (UCI files: `Uci`) and evaluation; at most 40 runtime values. The
  * papers' analyses (SUB-LDA's σ and efficiency-privacy, LP-LDA's bits, OLP-LDA's Bayes steps, spectral
  * configurations), the samplers, the RNGs and numpy-compatible shuffles are reached by their module path
  * inside the package only. Every type of the modules below stays exported.
@@ -34,12 +35,14 @@ export type { PerplexityOptions, PerplexityResult } from './eval/perplexity.js'
 export type { RecoveryResult } from './eval/recovery.js'
 
 // the plug-in contract: erasing, plans, the paper's claim beside the accountant's, flags
-export { compositionAtoms, sameComposition, planOf, pureClaim, rdpClaim, noClaim } from './trainer.js'
+export { compositionAtoms, sameComposition, planOf } from './trainer.js'
+export * as Claims from './public/claims.js'
 export { erase } from './erase.js'
-export { flagNumber, numericFlag } from './flags.js'
+export * as Flags from './public/flags.js'
 export { postProcessing } from './release/post-processing.js'
 // the built-in trainers and their registry
-export { TRAINERS, TRAINER_LIST, TRAINER_NAMES, isTrainerName, trainerNamed } from './registry.js'
+// (TRAINER_LIST, the same trainers erased, and isTrainerName stay inside: TRAINERS, TRAINER_NAMES, trainerNamed)
+export { TRAINERS, TRAINER_NAMES, trainerNamed } from './registry.js'
 export { cgs } from './cgs.js'
 export { hdpLda } from './hdp.js'
 export { cdpLda, cdpLdaPlus } from './cdp.js'
@@ -50,10 +53,10 @@ export { sviLda, sviLdaWithoutReplacement } from './svi/trainer.js'
 export { spectralLdaTrainer } from './spectral/trainer.js'
 // what a run states and writes
 export { privacyStatement } from './statement.js'
-export { writeModelFile, readModelFile, decodeModelFile, ModelFileCodec } from './model-file.js'
+export * as ModelFiles from './public/model-files.js'
 // corpora: loading, building, splitting, synthesising
 export { declarePublic, corpusStats, validateCorpus, fromDocuments, selectDocuments, documentCount } from './corpus/corpus.js'
-export { readUci, writeUci } from './corpus/uci.js'
+export * as Uci from './public/uci.js'
 export { tokenize } from './corpus/text.js'
 export { datasetFromRaw, datasetFromCorpus, completionHalves } from './corpus/dataset.js'
 export { loadDataset, BUILTIN_CORPORA } from './corpus/load.js'
