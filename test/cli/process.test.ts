@@ -6,9 +6,10 @@
 import { spawn, spawnSync } from 'node:child_process'
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { basename, join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { RUN_PREFIX } from '../setup/tmp.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'dpaudit-cli-proc-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -107,6 +108,14 @@ const runMain = (args: ReadonlyArray<string>, closeAfterFirstLine: boolean): Pro
     child.on('close', (code, signal) => done({ code, signal, stdout, stderr }))
   })
 
+// One start-up of the CLI from the sources before the tests that start it: it fills ts-hooks.mjs's
+// cache (the run's own, in its temp folder), so each later child reads the transpiled files (~1.5 s of
+// CPU) instead of the first one transpiling them within its test's time (~10 s of CPU, a minute at load 20).
+beforeAll(async () => {
+  const r = await runMain(['--version'], false)
+  if (r.code !== 0) throw new Error(`the CLI did not start from the sources: ${r.stderr}`)
+}, 240_000)
+
 describe('a permission-denied --out', () => {
   // As root every folder is writable, so the check is run as a user who may not write: in this
   // process when it is not root, else in a child process switched to the user nobody (uid 65534),
@@ -149,9 +158,27 @@ describe('a permission-denied --out', () => {
         }
       })
     })
+  /**
+   * Runs `commands` as nobody, reading the sources as transpiled by the root start-up (beforeAll).
+   * nobody may not enter the run's temp folder (mode 700) that holds test/cli/ts-hooks.mjs's cache,
+   * so its child transpiled the whole CLI itself (~10 s of CPU; a timeout at load 15): the run's
+   * folder is opened to traversal (711, not listing) while nobody's child runs. Where the folder is
+   * not the run's own, nothing changes.
+   */
+  const asNobodyFromCache = async (commands: ReadonlyArray<ReadonlyArray<string>>): Promise<ReadonlyArray<{ code: number; stderr?: string }>> => {
+    const runDir = tmpdir()
+    const mode = statSync(runDir).mode & 0o777
+    const open = basename(runDir).startsWith(RUN_PREFIX)
+    if (open) chmodSync(runDir, mode | 0o011)
+    try {
+      return await asNobody(commands)
+    } finally {
+      if (open) chmodSync(runDir, mode)
+    }
+  }
   it.skipIf(!root || !nobodyCannotWrite || nobodyCanRun !== undefined)('as root: audit and train run as nobody are refused at once, naming the path, nothing written', async () => {
     const out = join(repoFolder, 'permission-denied.json')
-    const [audit, train] = await asNobody([
+    const [audit, train] = await asNobodyFromCache([
       ['audit', 'zoo:laplace', '--trials', '1000000000', '--out', out],
       ['train', 'cgs', '--corpus', 'brown', '--topics', '2', '--iterations', '2', '--seed', '1', '--quiet', '--out', out],
     ])
