@@ -121,9 +121,10 @@ describe.skipIf(!hasRedis)('trainer audits on BullMQ over a real Redis', () => {
     return { child, done: new Promise((resolve) => child.on('exit', (code) => resolve({ code, out, err }))) }
   }
   let dir = ''
-  // Two workers for both tests, started once Redis answers (each child transpiles the sources it
-  // imports, which takes seconds on a busy machine; the first test's wait covers it). Short locks, so a killed worker's chunk is
-  // found stalled within seconds.
+  // Two workers for both tests, started once Redis answers. Short locks, so a killed worker's chunk is
+  // found stalled within seconds. From the sources, B and the coordinators start after A is waiting
+  // for chunks: A's start-up transpiles the CLI into test/cli/ts-hooks.mjs's cache (~10 s of CPU),
+  // and the later children read it (~1.5 s each) instead of each transpiling the same files at once.
   let a: Worker
   let b: Worker
   const LOCK_MS = 3000
@@ -138,8 +139,13 @@ describe.skipIf(!hasRedis)('trainer audits on BullMQ over a real Redis', () => {
     redis = startRedis()
     await waitFor('redis-server', async () => (await pingRedis(url, 500)) === null)
     a = startWorker(url, LOCK_MS)
+    if (CLI[0] === '--import')
+      await waitFor('worker A to start (transpiling the sources)', () => {
+        if (a.child.exitCode !== null) throw new Error(`worker A exited ${a.child.exitCode}: ${a.log}`)
+        return /waiting for chunks/.test(a.log)
+      }, 150_000)
     b = startWorker(url, LOCK_MS)
-  }, 20_000)
+  }, 180_000)
 
   afterAll(() => {
     for (const c of children) stop(c)
