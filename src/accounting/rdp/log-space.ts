@@ -85,7 +85,7 @@ export const scratchTerms = (n: number): Float64Array => {
 }
 
 /** Terms this far below the largest are skipped by `logSumExpPruned`. */
-const PRUNE_NATS = 60
+export const PRUNE_NATS = 60
 
 /**
  * log Σ_{i<n} e^{x_i}, skipping the exp of terms more than 60 nats below the largest: their total

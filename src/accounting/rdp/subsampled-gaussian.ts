@@ -27,7 +27,7 @@ import logcdf from '@stdlib/stats-base-dists-normal-logcdf'
 import { logAddExp, logSumExp, roundUpLoss } from '../../core/numeric.js'
 import { gaussianRdp } from './closed-forms.js'
 import { byOrder, kept, keptOr } from './kept.js'
-import { logBinomialRow, logExpm1, logSumExpPruned, phi, scratchTerms, softplus } from './log-space.js'
+import { PRUNE_NATS, logBinomialRow, logExpm1, logSumExpPruned, phi, scratchTerms, softplus } from './log-space.js'
 
 /** Relative margin against floating-point error. */
 export const SAMPLED_GAUSSIAN_MARGIN = 1e-11
@@ -149,15 +149,47 @@ export const makeSampledGaussian = (q: number, sigma: number): SampledGaussian =
   const l1q = Math.log1p(-q)
   const logNorm = -Math.log(sigma) - LOG_SQRT_2PI
 
-  // log(e^{k(k−1)/(2σ²)} − 1), shared by all integer orders.
-  const logMoment: number[] = [-Infinity, -Infinity]
+  // log(e^{k(k−1)/(2σ²)} − 1), shared by all integer orders, computed for the k a sum reads (NaN: not yet).
+  let logMoment = new Float64Array(0)
+  const logMomentAt = (k: number): number => {
+    if (k >= logMoment.length) {
+      const grown = new Float64Array(Math.max(k + 1, 2 * logMoment.length)).fill(Number.NaN)
+      grown.set(logMoment)
+      logMoment = grown
+    }
+    let v = logMoment[k] as number
+    if (Number.isNaN(v)) {
+      v = logExpm1(k * (k - 1) * inv2s2)
+      logMoment[k] = v
+    }
+    return v
+  }
+  /**
+   * The binomial sum from k = α down. The terms left below k are at most
+   *   Σ_{j<k} C(α,j)(1−q)^{α−j}q^j (e^{k(k−1)/(2σ²)} − 1) ≤ e^{k(k−1)/(2σ²)} − 1
+   * (the moment factor grows with j, the binomial probabilities sum to at most 1), so once that
+   * is more than PRUNE_NATS below the largest term seen, the rest is dropped: less than e^{−60} of
+   * the result, within what `logSumExpPruned` already drops from the α − 1 terms of the full sum
+   * (each pruned term is below e^{−60} of the largest, so the old shortfall was at most (α − 1)e^{−60};
+   * now at most (computed terms + 1)e^{−60}, no more since at least one term was skipped), and far
+   * inside SAMPLED_GAUSSIAN_MARGIN. High orders at small σ are dominated by their top few terms
+   * (σ 1.1, α = 1024: about 2 of 1023), which is where the cold grid spent its integer-order time.
+   */
   const logAMinus1Binomial = (alpha: number): number => {
-    for (let k = logMoment.length; k <= alpha; k++) logMoment.push(logExpm1(k * (k - 1) * inv2s2))
     const row = logBinomialRow(alpha)
     const terms = scratchTerms(alpha - 1)
-    for (let k = 2; k <= alpha; k++)
-      terms[k - 2] = (row[k] as number) + (alpha - k) * l1q + k * lq + (logMoment[k] as number)
-    return logSumExpPruned(terms, alpha - 1)
+    let n = 0
+    let m = -Infinity
+    for (let k = alpha; k >= 2; k--) {
+      const lm = logMomentAt(k)
+      if (lm - m < -PRUNE_NATS) break // difference form: m − 60 rounds to m past 2⁶⁰ (issue 30)
+      const t = (row[k] as number) + (alpha - k) * l1q + k * lq + lm
+      terms[n++] = t
+      if (t > m) m = t
+    }
+    // Ascending k, the order the full sum added them in (the same rounding where nothing was dropped).
+    terms.subarray(0, n).reverse()
+    return logSumExpPruned(terms, n)
   }
 
   const logOnePlusY = (z: number): number => {
