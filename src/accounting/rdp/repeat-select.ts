@@ -172,11 +172,15 @@ export const repeatSelectCurve = (at: RunCurve, wide: RunCurve, mean: number, sh
  * e^{x_j}) with x_j = (λ_j − 1)(r_j − ε + log(1 − 1/λ_j)) − log λ_j.
  *
  * Why not a loop over rdpDeltaAtOrder: Thm 6's envelope asks δ̂ at every order of the wide grid, a
- * grid × grid loop per run curve, and each call paid a square root, an expm1, two nextUps, two logs
- * and an exp. Here everything that does not depend on ε is computed once per curve, x_j is the same
- * floating-point expression as there (bit for bit), and the exp is taken only where x_j is within 1
- * of the least x (elsewhere e^{x_j} > 2e^{min x}, which cannot be the minimum): the minimum, and so
- * the answer, is identical to the loop's (test/accounting/events/repeat-select.test.ts).
+ * grid × grid loop per run curve. Everything that does not depend on ε is computed once per curve;
+ * e^x is increasing, so min_j e^{x_j} = e^{min_j x_j}; and x_j is affine in ε with slope −(λ_j − 1),
+ * so min_j x_j is the lower envelope of lines, built once per curve (the convex-hull trick), and a
+ * query reads the envelope's line at ε and its two neighbours (binary search): O(log n), not O(n).
+ * Each x_j is the same floating-point expression as rdpDeltaAtOrder's, and the minimum is taken over
+ * a subset of the orders, so the answer is never below the full loop's (each order's δ is a valid
+ * bound on its own); it can exceed it only where the envelope's breakpoints, computed in floating
+ * point, pick a line that ties the true minimum to rounding: at most 1e-12 relative
+ * (test/accounting/events/repeat-select.test.ts checks both against the loop).
  */
 export const runDelta = (c: RunCurve): ((eps: number) => number) => {
   const n = c.orders.length
@@ -198,22 +202,59 @@ export const runDelta = (c: RunCurve): ((eps: number) => number) => {
     r[live] = v
     live++
   }
-  const x = new Float64Array(live)
+  // The lower envelope of x_j(ε) = b_j − s_j·ε, s_j = λ_j − 1 ascending: hull[i] is the least line
+  // from ε = from[i] on (steeper lines win at larger ε).
+  const hull = new Int32Array(live)
+  const from = new Float64Array(live)
+  const b = new Float64Array(live)
+  let h = 0
+  for (let j = 0; j < live; j++) {
+    const sj = am1[j] as number
+    const bj = sj * ((r[j] as number) + (l1[j] as number)) - (la[j] as number)
+    b[j] = bj
+    let start = -Infinity
+    let skip = false
+    while (h > 0) {
+      const top = hull[h - 1] as number
+      const st = am1[top] as number
+      if (sj === st) {
+        // Parallel (a repeated order): the lower line wins everywhere.
+        if (bj >= (b[top] as number)) {
+          skip = true
+          break
+        }
+        h--
+        continue
+      }
+      const cross = (bj - (b[top] as number)) / (sj - st) // j is below top for ε > cross
+      if (h > 1 && cross <= (from[h - 1] as number)) {
+        h--
+        continue
+      }
+      start = cross
+      break
+    }
+    if (skip) continue
+    hull[h] = j
+    from[h] = start
+    h++
+  }
+  const x = (j: number, eps: number): number => (am1[j] as number) * ((r[j] as number) - eps + (l1[j] as number)) - (la[j] as number)
   return (eps) => {
     if (!(eps >= 0)) return 1
-    let m = Infinity
-    for (let j = 0; j < live; j++) {
-      const v = (am1[j] as number) * ((r[j] as number) - eps + (l1[j] as number)) - (la[j] as number)
-      x[j] = v
-      if (v < m) m = v
+    if (h === 0) return floor
+    // The last i with from[i] ≤ ε.
+    let lo = 0
+    let hi = h - 1
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1
+      if ((from[mid] as number) <= eps) lo = mid
+      else hi = mid - 1
     }
-    let d = floor
-    for (let j = 0; j < live; j++) {
-      if ((x[j] as number) > m + 1) continue
-      const e = Math.exp(x[j] as number)
-      if (e < d) d = e
-    }
-    return d
+    let m = x(hull[lo] as number, eps)
+    if (lo > 0) m = Math.min(m, x(hull[lo - 1] as number, eps))
+    if (lo + 1 < h) m = Math.min(m, x(hull[lo + 1] as number, eps))
+    return Math.min(floor, Math.exp(m))
   }
 }
 

@@ -157,7 +157,7 @@ describe('RepeatAndSelect in the RDP accountant (Papernot & Steinke 2022)', () =
 })
 
 describe("Thm 6's δ̂ of one run (runDelta, computed once per curve)", () => {
-  it('is bit for bit the least rdpDeltaAtOrder over the grid, for random curves (∞, 0 and NaN values included) and ε', () => {
+  it('is the least rdpDeltaAtOrder over the grid, never below it and at most 1e-12 above, for random curves (∞, 0 and NaN values included) and ε', () => {
     const value = fc.oneof(
       { weight: 8, arbitrary: fc.double({ min: 0, max: 50, noNaN: true }) },
       fc.constant(Infinity),
@@ -167,7 +167,7 @@ describe("Thm 6's δ̂ of one run (runDelta, computed once per curve)", () => {
     )
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(fc.double({ min: 1.0001, max: 2000, noNaN: true }), value), { minLength: 1, maxLength: 40 }),
+        fc.array(fc.tuple(fc.double({ min: 1.0001, max: 2000, noNaN: true }), value), { minLength: 1, maxLength: 160 }),
         fc.array(fc.oneof(fc.double({ min: 0, max: 60, noNaN: true }), fc.constant(Infinity)), { minLength: 1, maxLength: 8 }),
         (pairs, epsilons) => {
           const orders = pairs.map((p) => p[0]).sort((a, b) => a - b)
@@ -179,11 +179,14 @@ describe("Thm 6's δ̂ of one run (runDelta, computed once per curve)", () => {
               const v = rdpDeltaAtOrder(orders[j] as number, values[j] as number, eps)
               if (v < d) d = v
             }
-            expect(read(eps)).toBe(d)
+            // The envelope reads a subset of the orders (each a valid bound): never below the loop.
+            const got = read(eps)
+            expect(got).toBeGreaterThanOrEqual(d)
+            expect(got).toBeLessThanOrEqual(d * (1 + 1e-12))
           }
         },
       ),
-      { seed: SEED, numRuns: 300 },
+      { seed: SEED, numRuns: 1000 },
     )
   })
 })
