@@ -4,7 +4,7 @@
 // event's parameters) or all (the parameter-free constants too). A build before 2026-11-28 ignores
 // the scope and kept its log-binomial rows, reverse nodes and PV / discrete-Gaussian memos outside
 // `forgetKept` (so its "cold" paid less than the scope says).
-// `node bench/rdp-ab.mjs --before /path/to/old/dist [--after dist] [--reps 15] [--inner 20] [--scope parameters|all]`.
+// `node bench/rdp-ab.mjs --before /path/to/old/dist [--after dist] [--reps 15] [--inner 20] [--scope parameters|all] [--only 'σ=1.1,RR']`.
 // Each repetition times `inner` cold queries of each build, alternating which goes first; reported:
 // the median over repetitions of each build's per-query mean, wall and CPU (process.cpuUsage: less
 // inflated by waiting for a core under load), and the ratios after/before. Under load only the
@@ -28,6 +28,8 @@ const dists = { before: resolve(before), after: resolve(arg('after', join(here, 
 const REPS = Number(arg('reps', '15'))
 const INNER = Number(arg('inner', '20'))
 const SCOPE = arg('scope', 'parameters')
+// --only 'a,b': only the rows whose names contain one of these.
+const ONLY = arg('only', undefined)
 const mods = {}
 for (const [k, d] of Object.entries(dists)) {
   const load = (p) => import(pathToFileURL(join(d, p)).href)
@@ -42,7 +44,11 @@ const rows = [
   ['PoissonSample(0.001, Laplace b=0.2) × 10,000', (e, AR) => e.selfCompose(e.poissonSample(0.001, e.laplace(0.2, 1, AR)), 10000), 1e-6],
   ['SampleWithoutReplacement(100 of 400,000, Gaussian σ=2) × 1,600', (e, _AR, RO) => e.selfCompose(e.sampleWithoutReplacement(100, 400000, e.gaussian(2, 1, RO)), 1600), 1e-5, 'replace'],
   ['RepeatAndSelect(PoissonSample(0.01, σ=1.1) × 1,000), Poisson, mean 10', (e, AR) => e.repeatAndSelect(e.selfCompose(e.poissonSample(0.01, e.gaussian(1.1, 1, AR)), 1000), 10, Infinity), 1e-6],
-]
+  ['RepeatAndSelect(PoissonSample(0.01, σ=1.1) × 1,000), geometric, mean 10', (e, AR) => e.repeatAndSelect(e.selfCompose(e.poissonSample(0.01, e.gaussian(1.1, 1, AR)), 1000), 10, 1), 1e-6],
+  ['PoissonSample(0.001, Gaussian σ=0.8) × 10,000', (e, AR) => e.selfCompose(e.poissonSample(0.001, e.gaussian(0.8, 1, AR)), 10000), 1e-6],
+  ['DP-SGD MNIST: PoissonSample(256/60000, σ=1.1) × 14,063', (e, AR) => e.selfCompose(e.poissonSample(256 / 60000, e.gaussian(1.1, 1, AR)), 14063), 1e-5],
+  ['PoissonSample(0.05, RR ε=2) × 500', (e, AR) => e.selfCompose(e.poissonSample(0.05, e.randomizedResponse(2, 2, AR)), 500), 1e-6],
+].filter(([name]) => ONLY === undefined || ONLY.split(',').some((s) => name.includes(s)))
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 console.log(`RDP A/B, cold (forgetKept('${SCOPE}')) ε(δ) query, median over ${REPS} interleaved repetitions of the mean of ${INNER}; before = ${dists.before}, after = ${dists.after}`)
 const table = []
