@@ -56,6 +56,12 @@ const LN2 = Math.LN2
  */
 const logG = (u: number, alpha: number, phiU: number = phi(u)): number => {
   const au = alpha * u
+  return au > 30 ? au + Math.log(gFarInner(u, alpha)) : Math.log(gNear(u, alpha, phiU))
+}
+
+/** g itself where αu ≤ 30 (the first and last branches of `logG`). */
+const gNear = (u: number, alpha: number, phiU: number): number => {
+  const au = alpha * u
   if (Math.abs(au) <= 0.5) {
     // term_n = α(αⁿ⁻¹ − 1)·uⁿ/n!;  e_{n+1} = α·e_n + (α − 1) with e_n = αⁿ⁻¹ − 1.
     let e = alpha - 1
@@ -68,14 +74,15 @@ const logG = (u: number, alpha: number, phiU: number = phi(u)): number => {
       sum += t
       if (Math.abs(t) <= 1e-17 * Math.abs(sum)) break
     }
-    return Math.log(sum)
+    return sum
   }
-  if (au > 30) {
-    const s = (alpha - 1) * u
-    const inner = -Math.expm1(-s) - (alpha - 1) * Math.exp(-s) + (alpha - 1) * Math.exp(-au)
-    return au + Math.log(inner)
-  }
-  return Math.log(phi(au) - alpha * phiU)
+  return phi(au) - alpha * phiU
+}
+
+/** g·e^{−αu} where αu > 30 (the middle branch of `logG`). */
+const gFarInner = (u: number, alpha: number): number => {
+  const s = (alpha - 1) * u
+  return -Math.expm1(-s) - (alpha - 1) * Math.exp(-s) + (alpha - 1) * Math.exp(-alpha * u)
 }
 
 /** What the quadrature did, for tests and for the curious. */
@@ -136,6 +143,8 @@ interface Nodes {
   readonly u: number[]
   /** φ(u) at each node (α-independent; `logG` would recompute it at every order). */
   readonly phiU: number[]
+  /** e^{−z²/(2σ²)} = e^{base − log(1/(σ√(2π)))} ∈ (0, 1] at each node, for the linear-space sum. */
+  readonly dens: number[]
 }
 
 /**
@@ -215,6 +224,7 @@ export const makeSampledGaussian = (q: number, sigma: number): SampledGaussian =
       base: [],
       u: [],
       phiU: [],
+      dens: [],
     }
     nodeSets[attempt] = ns
     return ns
@@ -226,9 +236,31 @@ export const makeSampledGaussian = (q: number, sigma: number): SampledGaussian =
       ns.base.push(-z * z * inv2s2 + logNorm)
       ns.u.push(u)
       ns.phiU.push(phi(u))
+      ns.dens.push(Math.exp(-z * z * inv2s2))
     }
   }
   const leftTailG = (alpha: number): number => logG(l1q, alpha)
+
+  /**
+   * log Σ_{j≤n} N(z_j)·g(Y(z_j)). In linear space when nothing can overflow (αu ≤ 600 at the last,
+   * largest node: g < e^{600}) or underflow (the sum above 1e-290): Σ e^{−z²/(2σ²)}·g, one product
+   * per node instead of a log and an exp, every term non-negative so the sum's rounding stays a few
+   * ulps relative, far inside SAMPLED_GAUSSIAN_MARGIN. Otherwise in log space, term by term.
+   */
+  const trapezoidLogSum = (ns: Nodes, n: number, alpha: number): number => {
+    if (alpha * (ns.u[n] as number) <= 600) {
+      let acc = 0
+      for (let j = 0; j <= n; j++) {
+        const u = ns.u[j] as number
+        const g = alpha * u > 30 ? Math.exp(alpha * u) * gFarInner(u, alpha) : gNear(u, alpha, ns.phiU[j] as number)
+        acc += (ns.dens[j] as number) * g
+      }
+      if (acc > 1e-290 && acc < Infinity) return logNorm + Math.log(acc)
+    }
+    const terms = scratchTerms(n + 1)
+    for (let j = 0; j <= n; j++) terms[j] = (ns.base[j] as number) + logG(ns.u[j] as number, alpha, ns.phiU[j] as number)
+    return logSumExpPruned(terms, n + 1)
+  }
 
   /**
    * log(A_α − 1) for any real α > 1 by the trapezoid rule, with a rigorous bound on its error.
@@ -259,9 +291,7 @@ export const makeSampledGaussian = (q: number, sigma: number): SampledGaussian =
       const n = Math.ceil((hi - ns.lo) / ns.h)
       if (n + 1 > MAX_QUADRATURE_POINTS) return undefined
       ensure(ns, n)
-      const terms = scratchTerms(n + 1)
-      for (let j = 0; j <= n; j++) terms[j] = (ns.base[j] as number) + logG(ns.u[j] as number, alpha, ns.phiU[j] as number)
-      const logSum = Math.log(ns.h) + logSumExpPruned(terms, n + 1)
+      const logSum = Math.log(ns.h) + trapezoidLogSum(ns, n, alpha)
       const leftTail = leftTailG(alpha) + logcdf(-ns.T, 0, 1)
       const rightTail =
         (ns.base[n] as number) + alpha * (ns.u[n] as number) + Math.log(sigma) + 0.5 * Math.log(Math.PI / 2)

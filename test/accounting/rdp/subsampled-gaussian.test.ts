@@ -106,6 +106,34 @@ describe('the quadrature', () => {
     )
   })
 
+  it('quadrature (linear- or log-space trapezoid sum) against the exact binomial sum, random (q, σ, α): ≤ 1e-12, its upper bound never below; fractional α never below ε(⌊α⌋)', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: -6, max: Math.log10(0.99), noNaN: true }),
+        fc.double({ min: Math.log10(0.3), max: Math.log10(20), noNaN: true }),
+        fc.integer({ min: 2, max: 60 }),
+        fc.double({ min: 0.01, max: 0.99, noNaN: true }),
+        (lq10, ls10, k, frac) => {
+          const q = 10 ** lq10
+          const sigma = 10 ** ls10
+          const sg = makeSampledGaussian(q, sigma)
+          const exact = sg.logAMinus1Binomial(k)
+          const quad = sg.quadrature(k)
+          if (quad === undefined) return
+          // Log-space gaps relative to |log(A − 1)|: what ε = log A/(α − 1) sees.
+          const scale = Math.max(1, Math.abs(exact))
+          expect(Math.abs(quad.logSum - exact), `q=${q} σ=${sigma} α=${k}`).toBeLessThan(1e-12 * scale)
+          // Both sums round (~1e-14 here before and after the linear-space sum); the 1e-11 margin on ε covers it.
+          expect(quad.logUpper).toBeGreaterThanOrEqual(exact - 1e-13 * scale)
+          // Rényi divergence is non-decreasing in α (van Erven & Harremoës 2014, Thm 3).
+          const atK = (exact > 0 ? exact + Math.log1p(Math.exp(-exact)) : Math.log1p(Math.exp(exact))) / (k - 1)
+          expect(sg.rdp(k + frac).rdp, `q=${q} σ=${sigma} α=${k + frac}`).toBeGreaterThanOrEqual(atK * (1 - 1e-13))
+        },
+      ),
+      { seed: SEED, numRuns: 300 },
+    )
+  })
+
   it('picks its step from σ alone (exponential convergence) and stays small', () => {
     const a = makeSampledGaussian(0.01, 0.5).quadrature(3.5)
     const b = makeSampledGaussian(0.01, 5).quadrature(3.5)
