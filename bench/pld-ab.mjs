@@ -4,27 +4,15 @@
 // (src/accounting/pld/build.ts), "repeated" asks the same query again. Under load only the ratios
 // mean something. Build an older commit with: git archive <commit> src tsconfig.json
 // tsconfig.build.json package.json | tar -x -C DIR && ln -s $PWD/node_modules DIR/ && (cd DIR && npx tsc -p tsconfig.build.json).
-import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { arg, loadBuilds } from './ab-builds.mjs'
 
-const here = dirname(fileURLToPath(import.meta.url))
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`)
-  return i >= 0 && i + 1 < process.argv.length ? process.argv[i + 1] : fallback
-}
-const before = arg('before', undefined)
-if (before === undefined) {
-  console.error('usage: node bench/pld-ab.mjs --before /path/to/old/dist [--after dist] [--reps 9]')
-  process.exit(2)
-}
-const dists = { before: resolve(before), after: resolve(arg('after', join(here, '..', 'dist'))) }
 const REPS = Number(arg('reps', '9'))
 const REL = { kind: 'add-remove', unit: 'record' }
-const mods = {}
-for (const [k, d] of Object.entries(dists)) {
-  const load = (p) => import(pathToFileURL(join(d, p)).href)
-  mods[k] = { reg: await load('accounting/registry.js'), build: await load('accounting/pld/build.js'), ev: await load('mechanisms/event.js') }
-}
+const { dists, mods } = await loadBuilds('usage: node bench/pld-ab.mjs --before /path/to/old/dist [--after dist] [--reps 9]', async (load) => ({
+  reg: await load('accounting/registry.js'),
+  build: await load('accounting/pld/build.js'),
+  ev: await load('mechanisms/event.js'),
+}))
 const rows = [
   ['Poisson q 0.01, Gaussian σ 1.1 × 1,000 (baseline)', (e) => e.selfCompose(e.poissonSample(0.01, e.gaussian(1.1, 1, REL)), 1000)],
   ['Poisson q 0.01, discrete Gaussian σ 1.1 × 1,000', (e) => e.selfCompose(e.poissonSample(0.01, e.discreteGaussian(1.1, 1, REL)), 1000)],

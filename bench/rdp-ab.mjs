@@ -11,31 +11,19 @@
 // ratios mean something. Build an older commit with: git archive <commit> src tsconfig.json
 // tsconfig.build.json package.json | tar -x -C DIR && ln -s $PWD/node_modules DIR/ && (cd DIR && npx tsc -p tsconfig.build.json).
 import { performance } from 'node:perf_hooks'
-import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { arg, loadBuilds } from './ab-builds.mjs'
 
-const here = dirname(fileURLToPath(import.meta.url))
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`)
-  return i >= 0 && i + 1 < process.argv.length ? process.argv[i + 1] : fallback
-}
-const before = arg('before', undefined)
-if (before === undefined) {
-  console.error('usage: node bench/rdp-ab.mjs --before /path/to/old/dist [--after dist] [--reps 15] [--inner 20]')
-  process.exit(2)
-}
-const dists = { before: resolve(before), after: resolve(arg('after', join(here, '..', 'dist'))) }
 const REPS = Number(arg('reps', '15'))
 const INNER = Number(arg('inner', '20'))
 const SCOPE = arg('scope', 'parameters')
 // --only 'a,b': only the rows whose names contain one of these.
 const ONLY = arg('only', undefined)
-const mods = {}
-for (const [k, d] of Object.entries(dists)) {
-  const load = (p) => import(pathToFileURL(join(d, p)).href)
-  const rdp = await load('accounting/rdp/index.js')
-  mods[k] = { rdp, kept: await load('accounting/rdp/kept.js'), ev: await load('mechanisms/event.js'), nb: await load('mechanisms/neighbouring.js') }
-}
+const { dists, mods } = await loadBuilds('usage: node bench/rdp-ab.mjs --before /path/to/old/dist [--after dist] [--reps 15] [--inner 20]', async (load) => ({
+  rdp: await load('accounting/rdp/index.js'),
+  kept: await load('accounting/rdp/kept.js'),
+  ev: await load('mechanisms/event.js'),
+  nb: await load('mechanisms/neighbouring.js'),
+}))
 const rows = [
   ['PoissonSample(0.01, Gaussian σ=1.1) × 100 (control)', (e, AR) => e.selfCompose(e.poissonSample(0.01, e.gaussian(1.1, 1, AR)), 100), 1e-5],
   ['PoissonSample(0.01, Laplace b=1) × 100', (e, AR) => e.selfCompose(e.poissonSample(0.01, e.laplace(1, 1, AR)), 100), 1e-5],
