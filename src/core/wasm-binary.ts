@@ -44,6 +44,9 @@ export const I32 = 0x7f
 export const F64 = 0x7c
 export const V128 = 0x7b
 
+/** A SIMD instruction (§5.4.8): the 0xfd prefix, the opcode as a LEB128, its immediates. */
+const simd = (code: number, ...imm: number[]): number[] => [0xfd, ...uleb(code), ...imm]
+
 /** Instructions (§5.4); memory immediates are (log2 alignment, offset). */
 export const op = {
   get: (i: number): number[] => [0x20, ...uleb(i)],
@@ -94,6 +97,16 @@ export const op = {
   F64_DIV: [0xa3],
   F64_CONVERT_I32_S: [0xb7],
   F64_CONVERT_I32_U: [0xb8],
+  // 128-bit SIMD (§5.4.8: prefix 0xfd, then the opcode as a LEB128)
+  v128LoadAt: (offset: number): number[] => simd(0x00, 3, ...uleb(offset)),
+  v128StoreAt: (offset: number): number[] => simd(0x0b, 3, ...uleb(offset)),
+  f64x2Lane: (l: number): number[] => simd(0x21, l),
+  V128_LOAD: simd(0x00, 3, 0),
+  V128_STORE: simd(0x0b, 3, 0),
+  V128_ZERO: simd(0x0c, ...new Array<number>(16).fill(0)),
+  F64X2_SPLAT: simd(0x14),
+  F64X2_ADD: simd(0xf0),
+  F64X2_MUL: simd(0xf2),
 }
 
 /** A function body (§5.5.13): local declarations as (count, type) runs, then the code (ending in END). */

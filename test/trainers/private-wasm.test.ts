@@ -3,9 +3,11 @@
 // states that exercise every path: empty and long documents (a piece of its own), K = 1 and K not a
 // power of two, subsampled sweeps, weights over many orders of magnitude, and undecided first words
 // (the exact path, called back from WebAssembly).
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { seeded } from '../../src/core/rng.js'
-import { PIECE_TOKENS, wasmPrivateAvailable, wasmPrivateSweeper } from '../../src/trainers/lda/private-wasm.js'
+import { exactCumulative } from '../../src/trainers/lda/exact-draw.js'
+import { massCoefficient, PIECE_TOKENS, wasmPrivateAvailable, wasmPrivateSweeper } from '../../src/trainers/lda/private-wasm.js'
 import { type ExtraWords, extraWords, sparseSweep } from '../../src/trainers/lda/sweep-kernel.js'
 
 interface Case {
@@ -130,5 +132,58 @@ describe.runIf(wasmPrivateAvailable)('the WebAssembly private sweep', () => {
       expect(wasm.ndk).toEqual(js.ndk)
       expect(asked.filter((i) => i === 0)).toHaveLength(2) // once by each engine
     }
+  })
+})
+
+/**
+ * The kernel's dense document mass (private-wasm.ts `mass`), replayed in JavaScript in the kernel's
+ * order: two f64x2 accumulators over K rounded up to even (a zero past K), four terms a step, then the
+ * accumulators added and their lanes added.
+ */
+const kernelMass = (w: Float64Array): number => {
+  const K = w.length
+  const KP = K + (K & 1)
+  const x = (k: number): number => (k < K ? (w[k] as number) : 0)
+  let [a0, a1, b0, b1] = [0, 0, 0, 0]
+  let k = 0
+  for (; k + 4 <= KP; k += 4) {
+    a0 += x(k)
+    a1 += x(k + 1)
+    b0 += x(k + 2)
+    b1 += x(k + 3)
+  }
+  if (k < KP) {
+    a0 += x(k)
+    a1 += x(k + 1)
+  }
+  const c0 = a0 + b0
+  const c1 = a1 + b1
+  return c0 + c1
+}
+
+describe('the dense document mass bound (massCoefficient)', () => {
+  // products n·q of a document: most topics absent (0), the rest over many orders of magnitude
+  const product = fc.oneof(
+    { weight: 3, arbitrary: fc.constant(0) },
+    { weight: 2, arbitrary: fc.tuple(fc.integer({ min: 1, max: 100000 }), fc.double({ min: 1e-300, max: 1e300, noNaN: true })).map(([n, q]) => n * q) },
+    { weight: 1, arbitrary: fc.constantFrom(5e-324, 2 ** -1022, 1, 0.1, 1 - 2 ** -53) },
+  )
+  it('bounds |R̃ − R| by massCoefficient(K)·R̃ for every K and every product, in exact arithmetic', () => {
+    fc.assert(
+      fc.property(fc.array(product, { minLength: 1, maxLength: 130 }), fc.integer({ min: 0, max: 129 }), (ws, at) => {
+        const w = Float64Array.from(ws)
+        if (w.every((x) => x === 0)) w[at % w.length] = 0.5
+        const mass = kernelMass(w)
+        if (!Number.isFinite(mass)) return // overflow: beyond the sweep's weights (q ≤ 1/(Vβ), counts < 2^31)
+        // R and R̃ in one exact unit: the cumulative sums of (w..., R̃)
+        const P = exactCumulative(Float64Array.from([...w, mass]), w.length + 1)
+        const R = P[w.length - 1] as bigint
+        const Rt = (P[w.length] as bigint) - R
+        const diff = Rt > R ? Rt - R : R - Rt
+        // |R̃ − R|·2^70 ≤ ⌊c·2^70⌋·R̃ (TINY covers the subnormal products of the sweep, not needed for exact inputs)
+        expect(diff * 2n ** 70n <= BigInt(Math.floor(massCoefficient(w.length) * 2 ** 70)) * Rt).toBe(true)
+      }),
+      { numRuns: 2000, seed: 27 },
+    )
   })
 })

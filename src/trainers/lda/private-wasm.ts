@@ -1,12 +1,19 @@
 /**
  * The private trainers' sweep (`sparseSweep` of ./sweep-kernel.ts) compiled to WebAssembly: the same
- * packed topic list, the same weights fl(n·q_wk) and fl(α·q_wk) in the same order, the same error
- * bound and the same first words, so a sweep draws the same topics bit for bit as the JavaScript
- * loop (test/trainers/private-wasm.test.ts compares them) and the exactness argument of `sparseSweep`
- * carries over unchanged. Why: the JavaScript loop spends half its time forming the document mass
+ * packed topic list, the same weights fl(n·q_wk) and fl(α·q_wk) in the same order (the list L of
+ * `sparseSweep`) and the same first words, so a sweep draws the same topics bit for bit as the
+ * JavaScript loop (test/trainers/private-wasm.test.ts compares them) and the exactness argument of
+ * `sparseSweep` carries over. Why: the JavaScript loop spends half its time forming the document mass
  * Σ_j n_j·q_{w,t_j} (one gather per entry behind a bounds check, ~30 live values that do not fit the
- * registers); here every array is an offset into one linear memory, and each product is stored as
- * it is summed, so the scan that locates the draw reads them back instead of forming them again.
+ * registers); here every array is an offset into one linear memory.
+ *
+ * One difference in how the fast path gets there: the document mass is summed densely over all K
+ * topics with 128-bit SIMD (`mass`: the document's counts kept as doubles beside the list, so a topic
+ * absent from the document adds an exact 0; no gathers), each product stored by topic for the scan,
+ * which then subtracts them in list order as `sparseSweep` does. Its rounding differs from the
+ * list-order sum's, so its error term is `massCoefficient` instead of 2(nnz + 1)·u; a decided draw is
+ * the exact inversion of the list either way, so the topics drawn are the same (Brown, K = 50, a
+ * fixed release: the same z, sweep CPU ×0.95).
  *
  * A draw the fast path cannot decide (probability about (nnz + K)·2^-32) calls back into
  * JavaScript (`slowDraw`, exact BigInt sums, further words from the run's source).
@@ -19,29 +26,52 @@
  *
  * @module
  */
-import { type Code, F64, I32, body, compileModule, f64Of, forRange, functionModule, instantiateOnMemory, ld, ldf, op, st, stf, whileLoop } from '../../core/wasm-binary.js'
+import { type Code, F64, I32, V128, body, compileModule, f64Of, forRange, functionModule, instantiateOnMemory, ld, ldf, op, st, stf, whileLoop } from '../../core/wasm-binary.js'
 import { scanCoefficient, TINY, UNIT_ROUNDOFF, WORD_SCALE } from './exact-draw.js'
 import { type ExtraWords, slowDraw, topicBits } from './sweep-kernel.js'
 
-// parameters: i32 sizes and byte addresses, then f64 α and the scan coefficient
-const [DD, KK, BITS, SUB, TOK, Z, DOC, NDK, Q, QSUM, NZ, NZPOS, PROD, DRAWS, INC] = Array.from({ length: 15 }, (_, i) => i) as number[] as [number, number, number, number, number, number, number, number, number, number, number, number, number, number, number]
-const [ALPHA, CW] = [15, 16]
-const PARAMS = [...new Array<number>(15).fill(I32), F64, F64]
+// parameters: i32 sizes and byte addresses, then f64 α, the scan coefficient and the mass's error coefficient
+const [DD, KK, BITS, SUB, TOK, Z, DOC, NDK, Q, QSUM, NZ, NZPOS, PROD, DRAWS, INC, NDKF] = Array.from({ length: 16 }, (_, i) => i) as number[] as [number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number]
+const [ALPHA, CW, CR] = [16, 17, 18]
+const PARAMS = [...new Array<number>(16).fill(I32), F64, F64, F64]
 // i32 locals
-const [D, A, B, I, DB, NNZ, K, P, V, U, J, W, OLD, BASE, R, NT, MASK, ONE, C, E0, FLOOR, T] = Array.from({ length: 22 }, (_, i) => 17 + i) as number[] as [number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number]
-const I32_LOCALS = 22
+const [D, A, B, I, DB, NNZ, K, P, V, U, J, W, OLD, BASE, R, NT, MASK, ONE, C, E0, FLOOR, T, OFF, QP, KB] = Array.from({ length: 25 }, (_, i) => 19 + i) as number[] as [number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number]
+const I32_LOCALS = 25
 // f64 locals
-const [R0, R1, RM, ER, TOT, E, G, X, XP, PR] = Array.from({ length: 10 }, (_, i) => 17 + I32_LOCALS + i) as [number, number, number, number, number, number, number, number, number, number]
-const F64_LOCALS = 10
+const [R0, ER, TOT, E, G, X, XP] = Array.from({ length: 7 }, (_, i) => 19 + I32_LOCALS + i) as [number, number, number, number, number, number, number]
+const F64_LOCALS = 7
+// v128 locals: the mass's two accumulators and a product
+const [A0, A1, X0] = Array.from({ length: 3 }, (_, i) => 19 + I32_LOCALS + F64_LOCALS + i) as [number, number, number]
+const V128_LOCALS = 3
 
 const { get, set, tee, i32, f64c, call } = op
 const {
   i32Load8U, I32_ADD, I32_SUB, I32_MUL, I32_AND, I32_OR, I32_SHL, I32_SHR_S, I32_EQZ, I32_LT_S, I32_LE_S, I32_GE_S, I32_GT_S,
   F64_ADD, F64_SUB, F64_MUL, F64_NEG, F64_LT, F64_LE, F64_GE, F64_CONVERT_I32_U, BLOCK, LOOP, IF, ELSE, END, br, brIf,
+  V128_ZERO, F64X2_ADD, F64X2_MUL, v128LoadAt, v128StoreAt, f64x2Lane,
 } = op
 
-/** entry j's product fl(count·q[base + topic]) (leaves an f64), E0 = the packed entry */
-const productOf = (j: Code): Code => [ld(NZ, j), tee(E0), get(BITS), I32_SHR_S, op.F64_CONVERT_I32_S, ldf(Q, [get(BASE), get(E0), get(MASK), I32_AND, I32_ADD]), F64_MUL]
+/**
+ * prod[k..k+1] = fl(n_dk·q_wk) for the two topics at byte offset OFF + o of the rows, added into `acc`
+ * (n_dk as doubles in NDKF: exact integers, so each product is the very double `sparseSweep` forms).
+ */
+const pairAt = (o: number, acc: number): Code => [
+  [get(PROD), get(OFF), I32_ADD],
+  [get(NDKF), get(OFF), I32_ADD, v128LoadAt(o), get(QP), get(OFF), I32_ADD, v128LoadAt(o), F64X2_MUL, tee(X0), v128StoreAt(o)],
+  [get(acc), get(X0), F64X2_ADD, set(acc)],
+]
+
+/**
+ * The document mass R̃ = Σ_k n_dk·q_wk over all K topics, densely (a topic with n_dk = 0 adds an
+ * exact 0): four topics a step in two f64x2 accumulators, then the accumulators and their lanes added.
+ * Every product is stored by topic for the scan.
+ */
+const mass: Code = [
+  [V128_ZERO, set(A0), V128_ZERO, set(A1), i32(0), set(OFF), get(Q), get(BASE), i32(3), I32_SHL, I32_ADD, set(QP)],
+  whileLoop([get(OFF), i32(32), I32_ADD, get(KB), I32_LE_S], pairAt(0, A0), pairAt(16, A1), [get(OFF), i32(32), I32_ADD, set(OFF)]),
+  [get(OFF), get(KB), I32_LT_S, IF, pairAt(0, A0), END],
+  [get(A0), get(A1), F64X2_ADD, tee(X0), f64x2Lane(0), get(X0), f64x2Lane(1), F64_ADD, set(R0)],
+]
 
 /** raiseTopic of ./sweep-kernel.ts: topic T with count C at position P, moved towards the front past smaller entries. */
 const raise: Code = [
@@ -91,33 +121,27 @@ const token: Code = [
   [get(SUB), IF, [get(INC), get(I), I32_ADD, i32Load8U, I32_EQZ, brIf(1)], END],
   [ld(TOK, get(I)), tee(W), get(KK), I32_MUL, set(BASE), ld(Z, get(I)), set(OLD)],
   remove,
-  // the document mass, two accumulators (even and odd entries) as in the JavaScript loop; each product kept for the scan
-  [f64c(0), set(R0), f64c(0), set(R1), i32(0), set(J)],
-  whileLoop([get(J), i32(1), I32_ADD, get(NNZ), I32_LT_S],
-    [productOf(get(J)), set(PR), stf(PROD, get(J), get(PR)), get(R0), get(PR), F64_ADD, set(R0)],
-    [productOf([get(J), i32(1), I32_ADD]), set(PR), stf(PROD, [get(J), i32(1), I32_ADD], get(PR)), get(R1), get(PR), F64_ADD, set(R1)],
-    [get(J), i32(2), I32_ADD, set(J)]),
-  [get(J), get(NNZ), I32_LT_S, IF, productOf(get(J)), set(PR), stf(PROD, get(J), get(PR)), get(R0), get(PR), F64_ADD, set(R0), END],
-  [get(R0), get(R1), F64_ADD, set(RM)],
-  [get(RM), f64Of([get(NNZ), i32(1), I32_ADD]), F64_MUL, f64c(2 * UNIT_ROUNDOFF), F64_MUL, set(ER)],
-  [get(RM), get(ALPHA), ldf(QSUM, get(W)), F64_MUL, F64_ADD, set(TOT)],
+  stf(NDKF, get(OLD), [ldf(NDKF, get(OLD)), f64c(1), F64_SUB]),
+  mass,
+  [get(R0), get(CR), F64_MUL, set(ER)],
+  [get(R0), get(ALPHA), ldf(QSUM, get(W)), F64_MUL, F64_ADD, set(TOT)],
   [f64c(3), get(ER), F64_MUL, get(TOT), get(CW), F64_MUL, F64_ADD, f64c(TINY), F64_ADD, set(E)],
   [get(TOT), f64c(WORD_SCALE), F64_MUL, set(G)],
   [ld(DRAWS, get(R)), F64_CONVERT_I32_U, f64c(WORD_SCALE), F64_MUL, get(TOT), F64_MUL, set(X)],
   [i32(-1), set(NT)],
-  [get(X), get(RM), F64_LT],
+  [get(X), get(R0), F64_LT],
   IF,
   // the document bucket, in list order (heaviest topics first)
   [i32(0), set(J)],
   BLOCK, LOOP,
   [get(J), get(NNZ), I32_GE_S, brIf(1)],
-  [get(X), set(XP), get(XP), ldf(PROD, get(J)), F64_SUB, tee(X), f64c(0), F64_LT],
-  IF, decided, IF, ld(NZ, get(J)), get(MASK), I32_AND, set(NT), END, br(2), END,
+  [get(X), set(XP), get(XP), ldf(PROD, [ld(NZ, get(J)), get(MASK), I32_AND, tee(T)]), F64_SUB, tee(X), f64c(0), F64_LT],
+  IF, decided, IF, get(T), set(NT), END, br(2), END,
   [get(J), i32(1), I32_ADD, set(J), br(0)],
   END, END,
   ELSE,
   // the dense bucket α·q_wk, k = 0..K−1
-  [get(X), get(RM), F64_SUB, set(X), i32(0), set(T)],
+  [get(X), get(R0), F64_SUB, set(X), i32(0), set(T)],
   BLOCK, LOOP,
   [get(T), get(KK), I32_GE_S, brIf(1)],
   [get(X), set(XP), get(XP), get(ALPHA), ldf(Q, [get(BASE), get(T), I32_ADD]), F64_MUL, F64_SUB, tee(X), f64c(0), F64_LT],
@@ -129,6 +153,7 @@ const token: Code = [
   [get(NT), i32(0), I32_LT_S, IF, get(I), get(NNZ), get(BASE), ld(DRAWS, get(R)), call(0), set(NT), END],
   [get(R), i32(1), I32_ADD, set(R)],
   st(Z, get(I), get(NT)),
+  stf(NDKF, get(NT), [ldf(NDKF, get(NT)), f64c(1), F64_ADD]),
   // the new topic's count rises by one and it moves towards the front
   [ld(NZPOS, get(NT)), tee(P), i32(0), I32_LT_S],
   IF,
@@ -143,12 +168,14 @@ const token: Code = [
 
 const code: Code = [
   [i32(1), get(BITS), I32_SHL, tee(ONE), i32(1), I32_SUB, set(MASK), i32(0), set(R)],
+  [get(KK), i32(1), I32_ADD, i32(-2), I32_AND, i32(3), I32_SHL, set(KB)], // the rows' bytes, K rounded up to even
   forRange(D, i32(0), get(DD),
     [ld(DOC, get(D)), set(A), ld(DOC, [get(D), i32(1), I32_ADD]), set(B), get(D), get(KK), I32_MUL, set(DB), i32(0), set(NNZ)],
     // the document's packed topic list, sorted by decreasing count
     forRange(K, i32(0), get(KK),
       [ld(NDK, [get(DB), get(K), I32_ADD]), set(C)],
       st(NZPOS, get(K), i32(-1)),
+      stf(NDKF, get(K), f64Of(get(C))),
       [get(C), i32(0), I32_GT_S, IF, get(NNZ), set(P), get(NNZ), i32(1), I32_ADD, set(NNZ), get(K), set(T), raise, END]),
     forRange(I, get(A), get(B), token),
     forRange(K, i32(0), get(KK), st(NDK, [get(DB), get(K), I32_ADD], i32(0))),
@@ -158,9 +185,20 @@ const code: Code = [
 
 /** The module: imports env.memory and env.slow(i, nnz, base, m) → topic; exports sweep(D, K, bits, subsampled, 11 addresses, α, cW). */
 export const privateSweepModuleBytes = (): Uint8Array =>
-  functionModule('sweep', PARAMS, body([[I32_LOCALS, I32], [F64_LOCALS, F64]], code), { name: 'slow', params: [I32, I32, I32, I32], results: [I32] })
+  functionModule('sweep', PARAMS, body([[I32_LOCALS, I32], [F64_LOCALS, F64], [V128_LOCALS, V128]], code), { name: 'slow', params: [I32, I32, I32, I32], results: [I32] })
 
 const compiled = compileModule(privateSweepModuleBytes())
+
+/**
+ * The coefficient c with eR = c·R̃ bounding |R̃ − R| for the dense mass (`mass`), where `sparseSweep`
+ * has 2(nnz + 1)·u for its two accumulators over the list. Each product enters one lane of one
+ * accumulator, which adds ⌈K'/4⌉ terms in order (K' = K rounded up to even), and then goes through
+ * the accumulators' sum and the lanes' sum: at most h = ⌈K'/4⌉ + 2 roundings, so |R̃ − R| ≤ γ_h·R ≤
+ * h·u·R(1 + 2h·u) (Higham, Accuracy and Stability of Numerical Algorithms, §4.2, all terms ≥ 0), and
+ * 2(h + 1)·u·R̃ covers it as in `sparseSweep`. A larger bound than needed only sends a few more draws
+ * to the exact path; the draws themselves are the exact inversion of the list either way.
+ */
+export const massCoefficient = (K: number): number => 2 * (Math.ceil((K + (K & 1)) / 4) + 3) * UNIT_ROUNDOFF
 
 /** Whether this runtime validated and compiled the module (else the JavaScript loop runs). */
 export const wasmPrivateAvailable: boolean = compiled !== undefined
@@ -210,8 +248,10 @@ export const wasmPrivateSweeper = (s: PrivateSweepArrays): WasmPrivateSweeper | 
   const T = Math.max(Math.min(PIECE_TOKENS, docStart[D] as number), longest, 1)
   // byte layout: the f64 arrays first (8-aligned), then the i32 arrays, then the include bytes
   const PIECE_DOCS = pieceDocs(K)
-  const lengths = { q: V * K, qsum: V, prod: K, nz: K, nzPos: K, doc: PIECE_DOCS + 1, tok: T, z: T, draws: T, ndk: PIECE_DOCS * K }
-  const bytes = 8 * (lengths.q + lengths.qsum + lengths.prod) + 4 * (lengths.nz + lengths.nzPos + lengths.doc + 3 * T + lengths.ndk) + T
+  // q has one double past its last row and the per-topic arrays K rounded up to even, for the two-lane loads of an odd K
+  const KP = K + (K & 1)
+  const lengths = { q: V * K + 1, qsum: V, prod: KP, ndkf: KP, nz: K, nzPos: K, doc: PIECE_DOCS + 1, tok: T, z: T, draws: T, ndk: PIECE_DOCS * K }
+  const bytes = 8 * (lengths.q + lengths.qsum + lengths.prod + lengths.ndkf) + 4 * (lengths.nz + lengths.nzPos + lengths.doc + 3 * T + lengths.ndk) + T
   // a copy of q per thread: past MAX_BYTES (or where the memory cannot be had) the threads keep the JavaScript loop on the shared q
   if (bytes > MAX_BYTES) return undefined
   let extra: ExtraWords = () => () => 0
@@ -244,6 +284,7 @@ export const wasmPrivateSweeper = (s: PrivateSweepArrays): WasmPrivateSweeper | 
   const q = f64(lengths.q)
   const qsum = f64(lengths.qsum)
   const prod = f64(lengths.prod)
+  const ndkf = f64(lengths.ndkf)
   const nz = i32(lengths.nz)
   const nzPos = i32(lengths.nzPos)
   const doc = i32(lengths.doc)
@@ -255,6 +296,7 @@ export const wasmPrivateSweeper = (s: PrivateSweepArrays): WasmPrivateSweeper | 
   const inc = new Uint8Array(w.buffer, at, T)
   views = { nz, q }
   const cW = scanCoefficient(K + 1)
+  const cR = massCoefficient(K)
   const run = w.run
   const load = (): void => {
     q.set(s.q)
@@ -282,7 +324,7 @@ export const wasmPrivateSweeper = (s: PrivateSweepArrays): WasmPrivateSweeper | 
       }
       draws.set(words.subarray(r, r + visited))
       r += visited
-      run(p1 - p0, K, bits, include === undefined ? 0 : 1, tok.byteOffset, z.byteOffset, doc.byteOffset, ndk.byteOffset, q.byteOffset, qsum.byteOffset, nz.byteOffset, nzPos.byteOffset, prod.byteOffset, draws.byteOffset, inc.byteOffset, s.alpha, cW)
+      run(p1 - p0, K, bits, include === undefined ? 0 : 1, tok.byteOffset, z.byteOffset, doc.byteOffset, ndk.byteOffset, q.byteOffset, qsum.byteOffset, nz.byteOffset, nzPos.byteOffset, prod.byteOffset, draws.byteOffset, inc.byteOffset, ndkf.byteOffset, s.alpha, cW, cR)
       s.z.set(z.subarray(0, b - a), a)
       s.ndk.set(ndk.subarray(0, (p1 - p0) * K), p0 * K)
       p0 = p1

@@ -171,7 +171,8 @@ export const docNoiseSweep = (
 /**
  * The sweep of `makeSnapshotSampler`, a top-level function whose state arrives as parameters
  * (locals in the hot loop, not closure slots). Where WebAssembly is available the threads run
- * ./private-wasm.ts instead, this loop compiled (the same draws bit for bit, ×1.4–1.5 its speed);
+ * ./private-wasm.ts instead, this loop compiled with its document mass summed densely by SIMD (the
+ * same draws bit for bit: only the fast path's error term differs, `massCoefficient`);
  * this loop is the fallback and the reference that module is tested against. Target per token: p(k) ∝ (n_dk + α)·q_wk, split
  * into the document bucket r = Σ_{k: n_dk > 0} n_dk q_wk over the document's non-zero topics and
  * the dense bucket α·Σ_k q_wk (precomputed per word, rarely hit).

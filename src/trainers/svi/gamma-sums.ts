@@ -89,14 +89,8 @@ export const gammaSumsJs = (block: Float64Array, t: Float64Array, counts: Float6
 const { get, set, tee, i32, br, brIf, BLOCK, LOOP, END, I32_ADD, I32_AND, I32_SHL, I32_GE_U, I32_LT_U, F64_ADD, F64_DIV } = op
 const f64Load = op.f64LoadAt
 const f64Const = op.f64c
-const simd = (op: number, ...imm: number[]): number[] => [0xfd, ...uleb(op), ...imm]
-const V128_LOAD = simd(0x00, 3, 0)
-const V128_STORE = simd(0x0b, 3, 0)
-const V128_ZERO = simd(0x0c, ...new Array<number>(16).fill(0))
-const F64X2_SPLAT = simd(0x14)
-const lane = (l: number): number[] => simd(0x21, l)
-const F64X2_ADD = simd(0xf0)
-const F64X2_MUL = simd(0xf2)
+const { V128_LOAD, V128_STORE, V128_ZERO, F64X2_SPLAT, F64X2_ADD, F64X2_MUL } = op
+const lane = op.f64x2Lane
 
 // gammaSums(block, t, counts, acc, Kp, m): byte addresses; locals after the six parameters
 const [BLK, T, CNT, ACC, KP, M] = [0, 1, 2, 3, 4, 5]
