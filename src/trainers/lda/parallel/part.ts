@@ -20,7 +20,7 @@ import type { TableNoise } from '../../../mechanisms/measurement.js'
 import type { PartModule } from './pool.js'
 import { type WasmPrivateSweeper, wasmPrivateSweeper } from '../private-wasm.js'
 import type { SparseEngine } from '../sparse.js'
-import { docNoiseSweep, extraWords, fillRangeDraws, recount, type SweepRandomness, sparseSweep } from '../sweep-kernel.js'
+import { docNoiseSweep, extraWords, fillRangeDraws, recount, type SweepRandomness, sparseSweep, topicTotals } from '../sweep-kernel.js'
 import {
   addBlockNoise,
   blockCount,
@@ -234,8 +234,9 @@ export const makePart = (s: SweepArrays, j: number) => {
       }
       case 'recount': {
         const own = ownTable()
-        if (own === undefined) recount(K, s.tokens, s.z, s.nwk, nkOwn)
-        else recount(K, s.tokens.subarray(a, b), s.z.subarray(a, b), own, nkOwn)
+        if (own === undefined) recount(K, s.tokens, s.z, s.nwk)
+        else recount(K, s.tokens.subarray(a, b), s.z.subarray(a, b), own)
+        topicTotals(K, s.ndk, d0, d1, nkOwn)
         nk.set(nkOwn)
         return
       }
