@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import * as E from 'fp-ts/lib/Either.js'
-import { roundUpLoss } from '../../../src/core/numeric.js'
+import { log1mExp, logAddExp, roundUpLoss } from '../../../src/core/numeric.js'
+import { logExpm1, softplus } from '../../../src/accounting/rdp/log-space.js'
 import {
   CLOSED_FORM_MARGIN,
   bitwiseRandomizedResponseRdp,
@@ -138,5 +139,34 @@ describe('leaves', () => {
         check(leafRdp({ _tag: 'BitwiseRandomizedResponse', flipProbability: num(r.flipProbability), bits: r.bits }, num(r.alpha)), num(r.rdp)),
       ).toBe(true)
     for (const r of fx.exponential) expect(check(leafRdp({ _tag: 'Exponential', epsilon: num(r.epsilon) }, num(r.alpha)), num(r.rdp))).toBe(true)
+  })
+})
+
+describe('randomized response: the shortcuts of its curve change no bit', () => {
+  /** The formula of `randomizedResponseRdp` with every exp and log taken (no shortcut, no shared normaliser). */
+  const fullFormula = (epsilon: number, k: number, alpha: number): number => {
+    const logX = logExpm1((alpha - 1) * epsilon) + log1mExp(-alpha * epsilon) + epsilon - logAddExp(epsilon, Math.log(k - 1))
+    return Math.min(softplus(logX) / (alpha - 1), epsilon)
+  }
+  const epsilonArb = fc.double({ min: 1e-6, max: 60, noNaN: true })
+  const kArb = fc.oneof(fc.constant(2), fc.integer({ min: 2, max: 10_000_000 }))
+  const orderArb = fc.oneof(fc.double({ min: 1.0001, max: 10_000, noNaN: true }), fc.integer({ min: 2, max: 10_000 }))
+
+  it('randomizedResponseRdp is the full formula to the bit (the skipped terms are below half an ulp)', () => {
+    fc.assert(
+      fc.property(epsilonArb, kArb, orderArb, (e, k, a) => Object.is(randomizedResponseRdp(e, k, a), fullFormula(e, k, a))),
+      { seed: SEED, numRuns: 20_000 },
+    )
+  })
+
+  it('the curve of an RR leaf (normaliser computed once) is leafRdp at every order, to the bit', () => {
+    fc.assert(
+      fc.property(epsilonArb, kArb, fc.array(orderArb, { minLength: 1, maxLength: 60 }), (epsilon, k, orders) => {
+        const leaf = { _tag: 'RandomizedResponse', epsilon, k } as const
+        const c = leafCurve(leaf, orders, '$')
+        return E.isRight(c) && orders.every((a, i) => Object.is(c.right[i], leafRdp(leaf, a)))
+      }),
+      { seed: SEED, numRuns: 500 },
+    )
   })
 })
