@@ -70,13 +70,24 @@ export class TrialRng implements Rng {
   private b = 2
   private c = 3
   private d = 4
-  private readonly k0: number
-  private readonly k1: number
+  private k0: number
+  private k1: number
 
   constructor(key: readonly [number, number], kind = 'audit-stream') {
     this.k0 = key[0]
     this.k1 = key[1]
     this.kind = kind
+  }
+
+  /**
+   * Moves the generator to another stream (the same as a new TrialRng with that key, once `reset`).
+   * The audit's chunks reuse one generator per thread (trials.ts): `next` is a closure per instance,
+   * and a new one per chunk made every optimised mechanism that inlined the last one deoptimise
+   * ("wrong call target") and recompile, in every worker thread (issue 23, per-chunk cost).
+   */
+  rekey(key: readonly [number, number]): void {
+    this.k0 = key[0]
+    this.k1 = key[1]
   }
 
   /** Positions the generator at the start of trial `trial`'s stream (0 ≤ trial < 2³²). */

@@ -20,7 +20,7 @@ import {
   type TrialFailure,
 } from './output.js'
 import type { NeighbourPair } from './pairs.js'
-import { type ChosenAttack, compileScorer, countAtMost } from './score.js'
+import { type ChosenAttack, compileScorer, countAtMost, type Scorer } from './score.js'
 import { type Phase, streamKey, TrialRng } from './stream.js'
 
 export interface ChunkTask {
@@ -106,10 +106,47 @@ const vectorFailure = (trial: number, why: string, shape: OutputShape, o: unknow
     ? shapeFailure(trial, shape, o)
     : { _tag: 'NonFiniteOutput', trial, message: `trial ${trial} returned a vector with a non-finite entry${why}; vector outputs must be finite numbers or booleans` }
 
+/**
+ * Generators kept for the next chunk (issue 23, per-chunk cost): a chunk takes one, rekeys it and
+ * gives it back. A new generator per chunk brought a new `next` closure to every chunk, and each
+ * mechanism optimised with the last one inlined deoptimised and recompiled, in every worker thread
+ * (V8's compiler threads are shared by all of them). A list, not one generator: a mechanism may
+ * run an audit of its own.
+ */
+const spare: TrialRng[] = []
+const takeRng = (key: readonly [number, number]): TrialRng => {
+  const rng = spare.pop()
+  if (rng === undefined) return new TrialRng(key)
+  rng.rekey(key)
+  return rng
+}
+
+/**
+ * The scorer and grid of an attack, compiled once per (attack, grid) object: a worker gets them once
+ * per batch (`unpackTask` shares them between the batch's tasks), and a scorer compiled per
+ * chunk was a new closure per chunk, which deoptimised the estimation loop that inlined the last one.
+ */
+const compiled = new WeakMap<ChosenAttack, { readonly gridArr: ReadonlyArray<number>; readonly grid: Float64Array; readonly scorer: Scorer }>()
+const compiledFor = (attack: ChosenAttack, gridArr: ReadonlyArray<number>): { readonly grid: Float64Array; readonly scorer: Scorer } => {
+  const c = compiled.get(attack)
+  if (c !== undefined && c.gridArr === gridArr) return c
+  const fresh = { gridArr, grid: Float64Array.from(gridArr), scorer: compileScorer(attack.model, attack.shape) }
+  compiled.set(attack, fresh)
+  return fresh
+}
+
 /** Runs one selection chunk: the raw outputs of trials [start, end). */
 const runSelect = <I>(task: ChunkTask, mechanism: BlackBox<I>, input: I): SelectChunkResult => {
+  const rng = takeRng(streamKey(task.seed, 'select', task.pair, task.side))
+  try {
+    return select(task, mechanism, input, rng)
+  } finally {
+    spare.push(rng)
+  }
+}
+
+const select = <I>(task: ChunkTask, mechanism: BlackBox<I>, input: I, rng: TrialRng): SelectChunkResult => {
   const { start, end } = task
-  const rng = new TrialRng(streamKey(task.seed, 'select', task.pair, task.side))
   const base = { id: task.id, phase: 'select' as const, pair: task.pair, side: task.side, start }
   if (end <= start) return { ...base, completed: 0, shape: null, values: EMPTY_F64, codes: EMPTY_I32, categories: [], failure: null }
   // The first trial fixes the chunk's shape.
@@ -222,13 +259,20 @@ const runEstimate = <I>(task: ChunkTask, mechanism: BlackBox<I>, input: I): Esti
   const attack = task.attack
   const gridArr = task.grid
   if (attack === undefined || gridArr === undefined) throw new Error('internal: an estimation task needs an attack and a grid')
-  const grid = Float64Array.from(gridArr)
+  const { grid, scorer } = compiledFor(attack, gridArr)
+  const rng = takeRng(streamKey(task.seed, 'estimate', task.pair, task.side))
+  try {
+    return estimate(task, mechanism, input, rng, attack, grid, scorer)
+  } finally {
+    spare.push(rng)
+  }
+}
+
+const estimate = <I>(task: ChunkTask, mechanism: BlackBox<I>, input: I, rng: TrialRng, attack: ChosenAttack, grid: Float64Array, scorer: Scorer): EstimateChunkResult => {
   const counts = new Float64Array(grid.length + 1)
   const { start, end } = task
   const shape = attack.shape
   const sigma = attack.orientation
-  const scorer = compileScorer(attack.model, shape)
-  const rng = new TrialRng(streamKey(task.seed, 'estimate', task.pair, task.side))
   let failure: TrialFailure | null = null
   let i = start
   const scratch = new Float64Array(shape.dim)

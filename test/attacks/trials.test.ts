@@ -19,6 +19,18 @@ describe('per-trial streams', () => {
     r.reset(42)
     expect(r.next()).not.toBe(a[0])
   })
+  it('rekey(k) gives the stream of a new generator with key k', () => {
+    const fresh = new TrialRng(streamKey(seed, 'estimate', 2, 1))
+    const reused = new TrialRng(streamKey(seed, 'select', 0, 0))
+    reused.reset(5)
+    reused.next()
+    reused.rekey(streamKey(seed, 'estimate', 2, 1))
+    for (const i of [0, 9, 123_456]) {
+      fresh.reset(i)
+      reused.reset(i)
+      expect([reused.next(), reused.next()]).toEqual([fresh.next(), fresh.next()])
+    }
+  })
   it('gives phases, pairs and sides disjoint streams', () => {
     const first = (phase: 'select' | 'estimate', pair: number, side: 0 | 1): number => {
       const r = new TrialRng(streamKey(seed, phase, pair, side))
@@ -131,6 +143,19 @@ describe('runChunk', () => {
       if (laplace(0, rng) >= 0) above0++
     }
     expect((r.counts[2] as number) + (r.counts[3] as number)).toBe(above0)
+  })
+  it('gives a chunk the same result after chunks of other streams, attacks and grids (generators and scorers are reused)', () => {
+    const est = (side: 0 | 1, grid: number[], threshold = 0): ChunkTask => ({
+      ...select(100, 2100, { side }),
+      phase: 'estimate',
+      attack: { shape: { kind: 'number', dim: 1 }, model: { family: 'threshold' }, orientation: 1, threshold },
+      grid,
+    })
+    const first = runChunk(est(0, [-1, 0, 1]), laplace, 0)
+    runChunk(select(0, 500, { side: 1, pair: 1 }), laplace, 2)
+    runChunk(est(1, [-2, 2], 1), laplace, 0)
+    const again = runChunk(est(0, [-1, 0, 1]), laplace, 0)
+    expect(again).toEqual(first)
   })
 })
 
