@@ -14,7 +14,8 @@
 import type { BoundForm } from './ratio-bound.js'
 import type { CandidateSummary } from './checkpoint.js'
 import type { AttackFamily, AttackModel, ChosenAttack } from './score.js'
-import { fitFamily, gaussianTailThreshold, type PairSamples, type Projection, projectedForm, scoreSide, splitSamples, sweep, type SweepResult } from './select.js'
+import { fitFamily, gaussianTailThreshold, type PairSamples, type Projection, projectedForm, scoreSide, splitSamples, sweepOrder, sweepSorted, type SweepResult } from './select.js'
+import { sortedCopy } from './sorted.js'
 
 /** The best attack found on one pair. */
 export interface PairChoice {
@@ -144,16 +145,18 @@ export const evaluateFamily = (job: FitJob): FitPart | null => {
     if (model === null) return null
     const w0 = scoreSide(model, s, 0)
     const w1 = scoreSide(model, s, 1)
-    return { part: 'model', model, scores: { w0, w1, sorted: concat(w0, w1).sort() } }
+    return { part: 'model', model, scores: { w0, w1, sorted: sortedCopy(concat(w0, w1)) } }
   }
   const scores = crossFitScores(family, s, delta, z)
   if (scores === null) return null
   const { s0: t0, s1: t1 } = scores
-  let r = sweep(t0, t1, delta, z, projection)
+  // sorted once, for the sweep and the Gaussian tail
+  const sorted = [sweepOrder(t0), sweepOrder(t1)] as const
+  let r = sweepSorted(sorted[0], sorted[1], delta, z, projection)
   let rule: PairChoice['rule'] = 'empirical'
   // Bins and patterns have few distinct scores: extrapolating a Gaussian there means nothing.
   if (family === 'threshold' || family === 'coordinate' || family === 'logistic') {
-    const g = gaussianTailThreshold(t0, t1, delta, projection)
+    const g = gaussianTailThreshold(t0, t1, delta, projection, sorted)
     if (g !== null && g.objective > r.objective + 1e-9) {
       r = g
       rule = 'gaussian-tail'

@@ -19,6 +19,7 @@
 import { createRequire } from 'node:module'
 import normalQuantile from '@stdlib/stats-base-dists-normal-quantile'
 import { epsilonFromRates, wilsonUpper } from './bounds.js'
+import { mergeSorted, sortedCopy } from './sorted.js'
 import type { BoundForm } from './ratio-bound.js'
 import type { OutputShape } from './output.js'
 import { type AttackFamily, type AttackModel, type BinTable, type KeyTable, compileScorer, countAtMost, granularity, jointKey, patternKey } from './score.js'
@@ -159,6 +160,69 @@ export const projectedForm = (tp: number, n0: number, fp: number, n1: number, de
 }
 
 /**
+ * `projectedBound(tp, n0, fp, n1, delta, p)` as a function of (tp, fp), for a sweep over many thresholds
+ * (issue 23: the sweep was most of the longest fit job). Every Wilson bound in it depends on tp alone
+ * or on fp alone: they are computed once per count, on first use, by the same expressions as in
+ * `projectedRates` and `projectedRatio`, and only the logs that join them are taken per threshold. The
+ * value is the same number as `projectedBound`'s (test/attacks/select.test.ts checks it).
+ */
+export const projectedObjective = (n0: number, n1: number, delta: number, p: Projection): ((tp: number, fp: number) => number) => {
+  const N = p.n
+  const ratio = !(delta > 0) && p.zRatio !== undefined
+  const zRatio = p.zRatio ?? 0
+  // Per tp: [rates' FNR term, ratio-in's p and its variance term, ratio-out's q and its term]; per fp the mirror image.
+  const T = 5
+  const byTp = new Float64Array(T * (n0 + 1))
+  const byFp = new Float64Array(T * (n1 + 1))
+  const tpDone = new Uint8Array(n0 + 1)
+  const fpDone = new Uint8Array(n1 + 1)
+  const fillTp = (tp: number): void => {
+    const o = T * tp
+    byTp[o] = wilsonUpper(wilsonUpper(n0 - tp, n0, Z_TUNE) * N, N, p.z)
+    const pIn = 1 - wilsonUpper(n0 - tp, n0, Z_TUNE_RATIO)
+    const qOut = wilsonUpper(n0 - tp, n0, Z_TUNE_RATIO)
+    byTp[o + 1] = pIn
+    byTp[o + 2] = (1 - pIn) / (N * pIn)
+    byTp[o + 3] = qOut
+    byTp[o + 4] = (1 - qOut) / (N * qOut)
+    tpDone[tp] = 1
+  }
+  const fillFp = (fp: number): void => {
+    const o = T * fp
+    byFp[o] = wilsonUpper(wilsonUpper(fp, n1, Z_TUNE) * N, N, p.z)
+    const qIn = wilsonUpper(fp, n1, Z_TUNE_RATIO)
+    const pOut = 1 - wilsonUpper(fp, n1, Z_TUNE_RATIO)
+    byFp[o + 1] = qIn
+    byFp[o + 2] = (1 - qIn) / (N * qIn)
+    byFp[o + 3] = pOut
+    byFp[o + 4] = (1 - pOut) / (N * pOut)
+    fpDone[fp] = 1
+  }
+  /** projectedRatio's value from its p, q and their variance terms (k, j: the counts it requires ≥ RATIO_MIN_COUNT). */
+  const ratioOf = (k: number, j: number, pr: number, a: number, q: number, b: number): number => {
+    if (Math.min(k, j) < RATIO_MIN_COUNT) return 0
+    if (!(pr > 0 && q > 0 && pr > q)) return 0
+    return Math.max(0, Math.log(pr / q) - zRatio * Math.sqrt(a + b))
+  }
+  return (tp, fp) => {
+    if (tpDone[tp] === 0) fillTp(tp)
+    if (fpDone[fp] === 0) fillFp(fp)
+    const t = T * tp
+    const f = T * fp
+    // projectedBound: the largest of the forms' values and 0, in the order of `projections`
+    let best = 0
+    const rates = epsilonFromRates(byFp[f] as number, byTp[t] as number, delta)
+    if (rates > best) best = rates
+    if (!ratio) return best
+    const ratioIn = ratioOf(tp, fp, byTp[t + 1] as number, byTp[t + 2] as number, byFp[f + 1] as number, byFp[f + 2] as number)
+    if (ratioIn > best) best = ratioIn
+    const ratioOut = ratioOf(n1 - fp, n0 - tp, byFp[f + 3] as number, byFp[f + 4] as number, byTp[t + 3] as number, byTp[t + 4] as number)
+    if (ratioOut > best) best = ratioOut
+    return best
+  }
+}
+
+/**
  * The tuning rates enter the projection at their one-sided 97.7 % Wilson upper bounds (z = 2): among
  * thousands of thresholds the one whose rare count came out lowest by chance would otherwise win
  * (the winner's curse), and a count of 0 would be taken for an impossible event.
@@ -175,14 +239,14 @@ const wilsonTable = (n: number, z: number): Float64Array => {
   return t
 }
 
-/** A sorted copy with NaN (which fitted models never produce) mapped below every threshold. */
-const sortedCopy = (s: Float64Array): Float64Array => {
+/** A sorted copy with NaN (which fitted models never produce) mapped below every threshold: what `sweepSorted` takes. */
+export const sweepOrder = (s: Float64Array): Float64Array => {
   const out = new Float64Array(s.length)
   for (let i = 0; i < s.length; i++) {
     const x = s[i] as number
     out[i] = x === x ? x : -Infinity
   }
-  return out.sort()
+  return sortedCopy(out)
 }
 
 /** −u reversed: the ascending order of the negated scores, without a second sort. */
@@ -197,13 +261,16 @@ const negatedReversed = (u: Float64Array): Float64Array => {
  * every distinct threshold. One sort per side, then a linear walk per orientation; the Wilson
  * bounds come from tables indexed by the counts.
  */
-export const sweep = (s0: Float64Array, s1: Float64Array, delta: number, z: number, projection?: Projection): SweepResult => {
-  const n0 = s0.length
-  const n1 = s1.length
+export const sweep = (s0: Float64Array, s1: Float64Array, delta: number, z: number, projection?: Projection): SweepResult =>
+  sweepSorted(sweepOrder(s0), sweepOrder(s1), delta, z, projection)
+
+/** `sweep` on both sides' scores in `sweepOrder` (up0, up1), which a caller may share with other steps. */
+export const sweepSorted = (up0: Float64Array, up1: Float64Array, delta: number, z: number, projection?: Projection): SweepResult => {
+  const n0 = up0.length
+  const n1 = up1.length
   const w0 = projection === undefined ? wilsonTable(n0, z) : new Float64Array(0)
   const w1 = projection === undefined ? wilsonTable(n1, z) : new Float64Array(0)
-  const up0 = sortedCopy(s0)
-  const up1 = sortedCopy(s1)
+  const projected = projection === undefined ? null : projectedObjective(n0, n1, delta, projection)
   let best: SweepResult | null = null
   for (const sigma of [1, -1] as const) {
     const a = sigma === 1 ? up0 : negatedReversed(up0)
@@ -222,8 +289,7 @@ export const sweep = (s0: Float64Array, s1: Float64Array, delta: number, z: numb
       while (j >= 0 && (b[j] as number) >= t) j--
       const tp = n0 - 1 - i
       const fp = n1 - 1 - j
-      const objective =
-        projection === undefined ? epsilonFromRates(w1[fp] as number, w0[n0 - tp] as number, delta) : projectedBound(tp, n0, fp, n1, delta, projection)
+      const objective = projected === null ? epsilonFromRates(w1[fp] as number, w0[n0 - tp] as number, delta) : projected(tp, fp)
       const advantage = tp / n0 - fp / n1
       if (objective > bestObjective + 1e-12 || (Math.abs(objective - bestObjective) <= 1e-12 && advantage > bestAdvantage + 1e-12)) {
         bestObjective = objective
@@ -304,8 +370,7 @@ const binTable = (x0: ArrayLike<number>, x1: ArrayLike<number>, exactMax: number
   const pooled = new Float64Array(n0 + n1)
   for (let i = 0; i < n0; i++) pooled[i] = x0[i] as number
   for (let i = 0; i < n1; i++) pooled[n0 + i] = x1[i] as number
-  pooled.sort()
-  const edges = adaptiveEdges(pooled, nBins)
+  const edges = adaptiveEdges(sortedCopy(pooled), nBins)
   const B = edges.length + 1
   const c0 = new Float64Array(B)
   const c1 = new Float64Array(B)
@@ -528,8 +593,8 @@ export const fitFamily = (
       return fitLogistic(fit.values[0], n0, fit.values[1], n1, shape.dim)
     case 'bits': {
       if (shape.kind !== 'number') return null
-      const g0 = Float64Array.from(fit.values[0], granularity)
-      const g1 = Float64Array.from(fit.values[1], granularity)
+      const g0 = granularities(fit.values[0])
+      const g1 = granularities(fit.values[1])
       return { family: 'bits', bins: binTable(g0, g1, BITS_EXACT_MAX, HIST_BINS) }
     }
     case 'joint':
@@ -538,6 +603,13 @@ export const fitFamily = (
 }
 
 const BITS_EXACT_MAX = 2200
+
+/** The granularity of each value, in a loop (`Float64Array.from` with a map function is V8's slow generic path). */
+const granularities = (v: Float64Array): Float64Array => {
+  const out = new Float64Array(v.length)
+  for (let i = 0; i < v.length; i++) out[i] = granularity(v[i] as number)
+  return out
+}
 /** A value recurs if it makes up at least this share of all entries. */
 const JOINT_RECUR = 0.005
 const JOINT_MAX_KEYS = 256
@@ -703,16 +775,22 @@ const moments = (x: Float64Array): [number, number] => {
  * the model. For Gaussian-like mechanisms the best event lies where the tuning sample has no
  * points (FPR ~ 1/N ≪ 1/n): the empirical sweep cannot find it, the extrapolation can. Null if the
  * fit fails. Only power depends on it: the estimate uses fresh trials whatever threshold is chosen.
+ * `sorted`: s0 and s1 in `sweepOrder`, where the caller has them (spares two sorts).
  */
-export const gaussianTailThreshold = (s0: Float64Array, s1: Float64Array, delta: number, projection: Projection): SweepResult | null => {
+export const gaussianTailThreshold = (
+  s0: Float64Array,
+  s1: Float64Array,
+  delta: number,
+  projection: Projection,
+  sorted?: readonly [Float64Array, Float64Array],
+): SweepResult | null => {
   if (s0.length < 1000 || s1.length < 1000) return null
   const [m0, sd0] = moments(s0)
   const [m1, sd1] = moments(s1)
   if (!(sd0 > 0 && sd1 > 0) || !Number.isFinite(m0 + m1)) return null
-  const pooled = new Float64Array(s0.length + s1.length)
-  pooled.set(s0)
-  pooled.set(s1, s0.length)
-  pooled.sort()
+  // Both sides pooled in ascending order: merged from `sorted` (each side in `sweepOrder`, which
+  // differs from the scores only at NaN, and a NaN or ±∞ score made m0 + m1 non-finite above).
+  const pooled = sorted === undefined ? mergeSorted(sortedCopy(s0), sortedCopy(s1)) : mergeSorted(sorted[0], sorted[1])
   for (const q of [0.01, 0.001, 0.99, 0.999]) {
     const t = pooled[Math.floor(q * (pooled.length - 1))] as number
     for (const [s, m, sd] of [[s0, m0, sd0], [s1, m1, sd1]] as const) {
@@ -803,7 +881,7 @@ const orientedAscending = (tune0: Float64Array, tune1: Float64Array, sigma: 1 | 
   const pooled = new Float64Array(N)
   for (let i = 0; i < tune0.length; i++) pooled[i] = sigma * (tune0[i] as number)
   for (let i = 0; i < tune1.length; i++) pooled[tune0.length + i] = sigma * (tune1[i] as number)
-  return pooled.sort()
+  return sortedCopy(pooled)
 }
 
 /**

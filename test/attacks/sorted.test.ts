@@ -1,0 +1,69 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { projectedBound, projectedObjective } from '../../src/attacks/select.js'
+import { mergeSorted, sortedCopy } from '../../src/attacks/sorted.js'
+
+/** Element-wise identity, −0 and +0 told apart, NaN equal to NaN. */
+const identical = (a: Float64Array, b: Float64Array): boolean => a.length === b.length && a.every((x, i) => Object.is(x, b[i]))
+
+// Values from a small pool (the counting path) or anywhere (the comparison sort), with ±0, ±∞ and NaN.
+const fewValues = fc.array(fc.constantFrom(-0, 0, 1.5, -2, Infinity, -Infinity, Number.NaN, 1e-300, 3), { maxLength: 300 })
+const anyValues = fc.array(fc.double(), { maxLength: 3000 })
+
+describe('sortedCopy and mergeSorted (the fits’ sorts, issue 23)', () => {
+  it('sortedCopy equals Float64Array#sort element for element, by counting or not', () => {
+    for (const values of [fewValues, anyValues])
+      fc.assert(
+        fc.property(values, (xs) => {
+          const a = Float64Array.from(xs)
+          const copy = Float64Array.from(a)
+          const out = sortedCopy(a)
+          return identical(out, Float64Array.from(a).sort()) && identical(a, copy)
+        }),
+        { seed: 23, numRuns: 300 },
+      )
+    // more distinct values than the counting path takes, and exactly as many
+    const many = Float64Array.from({ length: 5000 }, (_, i) => ((i * 7919) % 5000) - 2500)
+    expect(identical(sortedCopy(many), Float64Array.from(many).sort())).toBe(true)
+    const edge = Float64Array.from({ length: 4096 }, (_, i) => i % 1024)
+    expect(identical(sortedCopy(edge), Float64Array.from(edge).sort())).toBe(true)
+  })
+  it('mergeSorted of two sorted arrays (no NaN) equals sorting them together', () => {
+    const noNaN = fc.array(fc.oneof(fc.double({ noNaN: true }), fc.constantFrom(-0, 0)), { maxLength: 400 })
+    fc.assert(
+      fc.property(noNaN, noNaN, (xs, ys) => {
+        const a = Float64Array.from(xs).sort()
+        const b = Float64Array.from(ys).sort()
+        return identical(mergeSorted(a, b), Float64Array.from([...xs, ...ys]).sort())
+      }),
+      { seed: 24, numRuns: 300 },
+    )
+  })
+})
+
+describe('projectedObjective (the sweep’s memoised projection)', () => {
+  it('is projectedBound, the same number, at every count, for pure and approximate claims', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 3000 }),
+        fc.integer({ min: 1, max: 3000 }),
+        fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true })), { minLength: 1, maxLength: 40 }),
+        fc.constantFrom(0, 1e-6, 0.05),
+        fc.integer({ min: 1, max: 50_000_000 }),
+        fc.boolean(),
+        (n0, n1, points, delta, N, withRatio) => {
+          const p = { n: N, z: 2.24, ...(withRatio ? { zRatio: 1.96 } : {}) }
+          const f = projectedObjective(n0, n1, delta, p)
+          // twice each, so that memoised counts are read back as well as computed
+          for (const [a, b] of [...points, ...points]) {
+            const tp = Math.round(a * n0)
+            const fp = Math.round(b * n1)
+            if (!Object.is(f(tp, fp), projectedBound(tp, n0, fp, n1, delta, p))) return false
+          }
+          return true
+        },
+      ),
+      { seed: 25, numRuns: 400 },
+    )
+  })
+})
