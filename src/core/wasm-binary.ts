@@ -107,36 +107,52 @@ export const op = {
   F64X2_SPLAT: simd(0x14),
   F64X2_ADD: simd(0xf0),
   F64X2_MUL: simd(0xf2),
+  F64X2_MIN: simd(0xf4),
+  F64X2_MAX: simd(0xf5),
+  F64_MIN: [0xa4],
+  F64_MAX: [0xa5],
 }
 
 /** A function body (§5.5.13): local declarations as (count, type) runs, then the code (ending in END). */
 export const body = (locals: ReadonlyArray<readonly [number, number]>, code: Code): number[] => [...vec(locals.map(([n, t]) => [...uleb(n), t])), ...flatten(code)]
 
-/** A function the module imports from env (its index is 0; the module's own function is then 1). */
+/** A function the module imports from env (its index is 0; the module's own functions are then 1, 2, …). */
 export interface ImportedFunction {
   readonly name: string
   readonly params: ReadonlyArray<number>
   readonly results: ReadonlyArray<number>
 }
 
+/** One function of a module: exported under `exported`, of parameter types `params` and no result. */
+export interface ModuleFunction {
+  readonly exported: string
+  readonly params: ReadonlyArray<number>
+  readonly body: ReadonlyArray<number>
+}
+
 /**
- * A module with one function `exported`, of parameter types `params` and no result, and `functionBody`;
- * it imports its memory (at least one page) as env.memory and, when given, one function as env.<name>
- * (called with `op.call(0)`).
+ * A module with the given functions, each exported; it imports its memory (at least one page) as
+ * env.memory and, when given, one function as env.<name> (called with `op.call(0)`).
  */
-export const functionModule = (exported: string, params: ReadonlyArray<number>, functionBody: ReadonlyArray<number>, imported?: ImportedFunction): Uint8Array => {
-  const own = [0x60, ...vec(params.map((t) => [t])), 0]
-  const types = imported === undefined ? [own] : [own, [0x60, ...vec(imported.params.map((t) => [t])), ...vec(imported.results.map((t) => [t]))]]
-  const imports = [[...name('env'), ...name('memory'), 0x02, 0x00, 0x01], ...(imported === undefined ? [] : [[...name('env'), ...name(imported.name), 0x00, 1]])]
+export const functionsModule = (functions: ReadonlyArray<ModuleFunction>, imported?: ImportedFunction): Uint8Array => {
+  const n = functions.length
+  const own = functions.map((f) => [0x60, ...vec(f.params.map((t) => [t])), 0])
+  const types = imported === undefined ? own : [...own, [0x60, ...vec(imported.params.map((t) => [t])), ...vec(imported.results.map((t) => [t]))]]
+  const imports = [[...name('env'), ...name('memory'), 0x02, 0x00, 0x01], ...(imported === undefined ? [] : [[...name('env'), ...name(imported.name), 0x00, ...uleb(n)]])]
+  const first = imported === undefined ? 0 : 1
   return new Uint8Array([
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
     ...section(1, vec(types)),
     ...section(2, vec(imports)),
-    ...section(3, vec([[0]])),
-    ...section(7, vec([[...name(exported), 0x00, imported === undefined ? 0 : 1]])),
-    ...section(10, vec([[...uleb(functionBody.length), ...functionBody]])),
+    ...section(3, vec(functions.map((_, i) => uleb(i)))),
+    ...section(7, vec(functions.map((f, i) => [...name(f.exported), 0x00, ...uleb(first + i)]))),
+    ...section(10, vec(functions.map((f) => [...uleb(f.body.length), ...f.body]))),
   ])
 }
+
+/** A module with one function `exported` (`functionsModule` of that one). */
+export const functionModule = (exported: string, params: ReadonlyArray<number>, functionBody: ReadonlyArray<number>, imported?: ImportedFunction): Uint8Array =>
+  functionsModule([{ exported, params, body: functionBody }], imported)
 
 // Structured code over i32/f64 arrays whose byte addresses are in locals (parameters), for the kernels' loops.
 const { get, set, i32 } = op
@@ -166,12 +182,18 @@ const wasm = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly
 export const compileModule = (bytes: Uint8Array): object | undefined => (wasm !== undefined && wasm.validate(bytes) ? new wasm.Module(bytes) : undefined)
 
 /**
- * An instance of a `functionModule` on its own zeroed memory of at least `bytes` (whole 64 KiB pages),
- * with that memory's buffer and its export `exported`; undefined without WebAssembly or a module.
- * `imports` are its env functions besides the memory.
+ * An instance of a `functionsModule` on its own zeroed memory of at least `bytes` (whole 64 KiB pages),
+ * with that memory's buffer and its exports; undefined without WebAssembly or a module. `imports` are
+ * its env functions besides the memory.
  */
-export const instantiateOnMemory = <F>(module: object | undefined, bytes: number, exported: string, imports: Record<string, unknown> = {}): { readonly buffer: ArrayBuffer; readonly run: F } | undefined => {
+export const instantiateModule = (module: object | undefined, bytes: number, imports: Record<string, unknown> = {}): { readonly buffer: ArrayBuffer; readonly exports: Record<string, unknown> } | undefined => {
   if (wasm === undefined || module === undefined) return undefined
   const memory = new wasm.Memory({ initial: Math.max(1, Math.ceil(bytes / 65536)) })
-  return { buffer: memory.buffer, run: new wasm.Instance(module, { env: { ...imports, memory } }).exports[exported] as F }
+  return { buffer: memory.buffer, exports: new wasm.Instance(module, { env: { ...imports, memory } }).exports }
+}
+
+/** `instantiateModule` of a one-function module: the memory's buffer and its export `exported`. */
+export const instantiateOnMemory = <F>(module: object | undefined, bytes: number, exported: string, imports: Record<string, unknown> = {}): { readonly buffer: ArrayBuffer; readonly run: F } | undefined => {
+  const w = instantiateModule(module, bytes, imports)
+  return w === undefined ? undefined : { buffer: w.buffer, run: w.exports[exported] as F }
 }

@@ -7,6 +7,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { seeded } from '../../src/core/rng.js'
 import { exactCumulative } from '../../src/trainers/lda/exact-draw.js'
+import { blockCount, ROW_BLOCK, wordFactors } from '../../src/trainers/lda/parallel/release-work.js'
 import { massCoefficient, PIECE_TOKENS, wasmPrivateAvailable, wasmPrivateSweeper } from '../../src/trainers/lda/private-wasm.js'
 import { type ExtraWords, extraWords, sparseSweep } from '../../src/trainers/lda/sweep-kernel.js'
 
@@ -68,7 +69,8 @@ const both = (c: Case, draws: Uint32Array, include: Uint8Array | undefined, d0 =
   const wasm = { ...c, z: c.z.slice(), ndk: c.ndk.slice() }
   const sweeper = wasmPrivateSweeper(wasm)
   if (sweeper === undefined) throw new Error('no WebAssembly')
-  sweeper.load()
+  sweeper.q.set(c.q)
+  sweeper.qsum.set(c.qsum)
   sweeper.sweep(d0, d1, draws, include, extra)
   return { js, wasm: { z: wasm.z, ndk: wasm.ndk } }
 }
@@ -98,6 +100,33 @@ describe.runIf(wasmPrivateAvailable)('the WebAssembly private sweep', () => {
       const part = both(c, draws, undefined, Math.floor(D / 3), D)
       expect(part.wasm.z).toEqual(part.js.z)
       expect(part.wasm.ndk).toEqual(part.js.ndk)
+    }
+  })
+
+  it.each([
+    [1, 3],
+    [2, 70],
+    [7, 130],
+    [50, 200],
+  ])('builds q and Σ_k q from a release as wordFactors does, bit for bit (K = %i, V = %i)', (K, V) => {
+    const r = seeded(K * 1000 + V).next
+    const sweeper = wasmPrivateSweeper({ K, V, alpha: 0.1, tokens: new Int32Array(1), docStart: Int32Array.of(0, 1), z: new Int32Array(1), ndk: new Int32Array(K) })
+    if (sweeper === undefined) throw new Error('no WebAssembly')
+    for (const [scale, clip] of [
+      [1, Number.POSITIVE_INFINITY],
+      [1, 7],
+      [10, 100],
+      [1 / 0.3, 3.5],
+    ] as const) {
+      // noisy counts: negative, zero (either sign), beyond the clip, fractional after scaling
+      const release = Float64Array.from({ length: V * K }, () => (r() < 0.1 ? -0 : Math.round((r() - 0.3) * 40)))
+      const inv = Float64Array.from({ length: K }, () => 1 / (r() * 1000 + V * 0.01))
+      const q = new Float64Array(V * K)
+      const qsum = new Float64Array(V)
+      wordFactors(K, V, release, scale, clip, 0.01, inv, q, qsum, 0, blockCount(V, ROW_BLOCK))
+      sweeper.factors(release, inv, scale, clip, 0.01)
+      expect(Array.from(sweeper.q, (x) => Object.is(x, -0) ? 'neg0' : x)).toEqual(Array.from(q, (x) => Object.is(x, -0) ? 'neg0' : x))
+      expect(sweeper.qsum).toEqual(qsum)
     }
   })
 

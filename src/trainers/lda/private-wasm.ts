@@ -18,15 +18,17 @@
  * A draw the fast path cannot decide (probability about (nnz + K)·2^-32) calls back into
  * JavaScript (`slowDraw`, exact BigInt sums, further words from the run's source).
  *
- * Memory: the instance has its own memory (one per thread), into which a sweep copies the release's
- * q and Σ_k q_wk once and then its documents piece by piece (tokens, topics, counts, first words),
- * copying the topics and counts back after each piece; the copies are a few bytes per token against
- * ~100 instructions per token of sampling. A model whose q would take more than 1 GiB per thread (or
- * a memory the runtime refuses) keeps the JavaScript loop, which reads the one shared q.
+ * Memory: the instance has its own memory (one per thread). Each release is copied into q's place
+ * and turned into q and Σ_k q_wk there by the module's second function (`factors`, SIMD, the same
+ * doubles as release-work.ts `wordFactors`), once per release and thread, so no thread copies q
+ * before a sweep; a sweep copies its documents piece by piece (tokens, topics, counts, first words),
+ * copying the topics and counts back after each piece, a few bytes per token against ~100
+ * instructions per token of sampling. A model whose q would take more than 1 GiB per thread (or a
+ * memory the runtime refuses) keeps the JavaScript loop, with q in arrays of the thread's own.
  *
  * @module
  */
-import { type Code, F64, I32, V128, body, compileModule, f64Of, forRange, functionModule, instantiateOnMemory, ld, ldf, op, st, stf, whileLoop } from '../../core/wasm-binary.js'
+import { type Code, F64, I32, V128, body, compileModule, f64Of, forRange, functionsModule, instantiateModule, ld, ldf, op, st, stf, whileLoop } from '../../core/wasm-binary.js'
 import { scanCoefficient, TINY, UNIT_ROUNDOFF, WORD_SCALE } from './exact-draw.js'
 import { type ExtraWords, slowDraw, topicBits } from './sweep-kernel.js'
 
@@ -183,9 +185,49 @@ const code: Code = [
   END,
 ]
 
-/** The module: imports env.memory and env.slow(i, nnz, base, m) → topic; exports sweep(D, K, bits, subsampled, 11 addresses, α, cW). */
+/**
+ * factors(K, V, Q, QSUM, INV, scale, clip, β): the word factors of ./parallel/release-work.ts
+ * `wordFactors` for every row, in place over the release copied to Q: q_wk = (min(max(scale·n̂_wk, 0),
+ * C) + β)·inv_k two topics at a time, and qsum_w = Σ_k q_wk added in k order (one scalar chain per
+ * row), so q and qsum are the same doubles as the JavaScript function's (wasm min/max, like
+ * Math.min/max, give +0 over −0 and propagate NaN; test/trainers/private-wasm.test.ts compares them).
+ */
+const [FK, FV, FQ, FQSUM, FINV] = [0, 1, 2, 3, 4]
+const [FSCALE, FCLIP, FBETA] = [5, 6, 7]
+const [FW, FT, FROW] = [8, 9, 10]
+const FS = 11
+const [SCALE2, CLIP2, BETA2, ZERO2, XV] = [12, 13, 14, 15, 16]
+/** the factor of a release value (f64 → f64, scalar) */
+const factor = (value: Code, inv: Code): Code => [value, get(FSCALE), F64_MUL, f64c(0), op.F64_MAX, get(FCLIP), op.F64_MIN, get(FBETA), F64_ADD, inv, F64_MUL]
+const factorsCode: Code = [
+  [get(FSCALE), op.F64X2_SPLAT, set(SCALE2), get(FCLIP), op.F64X2_SPLAT, set(CLIP2), get(FBETA), op.F64X2_SPLAT, set(BETA2), V128_ZERO, set(ZERO2)],
+  forRange(FW, i32(0), get(FV),
+    [get(FQ), get(FW), get(FK), I32_MUL, i32(3), I32_SHL, I32_ADD, set(FROW), f64c(0), set(FS), i32(0), set(FT)],
+    // two topics a step: the row's bytes [FROW + 8t, FROW + 8t + 16)
+    whileLoop([get(FT), i32(2), I32_ADD, get(FK), I32_LE_S],
+      [get(FROW), get(FT), i32(3), I32_SHL, I32_ADD],
+      [get(FROW), get(FT), i32(3), I32_SHL, I32_ADD, v128LoadAt(0), get(SCALE2), F64X2_MUL, get(ZERO2), op.F64X2_MAX, get(CLIP2), op.F64X2_MIN, get(BETA2), F64X2_ADD],
+      [get(FINV), get(FT), i32(3), I32_SHL, I32_ADD, v128LoadAt(0), F64X2_MUL, tee(XV), v128StoreAt(0)],
+      [get(FS), get(XV), f64x2Lane(0), F64_ADD, get(XV), f64x2Lane(1), F64_ADD, set(FS)],
+      [get(FT), i32(2), I32_ADD, set(FT)]),
+    // an odd K's last topic
+    [get(FT), get(FK), I32_LT_S, IF, stf(FROW, get(FT), factor(ldf(FROW, get(FT)), ldf(FINV, get(FT)))), get(FS), ldf(FROW, get(FT)), F64_ADD, set(FS), END],
+    stf(FQSUM, get(FW), get(FS))),
+  END,
+]
+
+/**
+ * The module: imports env.memory and env.slow(i, nnz, base, m) → topic; exports sweep(D, K, bits,
+ * subsampled, 12 addresses, α, cW, cR) and factors(K, V, 3 addresses, scale, C, β).
+ */
 export const privateSweepModuleBytes = (): Uint8Array =>
-  functionModule('sweep', PARAMS, body([[I32_LOCALS, I32], [F64_LOCALS, F64], [V128_LOCALS, V128]], code), { name: 'slow', params: [I32, I32, I32, I32], results: [I32] })
+  functionsModule(
+    [
+      { exported: 'sweep', params: PARAMS, body: body([[I32_LOCALS, I32], [F64_LOCALS, F64], [V128_LOCALS, V128]], code) },
+      { exported: 'factors', params: [I32, I32, I32, I32, I32, F64, F64, F64], body: body([[3, I32], [1, F64], [5, V128]], factorsCode) },
+    ],
+    { name: 'slow', params: [I32, I32, I32, I32], results: [I32] },
+  )
 
 const compiled = compileModule(privateSweepModuleBytes())
 
@@ -205,12 +247,12 @@ export const wasmPrivateAvailable: boolean = compiled !== undefined
 
 /** Tokens per piece copied into the instance's memory; a longer document gets a piece of its own. */
 export const PIECE_TOKENS = 1 << 16
-/** The largest instance memory a thread takes (its copy of q is most of it: V·K·8 bytes). */
+/** The largest instance memory a thread takes (its q is most of it: V·K·8 bytes). */
 const MAX_BYTES = 2 ** 30
 /** Documents per piece: at most 4096, and their K counts each within 4 MiB. */
 const pieceDocs = (K: number): number => Math.max(1, Math.min(1 << 12, Math.floor((1 << 20) / K)))
 
-/** The arrays of a sweep the WebAssembly sweep reads (those of `sparseSweep`, shared or not). */
+/** The arrays of a sweep the WebAssembly sweep reads (those of `sparseSweep` but q, shared or not). */
 export interface PrivateSweepArrays {
   readonly K: number
   readonly V: number
@@ -219,13 +261,21 @@ export interface PrivateSweepArrays {
   readonly docStart: Int32Array
   readonly z: Int32Array
   readonly ndk: Int32Array
-  readonly q: Float64Array
-  readonly qsum: Float64Array
 }
 
 export interface WasmPrivateSweeper {
-  /** Copies the release's q and Σ_k q_wk into the instance: once per sweep, before `sweep`. */
-  readonly load: () => void
+  /**
+   * The sweep's word factor q (V×K) and Σ_k q_wk (V), in the instance's memory: written by `factors`
+   * (or by the caller), read by `sweep` and by whoever else needs this thread's q (CDP's doc-noise sweep).
+   */
+  readonly q: Float64Array
+  readonly qsum: Float64Array
+  /**
+   * q and qsum from a release n̂ (V×K) as ./parallel/release-work.ts `wordFactors` computes them for
+   * every row, with inv_k = 1/(n̂_k + Vβ) given: the release is copied into q's place and turned into
+   * q there (no other copy of q is made, and none per sweep).
+   */
+  readonly factors: (release: Float64Array, inv: Float64Array, scale: number, clip: number, beta: number) => void
   /**
    * `sparseSweep` of documents [d0, d1) with its arguments (`words`: the first words in its layout,
    * from `fillRangeDraws`), drawing the same topics bit for bit.
@@ -250,9 +300,9 @@ export const wasmPrivateSweeper = (s: PrivateSweepArrays): WasmPrivateSweeper | 
   const PIECE_DOCS = pieceDocs(K)
   // q has one double past its last row and the per-topic arrays K rounded up to even, for the two-lane loads of an odd K
   const KP = K + (K & 1)
-  const lengths = { q: V * K + 1, qsum: V, prod: KP, ndkf: KP, nz: K, nzPos: K, doc: PIECE_DOCS + 1, tok: T, z: T, draws: T, ndk: PIECE_DOCS * K }
-  const bytes = 8 * (lengths.q + lengths.qsum + lengths.prod + lengths.ndkf) + 4 * (lengths.nz + lengths.nzPos + lengths.doc + 3 * T + lengths.ndk) + T
-  // a copy of q per thread: past MAX_BYTES (or where the memory cannot be had) the threads keep the JavaScript loop on the shared q
+  const lengths = { q: V * K + 1, qsum: V, prod: KP, ndkf: KP, inv: KP, nz: K, nzPos: K, doc: PIECE_DOCS + 1, tok: T, z: T, draws: T, ndk: PIECE_DOCS * K }
+  const bytes = 8 * (lengths.q + lengths.qsum + lengths.prod + lengths.ndkf + lengths.inv) + 4 * (lengths.nz + lengths.nzPos + lengths.doc + 3 * T + lengths.ndk) + T
+  // q per thread: past MAX_BYTES (or where the memory cannot be had) the thread keeps the JavaScript loop
   if (bytes > MAX_BYTES) return undefined
   let extra: ExtraWords = () => () => 0
   let pieceStart = 0
@@ -263,9 +313,9 @@ export const wasmPrivateSweeper = (s: PrivateSweepArrays): WasmPrivateSweeper | 
     const v = views as { nz: Int32Array; q: Float64Array }
     return slowDraw(K, bits, nnz, v.nz, v.q, base, s.alpha, m >>> 0, extra(pieceStart + i))
   }
-  let w: ReturnType<typeof instantiateOnMemory<(...args: number[]) => void>>
+  let w: ReturnType<typeof instantiateModule>
   try {
-    w = instantiateOnMemory<(...args: number[]) => void>(compiled, bytes, 'sweep', { slow })
+    w = instantiateModule(compiled, bytes, { slow })
   } catch {
     return undefined // the memory could not be allocated
   }
@@ -285,6 +335,7 @@ export const wasmPrivateSweeper = (s: PrivateSweepArrays): WasmPrivateSweeper | 
   const qsum = f64(lengths.qsum)
   const prod = f64(lengths.prod)
   const ndkf = f64(lengths.ndkf)
+  const inv = f64(lengths.inv)
   const nz = i32(lengths.nz)
   const nzPos = i32(lengths.nzPos)
   const doc = i32(lengths.doc)
@@ -297,10 +348,12 @@ export const wasmPrivateSweeper = (s: PrivateSweepArrays): WasmPrivateSweeper | 
   views = { nz, q }
   const cW = scanCoefficient(K + 1)
   const cR = massCoefficient(K)
-  const run = w.run
-  const load = (): void => {
-    q.set(s.q)
-    qsum.set(s.qsum)
+  const run = w.exports.sweep as (...args: number[]) => void
+  const runFactors = w.exports.factors as (...args: number[]) => void
+  const factors = (release: Float64Array, inverse: Float64Array, scale: number, clip: number, beta: number): void => {
+    q.set(release)
+    inv.set(inverse.subarray(0, K))
+    runFactors(K, V, q.byteOffset, qsum.byteOffset, inv.byteOffset, scale, clip, beta)
   }
   const sweep = (d0: number, d1: number, words: Uint32Array, include: Uint8Array | undefined, ex: ExtraWords): void => {
     extra = ex
@@ -330,5 +383,5 @@ export const wasmPrivateSweeper = (s: PrivateSweepArrays): WasmPrivateSweeper | 
       p0 = p1
     }
   }
-  return { load, sweep }
+  return { q: q.subarray(0, V * K), qsum, factors, sweep }
 }

@@ -50,9 +50,6 @@ export interface SweepArrays {
   readonly z: Int32Array
   readonly ndk: Int32Array
   readonly nwk: Int32Array
-  /** The release's word factor q (V×K) and Σ_k q_wk (V): written between sweeps, read during one. */
-  readonly q: Float64Array
-  readonly qsum: Float64Array
   /** One first word per token position (see sweep-kernel.ts), and the subsample of the sweep. */
   readonly draws: Uint32Array
   readonly include: Uint8Array
@@ -196,12 +193,21 @@ export const makePart = (s: SweepArrays, j: number) => {
   const samplers = samplerCache()
   const words = tokenWords()
   const chunks = s.chunkCut.length - 1
-  // the sweep in WebAssembly (./private-wasm.ts, the same draws as sparseSweep), made at the first sweep; null: unavailable
+  // the sweep in WebAssembly (./private-wasm.ts, the same draws as sparseSweep), made at the first use; null: unavailable
   let sweeper: WasmPrivateSweeper | null | undefined
   const wasm = (): WasmPrivateSweeper | undefined => {
     if (sweeper === undefined) sweeper = (s.engine === 'wasm' ? wasmPrivateSweeper(s) : undefined) ?? null
     return sweeper ?? undefined
   }
+  /**
+   * This thread's word factor q (V×K) and Σ_k q_wk (V), built from each release by this thread for
+   * every row and read by its sweeps: in the WebAssembly sweeper's memory (no copy per sweep), else in
+   * arrays of its own (the JavaScript loop). q stays in double precision: single precision measured
+   * ~5 % faster, but its rounding would loosen the ratio bound behind ε_I (Zhao et al. eq. 7) by
+   * ~1e-7, which the plan does not declare.
+   */
+  let ownFactors: { readonly q: Float64Array; readonly qsum: Float64Array } | undefined
+  const factors = (): { readonly q: Float64Array; readonly qsum: Float64Array } => (ownFactors ??= wasm() ?? { q: new Float64Array(V * K), qsum: new Float64Array(V) })
   /** Calls `visit` on the chunks this part takes (every chunk when it is the only part). */
   const eachChunk = (visit: (c0: number, c1: number) => void): void => {
     if (W === 1) {
@@ -216,19 +222,20 @@ export const makePart = (s: SweepArrays, j: number) => {
         const include = c.subsampled ? s.include : undefined
         const extra = extraWords(c.random)
         const w = wasm()
-        w?.load() // this sweep's q
+        const { q, qsum } = factors()
         eachChunk((c0, c1) => {
           fillRangeDraws(c.random, c0, c1, s.docStart, include, s.draws)
           if (w !== undefined) w.sweep(c0, c1, s.draws, include, extra)
-          else sparseSweep(K, c0, c1, s.tokens, s.docStart, s.z, s.ndk, s.q, s.qsum, nz, nzPos, s.alpha, s.draws, include, extra)
+          else sparseSweep(K, c0, c1, s.tokens, s.docStart, s.z, s.ndk, q, qsum, nz, nzPos, s.alpha, s.draws, include, extra)
         })
         return
       }
       case 'sweep-doc-noise': {
         const docNoise = need(t.docNoise, 'the document noise of a doc-noise sweep')
+        const { q } = factors()
         eachChunk((c0, c1) => {
           fillRangeDraws(c.random, c0, c1, s.docStart, undefined, s.draws)
-          docNoiseSweep(K, c0, c1, s.tokens, s.docStart, s.z, s.ndk, s.q, s.alpha, docNoise, scores, s.draws)
+          docNoiseSweep(K, c0, c1, s.tokens, s.docStart, s.z, s.ndk, q, s.alpha, docNoise, scores, s.draws)
         })
         return
       }
@@ -262,9 +269,16 @@ export const makePart = (s: SweepArrays, j: number) => {
       case 'column-sums':
         columnSums(K, V, need(t.release, 'the release'), s.params[RELEASE_SCALE] as number, s.colBlocks, rb0, rb1)
         return
-      case 'word-factors':
-        wordFactors(K, V, need(t.release, 'the release'), s.params[RELEASE_SCALE] as number, s.clip, s.beta, s.inverseTotals, s.q, s.qsum, rb0, rb1)
+      case 'word-factors': {
+        // every row, on every thread: each reads its own q (in WebAssembly: computed where the sweep reads it)
+        const release = need(t.release, 'the release')
+        const scale = s.params[RELEASE_SCALE] as number
+        const w = wasm()
+        const f = factors()
+        if (w !== undefined) w.factors(release, s.inverseTotals, scale, s.clip, s.beta)
+        else wordFactors(K, V, release, scale, s.clip, s.beta, s.inverseTotals, f.q, f.qsum, 0, blockCount(V, ROW_BLOCK))
         return
+      }
       case 'coins': {
         const frequent = c.adaptive ? need(t.frequent, 'the frequent pairs') : undefined
         const counts = ownTable() ?? s.sample
