@@ -36,6 +36,11 @@ const rows = [
   ['PoissonSample(0.001, Gaussian σ=0.8) × 10,000', (e, AR) => e.selfCompose(e.poissonSample(0.001, e.gaussian(0.8, 1, AR)), 10000), 1e-6],
   ['DP-SGD MNIST: PoissonSample(256/60000, σ=1.1) × 14,063', (e, AR) => e.selfCompose(e.poissonSample(256 / 60000, e.gaussian(1.1, 1, AR)), 14063), 1e-5],
   ['PoissonSample(0.05, RR ε=2) × 500', (e, AR) => e.selfCompose(e.poissonSample(0.05, e.randomizedResponse(2, 2, AR)), 500), 1e-6],
+  // The general Poisson bound (Zhu–Wang Thm 6) on other inner events: a Laplace hidden from the
+  // tight sampled-Laplace path by a one-element Compose, the exponential mechanism, pure DP.
+  ['general: PoissonSample(0.01, Compose[Laplace b=1]) × 100', (e, AR) => e.selfCompose(e.poissonSample(0.01, e.compose([e.laplace(1, 1, AR)])), 100), 1e-5],
+  ['general: PoissonSample(0.05, exponential ε=1) × 200', (e, AR) => e.selfCompose(e.poissonSample(0.05, e.exponential(1, 1, AR)), 200), 1e-6],
+  ['general: PoissonSample(0.1, pure DP ε=0.5) × 100', (e, AR) => e.selfCompose(e.poissonSample(0.1, e.pureDP(0.5, AR)), 100), 1e-6],
 ].filter(([name]) => ONLY === undefined || ONLY.split(',').some((s) => name.includes(s)))
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 console.log(`RDP A/B, cold (forgetKept('${SCOPE}')) ε(δ) query, median over ${REPS} interleaved repetitions of the mean of ${INNER}; before = ${dists.before}, after = ${dists.after}`)

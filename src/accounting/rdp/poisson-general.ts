@@ -15,7 +15,8 @@
  *                        + 3 Σ_{l=3}^{α} C(α,l) (1−q)^{α−l} q^l e^{(l−1)ε(l)} }.
  * By the binomial theorem the first term is the l = 0, 1 part of Σ_l C(α,l)(1−q)^{α−l}q^l = 1, so
  *   braces − 1 = C(α,2)q²(1−q)^{α−2}(e^{ε(2)} − 1) + Σ_{l≥3} C(α,l)(1−q)^{α−l}q^l(3e^{(l−1)ε(l)} − 1),
- * a sum of non-negative terms, which is what we compute (in log space).
+ * a sum of non-negative terms, which is what we compute (its log: by a recurrence in linear space
+ * where that is safe, else term by term in log space; see `linearSum`).
  *
  * The SUB-LDA paper's printed Theorem 3.1 (eq. 3) drops the factor 3 and sums from l = 2: that is
  * Zhu & Wang's *tight* formula, which they prove only for mechanisms meeting an extra condition
@@ -33,45 +34,133 @@ import { fromIntegerOrders } from './integer-orders.js'
 import { logBinomialRow, logExpm1, logSumExpPruned, scratchTerms, softplus } from './log-space.js'
 
 const LN3 = Math.log(3)
+const U = Number.EPSILON / 2
 
 /**
- * The α-independent parts of Thm 6's terms, per order l of the base curve: log(e^{ε(2)} − 1) and,
- * for l ≥ 3, x_l = (l − 1)ε(l) and log(1 − e^{−x_l}/3). Why: a curve asks the bound at every integer
- * order of the grid up to 1024, each a sum over l ≤ α whose exp and log1p per term were the cost;
- * these depend on l alone, so they are computed once per curve (grown on demand). Each term is still
- * summed in the same order from the same values, so the bound is the same bits as term by term.
+ * The α-free parts of Thm 6's terms on 2..n. With ρ = q/(1 − q) and x_l = (l − 1)ε(l),
+ *   term_l = C(α, l)(1 − q)^α e^{a_l},   a_2 = 2 log ρ + log(e^{ε(2)} − 1),
+ *   a_l = l log ρ + log 3 + x_l + log(1 − e^{−x_l}/3)  (l ≥ 3: log(3e^x − 1), x ≥ 0),
+ * where for x_l > 40 the last log (above −1.5e-18) is left out, which only raises the term. Why: a
+ * curve asks the bound at every integer order of the grid up to 1024, each a sum over l ≤ α, and
+ * these depend on l alone, so they are computed once per curve. A bound at α reads l ≤ α only, so
+ * it is the same bits whether the terms were computed up to α or further (a curve's value at α is
+ * the bound computed alone).
  */
 interface BaseTerms {
-  readonly eps: (l: number) => number
-  first: number | undefined
-  readonly x: number[]
-  readonly log1pTail: number[]
+  readonly l1q: number
+  /** a_l for 2 ≤ l ≤ n. */
+  readonly a: Float64Array
+  /** max over 2 ≤ j ≤ l of |a_{j+1} − a_j|, for 2 ≤ l < n (NaN once a step is not finite). */
+  readonly maxStep: Float64Array
+  /** e^{a_{l+1} − a_l}, the α-free factor of the ratio of consecutive terms; filled for l < `filled`. */
+  readonly ratio: Float64Array
+  filled: number
 }
 
-const baseTerms = (eps: (l: number) => number): BaseTerms => ({ eps, first: undefined, x: [], log1pTail: [] })
-
-const boundFromTerms = (q: number, b: BaseTerms, alpha: number): number => {
-  const row = logBinomialRow(alpha)
-  const lq = Math.log(q)
-  const l1q = Math.log1p(-q)
-  b.first ??= logExpm1(b.eps(2))
-  for (let l = b.x.length; l <= alpha; l++) {
-    if (l < 3) {
-      b.x.push(Number.NaN)
-      b.log1pTail.push(Number.NaN)
-      continue
-    }
-    const x = (l - 1) * b.eps(l)
-    b.x.push(x)
-    b.log1pTail.push(Math.log1p(-Math.exp(-x) / 3))
+const baseTerms = (q: number, eps: (l: number) => number, n: number): BaseTerms => {
+  const lr = Math.log(q) - Math.log1p(-q)
+  const a = new Float64Array(n + 1)
+  a[2] = 2 * lr + logExpm1(eps(2))
+  for (let l = 3; l <= n; l++) {
+    const x = (l - 1) * eps(l)
+    a[l] = l * lr + LN3 + x + (x > 40 ? 0 : Math.log1p(-Math.exp(-x) / 3))
   }
-  // Filled after every call to b.eps above (the buffer is shared: ./log-space.ts scratchTerms).
+  const maxStep = new Float64Array(n + 1)
+  let m = 0
+  for (let l = 2; l < n; l++) {
+    const d = Math.abs((a[l + 1] as number) - (a[l] as number))
+    // A step that is not finite (a_2 = −∞ for ε(2) = 0, an infinite ε(l)) makes m NaN for good.
+    if (!(d <= m) && !Number.isNaN(m)) m = Number.isFinite(d) ? d : Number.NaN
+    maxStep[l] = m
+  }
+  return { l1q: Math.log1p(-q), a, maxStep, ratio: new Float64Array(n + 1), filled: 2 }
+}
+
+/** The linear-space sum is taken only where no step |a_{l+1} − a_l| exceeds this (else in log space). */
+const MAX_STEP = 64
+/** Every BLOCK terms the running term is recomputed from its log, so the recurrence's rounding does not pile up. */
+const BLOCK = 16
+/** The sum stops at a term below this fraction of the partial sum once the rest is bounded (below). */
+const TINY = 2 ** -60
+/** Exact power-of-two rescaling keeps the running term within [2^−500, 2^500] of the scale. */
+const BIG = 2 ** 500
+const LOG_BIG = 500 * Math.LN2
+
+/**
+ * log Σ_{l=2}^{α} C(α, l)e^{a_l}, in linear space, or undefined where that is not safe (then
+ * `logSpaceSum`). The terms follow from one another by
+ *   t_{l+1} = t_l · (α − l)/(l + 1) · e^{a_{l+1} − a_l},
+ * one division and two products per term instead of an exp (and the exps e^{a_{l+1} − a_l} are
+ * α-free, shared by every order of the curve); every BLOCK terms t is recomputed from its log.
+ * Each step's factor is within e^{±64}·α, so with t kept within 2^{±500} of the scale (s ≥ 1, the
+ * first term) nothing over- or underflows; a term that falls below 2^−500 of the sum without the
+ * tail being bounded hands over to the log-space sum (a curve whose later terms may grow back).
+ *
+ * Truncation: once t_{l+1} < 2⁻⁶⁰·s, every later ratio is at most
+ * R = (α − l − 1)/(l + 2)·max_{l < j < α} e^{a_{j+1} − a_j} ((α − j)/(j + 1) falls with j), so
+ * Σ_{j>l} t_j ≤ t_{l+1}/(1 − R); when R ≤ 1/2 the sum stops and adds 2t_{l+1}, an upper bound of
+ * what it left out. The rounding of the recurrence (per step: a division and two products, 3u; the
+ * exp, one ulp = 2u; the difference a_{l+1} − a_l, u·|a_{l+1} − a_l|; at most BLOCK steps) and of
+ * the sum of k positive terms ((k − 1)u) is added as a relative margin, so the value is not below
+ * the exact sum of the same terms: the bound only overstates. For a pure-ε inner mechanism (RR,
+ * Laplace, the exponential mechanism) the terms fall like a binomial's past its mode: RR ε = 2 at
+ * q = 0.05 stops at l = 53 of 64, 139 of 256, 448 of 1024.
+ */
+const linearSum = (b: BaseTerms, alpha: number, row: Float64Array): number | undefined => {
+  const maxStep = b.maxStep[alpha - 1] as number
+  if (!(maxStep <= MAX_STEP)) return undefined
+  const { a, ratio } = b
+  const m0 = (row[2] as number) + (a[2] as number)
+  let s = 1
+  let t = 1
+  let off = 0
+  let supRatio = -1
+  let l = 2
+  for (; l < alpha; l++) {
+    if ((l & (BLOCK - 1)) === 0) t = Math.exp((row[l] as number) + (a[l] as number) - m0 - off)
+    if (l >= b.filled) {
+      const to = Math.min(l + BLOCK, alpha)
+      for (let j = b.filled; j < to; j++) ratio[j] = Math.exp((a[j + 1] as number) - (a[j] as number))
+      b.filled = to
+    }
+    t *= ((alpha - l) / (l + 1)) * (ratio[l] as number)
+    if (t < TINY * s) {
+      if (supRatio < 0) {
+        let d = -Infinity
+        for (let j = l + 1; j < alpha; j++) d = Math.max(d, (a[j + 1] as number) - (a[j] as number))
+        supRatio = Math.exp(d)
+      }
+      if (((alpha - l - 1) / (l + 2)) * supRatio <= 0.5) {
+        s += 2 * t
+        l++
+        break
+      }
+      if (t < 1 / BIG) return undefined
+    }
+    s += t
+    if (t > BIG) {
+      t /= BIG
+      s /= BIG
+      off += LOG_BIG
+    }
+  }
+  // l − 1 terms summed (l − 2 additions), each at most BLOCK recurrence steps from a recomputed one.
+  const margin = (Math.min(BLOCK, l - 2) * (5 + maxStep) + (l - 2)) * U
+  return m0 + off + Math.log(s * (1 + margin))
+}
+
+/** log Σ_{l=2}^{α} C(α, l)e^{a_l} term by term in log space (any terms; `logSumExpPruned`'s pruning). */
+const logSpaceSum = (b: BaseTerms, alpha: number, row: Float64Array): number => {
   const terms = scratchTerms(alpha - 1)
-  terms[0] = (row[2] as number) + (alpha - 2) * l1q + 2 * lq + b.first
-  for (let l = 3; l <= alpha; l++)
-    // log(3e^x − 1) = log 3 + x + log(1 − e^{−x}/3), x ≥ 0.
-    terms[l - 2] = (row[l] as number) + (alpha - l) * l1q + l * lq + LN3 + (b.x[l] as number) + (b.log1pTail[l] as number)
-  return roundUpLoss(softplus(logSumExpPruned(terms, alpha - 1)) / (alpha - 1))
+  for (let l = 2; l <= alpha; l++) terms[l - 2] = (row[l] as number) + (b.a[l] as number)
+  return logSumExpPruned(terms, alpha - 1)
+}
+
+/** Thm 6 at the integer order 2 ≤ α ≤ n of `b`: (1/(α − 1))·log(1 + (1 − q)^α Σ_l C(α, l)e^{a_l}). */
+const boundFromTerms = (b: BaseTerms, alpha: number): number => {
+  const row = logBinomialRow(alpha)
+  const logSum = linearSum(b, alpha, row) ?? logSpaceSum(b, alpha, row)
+  return roundUpLoss(softplus(alpha * b.l1q + logSum) / (alpha - 1))
 }
 
 /**
@@ -79,7 +168,7 @@ const boundFromTerms = (q: number, b: BaseTerms, alpha: number): number => {
  * Requires 0 < q < 1.
  */
 export const zhuWangBound = (q: number, eps: (l: number) => number, alpha: number): number =>
-  boundFromTerms(q, baseTerms(eps), alpha)
+  boundFromTerms(baseTerms(q, eps, alpha), alpha)
 
 /**
  * The Poisson-subsampled curve on `orders` (add/remove), given the base curve as a lookup valid at
@@ -99,11 +188,13 @@ export const poissonGeneralCurve = (
     for (let i = 0; i < orders.length; i++) out[i] = base(orders[i] as number)
     return out
   }
-  const terms = baseTerms(base)
+  // Made at the first order not in `memo`, up to the largest integer any order needs.
+  let terms: BaseTerms | undefined
   const at = (n: number): number => {
     const hit = memo?.get(n)
     if (hit !== undefined) return hit
-    const v = boundFromTerms(q, terms, n)
+    terms ??= baseTerms(q, base, Math.max(2, Math.ceil(orders.reduce((m, a) => Math.max(m, a), 2))))
+    const v = boundFromTerms(terms, n)
     memo?.set(n, v)
     return v
   }

@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
+import binomcoefln from '@stdlib/math-base-special-binomcoefln'
 import {
+  exponentialRdp,
   fromIntegerOrders,
   gaussianRdp,
   laplaceRdp,
   poissonGeneralCurve,
   pureDpRdp,
+  randomizedResponseRdp,
   subsampledGaussianRdp,
   wbkBound,
   withoutReplacementCurve,
@@ -167,6 +170,67 @@ describe('Zhu–Wang on a curve reuses the per-order parts of its terms', () => 
         },
       ),
       { seed: 2026_1127, numRuns: 100 },
+    )
+  })
+})
+
+describe('Zhu–Wang against the whole binomial sum evaluated naively (no recurrence, no truncation)', () => {
+  /** Thm 6's braces − 1 at integer α, every term from its definition: C(α,l) by products, q^l (1 − q)^{α−l} by pow. */
+  const linearNaive = (q: number, eps: (l: number) => number, alpha: number): number => {
+    let sum = 0
+    let c = 1
+    for (let l = 1; l <= alpha; l++) {
+      c = (c * (alpha - l + 1)) / l
+      if (l < 2) continue
+      const w = l === 2 ? Math.expm1(eps(2)) : 3 * Math.exp((l - 1) * eps(l)) - 1
+      sum += c * q ** l * Math.exp((alpha - l) * Math.log1p(-q)) * w
+    }
+    return Math.log1p(sum) / (alpha - 1)
+  }
+  /** The same sum term by term in log space (@stdlib's binomcoefln), every term exponentiated: for large α. */
+  const logNaive = (q: number, eps: (l: number) => number, alpha: number): number => {
+    const logs: number[] = []
+    for (let l = 2; l <= alpha; l++) {
+      const x = (l - 1) * eps(l)
+      const w = l === 2 ? Math.log(Math.expm1(eps(2))) : x + Math.log(3 - Math.exp(-x))
+      logs.push(binomcoefln(alpha, l) + l * Math.log(q) + (alpha - l) * Math.log1p(-q) + w)
+    }
+    const m = Math.max(...logs)
+    if (m === -Infinity) return 0
+    const l = m + Math.log(logs.reduce((acc, v) => acc + Math.exp(v - m), 0))
+    return (l > 0 ? l + Math.log1p(Math.exp(-l)) : Math.log1p(Math.exp(l))) / (alpha - 1)
+  }
+  // Pure-ε inner curves (RR, pure DP, Laplace, the exponential mechanism: the sum stops once the
+  // rest is bounded) and the Gaussian (terms may fall and grow back: the log-space sum takes over).
+  const base = (maxEps: number, minSigma: number) =>
+    fc.oneof(
+      fc.tuple(fc.double({ min: 0.01, max: maxEps, noNaN: true }), fc.integer({ min: 2, max: 10_000 })).map(([e, k]) => (l: number) => randomizedResponseRdp(e, k, l)),
+      fc.double({ min: 0.01, max: maxEps, noNaN: true }).map((e) => (l: number) => pureDpRdp(e, l)),
+      fc.double({ min: 1 / maxEps, max: 100, noNaN: true }).map((b) => (l: number) => laplaceRdp(b, l)),
+      fc.double({ min: 0.01, max: maxEps, noNaN: true }).map((e) => (l: number) => exponentialRdp(e, l)),
+      fc.double({ min: minSigma, max: 100, noNaN: true }).map((s) => (l: number) => gaussianRdp(s, l)),
+      // An inner event that releases nothing: ε(2) = 0 makes the first term 0 (log −∞).
+      fc.constant(() => 0),
+    )
+  const rate = fc.double({ min: Math.log(1e-8), max: Math.log(0.95), noNaN: true }).map(Math.exp)
+  // The bound carries roundUpLoss's relative 1e-12; without it, it is within (−1e-13, +2e-13) of the naive sum.
+  const within = (zw: number, naive: number): boolean => {
+    if (naive === 0) return zw === 0
+    const r = zw / (1 + 1e-12) / naive - 1
+    return r >= -1e-13 && r <= 2e-13
+  }
+
+  it('integer α ≤ 60, in linear space', () => {
+    fc.assert(
+      fc.property(rate, base(5, 2), fc.integer({ min: 2, max: 60 }), (q, eps, a) => within(zhuWangBound(q, eps, a), linearNaive(q, eps, a))),
+      { seed: SEED, numRuns: 1000 },
+    )
+  })
+
+  it('integer α ≤ 1024, in log space (the curve sums stop near the binomial mode)', () => {
+    fc.assert(
+      fc.property(rate, base(5, 0.3), fc.integer({ min: 2, max: 1024 }), (q, eps, a) => within(zhuWangBound(q, eps, a), logNaive(q, eps, a))),
+      { seed: SEED, numRuns: 300 },
     )
   })
 })
