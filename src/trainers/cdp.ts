@@ -107,6 +107,7 @@ const make = (every: boolean): LdaTrainer<CdpConfig> => ({
     // CDP-LDA's later iterations: the true counts plus the first iteration's noise
     const reuse = (noise: () => Float64Array) =>
       unprotected(REUSED, (counts: Int32Array) => {
+        sampler.counts() // n_wk is read here, not counted inside the noiser's release
         const out = new Float64Array(counts.length)
         const n = noise()
         for (let i = 0; i < out.length; i++) out[i] = (counts[i] as number) + (n[i] as number)

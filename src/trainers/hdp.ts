@@ -181,6 +181,7 @@ export const hdpLda: LdaTrainer<HdpConfig> = {
       return {
         ...m,
         run: (nwk, words) => {
+          sampler.counts() // n_wk is read here, not counted inside the noiser's release
           const noise = m.run(new Int32Array(nwk.length), words) // η_i alone
           const out = new Float64Array(nwk.length)
           for (let i = 0; i < nwk.length; i++) {

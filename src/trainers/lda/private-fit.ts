@@ -18,7 +18,7 @@ import type { Schedule } from '../../mechanisms/schedule.js'
 import type { FitOptions, IterationLog } from '../trainer.js'
 import { jointLogLikelihood } from './loglik.js'
 import { runIterations } from './loop.js'
-import { makeParallelSnapshotSampler, type SnapshotSampler } from './snapshot.js'
+import { makeParallelSnapshotSampler, sharedWordIndex, type SnapshotSampler } from './snapshot.js'
 import { allocState, type GibbsState, plainInt32, sharedInt32 } from './state.js'
 
 export interface PrivateFitStart {
@@ -69,11 +69,19 @@ export const startPrivateFit = <C extends { readonly topics: number; readonly al
   const workers = sweepWorkers(options.workers, corpus.tokens.length)
   const alloc = workers > 1 ? sharedInt32 : plainInt32
   const state = allocState(corpus, config.topics, 'reading', alloc)
-  const logLikelihood = (it: number): number | undefined =>
-    gate.diagnostic('log-likelihood of the true counts', () => jointLogLikelihood(state, config.alpha, config.beta), `iteration ${it}`)
   const observed = options.onRelease !== undefined
-  const sampler = makeParallelSnapshotSampler(state, config.alpha, config.beta, clip, workers, 'wasm', observed)
+  const sampler = makeParallelSnapshotSampler(state, config.alpha, config.beta, clip, workers, 'wasm', observed, sharedWordIndex(corpus.tokens, state.V))
   if (E.isLeft(sampler)) return sampler
+  // the counts are owed after a sweep (counted inside the next release): brought up to date first
+  const logLikelihood = (it: number): number | undefined =>
+    gate.diagnostic(
+      'log-likelihood of the true counts',
+      () => {
+        sampler.right.counts()
+        return jointLogLikelihood(state, config.alpha, config.beta)
+      },
+      `iteration ${it}`,
+    )
   // the uniform initial topics, drawn on the sampler's threads
   gate.independent((w) => sampler.right.initialTopics(w))
   const iterate = (iterations: number, o: FitOptions, step: (iteration: number) => number) => {

@@ -9,8 +9,8 @@
  * The word factor q is a function of the release only and is fixed for the sweep: this is the
  * reading under which the proof of Zhao et al.'s Theorem 3 (eq. 30) holds — the related words'
  * sampling probabilities are identical under D and D′ because they see only privatised counts.
- * The document factor is exact and live. The true counts (for the next release) are recounted
- * from z after each sweep.
+ * The document factor is exact and live. The true counts (for the next release) are counted
+ * from z after each sweep (inside that release: see Threads below).
  *
  * The draw splits into a dense bucket α·Σ_k q_wk and a sparse bucket Σ_{k: n_dk > 0} n_dk q_wk
  * over the document's non-zero topics (see `sparseSweep`). No allocation per token.
@@ -35,8 +35,10 @@
  * Threads (`makeParallelSnapshotSampler`): documents are independent given the release, so the
  * documents are cut into about 32·W chunks of equal tokens that the threads take from a shared
  * counter until none is left (a thread whose documents cost more per token does not hold the
- * others at the barrier), then the true counts are recounted, each part its own run of about N/W
- * tokens, and the parts' tables added (./parallel). The draws are
+ * others at the barrier). The true counts n_wk are counted by rows, each thread the blocks of cells
+ * it takes, from the tokens grouped by word (no table per thread to add up: the work per thread
+ * falls as 1/W), and not at the end of the sweep but inside the next release of n_wk, block by
+ * block before each block's noise — one pass over the threads per iteration fewer (./parallel). The draws are
  * the same functions of the same words with any W: exact parallelism, the distribution unchanged.
  * The rest of an iteration runs on the same threads (./parallel/release-work.ts): the release's
  * noise (`noiser`, which the trainer's table measurement calls inside the gate's release), q from
@@ -50,11 +52,11 @@ import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, invalidParameter } from '../../core/error.js'
 import type { WordStream } from '../../core/words.js'
 import type { TableNoise, TableNoiser } from '../../mechanisms/measurement.js'
-import { type Attached, CHUNKS_PER_PART, COIN_RATE, type Command, cutByWeight, PARAMS, RELEASE_SCALE, type SweepArrays, sweepPart } from './parallel/part.js'
+import { type Attached, CHUNKS_PER_PART, COIN_RATE, type Command, type CountedTokens, cutByWeight, PARAMS, RELEASE_SCALE, type SweepArrays, sweepPart } from './parallel/part.js'
 import { type Pool, startPool } from './parallel/pool.js'
-import { addBlockNoise, blockCount, inverseTotals, NOISE_BLOCK, ROW_BLOCK, samplerCache, type StreamKey } from './parallel/release-work.js'
+import { addBlockNoise, blockCount, blocksByWork, inverseTotals, NOISE_BLOCK, ROW_BLOCK, samplerCache, type StreamKey, type WordIndex, wordIndex } from './parallel/release-work.js'
 import type { SparseEngine } from './sparse.js'
-import type { GibbsState } from './state.js'
+import { type GibbsState, sharedInt32 } from './state.js'
 import { maxPackedCount, type SweepRandomness } from './sweep-kernel.js'
 
 export interface SnapshotSampler {
@@ -62,9 +64,18 @@ export interface SnapshotSampler {
   readonly setRelease: (noisy: Float64Array, scale: number) => void
   /**
    * One sweep; `include` (optional) decides per token whether it is visited this iteration
-   * (Poisson subsampling), as a 0/1 byte per token. The true counts n_wk, n_k are recounted after it.
+   * (Poisson subsampling), as a 0/1 byte per token. z and n_dk are current after it; n_wk and n_k
+   * are owed a count (see `counts`).
    */
   readonly sweep: (words: WordStream, include?: Uint8Array) => void
+  /**
+   * Brings the state's true counts n_wk and n_k up to date with z (counted on the threads, by rows
+   * of n_wk). A sweep leaves them owed: the next release of n_wk through `noiser`/`reusingNoiser`
+   * counts each block of cells on the threads just before its noise (no pass of its own, no wait
+   * between), and only a reader of n_wk or n_k outside such a release (the log-likelihood diagnostic,
+   * a release computed on the calling thread) calls this first. Nothing to do when nothing is owed.
+   */
+  readonly counts: () => void
   /**
    * One dense sweep in which the document factor is also noisy: (max(n_dk^{¬i} + η_dk, 0) + α),
    * η fixed for the sweep (CDP-LDA, CDP-LDA+: Laplace on the document-topic counts).
@@ -73,7 +84,9 @@ export interface SnapshotSampler {
   /**
    * Draws a table release's noise on the sampler's threads (pass it to discreteLaplaceTable /
    * discreteGaussianTable): counts plus noise, computed inside the release. A table in shared memory
-   * is done by every thread at once, any other by the calling thread, with the same words.
+   * is done by every thread at once, any other by the calling thread, with the same words. A table
+   * owed a count (n_wk after a sweep, the sample's counts after `subsample`) is counted inside the
+   * same release, block by block before each block's noise.
    */
   readonly noiser: TableNoiser
   /**
@@ -85,14 +98,15 @@ export interface SnapshotSampler {
   readonly reusingNoiser: (slot: string) => TableNoiser
   /**
    * SUB-LDA's coins on the sampler's threads: every token is kept with probability `rate` (0 outside
-   * `frequent`, when given), into `include`; returns the (word, topic) counts of the kept tokens
-   * (valid until the next call) and how many were kept.
+   * `frequent`, when given), into `include`; returns the table of the (word, topic) counts of the kept
+   * tokens (valid until the next call) and how many were kept. The table is owed its count: release
+   * it through `noiser`/`reusingNoiser`, which counts it on the threads.
    */
   readonly subsample: (rate: number, frequent: Uint8Array | undefined, words: WordStream) => { counts: Int32Array; kept: number }
   /**
    * Draws every token's initial topic, uniform (on the sampler's threads, per document: node:crypto,
-   * or streams keyed from `words`), and counts n_dk, n_wk and n_k. Run it through the gate's
-   * `independent`: the topics carry no information about the data.
+   * or streams keyed from `words`), and counts n_dk (n_wk and n_k are owed, as after a sweep). Run it
+   * through the gate's `independent`: the topics carry no information about the data.
    */
   readonly initialTopics: (words: WordStream) => void
   /** The sample of the last `subsample`, one 0/1 byte per token: pass it to `sweep`. */
@@ -115,6 +129,8 @@ export const makeSnapshotSampler = (state: GibbsState, alpha: number, beta: numb
  * SharedArrayBuffers (initState with `sharedInt32`) when workers > 1. `engine`: the sweep's loop,
  * WebAssembly (./private-wasm.ts, where available) or JavaScript — the same draws bit for bit.
  * `observed`: whether an observer may keep the releases (then `reusingNoiser` copies each one).
+ * `index`: the state's tokens grouped by word, in shared memory (`sharedWordIndex`), when the caller
+ * keeps one for its corpus; otherwise it is built here (a few milliseconds on the calling thread).
  */
 export const makeParallelSnapshotSampler = (
   state: GibbsState,
@@ -124,7 +140,20 @@ export const makeParallelSnapshotSampler = (
   workers: number,
   engine: SparseEngine = 'wasm',
   observed = true,
-): E.Either<DpError, SnapshotSampler> => build(state, alpha, beta, clip, workers, engine, observed)
+  index?: WordIndex,
+): E.Either<DpError, SnapshotSampler> => build(state, alpha, beta, clip, workers, engine, observed, index)
+
+/**
+ * The tokens of `tokens` (a corpus's, in reading order) grouped by word, in shared memory, kept per
+ * token array while it lives: a process that fits one corpus several times (an audit, a bench)
+ * groups it once. The array must not change afterwards (corpora are values).
+ */
+const indexes = new WeakMap<Int32Array, WordIndex>()
+export const sharedWordIndex = (tokens: Int32Array, V: number): WordIndex => {
+  let ix = indexes.get(tokens)
+  if (ix === undefined || ix.wordStart.length !== V + 1) indexes.set(tokens, (ix = wordIndex(tokens, V, sharedInt32)))
+  return ix
+}
 
 /** The randomness of other per-iteration work (noise, coins): node:crypto on every thread, or one key from the gate's words. */
 export const streamKeyOf = (words: WordStream): StreamKey => {
@@ -144,7 +173,7 @@ const randomnessOf = (words: WordStream): SweepRandomness => {
   return { kind: 'keyed', key, extraKey }
 }
 
-const build = (state: GibbsState, alpha: number, beta: number, clip: number, workers: number, engine: SparseEngine, observed: boolean): E.Either<DpError, SnapshotSampler> => {
+const build = (state: GibbsState, alpha: number, beta: number, clip: number, workers: number, engine: SparseEngine, observed: boolean, given?: WordIndex): E.Either<DpError, SnapshotSampler> => {
   const { K, V, D, tokens, docStart, z, ndk, nwk, nk } = state
   if (!(Number.isInteger(workers) && workers >= 1)) return E.left(invalidParameter('workers', workers, 'the number of worker threads must be an integer ≥ 1'))
   // more parts than documents would leave threads idle
@@ -158,6 +187,7 @@ const build = (state: GibbsState, alpha: number, beta: number, clip: number, wor
     return E.left(invalidParameter('topics', K, `a document of ${longest} tokens is longer than the ${maxPackedCount(K)} that the sweep's packed topic lists hold with ${K} topics (K × the longest document must stay below about 2^30): split it`))
   const f64 = (n: number): Float64Array => (threaded ? new Float64Array(new SharedArrayBuffer(8 * n)) : new Float64Array(n))
   const i32 = (n: number): Int32Array => (threaded ? new Int32Array(new SharedArrayBuffer(4 * n)) : new Int32Array(n))
+  const index = given !== undefined && (!threaded || given.byWord.buffer instanceof SharedArrayBuffer) && given.byWord.length === tokens.length ? given : wordIndex(tokens, V, i32)
   const arrays: SweepArrays = {
     K,
     V,
@@ -172,21 +202,25 @@ const build = (state: GibbsState, alpha: number, beta: number, clip: number, wor
     nwk,
     draws: threaded ? new Uint32Array(new SharedArrayBuffer(4 * tokens.length)) : new Uint32Array(tokens.length),
     include: threaded ? new Uint8Array(new SharedArrayBuffer(tokens.length)) : new Uint8Array(tokens.length),
-    nkParts: i32(parts * K),
+    index,
+    countOrder: blocksByWork(K, V, index, i32),
     colBlocks: f64(blockCount(V, ROW_BLOCK) * K),
     inverseTotals: f64(K),
     sample: i32(V * K),
     keptParts: i32(parts),
     params: f64(PARAMS),
-    nwkParts: threaded ? i32(parts * V * K) : undefined,
-    docCut: cutByWeight(docStart, parts),
     chunkCut: cutByWeight(docStart, parts === 1 ? 1 : Math.min(D, parts * CHUNKS_PER_PART)),
-    nextChunk: i32(1),
+    next: i32(1),
     engine,
   }
   const started = startPool(sweepPart, arrays, parts)
   if (E.isLeft(started)) return started
   const pool: Pool<Command, Attached> = started.right
+  /** Runs a command: its units are taken from the shared counter, reset here (published to the workers by the command's start, an Atomics.add on the control block). */
+  const run = (c: Command): void => {
+    arrays.next[0] = 0
+    pool.run(c)
+  }
   const shared = (a: ArrayBufferView): boolean => !threaded || a.buffer instanceof SharedArrayBuffer
   /** A release copied into shared memory when it is not there (the threads read it by handle). */
   let releaseCopy: Float64Array | undefined
@@ -208,9 +242,35 @@ const build = (state: GibbsState, alpha: number, beta: number, clip: number, wor
     }
     arrays.params[RELEASE_SCALE] = scale
     pool.attach({ release })
-    pool.run({ type: 'column-sums' })
+    run({ type: 'column-sums' })
     inverseTotals(K, V, beta, arrays.colBlocks, arrays.inverseTotals)
-    pool.run({ type: 'word-factors' })
+    run({ type: 'word-factors' })
+  }
+  /**
+   * The tables owed a count, and which tokens each counts: n_wk after a sweep or the initial topics
+   * (every token), the sample's table after the coins (the kept tokens). Counted on the threads, by
+   * rows, inside the table's next release through the noiser, else by `settle`.
+   */
+  const owed = new Map<Int32Array, CountedTokens>()
+  const settle = (table: Int32Array): void => {
+    const tokens = owed.get(table)
+    if (tokens === undefined) return
+    pool.attach({ noiseIn: table })
+    run({ type: 'count', tokens })
+    owed.delete(table)
+  }
+  /** n_k, owed since n_wk last changed: summed from n_wk when someone reads it (`counts`). */
+  let nkOwed = false
+  const owe = (): void => {
+    owed.set(nwk, 'all')
+    nkOwed = true
+  }
+  const counts = (): void => {
+    settle(nwk)
+    if (!nkOwed) return
+    nk.fill(0)
+    for (let w = 0; w < V; w++) for (let k = 0; k < K; k++) nk[k] = (nk[k] as number) + (nwk[w * K + k] as number)
+    nkOwed = false
   }
   const samplers = samplerCache()
   /**
@@ -228,12 +288,20 @@ const build = (state: GibbsState, alpha: number, beta: number, clip: number, wor
     return out
   }
   const threadsRead = (counts: ArrayLike<number>): boolean => ArrayBuffer.isView(counts) && shared(counts as unknown as ArrayBufferView)
-  /** counts + noise into `out` (shared when the threads draw it): by every thread when they can read `counts`, else here with the same words. */
+  /**
+   * counts + noise into `out` (shared when the threads draw it): by every thread when they can read
+   * `counts` (counting its cells first, block by block, when the table is owed a count), else here with the same words.
+   */
   const drawInto = (noise: TableNoise, counts: ArrayLike<number>, random: StreamKey, out: Float64Array): void => {
-    if (!threadsRead(counts)) addBlockNoise(samplers(noise), random, counts, out, 0, blockCount(counts.length, NOISE_BLOCK))
-    else {
-      pool.attach({ noiseIn: counts as Int32Array | Float64Array, noiseOut: out, noise })
-      pool.run({ type: 'noise', random })
+    if (!threadsRead(counts)) {
+      for (const table of owed.keys()) if (table === counts) settle(table)
+      addBlockNoise(samplers(noise), random, counts, out, 0, blockCount(counts.length, NOISE_BLOCK))
+    } else {
+      const table = counts as Int32Array | Float64Array
+      const count = table instanceof Int32Array ? owed.get(table) : undefined
+      pool.attach({ noiseIn: table, noiseOut: out, noise })
+      run({ type: 'noise', random, count })
+      if (count !== undefined) owed.delete(table as Int32Array)
     }
   }
   const noiser: TableNoiser = (noise, counts, words) => {
@@ -274,25 +342,17 @@ const build = (state: GibbsState, alpha: number, beta: number, clip: number, wor
       }
       pool.attach({ frequent: f })
     }
-    pool.run({ type: 'coins', adaptive: frequent !== undefined, random })
-    if (threaded) pool.run({ type: 'reduce', into: 'sample' })
+    run({ type: 'coins', adaptive: frequent !== undefined, random })
+    owed.set(arrays.sample, 'sample')
     let kept = 0
     for (let j = 0; j < parts; j++) kept += arrays.keptParts[j] as number
     return { counts: arrays.sample, kept }
   }
-  /** The true counts after a sweep: each part's tokens counted, the parts' tables added, the topic totals summed here. */
-  const recount = (): void => {
-    pool.run({ type: 'recount' })
-    if (threaded) pool.run({ type: 'reduce', into: 'nwk' })
-    nk.fill(0)
-    for (let j = 0; j < parts; j++) for (let k = 0; k < K; k++) nk[k] = (nk[k] as number) + (arrays.nkParts[j * K + k] as number)
-  }
   const sweep = (words: WordStream, include?: Uint8Array): void => {
     const random = randomnessOf(words)
     if (include !== undefined && include !== arrays.include) arrays.include.set(include)
-    arrays.nextChunk[0] = 0 // published to the workers by the command's start (Atomics.add on the control block)
-    pool.run({ type: 'sweep', subsampled: include !== undefined, random })
-    recount()
+    run({ type: 'sweep', subsampled: include !== undefined, random })
+    owe()
   }
   let sharedDocNoise: Float64Array | undefined
   const sweepWithDocNoise = (words: WordStream, docNoise: Float64Array): void => {
@@ -305,13 +365,12 @@ const build = (state: GibbsState, alpha: number, beta: number, clip: number, wor
       }
       sharedDocNoise.set(docNoise)
     }
-    arrays.nextChunk[0] = 0
-    pool.run({ type: 'sweep-doc-noise', random })
-    recount()
+    run({ type: 'sweep-doc-noise', random })
+    owe()
   }
   const initialTopics = (words: WordStream): void => {
-    pool.run({ type: 'initial-topics', random: streamKeyOf(words) })
-    recount()
+    run({ type: 'initial-topics', random: streamKeyOf(words) })
+    owe()
   }
-  return E.right({ setRelease, sweep, sweepWithDocNoise, noiser, reusingNoiser, subsample, initialTopics, include: arrays.include, workers: parts, close: pool.close })
+  return E.right({ setRelease, sweep, counts, sweepWithDocNoise, noiser, reusingNoiser, subsample, initialTopics, include: arrays.include, workers: parts, close: pool.close })
 }

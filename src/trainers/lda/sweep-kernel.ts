@@ -129,7 +129,7 @@ export const fillRangeDraws = (rand: SweepRandomness, d0: number, d1: number, do
  * The dense sweep of documents [d0, d1) whose document factor is also noisy (CDP-LDA, CDP-LDA+):
  * p(k) ∝ q_wk·(max(n_dk^{¬i} + η_dk, 0) + α), η fixed for the sweep; the draw on the 2^-32 grid
  * of the token's word (no plan claims these draws as private). z and n_dk are updated; the
- * word-topic counts are recounted after the sweep.
+ * word-topic counts are counted afterwards (by rows: parallel/release-work.ts `countCells`).
  */
 export const docNoiseSweep = (
   K: number,
@@ -365,26 +365,4 @@ const raiseTopic = (nz: Int32Array, nzPos: Int32Array, bits: number, p: number, 
   }
   nz[p] = floor | t
   nzPos[t] = p
-}
-
-/**
- * The true word-topic counts (for the next release), recounted from z after a sweep: the sweep
- * reads only the release, and a streaming recount costs less than updating a word's count row on
- * every move. (A function of its own: code after the sweep's hot loop, compiled without type
- * feedback, deoptimised the sweep at every exit.) The topic totals come from the documents' rows
- * instead (`topicTotals`): counting them here too, one dependent increment per token, made the
- * recount ×1.4 slower.
- */
-export const recount = (K: number, tokens: Int32Array, z: Int32Array, nwk: Int32Array): void => {
-  nwk.fill(0)
-  for (let i = 0; i < tokens.length; i++) {
-    const cell = (tokens[i] as number) * K + (z[i] as number)
-    nwk[cell] = (nwk[cell] as number) + 1
-  }
-}
-
-/** n_k = Σ_d n_dk over documents [d0, d1): their tokens' topic totals (n_dk counts every token of d, visited or not). */
-export const topicTotals = (K: number, ndk: Int32Array, d0: number, d1: number, nk: Int32Array): void => {
-  nk.fill(0)
-  for (let d = d0; d < d1; d++) for (let k = 0; k < K; k++) nk[k] = (nk[k] as number) + (ndk[d * K + k] as number)
 }

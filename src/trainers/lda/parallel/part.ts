@@ -1,15 +1,18 @@
 /**
  * One part of a parallel snapshot sweep (the part module of ./pool.ts): the arrays every thread
  * shares, the command the calling thread writes into the pool's control block, and what part j does
- * for it — sweep the chunks of documents it takes from a shared counter, recount the tokens of its
- * documents [docCut[j], docCut[j + 1]) into its own table, add a run of cells of the
- * parts' tables into n_wk, draw its blocks of a release's noise, build its rows of q from a release,
- * or toss SUB-LDA's coins for its documents (./release-work.ts). The calling thread
- * runs part 0 itself and the worker threads (./worker.ts) parts 1..W−1, with this same code.
+ * for it. Every command's work comes in fixed units that the threads take from a shared counter
+ * until none is left (`SweepArrays.next`): chunks of documents (sweep, SUB-LDA's coins, the initial
+ * topics), blocks of cells (count the word-topic table by rows, draw a release's noise — counting
+ * the blocks' cells first when the table is owed a count), blocks of rows (q from a release; ./release-work.ts).
+ * A thread that wakes late or works slower takes fewer units instead of holding the others at the
+ * command's end, and the units do not depend on the number of threads, so neither do the numbers.
+ * The calling thread runs part 0 itself and the worker threads (./worker.ts) parts 1..W−1, with this same code.
  *
  * What crosses: the corpus, z and the count tables are the trainer's own state, shared in memory
  * between its threads; a release's noisy table is written by the threads inside the gate's release
- * (the measurement's run, on the calling thread, waits for them), and q only from a release. Scalars
+ * (the measurement's run, on the calling thread, waits for them, and may have them count the table's
+ * cells first from z: the true counts, inside the release), and q only from a release. Scalars
  * travel in the shared control block and `params`; a table's handle (a SharedArrayBuffer, not its
  * contents) is posted once when it is attached. Nothing leaves the process, and every release still
  * passes through the gate on the calling thread.
@@ -20,19 +23,21 @@ import type { TableNoise } from '../../../mechanisms/measurement.js'
 import type { PartModule } from './pool.js'
 import { type WasmPrivateSweeper, wasmPrivateSweeper } from '../private-wasm.js'
 import type { SparseEngine } from '../sparse.js'
-import { docNoiseSweep, extraWords, fillRangeDraws, recount, type SweepRandomness, sparseSweep, topicTotals } from '../sweep-kernel.js'
+import { docNoiseSweep, extraWords, fillRangeDraws, type SweepRandomness, sparseSweep } from '../sweep-kernel.js'
 import {
-  addBlockNoise,
+  addNoiseBlock,
   blockCount,
   columnSums,
+  countCells,
+  cryptoStream,
   initialTopics,
   NOISE_BLOCK,
-  partRange,
   ROW_BLOCK,
   samplerCache,
   type StreamKey,
   subsampleCoins,
   tokenWords,
+  type WordIndex,
   wordFactors,
 } from './release-work.js'
 
@@ -53,14 +58,10 @@ export interface SweepArrays {
   /** One first word per token position (see sweep-kernel.ts), and the subsample of the sweep. */
   readonly draws: Uint32Array
   readonly include: Uint8Array
-  /** Topic totals per part (W×K), summed by the calling thread after a recount. */
-  readonly nkParts: Int32Array
-  /**
-   * Word-topic counts per part (W×V×K), when there are several parts: each part recounts its own
-   * documents' tokens (a streaming pass, contiguous in memory), then `reduce` sums the parts' tables
-   * into n_wk, each part a run of cells.
-   */
-  readonly nwkParts: Int32Array | undefined
+  /** The tokens grouped by word (`countCells`): a block of n_wk's cells is counted from its rows' tokens. */
+  readonly index: WordIndex
+  /** The noise blocks of a V×K table, the largest count first (`blocksByWork`): the order threads take them when counting. */
+  readonly countOrder: Int32Array
   /** Column sums of a release per block of ROW_BLOCK rows (⌈V/ROW_BLOCK⌉×K), and 1/(their total + Vβ) (K). */
   readonly colBlocks: Float64Array
   readonly inverseTotals: Float64Array
@@ -69,16 +70,17 @@ export interface SweepArrays {
   readonly keptParts: Int32Array
   /** Scalars of the current command: [RELEASE_SCALE] the release's scale, [COIN_RATE] the coins' rate. */
   readonly params: Float64Array
-  /** Document boundaries of the parts (W + 1): their recount, coins and initial topics. */
-  readonly docCut: Int32Array
   /**
-   * Document boundaries of the sweep's chunks (about CHUNKS_PER_PART per part, cut by tokens) and
-   * the next chunk to take (one slot, reset by the calling thread before a sweep): the threads take
-   * chunks with Atomics.add until none is left, so a part whose documents cost more per token (more
+   * Document boundaries of the chunks (about CHUNKS_PER_PART per part, cut by tokens), the units
+   * of the sweep, the coins and the initial topics: a part whose documents cost more per token (more
    * topics each) does not leave the others waiting at the end of the sweep.
    */
   readonly chunkCut: Int32Array
-  readonly nextChunk: Int32Array
+  /**
+   * The next unit of the current command (one slot, reset by the calling thread before each command
+   * and published by the command's start): the threads take units with Atomics.add until none is left.
+   */
+  readonly next: Int32Array
   /** Which loop sweeps: WebAssembly (./private-wasm.ts, where available) or the JavaScript `sparseSweep`; the same draws. */
   readonly engine: SparseEngine
 }
@@ -111,14 +113,20 @@ export interface Attached {
 export type Command =
   | { readonly type: 'sweep'; readonly subsampled: boolean; readonly random: SweepRandomness }
   | { readonly type: 'sweep-doc-noise'; readonly random: SweepRandomness }
-  | { readonly type: 'recount' }
-  | { readonly type: 'reduce'; readonly into: 'nwk' | 'sample' }
-  | { readonly type: 'noise'; readonly random: StreamKey }
+  | { readonly type: 'count'; readonly tokens: CountedTokens }
+  | { readonly type: 'noise'; readonly random: StreamKey; readonly count: CountedTokens | undefined }
   | { readonly type: 'column-sums' }
   | { readonly type: 'word-factors' }
   | { readonly type: 'coins'; readonly adaptive: boolean; readonly random: StreamKey }
   | { readonly type: 'initial-topics'; readonly random: StreamKey }
-const TYPES = ['sweep', 'sweep-doc-noise', 'recount', 'reduce', 'noise', 'column-sums', 'word-factors', 'coins', 'initial-topics'] as const
+const TYPES = ['sweep', 'sweep-doc-noise', 'count', 'noise', 'column-sums', 'word-factors', 'coins', 'initial-topics'] as const
+/**
+ * Which tokens a word-topic table counts: every token (n_wk), or those of SUB-LDA's sample
+ * (include[i] = 1). A `count` command counts them into the attached `noiseIn`; a `noise` command with
+ * `count` counts each of its blocks' cells there just before drawing their noise.
+ */
+export type CountedTokens = 'all' | 'sample'
+const COUNTED: ReadonlyArray<CountedTokens | undefined> = [undefined, 'all', 'sample']
 
 const writeKey = (words: Int32Array, key: Uint32Array, at: number): void => {
   words.set(key, at)
@@ -134,7 +142,8 @@ const writeRandom = (words: Int32Array, r: SweepRandomness | StreamKey): void =>
 export const writeCommand = (words: Int32Array, c: Command): void => {
   words[CMD] = TYPES.indexOf(c.type)
   if (c.type === 'sweep') words[FLAG] = c.subsampled ? 1 : 0
-  if (c.type === 'reduce') words[FLAG] = c.into === 'sample' ? 1 : 0
+  if (c.type === 'count') words[FLAG] = COUNTED.indexOf(c.tokens)
+  if (c.type === 'noise') words[FLAG] = COUNTED.indexOf(c.count)
   if (c.type === 'coins') words[FLAG] = c.adaptive ? 1 : 0
   if ('random' in c) writeRandom(words, c.random)
 }
@@ -152,14 +161,14 @@ export const readCommand = (words: Int32Array): Command => {
       return { type, subsampled: flag, random }
     case 'sweep-doc-noise':
       return { type, random }
-    case 'reduce':
-      return { type, into: flag ? 'sample' : 'nwk' }
+    case 'count':
+      return { type, tokens: COUNTED[words[FLAG] as number] ?? 'all' }
     case 'noise':
+      return { type, random: stream, count: COUNTED[words[FLAG] as number] }
     case 'initial-topics':
       return { type, random: stream }
     case 'coins':
       return { type, adaptive: flag, random: stream }
-    case 'recount':
     case 'column-sums':
     case 'word-factors':
       return { type }
@@ -179,19 +188,10 @@ export const makePart = (s: SweepArrays, j: number) => {
   const nz = new Int32Array(K) // the document's packed topic list (sweep-kernel.ts)
   const nzPos = new Int32Array(K)
   const scores = new Float64Array(K)
-  // topic totals counted in the thread's own memory and copied out once: the parts' rows of nkParts share cache lines
-  const nkOwn = new Int32Array(K)
-  const nk = s.nkParts.subarray(j * K, (j + 1) * K)
-  const d0 = s.docCut[j] as number
-  const d1 = s.docCut[j + 1] as number
-  const a = s.docStart[d0] as number
-  const b = s.docStart[d1] as number
-  const W = s.docCut.length - 1
-  const cells = V * K
-  const ownTable = (): Int32Array | undefined => s.nwkParts?.subarray(j * cells, (j + 1) * cells)
-  const [rb0, rb1] = partRange(blockCount(V, ROW_BLOCK), j, W)
+  const rowBlocks = blockCount(V, ROW_BLOCK)
   const samplers = samplerCache()
   const words = tokenWords()
+  const keyScratch = new Int32Array(4)
   const chunks = s.chunkCut.length - 1
   // the sweep in WebAssembly (./private-wasm.ts, the same draws as sparseSweep), made at the first use; null: unavailable
   let sweeper: WasmPrivateSweeper | null | undefined
@@ -208,14 +208,15 @@ export const makePart = (s: SweepArrays, j: number) => {
    */
   let ownFactors: { readonly q: Float64Array; readonly qsum: Float64Array } | undefined
   const factors = (): { readonly q: Float64Array; readonly qsum: Float64Array } => (ownFactors ??= wasm() ?? { q: new Float64Array(V * K), qsum: new Float64Array(V) })
-  /** Calls `visit` on the chunks this part takes (every chunk when it is the only part). */
-  const eachChunk = (visit: (c0: number, c1: number) => void): void => {
-    if (W === 1) {
-      visit(0, s.D)
-      return
-    }
-    for (let i = Atomics.add(s.nextChunk, 0, 1); i < chunks; i = Atomics.add(s.nextChunk, 0, 1)) visit(s.chunkCut[i] as number, s.chunkCut[i + 1] as number)
+  /** Calls `visit(u)` on the units of [0, units) this part takes from the shared counter (every unit when it is the only part). */
+  const eachUnit = (units: number, visit: (u: number) => void): void => {
+    for (let u = Atomics.add(s.next, 0, 1); u < units; u = Atomics.add(s.next, 0, 1)) visit(u)
   }
+  const eachChunk = (visit: (c0: number, c1: number) => void): void => eachUnit(chunks, (i) => visit(s.chunkCut[i] as number, s.chunkCut[i + 1] as number))
+  const counted = (tokens: CountedTokens): Uint8Array | undefined => (tokens === 'sample' ? s.include : undefined)
+  /** Counts the cells of noise block b of `table` (V×K) from z. */
+  const countBlock = (table: Int32Array, include: Uint8Array | undefined, b: number): void =>
+    countCells(K, s.index, s.z, include, table, b * NOISE_BLOCK, Math.min(table.length, (b + 1) * NOISE_BLOCK))
   return (c: Command, t: Attached): void => {
     switch (c.type) {
       case 'sweep': {
@@ -239,35 +240,31 @@ export const makePart = (s: SweepArrays, j: number) => {
         })
         return
       }
-      case 'recount': {
-        const own = ownTable()
-        if (own === undefined) recount(K, s.tokens, s.z, s.nwk)
-        else recount(K, s.tokens.subarray(a, b), s.z.subarray(a, b), own)
-        topicTotals(K, s.ndk, d0, d1, nkOwn)
-        nk.set(nkOwn)
-        return
-      }
-      case 'reduce': {
-        // the target's run of cells: the parts' tables added in part order
-        const parts = s.nwkParts
-        if (parts === undefined) return
-        const into = c.into === 'nwk' ? s.nwk : s.sample
-        const [c0, c1] = partRange(cells, j, W)
-        into.set(parts.subarray(c0, c1), c0)
-        for (let p = 1; p < W; p++) {
-          const off = p * cells
-          for (let x = c0; x < c1; x++) into[x] = (into[x] as number) + (parts[off + x] as number)
-        }
+      case 'count': {
+        const table = need(t.noiseIn, 'the table to count') as Int32Array
+        const include = counted(c.tokens)
+        eachUnit(s.countOrder.length, (u) => countBlock(table, include, s.countOrder[u] as number))
         return
       }
       case 'noise': {
         const counts = need(t.noiseIn, 'the counts of a noisy table')
-        const [b0, b1] = partRange(blockCount(counts.length, NOISE_BLOCK), j, W)
-        addBlockNoise(samplers(need(t.noise, 'the noise of a noisy table')), c.random, counts, need(t.noiseOut, 'the output of a noisy table'), b0, b1)
+        const out = need(t.noiseOut, 'the output of a noisy table')
+        const sampler = samplers(need(t.noise, 'the noise of a noisy table'))
+        const crypto = cryptoStream()
+        if (c.count === undefined) eachUnit(blockCount(counts.length, NOISE_BLOCK), (b) => addNoiseBlock(sampler, c.random, crypto, counts, out, b, keyScratch))
+        else {
+          // the table is owed a count: each block's cells are counted just before their noise (the largest blocks first)
+          const include = counted(c.count)
+          eachUnit(s.countOrder.length, (u) => {
+            const b = s.countOrder[u] as number
+            countBlock(counts as Int32Array, include, b)
+            addNoiseBlock(sampler, c.random, crypto, counts, out, b, keyScratch)
+          })
+        }
         return
       }
       case 'column-sums':
-        columnSums(K, V, need(t.release, 'the release'), s.params[RELEASE_SCALE] as number, s.colBlocks, rb0, rb1)
+        eachUnit(rowBlocks, (rb) => columnSums(K, V, need(t.release, 'the release'), s.params[RELEASE_SCALE] as number, s.colBlocks, rb, rb + 1))
         return
       case 'word-factors': {
         // every row, on every thread: each reads its own q (in WebAssembly: computed where the sweep reads it)
@@ -281,12 +278,15 @@ export const makePart = (s: SweepArrays, j: number) => {
       }
       case 'coins': {
         const frequent = c.adaptive ? need(t.frequent, 'the frequent pairs') : undefined
-        const counts = ownTable() ?? s.sample
-        s.keptParts[j] = subsampleCoins(K, s.tokens, s.docStart, s.z, d0, d1, s.params[COIN_RATE] as number, frequent, c.random, s.include, counts, words)
+        let kept = 0
+        eachChunk((d0, d1) => {
+          kept += subsampleCoins(K, s.tokens, s.docStart, s.z, d0, d1, s.params[COIN_RATE] as number, frequent, c.random, s.include, undefined, words)
+        })
+        s.keptParts[j] = kept
         return
       }
       case 'initial-topics':
-        initialTopics(K, s.docStart, d0, d1, c.random, s.z, s.ndk, words)
+        eachChunk((d0, d1) => initialTopics(K, s.docStart, d0, d1, c.random, s.z, s.ndk, words))
         return
     }
   }

@@ -53,21 +53,31 @@ export const samplerCache = (): ((n: TableNoise) => NoiseSampler) => {
   }
 }
 
-/** out[c] = counts[c] + noise for the cells of noise blocks [b0, b1). */
-export const addBlockNoise = (sampler: NoiseSampler, random: StreamKey, counts: ArrayLike<number>, out: Float64Array, b0: number, b1: number): void => {
+/**
+ * out[c] = counts[c] + noise for the cells of noise block b: from `crypto` (a thread's node:crypto
+ * stream, shared by the blocks it takes) or, keyed, the block's own stream.
+ */
+export const addNoiseBlock = (sampler: NoiseSampler, random: StreamKey, crypto: () => WordStream, counts: ArrayLike<number>, out: Float64Array, b: number, scratch: Int32Array): void => {
   const n = counts.length
-  const c0 = Math.min(n, b0 * NOISE_BLOCK)
-  const c1 = Math.min(n, b1 * NOISE_BLOCK)
-  if (random.kind === 'crypto') sampler.fill(new WordStream(secureWords()), out.subarray(c0, c1))
-  else {
-    const s = new Int32Array(4)
-    for (let b = b0; b < b1; b++) {
-      const a = b * NOISE_BLOCK
-      const e = Math.min(n, a + NOISE_BLOCK)
-      if (a < e) sampler.fill(new WordStream(xoshiroWords(keyedState(random.key, b, s), 'keyed block'), 1024), out.subarray(a, e))
-    }
-  }
+  const c0 = Math.min(n, b * NOISE_BLOCK)
+  const c1 = Math.min(n, c0 + NOISE_BLOCK)
+  if (c0 === c1) return
+  const words = random.kind === 'crypto' ? crypto() : new WordStream(xoshiroWords(keyedState(random.key, b, scratch), 'keyed block'), 1024)
+  sampler.fill(words, out.subarray(c0, c1))
   for (let c = c0; c < c1; c++) out[c] = (counts[c] as number) + (out[c] as number)
+}
+
+/** A thread's node:crypto word stream, made on first use (a command's blocks share it). */
+export const cryptoStream = (): (() => WordStream) => {
+  let w: WordStream | undefined
+  return () => (w ??= new WordStream(secureWords()))
+}
+
+/** out[c] = counts[c] + noise for the cells of noise blocks [b0, b1) (`addNoiseBlock` block by block). */
+export const addBlockNoise = (sampler: NoiseSampler, random: StreamKey, counts: ArrayLike<number>, out: Float64Array, b0: number, b1: number): void => {
+  const crypto = cryptoStream()
+  const s = new Int32Array(4)
+  for (let b = b0; b < b1; b++) addNoiseBlock(sampler, random, crypto, counts, out, b, s)
 }
 
 /**
@@ -77,6 +87,78 @@ export const addBlockNoise = (sampler: NoiseSampler, random: StreamKey, counts: 
 export const keyedNoisyTable = (n: TableNoise, key: Uint32Array, counts: ArrayLike<number>): Float64Array => {
   const out = new Float64Array(counts.length)
   addBlockNoise(tableNoiseSampler(n), { kind: 'keyed', key }, counts, out, 0, blockCount(counts.length, NOISE_BLOCK))
+  return out
+}
+
+/**
+ * The corpus's token positions grouped by word: word w's tokens are byWord[wordStart[w] …
+ * wordStart[w + 1]), in reading order. With it a thread counts the word-topic table by rows (`countCells`)
+ * — only its own cells, with no table of its own to add up afterwards.
+ */
+export interface WordIndex {
+  readonly byWord: Int32Array
+  readonly wordStart: Int32Array
+}
+
+export const wordIndex = (tokens: Int32Array, V: number, alloc: (n: number) => Int32Array): WordIndex => {
+  const wordStart = alloc(V + 1)
+  for (let i = 0; i < tokens.length; i++) wordStart[(tokens[i] as number) + 1] = (wordStart[(tokens[i] as number) + 1] as number) + 1
+  for (let w = 0; w < V; w++) wordStart[w + 1] = (wordStart[w + 1] as number) + (wordStart[w] as number)
+  const at = wordStart.slice(0, V)
+  const byWord = alloc(tokens.length)
+  for (let i = 0; i < tokens.length; i++) {
+    const w = tokens[i] as number
+    byWord[at[w] as number] = i
+    at[w] = (at[w] as number) + 1
+  }
+  return { byWord, wordStart }
+}
+
+/**
+ * table[c] for the cells c of [c0, c1) of a word-major V×K table: the number of tokens i with
+ * tokens[i]·K + z[i] = c (only those with include[i] = 1 when `include` is given), counted from the
+ * rows' tokens. The cells of one row may be split between two calls (a block's edge): each counts
+ * only its own cells.
+ */
+export const countCells = (K: number, index: WordIndex, z: Int32Array, include: Uint8Array | undefined, table: Int32Array, c0: number, c1: number): void => {
+  if (c0 >= c1) return
+  const { byWord, wordStart } = index
+  table.fill(0, c0, c1)
+  const w0 = Math.floor(c0 / K)
+  const w1 = Math.floor((c1 - 1) / K) + 1
+  for (let w = w0; w < w1; w++) {
+    const base = w * K
+    // a row wholly inside the block counts every token; an edge row only its cells in [c0, c1)
+    const whole = base >= c0 && base + K <= c1
+    const end = wordStart[w + 1] as number
+    for (let j = wordStart[w] as number; j < end; j++) {
+      const i = byWord[j] as number
+      if (include !== undefined && include[i] === 0) continue
+      const cell = base + (z[i] as number)
+      if (whole || (cell >= c0 && cell < c1)) table[cell] = (table[cell] as number) + 1
+    }
+  }
+}
+
+/**
+ * The noise blocks of a V×K table in decreasing order of their work when they count their cells
+ * first (the tokens of their rows, plus the cells): the threads take them in this order, so the
+ * largest blocks start first and the last ones to finish are small.
+ */
+export const blocksByWork = (K: number, V: number, index: WordIndex, alloc: (n: number) => Int32Array): Int32Array => {
+  const cells = V * K
+  const blocks = blockCount(cells, NOISE_BLOCK)
+  const work = new Float64Array(blocks)
+  for (let b = 0; b < blocks; b++) {
+    const c0 = b * NOISE_BLOCK
+    const c1 = Math.min(cells, c0 + NOISE_BLOCK)
+    const w0 = Math.floor(c0 / K)
+    const w1 = Math.floor((c1 - 1) / K) + 1
+    work[b] = c1 - c0 + (index.wordStart[w1] as number) - (index.wordStart[w0] as number)
+  }
+  const order = Array.from({ length: blocks }, (_, b) => b).sort((a, b) => (work[b] as number) - (work[a] as number) || a - b)
+  const out = alloc(blocks)
+  out.set(order)
   return out
 }
 
@@ -188,7 +270,8 @@ const unit = (hi: number, lo: number): number => ((hi >>> 5) * 67108864 + (lo >>
  * subsampling): token i is kept with probability r — the rate, or 0 for a token outside the
  * frequent (word, topic) pairs when `frequent` is given (adaptive, eq. 10–13) — by the coin
  * U < r, U a 53-bit uniform from the token's two words. include[i] is set to 0/1; `counts` (V×K,
- * zeroed here) receives the kept tokens' (word, topic) counts. Returns how many were kept.
+ * zeroed here), when given, receives the kept tokens' (word, topic) counts (the trainers' threads
+ * count them by rows afterwards instead, `countCells`). Returns how many were kept.
  */
 export const subsampleCoins = (
   K: number,
@@ -201,10 +284,10 @@ export const subsampleCoins = (
   frequent: Uint8Array | undefined,
   random: StreamKey,
   include: Uint8Array,
-  counts: Int32Array,
+  counts: Int32Array | undefined,
   scratch: TokenWords,
 ): number => {
-  counts.fill(0)
+  counts?.fill(0)
   let kept = 0
   eachDocument(random, docStart, d0, d1, scratch, (_, a, b, at, buf) => {
     for (let i = a, j = at; i < b; i++, j += 2) {
@@ -213,7 +296,7 @@ export const subsampleCoins = (
       const keep = r >= 1 || (r > 0 && unit(buf[j] as number, buf[j + 1] as number) < r) ? 1 : 0
       include[i] = keep
       kept += keep
-      if (keep === 1) counts[cell] = (counts[cell] as number) + 1
+      if (keep === 1 && counts !== undefined) counts[cell] = (counts[cell] as number) + 1
     }
   })
   return kept
@@ -221,8 +304,8 @@ export const subsampleCoins = (
 
 /**
  * The initial topics of documents [d0, d1): each token's topic uniform, min(K − 1, ⌊U·K⌋) with U
- * from its two words, and the documents' rows of n_dk counted (the word-topic counts follow from a
- * recount). Randomness that carries no information about the data (the gate's `independent`).
+ * from its two words, and the documents' rows of n_dk counted (the word-topic counts are counted
+ * afterwards, by rows: `countCells`). Randomness that carries no information about the data (the gate's `independent`).
  */
 export const initialTopics = (K: number, docStart: Int32Array, d0: number, d1: number, random: StreamKey, z: Int32Array, ndk: Int32Array, scratch: TokenWords): void => {
   ndk.fill(0, d0 * K, d1 * K)
