@@ -20,7 +20,13 @@
 // V8's compiler and GC threads and libuv's pool): at W = 1 the helpers run on a core the one worker
 // leaves idle, at W workers on W cores they compete with the workers, which caps the speed-up there
 // at W · T(1) / CPU(W) whatever the pool does.
-// For the 16-core run: node bench/audit.bench.mjs --trials 40000000 --workers 1,2,4,8,16 (about 90 s there).
+// Each worker count's line "what the threads did" reads the pool's timeline (pool.ts PoolTimeline): when
+// the last thread was ready, the fits' wall time against the longest fit, and in estimation the workers'
+// busy share and, per worker, the first chunk's late start, its cold-start excess, gaps and tail.
+// Section 2c compares, at the widest count, the audit with and without the warm-up of idle threads'
+// estimation loops during the fits, and (in child processes) with V8's platform pool at Node's default
+// 4 threads and at --v8-pool-size=W.
+// For the 16-core run: node bench/audit.bench.mjs --trials 40000000 --workers 1,2,4,8,16 (about 110 s there).
 //
 // Targets (issue 5): ≥ 1,000,000 trials/s per core for scalar Laplace; ≥ 1.8× that with 2 workers;
 // the 1e6-trial histogram-inverted audit in under a minute, certifying a violation.
@@ -28,13 +34,14 @@
 // Issue 12: ≥ 1.8× with 2 workers over 1 for a 10⁷-trial audit (the default --trials below), and
 // the pool's start-up under 50 ms after the first audit (threads are kept between audits).
 // The machine's load average is printed with the numbers: on a shared machine they are lower bounds.
+import { execFileSync } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { availableParallelism, loadavg } from 'node:os'
 import { parseArgs } from 'node:util'
 import { byThreadKind, threadCpu } from './audit-threads.mjs'
 import { acquireWorkerPool, auditMechanism, auditZoo, closeSharedWorkerPool, createWorkerPool, hashSeed, runChunk, zooEntry } from '../dist/attacks/index.js'
 
-const { values } = parseArgs({ options: { trials: { type: 'string', default: '10000000' }, workers: { type: 'string' }, reps: { type: 'string', default: '3' }, json: { type: 'boolean', default: false } } })
+const { values } = parseArgs({ options: { trials: { type: 'string', default: '10000000' }, workers: { type: 'string' }, reps: { type: 'string', default: '3' }, json: { type: 'boolean', default: false }, 'child-audit': { type: 'string' } } })
 const TRIALS = Number(values.trials)
 const REPS = Number(values.reps)
 const cores = availableParallelism()
@@ -43,6 +50,69 @@ if (!WORKERS.every((w) => Number.isInteger(w) && w >= 1) || !(TRIALS >= 1000) ||
   console.error(`audit.bench: --workers takes positive integers separated by commas (got ${values.workers}); --trials at least 1000 (got ${values.trials}); --reps a positive integer (got ${values.reps})`)
   process.exit(2)
 }
+const laplace = zooEntry('laplace')
+const spec = { mechanism: { _tag: 'ZooRef', name: 'laplace', claim: { epsilon: 1, delta: 0 } }, pairs: laplace.pairs(), claim: { epsilon: 1, delta: 0 }, trials: TRIALS, seed: 'bench' }
+
+// What the pool's threads did (pool.ts PoolTimeline), reduced to what a speed-up loses: how late the
+// last thread was ready; each fit batch's wall time against its longest fit; and in estimation, per
+// worker (means), how late its first chunk started after the batch was handed out, its first chunk's
+// excess over the median chunk (a thread's cold start: its hot loop not yet compiled), the gaps between
+// its chunks (messages, this thread's answers) and how long before the batch's end it finished (tail).
+const timelineStats = (t, w) => {
+  const median = (xs) => (xs.length === 0 ? 0 : [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)])
+  const mean = (xs) => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length)
+  const readyLast = Math.max(...t.ready.map((x) => (x === null ? Infinity : x - t.created)))
+  const fitBatches = t.batches.filter((b) => b.kind === 'fit').map((b) => {
+    const its = t.items.filter((i) => i.kind === 'fit' && i.end >= b.start && i.end <= b.end + 1)
+    return { wall: b.end - b.start, longest: Math.max(0, ...its.map((i) => i.ms)), sum: its.reduce((a, i) => a + i.ms, 0), jobs: b.items }
+  })
+  const est = t.items.filter((i) => i.kind === 'estimate')
+  const batch = t.batches.filter((b) => b.kind === 'task').at(-1)
+  const med = median(est.map((i) => i.ms))
+  const per = [...Array(w).keys()].map((k) => est.filter((i) => i.worker === k).sort((a, b) => a.end - b.end))
+  const busy = per.filter((xs) => xs.length > 0)
+  return {
+    readyLastMs: readyLast,
+    fitBatches,
+    estimate: {
+      chunks: est.length,
+      wallMs: batch === undefined ? 0 : batch.end - batch.start,
+      medianChunkMs: med,
+      busyShare: batch === undefined ? 0 : est.reduce((a, i) => a + i.ms, 0) / (w * (batch.end - batch.start)),
+      lateStartMs: mean(busy.map((xs) => xs[0].end - xs[0].ms - batch.start)),
+      coldExcessMs: mean(busy.map((xs) => xs[0].ms - med)),
+      gapsMs: mean(busy.map((xs) => xs.at(-1).end - (xs[0].end - xs[0].ms) - xs.reduce((a, i) => a + i.ms, 0))),
+      tailMs: mean(busy.map((xs) => batch.end - xs.at(-1).end)),
+      idleWorkers: w - busy.length,
+    },
+  }
+}
+
+/** The fit batches of an audit in one phrase (on 1 worker the bench hands the fits out one by one: a batch each). */
+const fitLine = (bs) => {
+  const sum = (f) => bs.reduce((a, b) => a + f(b), 0)
+  return `fits ${sum((b) => b.wall).toFixed(0)} ms wall in ${bs.length} batch${bs.length === 1 ? '' : 'es'} (longest fit ${Math.max(0, ...bs.map((b) => b.longest)).toFixed(0)}, all fits ${sum((b) => b.sum).toFixed(0)}, ${sum((b) => b.jobs)} jobs)`
+}
+
+
+// One audit on a fresh pool of W threads, timed from the pool's creation, with its timeline reduced:
+// what section 2c compares (in this process, and in a child process started with other Node flags).
+const quickAudit = (w, options = {}) => {
+  const c = process.cpuUsage()
+  const t = performance.now()
+  const pool = createWorkerPool(spec.mechanism, spec.pairs, w, options)
+  if (pool._tag === 'Left') throw new Error(pool.left.message)
+  const r = auditMechanism({ ...spec, executor: pool.right })
+  const ms = performance.now() - t
+  const d = process.cpuUsage(c)
+  pool.right.close()
+  return { ms, cpuSeconds: (d.user + d.system) / 1e6, epsilonLowerBound: r.right.epsilonLowerBound, timeline: timelineStats(pool.right.timeline, w) }
+}
+if (values['child-audit'] !== undefined) {
+  console.log(JSON.stringify(quickAudit(Number(values['child-audit']))))
+  process.exit(0)
+}
+
 const rows = []
 const report = (name, trials, ms, extra = {}) => {
   const row = { name, trials, seconds: ms / 1000, trialsPerSecond: trials / (ms / 1000), ...extra }
@@ -65,7 +135,6 @@ const load0 = loadavg()
 if (!values.json) console.log(`dpaudit audit bench — ${cores} cores, Node ${process.version}, load average ${load0.map((x) => x.toFixed(2)).join(' ')}\n`)
 
 // 1. The hot loop alone: runChunk (the worker entry) on 4e6 selection and estimation trials.
-const laplace = zooEntry('laplace')
 const mech = laplace.make({ epsilon: 1, delta: 0 })
 const seed = hashSeed('bench')
 const N = 4_000_000
@@ -88,7 +157,6 @@ const hotCpuRate = (() => {
 })()
 
 // 2. Whole audits of scalar Laplace: in this thread, then 1 and all worker threads.
-const spec = { mechanism: { _tag: 'ZooRef', name: 'laplace', claim: { epsilon: 1, delta: 0 } }, pairs: laplace.pairs(), claim: { epsilon: 1, delta: 0 }, trials: TRIALS, seed: 'bench' }
 
 // 1a. The machine's ceiling: the hot loop alone on W threads at once, in chunks of 500k trials (8 per
 // thread, so the chunks' messages cost nothing and self-scheduling evens out a late thread), timed
@@ -251,6 +319,7 @@ const serialOf = (w, inlineFits = false) => {
     chunkOverheadBeyondCeilingMs: Math.max(0, (inRun * w - (r.right.trials.spent * w) / ceilings.get(w).trialsPerMs) / Math.max(1, chunks)),
     hotMs,
     threads,
+    timeline: timelineStats(pool.right.timeline, w),
     epsilonLowerBound: r.right.epsilonLowerBound,
   }
 }
@@ -306,7 +375,7 @@ const serial = {
   warmPlainAmdahl16: 1 / ((s1.serial - s1.startMs) / (s1.total - s1.startMs) + (1 - (s1.serial - s1.startMs) / (s1.total - s1.startMs)) / 16),
   inlineFits: { seconds: inline1.total / 1000, serialSeconds: inline1.serial / 1000, fraction: inline1.serial / inline1.total, predicted16: amdahlInline(16) },
   fitsCriticalSeconds: fitsOn(Infinity) / 1000,
-  byWorkers: runs.map((x) => ({ workers: x.workers, seconds: x.total / 1000, cpuSeconds: x.cpuBest / 1000, serialSeconds: x.serial / 1000, fitsSeconds: x.fits / 1000, serialFraction: x.serial / x.total, chunks: x.chunks, chunkOverheadMs: x.chunkOverheadMs, chunkOverheadBeyondCeilingMs: x.chunkOverheadBeyondCeilingMs, speedup: s1.total / x.total, ceiling: ceilingAt(x.workers), ofCeiling: s1.total / x.total / ceilingAt(x.workers), amdahl: amdahl(x.workers), epsilonLowerBound: x.epsilonLowerBound })),
+  byWorkers: runs.map((x) => ({ workers: x.workers, seconds: x.total / 1000, cpuSeconds: x.cpuBest / 1000, serialSeconds: x.serial / 1000, fitsSeconds: x.fits / 1000, serialFraction: x.serial / x.total, chunks: x.chunks, chunkOverheadMs: x.chunkOverheadMs, chunkOverheadBeyondCeilingMs: x.chunkOverheadBeyondCeilingMs, speedup: s1.total / x.total, ceiling: ceilingAt(x.workers), ofCeiling: s1.total / x.total / ceilingAt(x.workers), amdahl: amdahl(x.workers), timeline: x.timeline, epsilonLowerBound: x.epsilonLowerBound })),
 }
 if (!values.json) {
   console.log(
@@ -338,6 +407,14 @@ if (!values.json) {
   console.log('where the time went (s): workers, pool start, calling thread (serial, start excluded), fits (wall), chunks of trials (wall)')
   for (const x of runs)
     console.log(`  W=${String(x.workers).padEnd(3)} start ${(x.startMs / 1000).toFixed(3)}  serial ${((x.serial - x.startMs) / 1000).toFixed(3)}  jobs ${(x.fits / 1000).toFixed(3)}  trials ${(x.parallel / 1000).toFixed(3)}  total ${(x.total / 1000).toFixed(3)}  ×${(s1.total / x.total).toFixed(2)}`)
+  console.log('what the threads did (pool timeline): last thread ready; fits: wall of each fit batch against its longest fit (sum of all fits); estimation: its wall, the workers\' busy share, and per worker (mean, ms) its first chunk\'s late start, that chunk\'s excess over the median chunk (cold start), gaps between chunks, and the tail before the batch ended')
+  for (const x of runs) {
+    const e = x.timeline.estimate
+    console.log(
+      `  W=${String(x.workers).padEnd(3)} ready ${x.timeline.readyLastMs.toFixed(0)} ms; ${fitLine(x.timeline.fitBatches)}; ` +
+        `estimation ${e.wallMs.toFixed(0)} ms, ${e.chunks} chunks of median ${e.medianChunkMs.toFixed(1)} ms, busy ${(100 * e.busyShare).toFixed(1)}%: late start ${e.lateStartMs.toFixed(1)}, cold excess ${e.coldExcessMs.toFixed(1)}, gaps ${e.gapsMs.toFixed(1)}, tail ${e.tailMs.toFixed(1)}${e.idleWorkers > 0 ? `, ${e.idleWorkers} workers ran no chunk` : ''}`,
+    )
+  }
   if (runs.every((x) => x.threads !== null)) {
     // On a machine with exactly W cores every thread's CPU at W workers must fit on those W cores, so
     // T(W) ≥ CPU(W) / W and the speed-up is at most W · T(1) / CPU(W); at W = 1 the helpers and this
@@ -361,6 +438,43 @@ if (!values.json) {
     `the audit's fixed part (start, serial, jobs: ${((s1.total - s1.parallel) / 1000).toFixed(3)} s on 1 worker, ${(fixed16 / 1000).toFixed(3)} s of T(16)) does not grow with the trials, the trials' part (${(s1.parallel / 1000).toFixed(3)} s) does: ` +
       (serial.trialsFor12 === null ? `×12 on 16 workers cannot be reached at any number of trials (the trials' share alone allows ×16 at most, less the chunk overhead)` : serial.trialsFor12 <= TRIALS ? `×12 on 16 workers is predicted from ${TRIALS.toLocaleString('en-US')} trials on` : `×12 on 16 workers is predicted from about ${Math.ceil(serial.trialsFor12 / 1e6).toLocaleString('en-US')} M trials (run with --trials ${Math.ceil(serial.trialsFor12 / 1e6)}000000 to check)`),
   )
+}
+
+// 2c. At the widest worker count, what two suspects cost (issue 23: what remains of ×12 on 16): the
+// warm-up of idle threads' estimation loops during the fits (pool option warmUp, on by default), and
+// V8's platform thread pool, which compiles and collects garbage for every isolate of the process —
+// each worker thread is one — and has 4 threads unless Node is started with --v8-pool-size. The first
+// pair runs here, the second in child processes (a fresh process each, as one `dpaudit audit` is),
+// all interleaved, best of --reps each.
+const widestW = Math.max(...WORKERS)
+const suspects = { workers: widestW, rows: [] }
+if (widestW > 1) {
+  const child = (flags) => {
+    const out = execFileSync(process.execPath, [...flags, process.argv[1], '--child-audit', String(widestW), '--trials', String(TRIALS)], { encoding: 'utf8' })
+    return JSON.parse(out.trim().split('\n').pop())
+  }
+  const variants = [
+    ['as run (warm-up on)', () => quickAudit(widestW)],
+    ['warm-up off', () => quickAudit(widestW, { warmUp: false })],
+    ['child process, V8 platform pool 4 threads (Node default)', () => child([])],
+    ...(widestW > 4 ? [[`child process, --v8-pool-size=${widestW}`, () => child([`--v8-pool-size=${widestW}`])]] : []),
+  ]
+  const bestOf = new Map()
+  for (let rep = 0; rep < REPS; rep++)
+    for (const [name, run] of rep % 2 === 0 ? variants : [...variants].reverse()) {
+      const x = run()
+      if (!(bestOf.get(name)?.ms <= x.ms)) bestOf.set(name, x)
+    }
+  suspects.rows = variants.map(([name]) => ({ name, ...bestOf.get(name) }))
+  if (!values.json) {
+    console.log(`at W=${widestW}, a fresh pool per audit (best of ${REPS} interleaved; speed-up against the W=1 row above; fits: wall; cold: the estimation's first chunk's excess per worker):`)
+    for (const x of suspects.rows) {
+      const e = x.timeline.estimate
+      console.log(
+        `  ${x.name.padEnd(56)} ${(x.ms / 1000).toFixed(3)} s  ×${(s1.total / x.ms).toFixed(2)}  CPU ${x.cpuSeconds.toFixed(2)} s  fits ${x.timeline.fitBatches.reduce((a, b) => a + b.wall, 0).toFixed(0)} ms  estimation ${e.wallMs.toFixed(0)} ms (cold ${e.coldExcessMs.toFixed(1)} ms, busy ${(100 * e.busyShare).toFixed(0)}%)${x.epsilonLowerBound === s1.epsilonLowerBound ? '' : '  ε_LB DIFFERS ✗'}`,
+      )
+    }
+  }
 }
 
 // 2b. Pool start-up: the first audit on W threads starts them; later audits re-initialise them.
@@ -399,9 +513,10 @@ const load1 = loadavg()
 // ("cores busy" above); trials per CPU-second show what the pool costs independently of that.
 const perCore = single.trialsPerSecond
 const two = pooled[2]?.trialsPerSecond ?? Number.NaN
+const sameEverywhere = serial.sameBound && suspects.rows.every((x) => x.epsilonLowerBound === s1.epsilonLowerBound)
 const checks = [
   [`≥ 1e6 trials/s in one thread (scalar Laplace)`, perCore >= 1e6, `${(perCore / 1e6).toFixed(2)} M/s`],
-  [`same ε_LB on every worker count (${WORKERS.join(', ')})`, serial.sameBound, serial.sameBound ? 'yes' : 'NO'],
+  [`same ε_LB on every worker count (${WORKERS.join(', ')}) and variant`, sameEverywhere, sameEverywhere ? 'yes' : 'NO'],
   [`2 workers ≥ 1.8× one worker thread (${TRIALS.toLocaleString('en-US')}-trial audit)`, two >= 1.8 * pooled[1].trialsPerSecond, `${(two / pooled[1].trialsPerSecond).toFixed(2)}×`],
   [`pool start-up < 50 ms after the first audit (2 workers)`, (startup[2]?.poolStartMs ?? Infinity) < 50, `${(startup[2]?.poolStartMs ?? Number.NaN).toFixed(1)} ms`],
   [`2 workers ≥ 1.8× in-thread`, two >= 1.8 * perCore, `${(two / perCore).toFixed(2)}×`],
@@ -418,7 +533,7 @@ const checks = [
   [`issue 23: the same on threads kept between audits (Amdahl, no pool start)`, serial.warmPredicted16 >= 12, `${(100 * serial.warmFraction).toFixed(2)}% serial → ×${serial.warmPredicted16.toFixed(1)}`],
   [`1e6-trial histogram audit < 60 s and a violation`, hist.ms < 60_000 && h.verdict === 'violation', `${(hist.ms / 1000).toFixed(2)} s, ${h.verdict}`],
 ]
-if (values.json) console.log(JSON.stringify({ cores, physicalCores, ceilings: [...ceilings.values()].map((c) => ({ ...c, speedup: ceilingAt(c.workers) })), node: process.version, loadavg: { before: load0, after: load1 }, rows, startup, serial, checks }, null, 2))
+if (values.json) console.log(JSON.stringify({ cores, physicalCores, suspects, ceilings: [...ceilings.values()].map((c) => ({ ...c, speedup: ceilingAt(c.workers) })), node: process.version, loadavg: { before: load0, after: load1 }, rows, startup, serial, checks }, null, 2))
 else {
   console.log(`\nload average after: ${load1.map((x) => x.toFixed(2)).join(' ')}`)
   for (const [what, ok, got] of checks) console.log(`${ok ? 'PASS' : 'MISS'}  ${what}: ${got}`)

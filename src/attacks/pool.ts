@@ -36,7 +36,16 @@ export type ToWorker =
    * through the shared cursor. Tasks that share their phase, seed, attack and grid come as `packed`
    * instead of `items`: those fields once, and each task's numbers in a shared table (`packTasks`).
    */
-  | { readonly type: 'run'; readonly batch: number; readonly kind: 'task' | 'fit'; readonly items: ReadonlyArray<unknown>; readonly packed?: PackedTasks; readonly cursor: SharedArrayBuffer }
+  | {
+      readonly type: 'run'
+      readonly batch: number
+      readonly kind: 'task' | 'fit'
+      readonly items: ReadonlyArray<unknown>
+      readonly packed?: PackedTasks
+      readonly cursor: SharedArrayBuffer
+      /** Items answered so far (fits): a worker with none left warms its estimation loop while others still fit (worker.ts `warmUp`). */
+      readonly answered?: SharedArrayBuffer
+    }
   | { readonly type: 'close' }
 
 /** What an audit module exports, as read by a worker (structured-cloned). */
@@ -51,10 +60,11 @@ export interface ModuleDescription {
 
 /** Messages from a worker to the calling thread. */
 export type FromWorker =
-  | { readonly type: 'ready'; readonly gen: number; readonly description: ModuleDescription | null }
-  | { readonly type: 'result'; readonly result: ChunkResult }
-  /** `ms`: how long the fit took on its thread (the pool orders later fits by it: `fitOrder`). */
-  | { readonly type: 'fitted'; readonly id: number; readonly fit: FitPart | null; readonly ms: number }
+  /** `at`, `end`: when, on the clock all threads share (ms since the epoch); `ms`: how long the work took on its thread. */
+  | { readonly type: 'ready'; readonly gen: number; readonly description: ModuleDescription | null; readonly at: number }
+  | { readonly type: 'result'; readonly result: ChunkResult; readonly ms: number; readonly end: number }
+  /** The pool orders later fits by `ms` (`fitOrder`). */
+  | { readonly type: 'fitted'; readonly id: number; readonly fit: FitPart | null; readonly ms: number; readonly end: number }
   /** The worker found the batch's cursor spent: every item it took is answered. */
   | { readonly type: 'idle'; readonly batch: number }
   | { readonly type: 'fatal'; readonly message: string }
@@ -84,6 +94,36 @@ const POLL_MS = 50
 export interface PoolOptions {
   /** Watchdog (default 10 minutes): a batch in which no chunk finishes for this long is stopped. */
   readonly chunkTimeoutMs?: number
+  /**
+   * Threads left without a fit while others still fit warm their estimation loop (worker.ts `warmUp`;
+   * default true). Off, for the bench's comparison: the result is the same either way.
+   */
+  readonly warmUp?: boolean
+}
+
+/**
+ * What a pool's threads did, for the benches (issue 23: what stands between an audit and ×W on W
+ * workers is read from it): when each thread was ready, each batch handed out, and each item a thread
+ * answered — a chunk of trials (by phase) or a fit — with its duration on that thread and when it
+ * ended. Times are on the clock all threads share (ms since the epoch, sub-millisecond). The audit's
+ * result does not depend on it.
+ */
+export interface PoolTimeline {
+  /** When the pool was asked for (before its threads were spawned). */
+  readonly created: number
+  /** Per worker: when it first loaded the mechanism (null: not yet). */
+  readonly ready: Array<number | null>
+  readonly batches: Array<{ readonly kind: 'task' | 'fit'; readonly items: number; readonly start: number; end: number }>
+  readonly items: Array<{ readonly worker: number; readonly kind: 'select' | 'estimate' | 'fit'; readonly ms: number; readonly end: number }>
+}
+
+const newTimeline = (workers: number): PoolTimeline => ({ created: performance.timeOrigin + performance.now(), ready: new Array(workers).fill(null), batches: [], items: [] })
+
+/** Records a worker's message in the timeline. */
+const record = (t: PoolTimeline, worker: number, m: FromWorker): void => {
+  if (m.type === 'ready') t.ready[worker] ??= m.at
+  else if (m.type === 'result') t.items.push({ worker, kind: m.result.phase, ms: m.ms, end: m.end })
+  else if (m.type === 'fitted') t.items.push({ worker, kind: 'fit', ms: m.ms, end: m.end })
 }
 
 /**
@@ -121,6 +161,7 @@ const spawn = (
   ref: MechanismRef,
   count: number,
   describe: boolean,
+  timeline: PoolTimeline = newTimeline(count),
 ): E.Either<DpError, { slots: Slot[]; signal: Int32Array; descriptions: Array<ModuleDescription | null> }> => {
   const script = workerScriptUrl()
   if (!existsSync(fileURLToPath(script))) return E.left(noCompiledWorker())
@@ -165,6 +206,7 @@ const spawn = (
       if (m.type === 'ready' && m.gen === gen) {
         ready++
         descriptions[i] = m.description
+        record(timeline, i, m)
       } else if (m.type === 'fatal') fatal = m.message
     },
     deadline,
@@ -257,6 +299,8 @@ const runShared = (
   idleLimitMs: number,
   stop?: () => boolean,
   whileWaiting?: () => void,
+  timeline?: PoolTimeline,
+  warmUp = true,
 ): string | null => {
   const packed = Array.isArray(batchItems) ? undefined : (batchItems as PackedTasks)
   const items = packed === undefined ? (batchItems as ReadonlyArray<unknown>) : []
@@ -268,14 +312,25 @@ const runShared = (
   let taken = count
   let fatal: string | null = null
   let stopped = false
-  const run: ToWorker = { type: 'run', batch, kind, items, ...(packed === undefined ? {} : { packed }), cursor: cursor.buffer as SharedArrayBuffer }
+  const run: ToWorker = {
+    type: 'run',
+    batch,
+    kind,
+    items,
+    ...(packed === undefined ? {} : { packed }),
+    cursor: cursor.buffer as SharedArrayBuffer,
+    ...(kind === 'fit' && warmUp ? { answered: new SharedArrayBuffer(4) } : {}),
+  }
+  const mark = timeline === undefined ? undefined : { kind, items: count, start: performance.timeOrigin + performance.now(), end: 0 }
+  if (mark !== undefined) timeline?.batches.push(mark)
   for (const s of slots) s.port.postMessage(run)
   whileWaiting?.()
   const err = pump(
     slots,
     signal,
     () => answered === taken || fatal !== null,
-    (_i, m) => {
+    (i, m) => {
+      if (timeline !== undefined) record(timeline, i, m)
       if (m.type === 'fatal') fatal = m.message
       else if (m.type === 'result' || m.type === 'fitted') {
         answered++
@@ -293,6 +348,7 @@ const runShared = (
     },
   )
   if (fatal !== null || err !== null) Atomics.store(cursor, 0, count)
+  if (mark !== undefined) mark.end = performance.timeOrigin + performance.now()
   return fatal ?? err
 }
 
@@ -304,7 +360,8 @@ const runOnSlots = (
   onResult: (r: ChunkResult) => void,
   idleLimitMs: number,
   stop?: () => boolean,
-): string | null => runShared(slots, signal, 'task', packTasks(tasks) ?? tasks, (m) => (m.type === 'result' ? onResult(m.result) : undefined), idleLimitMs, stop)
+  timeline?: PoolTimeline,
+): string | null => runShared(slots, signal, 'task', packTasks(tasks) ?? tasks, (m) => (m.type === 'result' ? onResult(m.result) : undefined), idleLimitMs, stop, undefined, timeline)
 
 /** The array in shared memory (itself if it is there already: engine/merge.ts puts the samples there): posted to a worker, it is shared, not copied. */
 const inSharedMemory = <A extends Float64Array | Int32Array>(a: A): A => {
@@ -346,7 +403,7 @@ export const fitOrder = (jobs: ReadonlyArray<FitJob>, costPerOutput: ReadonlyMap
  * of its job, so its answer is the one `fitInline` gives; fits a failed worker left unanswered run in this thread.
  */
 const fitOnSlots =
-  (slots: ReadonlyArray<Slot>, signal: Int32Array, idleLimitMs: number): FitRunner =>
+  (slots: ReadonlyArray<Slot>, signal: Int32Array, idleLimitMs: number, timeline?: PoolTimeline, warmUp = true): FitRunner =>
   (jobs) => {
     const sharedOf = new Map<PairSamples, PairSamples>()
     const toShare = (s: PairSamples): PairSamples => {
@@ -374,6 +431,8 @@ const fitOnSlots =
       // This thread would idle through the fits: it loads what the verdict's statistics need now
       // (they run here, after estimation; issue 23), instead of on the critical path at the end.
       prepareStats,
+      timeline,
+      warmUp,
     )
     return out.map((f, k) => (f === undefined ? (fitInline([jobs[k] as FitJob])[0] ?? null) : f))
   }
@@ -381,14 +440,16 @@ const fitOnSlots =
 /**
  * A pool of `workers` threads running chunks of the referenced mechanism on the given pairs.
  * Left if the compiled worker is missing or the mechanism cannot be loaded. The caller closes it.
+ * `timeline`: what its threads did (`PoolTimeline`), for the benches.
  */
 export const createWorkerPool = <I>(
   ref: MechanismRef,
   pairs: ReadonlyArray<NeighbourPair<I>>,
   workers: number,
   options: PoolOptions = {},
-): E.Either<DpError, SyncExecutor> => {
-  const spawned = spawn(ref, workers, false)
+): E.Either<DpError, SyncExecutor & { readonly timeline: PoolTimeline }> => {
+  const timeline = newTimeline(workers)
+  const spawned = spawn(ref, workers, false, timeline)
   if (E.isLeft(spawned)) return spawned
   const { slots, signal } = spawned.right
   const sent = sendPairs(slots, pairs)
@@ -401,9 +462,10 @@ export const createWorkerPool = <I>(
   return E.right({
     workers,
     streams: true,
-    fit: fitOnSlots(slots, signal, idle),
+    timeline,
+    fit: fitOnSlots(slots, signal, idle, timeline, options.warmUp ?? true),
     run: (tasks, onResult, stop) => {
-      const err = runOnSlots(slots, signal, tasks, onResult, idle, stop)
+      const err = runOnSlots(slots, signal, tasks, onResult, idle, stop, timeline)
       if (err !== null && err.startsWith(WATCHDOG_PREFIX) && !closed) {
         closed = true
         closeSlots(slots)
@@ -487,7 +549,7 @@ export const acquireWorkerPool = <I>(
       if (shared === pool) shared = null
     }
   }
-  const fitOnPool = fitOnSlots(pool.slots, pool.signal, idle)
+  const fitOnPool = fitOnSlots(pool.slots, pool.signal, idle, undefined, options.warmUp ?? true)
   return E.right({
     workers,
     streams: true,

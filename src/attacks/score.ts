@@ -176,12 +176,18 @@ export const jointKey = (v: ArrayLike<number>, offset: number, dim: number, disc
   return { key, sum }
 }
 
+/**
+ * The threshold family's score, one function for every model: the estimation loop optimised with it
+ * (a worker's warm-up, worker.ts) keeps it inlined for the next attack instead of deoptimising.
+ */
+const identity = (y: number): number => y
+
 /** Compiles a model for outputs of the given shape. */
 export const compileScorer = (model: AttackModel, shape: OutputShape): Scorer => {
   const dim = shape.dim
   switch (model.family) {
     case 'threshold':
-      return { kind: 'scalar', score: (y) => y }
+      return { kind: 'scalar', score: identity }
     case 'histogram':
       if ('keys' in model) return { kind: 'category', score: compileKeys(model.keys) }
       return { kind: 'scalar', score: compileBins(model.bins) }

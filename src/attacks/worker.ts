@@ -20,6 +20,7 @@ import type { BlackBox } from './output.js'
 import type { NeighbourPair } from './pairs.js'
 import type { FromWorker, ModuleDescription, ToWorker } from './pool.js'
 import type { FitJob } from './search.js'
+import type { AttackModel, ChosenAttack } from './score.js'
 import { runChunk, type ChunkTask, packedCount, taskInput, unpackTask } from './trials.js'
 
 if (isMainThread) throw new Error('attacks/worker is the entry point of audit worker threads; import dpaudit/attacks instead')
@@ -32,6 +33,9 @@ const post = (m: FromWorker, transfer: ArrayBuffer[] = []): void => {
   Atomics.add(signal, 0, 1)
   Atomics.notify(signal, 0)
 }
+
+/** The time on a clock all threads share (ms since the epoch, sub-millisecond): the pool's timeline (pool.ts `PoolTimeline`). */
+const now = (): number => performance.timeOrigin + performance.now()
 
 /** An answer within a batch: queued on the port without waking the calling thread ('idle' will). */
 const answer = (m: FromWorker, transfer: ArrayBuffer[] = []): void => port.postMessage(m, transfer)
@@ -76,7 +80,7 @@ const init = async (m: Extract<ToWorker, { type: 'init' }>): Promise<void> => {
     const e = await prepareZooEntry(ref.name)
     if (e === undefined) return post({ type: 'fatal', message: `no zoo mechanism named "${ref.name}"` })
     mechanism = e.make(ref.claim) as BlackBox<unknown>
-    return post({ type: 'ready', gen: m.gen, description: null })
+    return post({ type: 'ready', gen: m.gen, description: null, at: now() })
   }
   let mod: Record<string, unknown>
   try {
@@ -100,7 +104,7 @@ const init = async (m: Extract<ToWorker, { type: 'init' }>): Promise<void> => {
   if (typeof f !== 'function' && !m.describe) return post({ type: 'fatal', message: `${ref.url} has no function export "${ref.exportName}"` })
   if (typeof f === 'function') mechanism = f as BlackBox<unknown>
   try {
-    post({ type: 'ready', gen: m.gen, description })
+    post({ type: 'ready', gen: m.gen, description, at: now() })
   } catch (e) {
     post({ type: 'fatal', message: `the module's pairs and claim must be plain data (structured-cloneable): ${message(e)}` })
   }
@@ -125,12 +129,14 @@ const runTask = (task: ChunkTask): boolean => {
     return false
   }
   return answering(() => {
+    const t0 = performance.now()
     const r = runChunk(task, loaded, taskInput(pairs, task))
+    const t1 = performance.now()
     const transfer: ArrayBuffer[] = []
     if (r.phase === 'select') transfer.push(r.values.buffer as ArrayBuffer, r.codes.buffer as ArrayBuffer)
     else transfer.push(r.counts.buffer as ArrayBuffer)
     // Shared empty buffers cannot be transferred twice; transfer only non-empty ones.
-    answer({ type: 'result', result: r }, transfer.filter((b) => b.byteLength > 0))
+    answer({ type: 'result', result: r, ms: t1 - t0, end: performance.timeOrigin + t1 }, transfer.filter((b) => b.byteLength > 0))
   })
 }
 
@@ -139,14 +145,15 @@ const runFit = (evaluateFamily: typeof import('./search.js').evaluateFamily, id:
   answering(() => {
     const t0 = performance.now()
     const fit = evaluateFamily(job)
-    const ms = performance.now() - t0
+    const t1 = performance.now()
     const arrays = fit === null ? [] : fit.part === 'event' ? [fit.event.tune0, fit.event.tune1] : [fit.scores.w0, fit.scores.w1, fit.scores.sorted]
-    answer({ type: 'fitted', id, fit, ms }, arrays.map((a) => a.buffer as ArrayBuffer).filter((b) => b.byteLength > 0 && !(b instanceof SharedArrayBuffer)))
+    answer({ type: 'fitted', id, fit, ms: t1 - t0, end: performance.timeOrigin + t1 }, arrays.map((a) => a.buffer as ArrayBuffer).filter((b) => b.byteLength > 0 && !(b instanceof SharedArrayBuffer)))
   })
 
 /** Serves a batch: takes items through the shared cursor until it is spent, then says 'idle'. */
 const serve = async (m: Extract<ToWorker, { type: 'run' }>): Promise<void> => {
   const cursor = new Int32Array(m.cursor)
+  const answered = m.answered === undefined ? null : new Int32Array(m.answered)
   const packed = m.packed
   const n = packed === undefined ? m.items.length : packedCount(packed)
   const fits = m.kind === 'fit' ? (await search()).evaluateFamily : null
@@ -156,9 +163,45 @@ const serve = async (m: Extract<ToWorker, { type: 'run' }>): Promise<void> => {
         ? runFit(fits, ...(m.items[k] as [number, FitJob]))
         : runTask(packed === undefined ? (m.items[k] as ChunkTask) : unpackTask(packed, k))
     if (!ok) return
+    if (answered !== null) Atomics.add(answered, 0, 1)
   }
   post({ type: 'idle', batch: m.batch })
+  const first = m.items[0] as [number, FitJob] | undefined
+  if (answered !== null && first !== undefined) warmUp(answered, n, first[1])
 }
+
+/** The longest a worker warms up (ms): a bound for slow mechanisms; the fits' end stops it sooner. */
+const WARM_MAX_MS = 40
+
+/**
+ * While other threads still fit (issue 23: on many workers most are idle then), runs discarded
+ * estimation trials of the mechanism on the fitted pair, with the threshold score (coordinate 0 for
+ * vectors, an empty key table for categories), so that V8 has compiled this thread's estimation loop
+ * with the mechanism inlined before estimation starts: a cold thread otherwise runs its first chunk
+ * several times slower, and with many threads their compiles queue on V8's few shared compiler
+ * threads. Chunks grow from 256 trials; it stops when every fit is answered or after WARM_MAX_MS.
+ * Nothing it computes is kept: the audit's result cannot depend on it.
+ */
+const warmUp = (answered: Int32Array, n: number, job: FitJob): void => {
+  const loaded = mechanism
+  if (loaded === null) return
+  const shape = job.samples.shape
+  const model: AttackModel =
+    shape.kind === 'vector' ? { family: 'coordinate', index: 0 } : shape.kind === 'category' ? { family: 'histogram', keys: { keys: [], scores: [], other: 0 } } : { family: 'threshold' }
+  const attack: ChosenAttack = { shape, model, orientation: 1, threshold: 0 }
+  const t0 = performance.now()
+  try {
+    for (let start = 0, size = 256; Atomics.load(answered, 0) < n && performance.now() - t0 < WARM_MAX_MS; start += size, size = Math.min(2 * size, 16_384)) {
+      const task: ChunkTask = { id: -1, phase: 'estimate', pair: job.pair, side: 0, start, end: start + size, seed: WARM_SEED, attack, grid: WARM_GRID }
+      if (runChunk(task, loaded, taskInput(pairs, task)).failure !== null) return
+    }
+  } catch {
+    // a mechanism that fails here fails in estimation too, where it is reported
+  }
+}
+
+const WARM_SEED = [0x5eed, 0x3a41] as const
+const WARM_GRID = Array.from({ length: 100 }, (_, i) => i / 10 - 5)
 
 /** What to do with a message; messages are handled in order, each after the previous one's work (a batch waits for the mechanism's import). */
 const handle = async (m: ToWorker): Promise<void> => {
