@@ -191,24 +191,33 @@ export const thresholdForCount = (w0: Float64Array, w1: Float64Array, sigma: 1 |
   for (let i = 0; i < w0.length; i++) u[i] = -sigma * (w0[i] as number)
   for (let i = 0; i < w1.length; i++) u[w0.length + i] = -sigma * (w1[i] as number)
   u.sort() // ascending −σ·w: the event {σ·w ≥ t′} is a prefix
-  return nearestPrefix((i) => u[i] as number, u.length, target)
+  return nearestPrefix(u, false, target)
 }
 
 /**
- * The walk of `thresholdForCount` over ascending u (read through `at`): −u at the end of the prefix
- * nearest `target`. A NaN score (sorted last) is in no event {σ·w ≥ t′}: the walk stops at the first
- * one (it would otherwise never advance: NaN ≠ NaN makes its group of equal values empty).
+ * The walk of `thresholdForCount` over ascending u: −u at the end of the prefix nearest `target`, with
+ * u = v, or u = v negated and reversed (`reversed`: u[i] = −v[n − 1 − i], read in place). A NaN score
+ * (sorted last) is in no event {σ·w ≥ t′}: the walk stops at the first one (it would otherwise never
+ * advance: NaN ≠ NaN makes its group of equal values empty). It runs in the calling thread, once per
+ * family, over up to the whole selection sample (issue 23: the serial part), so it reads the array
+ * directly rather than through a function per element.
  */
-const nearestPrefix = (at: (i: number) => number, n: number, target: number): number => {
+const nearestPrefix = (v: Float64Array, reversed: boolean, target: number): number => {
+  const n = v.length
+  // u[i] = sign · v[first + step · i]; −1 · x is −x exactly (±0 included)
+  const sign = reversed ? -1 : 1
+  const first = reversed ? n - 1 : 0
+  const step = reversed ? -1 : 1
   let best = Infinity
   let bestGap = target // the empty event
   for (let i = 0; i < n; ) {
-    if (Number.isNaN(at(i))) break
-    let j = i
-    while (j < n && at(j) === at(i)) j++
+    const x = sign * (v[first + step * i] as number)
+    if (x !== x) break
+    let j = i + 1
+    while (j < n && sign * (v[first + step * j] as number) === x) j++
     if (Math.abs(j - target) < bestGap) {
       bestGap = Math.abs(j - target)
-      best = -at(i)
+      best = -x
     }
     if (j >= target) break
     i = j
@@ -225,7 +234,7 @@ export const thresholdForCountSorted = (scores: ModelScores, sigma: 1 | -1, targ
   const v = scores.sorted
   const n = v.length
   if (n > 0 && Number.isNaN(v[n - 1])) return thresholdForCount(scores.w0, scores.w1, sigma, target)
-  return sigma === -1 ? nearestPrefix((i) => v[i] as number, n, target) : nearestPrefix((i) => -(v[n - 1 - i] as number), n, target)
+  return nearestPrefix(v, sigma === 1, target)
 }
 
 /** Runs the jobs one after another in this thread. */
