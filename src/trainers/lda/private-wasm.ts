@@ -9,8 +9,8 @@
  *
  * One difference in how the fast path gets there: the document mass is summed densely over all K
  * topics with 128-bit SIMD (`mass`: the document's counts kept as doubles beside the list, so a topic
- * absent from the document adds an exact 0; no gathers), each product stored by topic for the scan,
- * which then subtracts them in list order as `sparseSweep` does. Its rounding differs from the
+ * absent from the document adds an exact 0; no gathers); the scan then subtracts the products of the
+ * entries it visits, formed again (the same doubles), in list order as `sparseSweep` does. Its rounding differs from the
  * list-order sum's, so its error term is `massCoefficient` instead of 2(nnz + 1)·u; a decided draw is
  * the exact inversion of the list either way, so the topics drawn are the same (Brown, K = 50, a
  * fixed release: the same z, sweep CPU ×0.95).
@@ -33,17 +33,18 @@ import { scanCoefficient, TINY, UNIT_ROUNDOFF, WORD_SCALE } from './exact-draw.j
 import { type ExtraWords, slowDraw, topicBits } from './sweep-kernel.js'
 
 // parameters: i32 sizes and byte addresses, then f64 α, the scan coefficient and the mass's error coefficient
-const [DD, KK, BITS, SUB, TOK, Z, DOC, NDK, Q, QSUM, NZ, NZPOS, PROD, DRAWS, INC, NDKF] = Array.from({ length: 16 }, (_, i) => i) as number[] as [number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number]
-const [ALPHA, CW, CR] = [16, 17, 18]
-const PARAMS = [...new Array<number>(16).fill(I32), F64, F64, F64]
+const [DD, KK, BITS, SUB, TOK, Z, DOC, NDK, Q, QSUM, NZ, NZPOS, DRAWS, INC, NDKF] = Array.from({ length: 15 }, (_, i) => i) as number[] as [number, number, number, number, number, number, number, number, number, number, number, number, number, number, number]
+const [ALPHA, CW, CR] = [15, 16, 17]
+const PARAMS = [...new Array<number>(15).fill(I32), F64, F64, F64]
+const L0 = PARAMS.length
 // i32 locals
-const [D, A, B, I, DB, NNZ, K, P, V, U, J, W, OLD, BASE, R, NT, MASK, ONE, C, E0, FLOOR, T, OFF, QP, KB] = Array.from({ length: 25 }, (_, i) => 19 + i) as number[] as [number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number]
+const [D, A, B, I, DB, NNZ, K, P, V, U, J, W, OLD, BASE, R, NT, MASK, ONE, C, E0, FLOOR, T, OFF, QP, KB] = Array.from({ length: 25 }, (_, i) => L0 + i) as number[] as [number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number]
 const I32_LOCALS = 25
 // f64 locals
-const [R0, ER, TOT, E, G, X, XP] = Array.from({ length: 7 }, (_, i) => 19 + I32_LOCALS + i) as [number, number, number, number, number, number, number]
+const [R0, ER, TOT, E, G, X, XP] = Array.from({ length: 7 }, (_, i) => L0 + I32_LOCALS + i) as [number, number, number, number, number, number, number]
 const F64_LOCALS = 7
 // v128 locals: the mass's two accumulators and a product
-const [A0, A1, X0] = Array.from({ length: 3 }, (_, i) => 19 + I32_LOCALS + F64_LOCALS + i) as [number, number, number]
+const [A0, A1, X0] = Array.from({ length: 3 }, (_, i) => L0 + I32_LOCALS + F64_LOCALS + i) as [number, number, number]
 const V128_LOCALS = 3
 
 const { get, set, tee, i32, f64c, call } = op
@@ -54,23 +55,24 @@ const {
 } = op
 
 /**
- * prod[k..k+1] = fl(n_dk·q_wk) for the two topics at byte offset OFF + o of the rows, added into `acc`
- * (n_dk as doubles in NDKF: exact integers, so each product is the very double `sparseSweep` forms).
+ * fl(n_dk·q_wk) for the two topics at byte offset OFF + o of the rows, added into `acc` (n_dk as
+ * doubles in NDKF: exact integers, so each product is the very double `sparseSweep` forms).
  */
 const pairAt = (o: number, acc: number): Code => [
-  [get(PROD), get(OFF), I32_ADD],
-  [get(NDKF), get(OFF), I32_ADD, v128LoadAt(o), get(QP), get(OFF), I32_ADD, v128LoadAt(o), F64X2_MUL, tee(X0), v128StoreAt(o)],
-  [get(acc), get(X0), F64X2_ADD, set(acc)],
+  [get(acc), get(NDKF), get(OFF), I32_ADD, v128LoadAt(o), get(QP), get(OFF), I32_ADD, v128LoadAt(o), F64X2_MUL, F64X2_ADD, set(acc)],
 ]
 
 /**
  * The document mass R̃ = Σ_k n_dk·q_wk over all K topics, densely (a topic with n_dk = 0 adds an
  * exact 0): four topics a step in two f64x2 accumulators, then the accumulators and their lanes added.
- * Every product is stored by topic for the scan.
+ * The scan forms the products it visits again (the same doubles: NDKF·q): storing all K of them here
+ * measured slower than recomputing the few the scan reads (about ×0.94 the sweep's CPU without the stores).
  */
 const mass: Code = [
   [V128_ZERO, set(A0), V128_ZERO, set(A1), i32(0), set(OFF), get(Q), get(BASE), i32(3), I32_SHL, I32_ADD, set(QP)],
-  whileLoop([get(OFF), i32(32), I32_ADD, get(KB), I32_LE_S], pairAt(0, A0), pairAt(16, A1), [get(OFF), i32(32), I32_ADD, set(OFF)]),
+  // eight topics a step while they last, then four (the same terms into the same accumulators in the same order)
+  whileLoop([get(OFF), i32(64), I32_ADD, get(KB), I32_LE_S], pairAt(0, A0), pairAt(16, A1), pairAt(32, A0), pairAt(48, A1), [get(OFF), i32(64), I32_ADD, set(OFF)]),
+  [get(OFF), i32(32), I32_ADD, get(KB), I32_LE_S, IF, pairAt(0, A0), pairAt(16, A1), get(OFF), i32(32), I32_ADD, set(OFF), END],
   [get(OFF), get(KB), I32_LT_S, IF, pairAt(0, A0), END],
   [get(A0), get(A1), F64X2_ADD, tee(X0), f64x2Lane(0), get(X0), f64x2Lane(1), F64_ADD, set(R0)],
 ]
@@ -137,7 +139,7 @@ const token: Code = [
   [i32(0), set(J)],
   BLOCK, LOOP,
   [get(J), get(NNZ), I32_GE_S, brIf(1)],
-  [get(X), set(XP), get(XP), ldf(PROD, [ld(NZ, get(J)), get(MASK), I32_AND, tee(T)]), F64_SUB, tee(X), f64c(0), F64_LT],
+  [get(X), set(XP), get(XP), ldf(NDKF, [ld(NZ, get(J)), get(MASK), I32_AND, tee(T)]), ldf(Q, [get(BASE), get(T), I32_ADD]), F64_MUL, F64_SUB, tee(X), f64c(0), F64_LT],
   IF, decided, IF, get(T), set(NT), END, br(2), END,
   [get(J), i32(1), I32_ADD, set(J), br(0)],
   END, END,
@@ -300,8 +302,8 @@ export const wasmPrivateSweeper = (s: PrivateSweepArrays): WasmPrivateSweeper | 
   const PIECE_DOCS = pieceDocs(K)
   // q has one double past its last row and the per-topic arrays K rounded up to even, for the two-lane loads of an odd K
   const KP = K + (K & 1)
-  const lengths = { q: V * K + 1, qsum: V, prod: KP, ndkf: KP, inv: KP, nz: K, nzPos: K, doc: PIECE_DOCS + 1, tok: T, z: T, draws: T, ndk: PIECE_DOCS * K }
-  const bytes = 8 * (lengths.q + lengths.qsum + lengths.prod + lengths.ndkf + lengths.inv) + 4 * (lengths.nz + lengths.nzPos + lengths.doc + 3 * T + lengths.ndk) + T
+  const lengths = { q: V * K + 1, qsum: V, ndkf: KP, inv: KP, nz: K, nzPos: K, doc: PIECE_DOCS + 1, tok: T, z: T, draws: T, ndk: PIECE_DOCS * K }
+  const bytes = 8 * (lengths.q + lengths.qsum + lengths.ndkf + lengths.inv) + 4 * (lengths.nz + lengths.nzPos + lengths.doc + 3 * T + lengths.ndk) + T
   // q per thread: past MAX_BYTES (or where the memory cannot be had) the thread keeps the JavaScript loop
   if (bytes > MAX_BYTES) return undefined
   let extra: ExtraWords = () => () => 0
@@ -333,7 +335,6 @@ export const wasmPrivateSweeper = (s: PrivateSweepArrays): WasmPrivateSweeper | 
   }
   const q = f64(lengths.q)
   const qsum = f64(lengths.qsum)
-  const prod = f64(lengths.prod)
   const ndkf = f64(lengths.ndkf)
   const inv = f64(lengths.inv)
   const nz = i32(lengths.nz)
@@ -377,7 +378,7 @@ export const wasmPrivateSweeper = (s: PrivateSweepArrays): WasmPrivateSweeper | 
       }
       draws.set(words.subarray(r, r + visited))
       r += visited
-      run(p1 - p0, K, bits, include === undefined ? 0 : 1, tok.byteOffset, z.byteOffset, doc.byteOffset, ndk.byteOffset, q.byteOffset, qsum.byteOffset, nz.byteOffset, nzPos.byteOffset, prod.byteOffset, draws.byteOffset, inc.byteOffset, ndkf.byteOffset, s.alpha, cW, cR)
+      run(p1 - p0, K, bits, include === undefined ? 0 : 1, tok.byteOffset, z.byteOffset, doc.byteOffset, ndk.byteOffset, q.byteOffset, qsum.byteOffset, nz.byteOffset, nzPos.byteOffset, draws.byteOffset, inc.byteOffset, ndkf.byteOffset, s.alpha, cW, cR)
       s.z.set(z.subarray(0, b - a), a)
       s.ndk.set(ndk.subarray(0, (p1 - p0) * K), p0 * K)
       p0 = p1
