@@ -25,7 +25,7 @@ import { type Declared, declared, type Schedule } from '../mechanisms/schedule.j
 import { replaceOne } from '../mechanisms/neighbouring.js'
 import { BASE_DEFAULTS, BaseConfig, checkBase, positive } from './config.js'
 import { privateFitResult } from './lda/loop.js'
-import { startPrivateFit } from './lda/private-fit.js'
+import { prestartPrivateFit, startPrivateFit } from './lda/private-fit.js'
 import { phiFromNoisyCounts } from './lda/state.js'
 import { discreteLaplaceTable, randomizedStep, type TableNoiser, type TableSensitivity, unprotected } from '../mechanisms/measurement.js'
 import { LDA_ASSUMPTIONS } from './assumptions.js'
@@ -74,6 +74,7 @@ const make = (every: boolean): LdaTrainer<CdpConfig> => ({
   defaults: { ...BASE_DEFAULTS, epsilon: 1 },
   flags: [...ldaFlags(), numericFlag('epsilon', 'epsilon', 'E')],
   workers: PRIVATE_GIBBS_WORKERS,
+  prestart: prestartPrivateFit,
   ...ldaSurface,
   releases: ['phi', 'count-tables', 'topic-assignments'],
   validate,

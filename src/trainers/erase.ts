@@ -62,6 +62,8 @@ export interface AnyTrainer {
   readonly fromFlags: ((values: FlagValues, config: Record<string, unknown>) => string | undefined) | undefined
   /** What `--workers W` does for it (undefined: it takes no threads, and the flag is refused). */
   readonly workers: string | undefined
+  /** Starts the threads of a fit on W threads ahead of it (`Trainer.prestart`; nothing to do when absent). */
+  readonly prestart: (workers: number) => void
   /** Decodes a raw configuration (the defaults already merged under it) with the trainer's codec; the error names the field. */
   readonly decode: (raw: unknown) => E.Either<DpError, ConfiguredTrainer>
 }
@@ -108,6 +110,7 @@ export const erase = <C, M>(trainer: Trainer<C, M>): AnyTrainer => ({
   nonPrivate: trainer.nonPrivate,
   fromFlags: trainer.fromFlags,
   workers: trainer.workers,
+  prestart: trainer.prestart ?? (() => undefined),
   decode: (raw) => {
     const d = trainer.config.decode(raw)
     return E.isLeft(d) ? E.left(firstDecodeError(d.left, 'config')) : E.right(configured(trainer, d.right))

@@ -34,7 +34,7 @@ import { type Declared, declared, type Schedule } from '../mechanisms/schedule.j
 import { replaceOne } from '../mechanisms/neighbouring.js'
 import { BASE_DEFAULTS, BaseConfig, checkBase, positive } from './config.js'
 import { privateFitResult } from './lda/loop.js'
-import { startPrivateFit } from './lda/private-fit.js'
+import { prestartPrivateFit, startPrivateFit } from './lda/private-fit.js'
 import type { SnapshotSampler } from './lda/snapshot.js'
 import { phiFromNoisyCounts } from './lda/state.js'
 import { discreteLaplaceTable, type Measurement, randomizedStep, type TableNoiser, type TableSensitivity } from '../mechanisms/measurement.js'
@@ -145,6 +145,7 @@ export const hdpLda: LdaTrainer<HdpConfig> = {
   defaults: { ...BASE_DEFAULTS, epsilonL: 1, clip: 100, noise: 'fresh' },
   flags: [...ldaFlags(), numericFlag('epsilon-l', 'epsilonL', 'E'), numericFlag('clip', 'clip', 'C'), { flag: 'noise', type: 'string', field: 'noise', meta: 'fresh|accumulate', note: 'the reading of Algorithm 1 line 9' }],
   workers: PRIVATE_GIBBS_WORKERS,
+  prestart: prestartPrivateFit,
   ...ldaSurface,
   releases: ['phi', 'count-tables', 'topic-assignments'],
   validate,

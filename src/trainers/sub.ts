@@ -50,7 +50,7 @@ import { replaceOne } from '../mechanisms/neighbouring.js'
 import { BASE_DEFAULTS, BaseConfig, checkBase, positive } from './config.js'
 import { topicDraws, topicDrawEvent } from './hdp.js'
 import { privateFitResult } from './lda/loop.js'
-import { startPrivateFit } from './lda/private-fit.js'
+import { prestartPrivateFit, startPrivateFit } from './lda/private-fit.js'
 import { phiFromCounts } from './lda/state.js'
 import { discreteGaussianTable, discreteGaussianTableEvent, randomizedStep, type TableSensitivity } from '../mechanisms/measurement.js'
 import { adaptiveSubsamplingClaim, gaussianRdp, paperSubsampledRdp, subLdaSigma } from './sub-analysis.js'
@@ -143,6 +143,7 @@ export const subLda: LdaTrainer<SubConfig> = {
     return undefined
   },
   workers: PRIVATE_GIBBS_WORKERS,
+  prestart: prestartPrivateFit,
   ...ldaSurface,
   releases: ['phi', 'count-tables', 'topic-assignments'],
   validate,

@@ -318,6 +318,11 @@ export interface Trainer<Config, Model> {
    * shows it; absent, it runs on the calling thread and `--workers` is refused as a flag it does not take.
    */
   readonly workers?: string
+  /**
+   * Starts the threads of a fit on `workers` threads ahead of it (dpaudit train calls it before it
+   * reads the corpus, so that their start overlaps the reading); the fit takes them. Absent: nothing to start.
+   */
+  readonly prestart?: (workers: number) => void
 }
 
 export type LdaTrainer<C extends LdaConfigBase = LdaConfigBase> = Trainer<C, LdaModel>

@@ -6,7 +6,7 @@
 // and the WebAssembly sweep trapped out of bounds).
 import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
-import { startPool, wakeParkedWithoutCommand } from '../../src/trainers/lda/parallel/pool.js'
+import { prestartPool, startPool, wakeParkedWithoutCommand } from '../../src/trainers/lda/parallel/pool.js'
 import { type ProbeArrays, probePart } from './fixtures/pool-probe.js'
 
 const shared = (n: number): Int32Array => new Int32Array(new SharedArrayBuffer(4 * n))
@@ -90,6 +90,24 @@ describe('worker pool', () => {
       expect(Array.from(b.marks)).toEqual([1, 1])
     } finally {
       next.right.close()
+    }
+  })
+
+  it('threads started ahead of a fit (prestartPool) are parked, and the next fit of their size takes them', () => {
+    const parts = 4
+    prestartPool(probePart, parts)
+    // parked at once, still loading: a second start of the same size adds nothing
+    prestartPool(probePart, parts)
+    const a = probeArrays(parts)
+    const pool = startPool(probePart, a, parts)
+    if (E.isLeft(pool)) throw new Error(pool.left.message)
+    try {
+      // taken from the parked ones: nothing of this size is left parked
+      expect(wakeParkedWithoutCommand(parts)).toBe(0)
+      for (let i = 0; i < 3; i++) pool.right.run('mark')
+      expect(Array.from(a.marks)).toEqual([3, 3, 3, 3])
+    } finally {
+      pool.right.close()
     }
   })
 })

@@ -70,6 +70,8 @@ const COMMON_OPTIONS = {
 
 /** --workers is parsed for every trainer, and taken by those that declare threads (`Trainer.workers`). */
 const WORKERS_OPTION = { workers: { type: 'string' } } as const
+/** A --workers value taken: a whole number of threads from 1 to 9999. */
+const WORKER_COUNT = /^[1-9][0-9]{0,3}$/
 
 const COMMON_USAGE = `  [--vocabulary FILE | --vocabulary-size V] [--delta D ...] [--json] [--quiet]
   [--vocabulary dp [--vocabulary-size V] [--vocabulary-epsilon E (default 1)] [--vocabulary-delta D (default 1e-7)] [--vocabulary-words-per-document M (default 50; document relations)]] (a differentially private selection, charged in the plan)
@@ -278,7 +280,7 @@ const runReasons = (v: FlagValues, data: Dataset, cfg: ConfiguredTrainer, declar
 /** The fit, with progress lines: a private run shows only the iterations done of T (public), no rate, time or log-likelihood. */
 const train = (args: TrainArgs, trainer: AnyTrainer, cfg: ConfiguredTrainer, data: Dataset, rng: Rng, diagnostics: boolean, timing: boolean, inputs: Readonly<Record<string, PublicCorpus>>): Step<TrainedModel> => {
   const workers = args.values['workers']
-  if (workers !== undefined && !(typeof workers === 'string' && /^[1-9][0-9]{0,3}$/.test(workers.trim())))
+  if (workers !== undefined && !(typeof workers === 'string' && WORKER_COUNT.test(workers.trim())))
     return failed(`--workers: "${String(workers)}" is not a whole number of threads from 1 to 9999`)
   const progress = args.progress
   const bar = progress === undefined ? progressLine({ label: `train ${trainer.name}`, unit: 'iterations', quiet: args.values['json'] === true || args.values['quiet'] === true, timing }) : undefined
@@ -326,6 +328,9 @@ const trainHolding = (args: TrainArgs, hold: (release: () => void) => void): Ste
   if (E.isLeft(cfg)) return failed(`${t.name}: ${formatError(cfg.left)}`)
   // the randomness of the whole run: a DP vocabulary selection draws from it first, then the trainer
   const rng = run.right.seed === undefined ? (args.secureRng ?? secure)() : seeded(run.right.seed)
+  // threads asked for by number start now and load while the corpus is read (the fit takes them; checked again there)
+  const workers = v['workers']
+  if (t.workers !== undefined && typeof workers === 'string' && WORKER_COUNT.test(workers.trim())) t.prestart(Number(workers))
   const loaded = loadCorpus(t, args, io.right.corpus, rng, run.right.intendsPrivate)
   if (E.isLeft(loaded)) return loaded
   const { data, selection } = loaded.right

@@ -18,6 +18,8 @@ import type { Schedule } from '../../mechanisms/schedule.js'
 import type { FitOptions, IterationLog } from '../trainer.js'
 import { jointLogLikelihood } from './loglik.js'
 import { runIterations } from './loop.js'
+import { sweepPart } from './parallel/part.js'
+import { prestartPool } from './parallel/pool.js'
 import { makeParallelSnapshotSampler, sharedWordIndex, type SnapshotSampler } from './snapshot.js'
 import { allocState, type GibbsState, plainInt32, sharedInt32 } from './state.js'
 
@@ -39,6 +41,9 @@ export interface PrivateFitStart {
    */
   readonly iterate: (iterations: number, options: FitOptions, step: (iteration: number) => number) => { trace: IterationLog[]; tokensSampled: number }
 }
+
+/** The threads of a fit on `workers` threads, started ahead of it (parked for the fit: ./parallel/pool.ts `prestartPool`). */
+export const prestartPrivateFit = (workers: number): void => prestartPool(sweepPart, workers)
 
 /** Tokens per sweeping thread below which the default adds no thread (starting one costs tens of ms). */
 export const TOKENS_PER_WORKER = 100_000

@@ -18,6 +18,11 @@
  * One pool per number of threads is parked; it ends after PARKED_MS unused (no CPU while parked: its threads
  * block in Atomics.wait), when another of its size replaces it, or when the process exits.
  *
+ * Before a fit: `prestartPool` starts a pool's threads, loading a part module, without waiting for
+ * them, and parks them; the fit that takes them waits only for what is left of their start. A command
+ * that knows its thread count before it reads its corpus (dpaudit train --workers W) starts them first,
+ * so the threads' start (Node's, the module graph's, the WebAssembly compile) runs while the corpus is read.
+ *
  * Workers run the compiled worker.js beside this module (dist/); from the TypeScript sources
  * (vitest) they load worker.ts through the test suite's TypeScript hooks (test/cli/ts-hooks.mjs).
  *
@@ -116,7 +121,7 @@ const workerScript = (): E.Either<DpError, { url: URL; execArgv: string[] | unde
   return E.left(invalidParameter('workers', undefined, `training on worker threads needs the compiled worker ${fileURLToPath(js)}: run \`npm run build\`, or train with --workers 1`))
 }
 
-/** Worker threads waiting on their control block: `parts` − 1 of them. */
+/** Worker threads waiting on their control block (or still starting: `awaitReady`): `parts` − 1 of them. */
 interface Threads {
   readonly parts: number
   readonly control: Int32Array
@@ -176,16 +181,20 @@ const messages = (t: Threads): string =>
     .filter((m) => typeof m === 'string')
     .join('; ')
 
-/** `parts` − 1 new worker threads, loaded and waiting. */
-const startThreads = (parts: number): E.Either<DpError, Threads> => {
+/**
+ * `parts` − 1 new worker threads, started and not waited for (`awaitReady`); each imports `preload`
+ * (a part module) before it counts itself ready, so that the fit that binds it finds it loaded.
+ */
+const launchThreads = (parts: number, preload?: URL): E.Either<DpError, Threads> => {
   const script = workerScript()
   if (E.isLeft(script)) return script
   const t: Threads = { parts, control: new Int32Array(new SharedArrayBuffer(4 * controlLength(parts))), workers: [], ports: [] }
   try {
     for (let j = 1; j < parts; j++) {
       const { port1, port2 } = new MessageChannel()
+      const slots = { GEN, DONE, FAILED, READY, OP, COMMAND, COMMAND_WORDS, EXITED, ACK: ackOf(parts), RUN, BIND, CLOSE }
       const w = new Worker(script.right.url, {
-        workerData: { control: t.control, part: j, port: port2, slots: { GEN, DONE, FAILED, READY, OP, COMMAND, COMMAND_WORDS, EXITED, ACK: ackOf(parts), RUN, BIND, CLOSE } },
+        workerData: { control: t.control, part: j, port: port2, slots, ...(preload === undefined ? {} : { preload: preload.href }) },
         transferList: [port2],
         ...(script.right.execArgv === undefined ? {} : { execArgv: script.right.execArgv }),
       })
@@ -198,6 +207,12 @@ const startThreads = (parts: number): E.Either<DpError, Threads> => {
     endThreads(t)
     return E.left(invalidParameter('workers', parts, `cannot start worker threads: ${e instanceof Error ? e.message : String(e)}`))
   }
+  return E.right(t)
+}
+
+/** Waits until the threads of `t` have loaded (at most STARTUP_MS more); ends them if they cannot. */
+const awaitReady = (t: Threads): E.Either<DpError, Threads> => {
+  const { parts } = t
   const deadline = Date.now() + STARTUP_MS
   for (;;) {
     const ready = Atomics.load(t.control, READY)
@@ -230,6 +245,17 @@ const unheld = <T extends object>(attached: T, t: T): Partial<T> | undefined => 
 }
 
 /**
+ * Starts the threads of a `parts`-thread pool that will run `module`, without waiting for them, and
+ * parks them for the next fit on as many threads (see the module comment). Nothing to do for one
+ * part, or when such a pool is parked already; a start that fails is reported by the fit that takes it.
+ */
+export const prestartPool = (module: { readonly url: URL }, parts: number): void => {
+  if (parts < 2 || parked.has(parts)) return
+  const t = launchThreads(parts, module.url)
+  if (E.isRight(t)) park(t.right)
+}
+
+/**
  * The pool of a fit of `module` on `parts` threads over `shared` (the parked threads when there are
  * as many, else new ones). With several parts every typed array in `shared` and in what is attached
  * must live in a SharedArrayBuffer (the others would be copied: a worker's writes would be lost).
@@ -254,12 +280,14 @@ export const startPool = <A extends object, C, T extends object>(module: PartMod
   let threads: Threads
   const waiting = parked.get(parts)
   if (waiting !== undefined && exitedWorker(waiting.threads) === undefined) {
-    threads = waiting.threads
     clearTimeout(waiting.timer)
     parked.delete(parts)
+    const ready = awaitReady(waiting.threads)
+    if (E.isLeft(ready)) return ready
+    threads = ready.right
   } else {
     endParked(parts)
-    const started = startThreads(parts)
+    const started = E.flatMap(awaitReady)(launchThreads(parts, module.url))
     if (E.isLeft(started)) return started
     threads = started.right
   }

@@ -31,7 +31,7 @@ interface PartExports {
   readonly readCommand: (words: Int32Array) => unknown
 }
 
-const { control, part, port, slots } = workerData as { control: Int32Array; part: number; port: MessagePort; slots: Slots }
+const { control, part, port, slots, preload } = workerData as { control: Int32Array; part: number; port: MessagePort; slots: Slots; preload?: string }
 const { GEN, DONE, FAILED, READY, OP, COMMAND, COMMAND_WORDS, EXITED, ACK, BIND, CLOSE } = slots
 const words = control.subarray(COMMAND, COMMAND + COMMAND_WORDS)
 /** Counts this thread done with generation `gen` (acknowledged in its own slot: see ./pool.ts). */
@@ -65,7 +65,10 @@ const receive = async (): Promise<void> => {
     } else Object.assign(attached, message)
   }
 }
+// read first: a pool ended while this thread loads has bumped it since (its CLOSE is seen below)
 let seen = Atomics.load(control, GEN)
+// a pool started ahead of its fit loads its part module now (a failure is the BIND's to report)
+if (preload !== undefined) await import(preload).catch(() => undefined)
 Atomics.add(control, READY, 1)
 Atomics.notify(control, READY)
 for (;;) {
