@@ -60,7 +60,11 @@ import { type GibbsState, sharedInt32 } from './state.js'
 import { maxPackedCount, type SweepRandomness } from './sweep-kernel.js'
 
 export interface SnapshotSampler {
-  /** Rebuilds q from a release n̂ (V×K word-major), multiplied by `scale` first (1/γ for SUB-LDA). */
+  /**
+   * Sets the release n̂ (V×K word-major) q is built from, multiplied by `scale` first (1/γ for
+   * SUB-LDA): its column sums now, q itself by each thread at the start of the next sweep. The release
+   * must not change before that sweep (a table outside shared memory is copied here).
+   */
   readonly setRelease: (noisy: Float64Array, scale: number) => void
   /**
    * One sweep; `include` (optional) decides per token whether it is visited this iteration
@@ -244,7 +248,15 @@ const build = (state: GibbsState, alpha: number, beta: number, clip: number, wor
     pool.attach({ release })
     run({ type: 'column-sums' })
     inverseTotals(K, V, beta, arrays.colBlocks, arrays.inverseTotals)
-    run({ type: 'word-factors' })
+    // q itself is built by each thread at the start of the next sweep (the release and the totals stay until then)
+    factorsOwed = true
+  }
+  let factorsOwed = false
+  /** Whether the next sweep builds q first (once per release), and that it will. */
+  const takeFactors = (): boolean => {
+    const f = factorsOwed
+    factorsOwed = false
+    return f
   }
   /**
    * The tables owed a count, and which tokens each counts: n_wk after a sweep or the initial topics
@@ -351,7 +363,7 @@ const build = (state: GibbsState, alpha: number, beta: number, clip: number, wor
   const sweep = (words: WordStream, include?: Uint8Array): void => {
     const random = randomnessOf(words)
     if (include !== undefined && include !== arrays.include) arrays.include.set(include)
-    run({ type: 'sweep', subsampled: include !== undefined, random })
+    run({ type: 'sweep', subsampled: include !== undefined, random, factors: takeFactors() })
     owe()
   }
   let sharedDocNoise: Float64Array | undefined
@@ -365,7 +377,7 @@ const build = (state: GibbsState, alpha: number, beta: number, clip: number, wor
       }
       sharedDocNoise.set(docNoise)
     }
-    run({ type: 'sweep-doc-noise', random })
+    run({ type: 'sweep-doc-noise', random, factors: takeFactors() })
     owe()
   }
   const initialTopics = (words: WordStream): void => {

@@ -4,7 +4,8 @@
  * for it. Every command's work comes in fixed units that the threads take from a shared counter
  * until none is left (`SweepArrays.next`): chunks of documents (sweep, SUB-LDA's coins, the initial
  * topics), blocks of cells (count the word-topic table by rows, draw a release's noise — counting
- * the blocks' cells first when the table is owed a count), blocks of rows (q from a release; ./release-work.ts).
+ * the blocks' cells first when the table is owed a count), blocks of rows (the column sums of a
+ * release; ./release-work.ts). Each thread builds its own q from a release, every row, at the start of the sweep that reads it.
  * A thread that wakes late or works slower takes fewer units instead of holding the others at the
  * command's end, and the units do not depend on the number of threads, so neither do the numbers.
  * The calling thread runs part 0 itself and the worker threads (./worker.ts) parts 1..W−1, with this same code.
@@ -89,6 +90,7 @@ export interface SweepArrays {
 const CMD = 0
 const FLAG = 1
 const RANDOM = 2
+const FACTORS = 3
 const KEY = 4 // 4 words
 const EXTRA_KEY = 8 // 4 words
 /** Slots of `params`. */
@@ -111,15 +113,18 @@ export interface Attached {
 }
 
 export type Command =
-  | { readonly type: 'sweep'; readonly subsampled: boolean; readonly random: SweepRandomness }
-  | { readonly type: 'sweep-doc-noise'; readonly random: SweepRandomness }
+  /**
+   * A sweep; `factors`: each thread first builds its word factor q from the attached release (every
+   * row, where its sweep reads it), in the same command — no pass over the threads of its own.
+   */
+  | { readonly type: 'sweep'; readonly subsampled: boolean; readonly random: SweepRandomness; readonly factors: boolean }
+  | { readonly type: 'sweep-doc-noise'; readonly random: SweepRandomness; readonly factors: boolean }
   | { readonly type: 'count'; readonly tokens: CountedTokens }
   | { readonly type: 'noise'; readonly random: StreamKey; readonly count: CountedTokens | undefined }
   | { readonly type: 'column-sums' }
-  | { readonly type: 'word-factors' }
   | { readonly type: 'coins'; readonly adaptive: boolean; readonly random: StreamKey }
   | { readonly type: 'initial-topics'; readonly random: StreamKey }
-const TYPES = ['sweep', 'sweep-doc-noise', 'count', 'noise', 'column-sums', 'word-factors', 'coins', 'initial-topics'] as const
+const TYPES = ['sweep', 'sweep-doc-noise', 'count', 'noise', 'column-sums', 'coins', 'initial-topics'] as const
 /**
  * Which tokens a word-topic table counts: every token (n_wk), or those of SUB-LDA's sample
  * (include[i] = 1). A `count` command counts them into the attached `noiseIn`; a `noise` command with
@@ -145,6 +150,7 @@ export const writeCommand = (words: Int32Array, c: Command): void => {
   if (c.type === 'count') words[FLAG] = COUNTED.indexOf(c.tokens)
   if (c.type === 'noise') words[FLAG] = COUNTED.indexOf(c.count)
   if (c.type === 'coins') words[FLAG] = c.adaptive ? 1 : 0
+  if ('factors' in c) words[FACTORS] = c.factors ? 1 : 0
   if ('random' in c) writeRandom(words, c.random)
 }
 
@@ -158,9 +164,9 @@ export const readCommand = (words: Int32Array): Command => {
   const flag = words[FLAG] === 1
   switch (type) {
     case 'sweep':
-      return { type, subsampled: flag, random }
+      return { type, subsampled: flag, random, factors: words[FACTORS] === 1 }
     case 'sweep-doc-noise':
-      return { type, random }
+      return { type, random, factors: words[FACTORS] === 1 }
     case 'count':
       return { type, tokens: COUNTED[words[FLAG] as number] ?? 'all' }
     case 'noise':
@@ -170,7 +176,6 @@ export const readCommand = (words: Int32Array): Command => {
     case 'coins':
       return { type, adaptive: flag, random: stream }
     case 'column-sums':
-    case 'word-factors':
       return { type }
     default:
       throw new RangeError(`unknown sweep command ${words[CMD]}`)
@@ -217,9 +222,19 @@ export const makePart = (s: SweepArrays, j: number) => {
   /** Counts the cells of noise block b of `table` (V×K) from z. */
   const countBlock = (table: Int32Array, include: Uint8Array | undefined, b: number): void =>
     countCells(K, s.index, s.z, include, table, b * NOISE_BLOCK, Math.min(table.length, (b + 1) * NOISE_BLOCK))
+  /** Builds this thread's q from the attached release: every row, on every thread (in WebAssembly: where the sweep reads it). */
+  const buildFactors = (t: Attached): void => {
+    const release = need(t.release, 'the release')
+    const scale = s.params[RELEASE_SCALE] as number
+    const w = wasm()
+    const f = factors()
+    if (w !== undefined) w.factors(release, s.inverseTotals, scale, s.clip, s.beta)
+    else wordFactors(K, V, release, scale, s.clip, s.beta, s.inverseTotals, f.q, f.qsum, 0, rowBlocks)
+  }
   return (c: Command, t: Attached): void => {
     switch (c.type) {
       case 'sweep': {
+        if (c.factors) buildFactors(t)
         const include = c.subsampled ? s.include : undefined
         const extra = extraWords(c.random)
         const w = wasm()
@@ -232,6 +247,7 @@ export const makePart = (s: SweepArrays, j: number) => {
         return
       }
       case 'sweep-doc-noise': {
+        if (c.factors) buildFactors(t)
         const docNoise = need(t.docNoise, 'the document noise of a doc-noise sweep')
         const { q } = factors()
         eachChunk((c0, c1) => {
@@ -266,16 +282,6 @@ export const makePart = (s: SweepArrays, j: number) => {
       case 'column-sums':
         eachUnit(rowBlocks, (rb) => columnSums(K, V, need(t.release, 'the release'), s.params[RELEASE_SCALE] as number, s.colBlocks, rb, rb + 1))
         return
-      case 'word-factors': {
-        // every row, on every thread: each reads its own q (in WebAssembly: computed where the sweep reads it)
-        const release = need(t.release, 'the release')
-        const scale = s.params[RELEASE_SCALE] as number
-        const w = wasm()
-        const f = factors()
-        if (w !== undefined) w.factors(release, s.inverseTotals, scale, s.clip, s.beta)
-        else wordFactors(K, V, release, scale, s.clip, s.beta, s.inverseTotals, f.q, f.qsum, 0, blockCount(V, ROW_BLOCK))
-        return
-      }
       case 'coins': {
         const frequent = c.adaptive ? need(t.frequent, 'the frequent pairs') : undefined
         let kept = 0
