@@ -285,6 +285,8 @@ interface Accumulator {
   fresh: boolean
   /** Σ_k ΔC_k·weight_k, for a single factor. */
   specErr: number
+  /** Σ_k (bound on |C_k|)·weight_k over the bins dropped below the negligible level (`EARLY_SHARE`). */
+  early: number
 }
 
 const newAccumulator = (re: Float64Array, im: Float64Array, several: boolean): Accumulator => {
@@ -297,6 +299,7 @@ const newAccumulator = (re: Float64Array, im: Float64Array, several: boolean): A
     dead: several ? new Uint8Array(half) : undefined,
     fresh: true,
     specErr: 0,
+    early: 0,
   }
 }
 
@@ -314,26 +317,67 @@ const binWeights = (n: number): Float64Array => {
   return w
 }
 
+/** Σ_k binWeight(k, n) over k = 0 … n/2 (about (4/π)·ln n). */
+const weightSum = (n: number): number => {
+  const w = binWeights(n)
+  let s = 0
+  for (let k = 0; k < w.length; k++) s += w[k]!
+  return s * (1 + 1e-9)
+}
+
+/**
+ * The negligible level of a channel's bins. A bin whose exact |C_k| is at most θ moves δ by at
+ * most θ·w_k when it is dropped (the Parseval bound of the module note), and all such bins together
+ * by at most θ·Σ_k w_k; with θ = EARLY_SHARE·log₂N·η·|C_0| / Σ_k w_k that is a thousandth of the
+ * inverse FFT's error bound log₂N·η·‖C‖₂ (‖C‖₂ ≥ |C_0|), which every answer carries anyway. So the
+ * powers are taken only for bins that can matter — after 1,000 steps, those with |X| above
+ * θ^{1/1000} ≈ 0.96 instead of e^{−0.69} ≈ 0.5 — and the bound of the dropped ones is charged in
+ * `fpError` (`early`). |C_0| = Π_f (Σ masses_f)^{n_f} (the masses are non-negative) is only used to
+ * pick θ, so its rounding does not matter.
+ */
+const EARLY_SHARE = 1e-3
+
 /**
  * Multiplies X^n (bin by bin, repeated squaring) into the accumulator; bins where (|X| + ρ)^n is
- * below e^{−690} are set to zero for good. Returns the number of bins still nonzero.
+ * below e^{−690}, or whose bound on the final |C_k| is at most `theta` (`EARLY_SHARE`; `rest` bounds
+ * the factors still to come), are set to zero for good, the latter with their bound charged to
+ * `early`. Returns the number of bins still nonzero.
  */
-const multiplyPower = (acc: Accumulator, xr: Float64Array, xi: Float64Array, n: number, rho: number, size: number): number => {
+const multiplyPower = (
+  acc: Accumulator,
+  xr: Float64Array,
+  xi: Float64Array,
+  n: number,
+  rho: number,
+  size: number,
+  theta: number,
+  rest: number,
+): number => {
   const half = xr.length
   // (|X| + ρ)^n < e^{−690}  ⇐  |X|² < cut² with cut = e^{−690/n} − ρ
   const cut = n >= 2 ? Math.exp(-690 / n) - rho : -1
   const cut2 = cut > 0 ? cut * cut : -1
   const { re, im, mag, magErr, dead } = acc
-  const weight = mag === undefined ? binWeights(size) : undefined
+  const weight = binWeights(size)
+  // One factor: (|X| + ρ)^n ≤ θ  ⇐  |X|² ≤ cutE² with cutE = θ^{1/n} − ρ (the power rounded down: 1 − 1e-12).
+  const cutE = mag === undefined && n >= 2 && theta > 0 ? Math.pow(theta, 1 / n) * (1 - 1e-12) - rho : -1
+  const cutE2 = cutE > 0 ? cutE * cutE : -1
   const fresh = acc.fresh
   acc.fresh = false
   let alive = 0
   let specErr = 0
+  let early = 0
   for (let k = 0; k < half; k++) {
     if (!fresh && dead !== undefined && dead[k] === 1) continue
     let ar = xr[k]!
     let ai = xi[k]!
     const abs2 = ar * ar + ai * ai
+    if (abs2 <= cutE2) {
+      re[k] = 0
+      im[k] = 0
+      early += theta * weight[k]!
+      continue
+    }
     if (abs2 < cut2) {
       re[k] = 0
       im[k] = 0
@@ -381,16 +425,25 @@ const multiplyPower = (acc: Accumulator, xr: Float64Array, xi: Float64Array, n: 
       const mb = n === 1 ? bound : Math.pow(bound, n)
       mag[k] = fresh ? mp : mag[k]! * mp
       magErr[k] = fresh ? mb : magErr[k]! * mb
+      const b = magErr[k]! * rest
+      if (b <= theta && dead !== undefined) {
+        re[k] = 0
+        im[k] = 0
+        dead[k] = 1
+        early += b * weight[k]!
+        continue
+      }
     } else {
       // (|X| + ρ)^n − |X|^n = |X|^n((1 + ρ/|X|)^n − 1) ≤ |X|^n (e^y − 1) ≤ |X|^n·y/(1 − y), y = nρ/|X| < 1:
       // one power instead of two where the bound applies (every bin that matters: y ≈ 1e-11).
       const y = (n * rho) / absX
       const err = n > 1 && y < 0.5 ? ((mp * y) / (1 - y)) * (1 + 1e-12) : (n === 1 ? bound : Math.pow(bound, n)) - mp
-      specErr += err * (weight as Float64Array)[k]!
+      specErr += err * weight[k]!
     }
     alive++
   }
   acc.specErr += specErr
+  acc.early += early * (1 + 1e-9)
   return alive
 }
 
@@ -460,6 +513,12 @@ const spectrumNorm = (acc: Accumulator, n: number): number => {
   return Math.sqrt(s)
 }
 
+const massSum = (pld: LeafPld): number => {
+  let s = 0
+  for (let j = 0; j < pld.masses.length; j++) s += pld.masses[j]!
+  return s
+}
+
 const l2 = (m: Float64Array): number => {
   let s = 0
   for (let j = 0; j < m.length; j++) s += m[j]! * m[j]!
@@ -468,6 +527,60 @@ const l2 = (m: Float64Array): number => {
 
 /** Few enough live bins for the spectral view (each query then costs O(bins) instead of O(N)). */
 const isSparse = (alive: number, n: number): boolean => alive <= Math.max(64, n / 64)
+
+/**
+ * Sparse at the scale of the error terms. A spectrum the e^{−690} cut leaves dense can still be
+ * negligible almost everywhere at the scale of the floating-point error the dense read-out charges
+ * anyway: after 1,000 steps of a Poisson-subsampled discrete Gaussian (isolated atoms, whose
+ * spectrum does not fall with frequency as a smooth loss's does) about 12,000 of 32,769 bins pass
+ * the cut and fewer than 100 exceed 1e-20. The dense read-out charges log₂N·η·‖C‖₂ for its inverse
+ * FFT (Higham's bound, see the module note); the spectral read-out has no inverse FFT and spends
+ * that same charge on dropping bins instead: dropping bin k moves δ by at most |C_k|·w_k with C_k
+ * the exact value (the Parseval bound of the module note, w_k = `binWeight`), and bins are dropped
+ * only while those bounds add up to at most what is left of the charge after the bins already
+ * dropped below the negligible level (`EARLY_SHARE`; each at most that rest over the bins alive).
+ * The answer keeps the whole charge in `fpError` (or the negligible bins' bound, if larger), so its
+ * error terms are the dense read-out's but for the view's own rounding bound, and each query costs
+ * O(kept bins) instead of an inverse FFT and O(N) suffix sums.
+ *
+ * Bound on the exact |C_k|: Π_f (|X_f,k| + ρ_f)^{n_f} with several factors (`magErr`); with one,
+ * the computed |C_k| (relative error ≲ 1e-13, covered by the factor 1 + 1e-9) plus its error
+ * bound, which `specErr` already holds for every bin kept so far.
+ */
+const PRUNE_MARGIN = 1 + 1e-9
+
+/** Weighted bound |C_k|·w_k on what dropping bin k can move δ by (see above). */
+const droppedBound = (acc: Accumulator, k: number, w: Float64Array): number => {
+  if (acc.magErr !== undefined) return acc.magErr[k]! * w[k]!
+  const r = acc.re[k]!
+  const i = acc.im[k]!
+  return Math.sqrt(r * r + i * i) * PRUNE_MARGIN * w[k]!
+}
+
+/** Number of bins kept when dropping those whose bound is at most `cut` (bins already zero stay dropped). */
+const keptAbove = (acc: Accumulator, n: number, cut: number): number => {
+  const w = binWeights(n)
+  let kept = 0
+  for (let k = 0; k <= n / 2; k++) {
+    if (acc.re[k] === 0 && acc.im[k] === 0) continue
+    if (acc.dead !== undefined && acc.dead[k] === 1) continue
+    if (droppedBound(acc, k, w) > cut) kept++
+  }
+  return kept
+}
+
+/** Zeroes (and marks dead) the bins whose bound is at most `cut`. */
+const dropBelow = (acc: Accumulator, n: number, cut: number): void => {
+  const w = binWeights(n)
+  for (let k = 0; k <= n / 2; k++) {
+    if (acc.re[k] === 0 && acc.im[k] === 0) continue
+    if (acc.dead !== undefined && acc.dead[k] === 1) continue
+    if (droppedBound(acc, k, w) > cut) continue
+    acc.re[k] = 0
+    acc.im[k] = 0
+    if (acc.dead !== undefined) acc.dead[k] = 1
+  }
+}
 
 /** The nonzero bins of a half spectrum. */
 const sparseBins = (acc: Accumulator, n: number, alive: number): { bins: Int32Array; re: Float64Array; im: Float64Array } => {
@@ -563,6 +676,11 @@ const compress = (pld: LeafPld, g: number): { readonly pld: LeafPld; readonly re
  * When all the mass lies on a coarser lattice (the PLDs of randomized response and stated
  * guarantees with one ε are supported on multiples of ε), the composition runs on that lattice —
  * exactly the same sums, a much shorter FFT — and the composed PLD carries the constant offset.
+ *
+ * `negligible` (default true) drops the bins below the negligible level (`EARLY_SHARE`) and reads
+ * out spectra sparse at the inverse FFT's error scale spectrally (`PRUNE_MARGIN`); false keeps
+ * every bin the e^{−690} cut keeps and reads out densely whatever that cut leaves dense — the
+ * composition as it was before those two, kept for tests that compare the two.
  */
 export const composeChannels = (
   factors: ReadonlyArray<Factor>,
@@ -571,10 +689,11 @@ export const composeChannels = (
   tailMass: number,
   path: string,
   limit: number = MAX_GRID_POINTS,
+  negligible = true,
 ): E.Either<DpError, ReadonlyArray<ComposedPld>> => {
   const live = factors.filter((f) => f.count > 0)
   const g = live.length > 0 && !(live.length === 1 && (live[0] as Factor).count === 1) ? latticeStep(live, channels) : 1
-  if (g === 1) return composeOnGrid(live, channels, h, tailMass, path, limit)
+  if (g === 1) return composeOnGrid(live, channels, h, tailMass, path, limit, negligible)
   const shifts = new Array<number>(channels).fill(0)
   const compressed: Factor[] = live.map((f) => ({
     count: f.count,
@@ -584,7 +703,7 @@ export const composeChannels = (
       return r.pld
     }),
   }))
-  const out = composeOnGrid(compressed, channels, h * g, tailMass, path, limit)
+  const out = composeOnGrid(compressed, channels, h * g, tailMass, path, limit, negligible)
   return E.isLeft(out) ? out : E.right(out.right.map((c, i) => ({ ...c, shift: shifts[i]! * h })))
 }
 
@@ -595,6 +714,7 @@ const composeOnGrid = (
   tailMass: number,
   path: string,
   limit: number,
+  negligible: boolean,
 ): E.Either<DpError, ReadonlyArray<ComposedPld>> => {
   const live = factors.filter((f) => f.count > 0)
   const out: ComposedPld[] = []
@@ -682,6 +802,20 @@ const composeOnGrid = (
   ]
   const several = live.length > 1
   const log2n = Math.log2(n)
+  // Per channel and factor: the forward FFT's per-bin error ρ, and the negligible levels (`EARLY_SHARE`):
+  // θ per channel, and per factor the bound Π_{later g} (Σ masses_g + ρ_g)^{n_g} on the factors still to come.
+  const rhos = Array.from({ length: channels }, (_, c) => live.map((f) => log2n * ETA * l2((f.plds[c] as LeafPld).masses) + U))
+  const wsum = weightSum(n)
+  const levels = rhos.map((rho, c) => {
+    let logC0 = 0
+    const logBound = live.map((f, i) => {
+      const total = massSum(f.plds[c] as LeafPld)
+      logC0 += f.count * Math.log(total)
+      return f.count * Math.log(total * (1 + 1e-9) + rho[i]!)
+    })
+    const rest = logBound.map((_, i) => Math.exp(logBound.slice(i + 1).reduce((a, b) => a + b, 0)) * (1 + 1e-9))
+    return { theta: negligible ? (EARLY_SHARE * log2n * ETA * Math.exp(logC0)) / wsum : 0, rest }
+  })
   const results: ComposedPld[] = new Array(channels)
   for (let c0 = 0; c0 < channels; c0 += 2) {
     const c1 = c0 + 1 < channels ? c0 + 1 : -1
@@ -689,7 +823,10 @@ const composeOnGrid = (
     const accB = c1 >= 0 ? newAccumulator(br, bi, several) : undefined
     let aliveA = half
     let aliveB = half
-    for (const f of live) {
+    const la = levels[c0]!
+    const lb = c1 >= 0 ? levels[c1]! : undefined
+    for (let i = 0; i < live.length; i++) {
+      const f = live[i]!
       data.fill(0)
       const pa = f.plds[c0] as LeafPld
       place(data, 0, pa, n)
@@ -697,12 +834,18 @@ const composeOnGrid = (
       if (pb !== undefined) place(data, 1, pb, n)
       plan.transform(work, data)
       split(work, n, xr, xi, yr, yi)
-      aliveA = multiplyPower(accA, xr, xi, f.count, log2n * ETA * l2(pa.masses) + U, n)
-      if (accB !== undefined && pb !== undefined) aliveB = multiplyPower(accB, yr, yi, f.count, log2n * ETA * l2(pb.masses) + U, n)
+      aliveA = multiplyPower(accA, xr, xi, f.count, rhos[c0]![i]!, n, la.theta, la.rest[i]!)
+      if (accB !== undefined && pb !== undefined && lb !== undefined)
+        aliveB = multiplyPower(accB, yr, yi, f.count, rhos[c1]![i]!, n, lb.theta, lb.rest[i]!)
     }
-    const finish = (acc: Accumulator, c: number, dense: Float64Array | undefined, alive: number): ComposedPld => {
+    // The inverse FFT's error charge of the dense read-out, kept by a pruned spectral one (see `PRUNE_MARGIN`).
+    const chargeA = log2n * ETA * spectrumNorm(accA, n)
+    const chargeB = accB === undefined ? 0 : log2n * ETA * spectrumNorm(accB, n)
+    let pruned = false
+    const finish = (acc: Accumulator, c: number, dense: Float64Array | undefined, alive: number, charge: number): ComposedPld => {
       if (degenerate[c]) return onlyInfinity(c)
-      const specErr = spectralErrorBound(acc, n)
+      // Bins dropped below the negligible level, then (pruned) the rest of the inverse FFT's charge.
+      const specErr = spectralErrorBound(acc, n) + acc.early + (pruned ? Math.max(0, charge - acc.early) : 0)
       const shift = mod(starts[c]!, n)
       if (dense === undefined) {
         const sp = sparseBins(acc, n, alive)
@@ -734,20 +877,34 @@ const composeOnGrid = (
         view: denseView(dense, h),
         infinityMass: infinite[c]!,
         truncatedMass: truncated[c]!,
-        fpError: specErr + log2n * ETA * spectrumNorm(acc, n),
+        fpError: specErr + charge,
+      }
+    }
+    if (negligible && !(isSparse(aliveA, n) && (accB === undefined || isSparse(aliveB, n)))) {
+      // Dense under the e^{−690} cut: sparse at the scale of the inverse FFT's error charge?
+      const cutA = Math.max(0, chargeA - accA.early) / Math.max(1, aliveA)
+      const cutB = accB === undefined ? 0 : Math.max(0, chargeB - accB.early) / Math.max(1, aliveB)
+      const keptA = keptAbove(accA, n, cutA)
+      const keptB = accB === undefined ? 0 : keptAbove(accB, n, cutB)
+      if (isSparse(keptA, n) && isSparse(keptB, n)) {
+        dropBelow(accA, n, cutA)
+        if (accB !== undefined) dropBelow(accB, n, cutB)
+        aliveA = keptA
+        aliveB = keptB
+        pruned = true
       }
     }
     if (isSparse(aliveA, n) && (accB === undefined || isSparse(aliveB, n))) {
-      results[c0] = finish(accA, c0, undefined, aliveA)
-      if (accB !== undefined) results[c1] = finish(accB, c1, undefined, aliveB)
+      results[c0] = finish(accA, c0, undefined, aliveA, chargeA)
+      if (accB !== undefined) results[c1] = finish(accB, c1, undefined, aliveB, chargeB)
     } else {
       if (accB === undefined) {
         br.fill(0)
         bi.fill(0)
       }
       const inv = inversePair(plan, accA.re, accA.im, br, bi, data, work, mod(starts[c0]!, n), c1 >= 0 ? mod(starts[c1]!, n) : 0)
-      results[c0] = finish(accA, c0, inv.x, aliveA)
-      if (accB !== undefined) results[c1] = finish(accB, c1, inv.y, aliveB)
+      results[c0] = finish(accA, c0, inv.x, aliveA, chargeA)
+      if (accB !== undefined) results[c1] = finish(accB, c1, inv.y, aliveB, chargeB)
     }
   }
   return E.right(results)

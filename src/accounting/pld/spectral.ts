@@ -50,6 +50,7 @@ export const spectralView = (n: number, h: number, bins: Int32Array, re: Float64
   const scale = 1 / n
   return {
     length: n,
+    bins: m,
     suffix: (i, out) => {
       if (i >= n) {
         out[0] = 0

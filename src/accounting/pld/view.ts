@@ -23,6 +23,8 @@ const U = Number.EPSILON / 2
 export interface SuffixView {
   readonly length: number
   readonly suffix: (i: number, out: Float64Array) => void
+  /** Spectral views: the number of frequency bins each suffix sum reads (./spectral.ts). */
+  readonly bins?: number
 }
 
 /**

@@ -130,3 +130,85 @@ export const renyiShift = (logPmf: (x: number) => number, k: number, alpha: numb
 
 /** log pmf of the discrete Laplace of scale t (normaliser in closed form: Σ e^{−|x|/t} = coth(1/(2t))). */
 export const dlLogPmf = (t: number) => (x: number): number => -Math.abs(x) / t + Math.log(Math.tanh(1 / (2 * t)))
+
+/**
+ * The law of Z_1 + … + Z_T (T independent draws of `law`) by repeated squaring of truncated
+ * convolutions: every convolution drops the mass beyond |s| > W, so each value is a (sub-)probability
+ * never above the exact one — a δ(ε) summed from it is a lower bound on the exact δ(ε) (every term
+ * P(s)(1 − e^{ε − loss})₊ is non-negative). `dropped` is the total mass left out.
+ */
+export const sumLaw = (law: Law, T: number, W: number): { readonly law: Law; readonly dropped: number } => {
+  const conv = (a: Law, b: Law): Law => {
+    const lo = Math.max(-W, a.lo + b.lo)
+    const hi = Math.min(W, a.lo + a.p.length - 1 + b.lo + b.p.length - 1)
+    const p = new Float64Array(hi - lo + 1)
+    for (let i = 0; i < a.p.length; i++) {
+      const ai = a.p[i]!
+      if (ai === 0) continue
+      const x = a.lo + i
+      const j0 = Math.max(0, lo - x - b.lo)
+      const j1 = Math.min(b.p.length - 1, hi - x - b.lo)
+      for (let j = j0; j <= j1; j++) p[x + b.lo + j - lo] = p[x + b.lo + j - lo]! + ai * b.p[j]!
+    }
+    return { lo, p }
+  }
+  let result: Law | undefined
+  let power = law
+  for (let t = T; t > 0; t = Math.floor(t / 2)) {
+    if (t & 1) result = result === undefined ? power : conv(result, power)
+    if (t > 1) power = conv(power, power)
+  }
+  const out = result as Law
+  let total = 0
+  for (const v of out.p) total += v
+  return { law: out, dropped: 1 - total }
+}
+
+/**
+ * A lower bound on δ(ε) of T steps of the Poisson-subsampled shift by k (worse of the remove and
+ * add directions, as `subsampledShiftDelta`), exact for the pair garbled to a few categories of
+ * outputs: x ≤ cuts[0], cuts[0] < x ≤ cuts[1], …, x > cuts[last]. Merging outputs is a
+ * post-processing, which can only lower δ(ε) (data processing for the hockey-stick divergence), and
+ * T steps of a pair with C outcomes are summed exactly over the C(T + C − 1, C − 1) count vectors
+ * (multinomial weights from log-factorials).
+ */
+export const garbledSubsampledDelta = (law: Law, k: number, q: number, cuts: ReadonlyArray<number>, T: number, eps: number): number => {
+  const C = cuts.length + 1
+  const A = new Float64Array(C)
+  const B = new Float64Array(C)
+  for (let x = law.lo; x < law.lo + law.p.length + k; x++) {
+    let c = 0
+    while (c < cuts.length && x > cuts[c]!) c++
+    A[c] = A[c]! + at(law, x - k)
+    B[c] = B[c]! + at(law, x)
+  }
+  const logF = new Float64Array(T + 1)
+  for (let i = 1; i <= T; i++) logF[i] = logF[i - 1]! + Math.log(i)
+  let worst = 0
+  for (const remove of [true, false]) {
+    const logP = new Float64Array(C)
+    const loss = new Float64Array(C)
+    for (let c = 0; c < C; c++) {
+      const mix = q * A[c]! + (1 - q) * B[c]!
+      const [p, qq] = remove ? [mix, B[c]!] : [B[c]!, mix]
+      logP[c] = Math.log(p)
+      loss[c] = Math.log(p) - Math.log(qq)
+    }
+    let d = 0
+    const visit = (c: number, left: number, lp: number, l: number): void => {
+      if (c === C - 1) {
+        if (left > 0 && logP[c] === -Infinity) return
+        const lossT = l + (left === 0 ? 0 : left * loss[c]!)
+        if (lossT > eps) d += Math.exp(logF[T]! + lp + (left === 0 ? 0 : left * logP[c]!) - logF[left]!) * (lossT === Infinity ? 1 : -Math.expm1(eps - lossT))
+        return
+      }
+      for (let m = 0; m <= left; m++) {
+        if (m > 0 && logP[c] === -Infinity) break
+        visit(c + 1, left - m, lp + (m === 0 ? 0 : m * logP[c]!) - logF[m]!, l + (m === 0 ? 0 : m * loss[c]!))
+      }
+    }
+    visit(0, T, 0, 0)
+    worst = Math.max(worst, d)
+  }
+  return worst
+}
