@@ -12,11 +12,14 @@ import {
   bitwiseRandomizedResponsePair,
   discretizeAdditive,
   discretizeDiscrete,
+  discretizeLattice,
+  latticeLossRange,
   randomizedResponsePair,
   subsampledPair,
   type AdditivePair,
   type DiscretePair,
   type LeafPld,
+  type LeafPlds,
 } from '../../../src/accounting/pld/index.js'
 import { discretizeSubsampledGaussian } from '../../../src/accounting/pld/discretize.js'
 import { SEED, subsampledGaussianDeltaOneStep } from './helpers.js'
@@ -203,5 +206,22 @@ describe('property: both discretisations bracket random Gaussian and Laplace pai
       ),
       { seed: SEED, numRuns: 12 },
     )
+  })
+})
+
+describe('lattice pairs: the cell sums reuse zeroed scratch arrays', () => {
+  it('a discretisation does not depend on the ones before it (larger or smaller grids, other pairs)', () => {
+    const leaf = (scale: number, q: number, direction: 'remove' | 'add', h: number): LeafPlds => {
+      const pair = subsampledPair({ _tag: 'DiscreteNoise', noise: 'gaussian', scale, shift: 1 }, q, direction)
+      if (pair._tag !== 'Lattice') throw new Error('not a lattice pair')
+      const r = latticeLossRange(pair, 1e-15)
+      const i0 = Math.floor(r.lo / h) - 1
+      return discretizeLattice(pair, h, 1e-15, i0, Math.ceil(r.hi / h) + 1 - i0)
+    }
+    const small = leaf(1.1, 0.01, 'remove', H)
+    const big = leaf(0.7, 0.2, 'add', H / 4) // more cells than `small`
+    expect(leaf(1.1, 0.01, 'remove', H)).toEqual(small)
+    expect(leaf(0.7, 0.2, 'add', H / 4)).toEqual(big)
+    expect(leaf(1.1, 0.01, 'remove', H)).toEqual(small)
   })
 })
