@@ -141,6 +141,23 @@ export const countCells = (K: number, index: WordIndex, z: Int32Array, include: 
 }
 
 /**
+ * The whole word-topic table from z in one streaming pass over the tokens (those with include[i] = 1
+ * when `include` is given): what one thread alone does instead of `countCells` block by block. By
+ * rows, every token's topic is read through the word index, at random across z; in reading order z
+ * is read in sequence and a document's few topics keep hitting the same cells of a row. Brown, K = 50,
+ * documents leaning on a few topics: 0.37 ms against 0.72 by rows (node /tmp/countab.mjs, CPU, best
+ * of 5×20; the same table).
+ */
+export const countTokens = (K: number, tokens: Int32Array, z: Int32Array, include: Uint8Array | undefined, table: Int32Array): void => {
+  table.fill(0)
+  for (let i = 0; i < tokens.length; i++) {
+    if (include !== undefined && include[i] === 0) continue
+    const cell = (tokens[i] as number) * K + (z[i] as number)
+    table[cell] = (table[cell] as number) + 1
+  }
+}
+
+/**
  * The noise blocks of a V×K table in decreasing order of their work when they count their cells
  * first (the tokens of their rows, plus the cells): the threads take them in this order, so the
  * largest blocks start first and the last ones to finish are small.
