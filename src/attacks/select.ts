@@ -19,7 +19,7 @@
 import { createRequire } from 'node:module'
 import normalQuantile from '@stdlib/stats-base-dists-normal-quantile'
 import { epsilonFromRates, wilsonUpper } from './bounds.js'
-import { mergeSorted, sortedCopy } from './sorted.js'
+import { mergeSorted, sortedCopy, valuesAtRanks } from './sorted.js'
 import type { BoundForm } from './ratio-bound.js'
 import type { OutputShape } from './output.js'
 import { type AttackFamily, type AttackModel, type BinTable, type KeyTable, compileScorer, countAtMost, granularity, jointKey, patternKey } from './score.js'
@@ -330,17 +330,35 @@ const TAIL_MIN = 25
  * likelihood ratio of a Gaussian or Laplace shift is most extreme in the tails, where equal-mass
  * bins are coarsest; adaptive tail edges let the binned score see it (issue 12: "coarse tails").
  */
-export const adaptiveEdges = (pooled: Float64Array, nBins: number): number[] => {
-  const N = pooled.length
+export const adaptiveEdges = (pooled: Float64Array, nBins: number): number[] => edgesAt(edgeRanks(pooled.length, nBins), (r) => pooled[r] as number)
+
+/**
+ * `adaptiveEdges` of the pool in any order: the same edges from its order statistics at the edges'
+ * ranks (sorted.ts `valuesAtRanks`, a selection rather than a sort of the 2·10⁵ pooled outputs: issue
+ * 23, the histogram family's fits).
+ */
+export const adaptiveEdgesOf = (pool: Float64Array, nBins: number): number[] => {
+  const ranks = edgeRanks(pool.length, nBins)
+  const values = valuesAtRanks(pool, ranks)
+  return edgesAt(ranks, (_r, k) => values[k] as number)
+}
+
+/** The ranks in the sorted pool of N values at which `adaptiveEdges` reads its edges (ascending). */
+const edgeRanks = (N: number, nBins: number): number[] => {
   const ps: number[] = []
   for (let k = 1; k < nBins; k++) ps.push(k / nBins)
   for (const q of TAIL_LEVELS) if (q * N >= TAIL_MIN) ps.push(q, 1 - q)
   ps.sort((a, b) => a - b)
+  return ps.map((p) => Math.min(N - 1, Math.floor(p * N)))
+}
+
+/** The edges: the values at the ranks (the k-th read by `at(rank, k)`), each kept if above the last kept. */
+const edgesAt = (ranks: ReadonlyArray<number>, at: (rank: number, k: number) => number): number[] => {
   const edges: number[] = []
-  for (const p of ps) {
-    const e = pooled[Math.min(N - 1, Math.floor(p * N))] as number
+  ranks.forEach((r, k) => {
+    const e = at(r, k)
     if (edges.length === 0 || e > (edges[edges.length - 1] as number)) edges.push(e)
-  }
+  })
   return edges
 }
 
@@ -370,7 +388,7 @@ const binTable = (x0: ArrayLike<number>, x1: ArrayLike<number>, exactMax: number
   const pooled = new Float64Array(n0 + n1)
   for (let i = 0; i < n0; i++) pooled[i] = x0[i] as number
   for (let i = 0; i < n1; i++) pooled[n0 + i] = x1[i] as number
-  const edges = adaptiveEdges(sortedCopy(pooled), nBins)
+  const edges = adaptiveEdgesOf(pooled, nBins)
   const B = edges.length + 1
   const c0 = new Float64Array(B)
   const c1 = new Float64Array(B)

@@ -6,6 +6,7 @@
  * - `sortedCopy` counts instead of sorting when the scores take few distinct values (the binned
  *   likelihood ratios of the histogram, bits, pattern and joint families take tens to hundreds).
  * - `mergeSorted` joins two sorted arrays in one pass where both sides were sorted already.
+ * - `valuesAtRanks` reads a few order statistics by selection, without sorting.
  *
  * @module
  */
@@ -78,3 +79,77 @@ export const mergeSorted = (a: Float64Array, b: Float64Array): Float64Array => {
   while (j < b.length) out[k++] = b[j++] as number
   return out
 }
+
+/**
+ * The values a sorted copy of `a` (`Float64Array#sort`: −0 before +0, NaN last) holds at `ranks`
+ * (ascending, each in [0, a.length)), without sorting: quickselect with three-way partitions on a copy
+ * (Hoare 1961; Dijkstra's Dutch-flag partition keeps repeated values together), each partition serving
+ * every rank on its side, O(n log k) for k ranks. −0 and +0 compare equal while partitioning; a
+ * zero found at a rank is then given the sign the sorted copy has there. With NaN in `a`: by sorting.
+ */
+export const valuesAtRanks = (a: Float64Array, ranks: ReadonlyArray<number>): Float64Array => {
+  const out = new Float64Array(ranks.length)
+  if (ranks.length === 0) return out
+  const x = Float64Array.from(a)
+  for (let i = 0; i < x.length; i++)
+    if (x[i] !== x[i]) {
+      x.sort()
+      ranks.forEach((r, k) => (out[k] = x[r] as number))
+      return out
+    }
+  selectRanks(x, 0, x.length - 1, ranks, 0, ranks.length - 1, out)
+  if (out.some((v) => v === 0)) {
+    // the sorted copy's zeros: −0s at [negatives, negatives + negative zeros), then +0s
+    let below = 0
+    for (let i = 0; i < a.length; i++) if ((a[i] as number) < 0 || isNegZero(a[i] as number)) below++
+    ranks.forEach((r, k) => {
+      if (out[k] === 0) out[k] = r < below ? -0 : 0
+    })
+  }
+  return out
+}
+
+/** Below this many values a range is sorted by insertion. */
+const SMALL_RANGE = 16
+
+/** Fills out[rlo..rhi] with the values at ranks[rlo..rhi] (all within [lo, hi]) of x, reordering x[lo..hi]. */
+const selectRanks = (x: Float64Array, lo: number, hi: number, ranks: ReadonlyArray<number>, rlo: number, rhi: number, out: Float64Array): void => {
+  while (rlo <= rhi) {
+    if (hi - lo < SMALL_RANGE) {
+      for (let i = lo + 1; i <= hi; i++) {
+        const v = x[i] as number
+        let j = i - 1
+        while (j >= lo && (x[j] as number) > v) {
+          x[j + 1] = x[j] as number
+          j--
+        }
+        x[j + 1] = v
+      }
+      for (let k = rlo; k <= rhi; k++) out[k] = x[ranks[k] as number] as number
+      return
+    }
+    const pivot = median3(x[lo] as number, x[(lo + hi) >>> 1] as number, x[hi] as number)
+    // x[lo, lt) < pivot, x[lt, gt] = pivot, x(gt, hi] > pivot
+    let lt = lo
+    let gt = hi
+    for (let i = lo; i <= gt; ) {
+      const v = x[i] as number
+      if (v < pivot) {
+        x[i++] = x[lt] as number
+        x[lt++] = v
+      } else if (v > pivot) {
+        x[i] = x[gt] as number
+        x[gt--] = v
+      } else i++
+    }
+    let a = rlo
+    while (a <= rhi && (ranks[a] as number) < lt) a++
+    let b = a
+    while (b <= rhi && (ranks[b] as number) <= gt) out[b++] = pivot
+    if (a > rlo) selectRanks(x, lo, lt - 1, ranks, rlo, a - 1, out)
+    lo = gt + 1
+    rlo = b
+  }
+}
+
+const median3 = (a: number, b: number, c: number): number => (a < b ? (b < c ? b : a < c ? c : a) : a < c ? a : b < c ? c : b)

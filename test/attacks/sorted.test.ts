@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { projectedBound, projectedObjective } from '../../src/attacks/select.js'
-import { mergeSorted, sortedCopy } from '../../src/attacks/sorted.js'
+import { adaptiveEdges, adaptiveEdgesOf, projectedBound, projectedObjective } from '../../src/attacks/select.js'
+import { mergeSorted, sortedCopy, valuesAtRanks } from '../../src/attacks/sorted.js'
 
 /** Element-wise identity, −0 and +0 told apart, NaN equal to NaN. */
 const identical = (a: Float64Array, b: Float64Array): boolean => a.length === b.length && a.every((x, i) => Object.is(x, b[i]))
@@ -64,6 +64,36 @@ describe('projectedObjective (the sweep’s memoised projection)', () => {
         },
       ),
       { seed: 25, numRuns: 400 },
+    )
+  })
+})
+
+describe('valuesAtRanks and adaptiveEdgesOf (order statistics without a sort)', () => {
+  it('valuesAtRanks gives what the sorted copy holds at each rank, −0 and +0 apart', () => {
+    const pools = [fewValues, anyValues, fc.array(fc.oneof(fc.double({ noNaN: true }), fc.constantFrom(-0, 0, 0, -0)), { minLength: 1, maxLength: 3000 })]
+    for (const values of pools)
+      fc.assert(
+        fc.property(values, fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 60 }), (xs, ps) => {
+          const a = Float64Array.from(xs)
+          if (a.length === 0) return true
+          const copy = Float64Array.from(a)
+          const ranks = ps.map((p) => Math.min(a.length - 1, Math.floor(p * a.length))).sort((x, y) => x - y)
+          const sorted = Float64Array.from(a).sort()
+          const got = valuesAtRanks(a, ranks)
+          return ranks.every((r, k) => Object.is(got[k], sorted[r])) && identical(a, copy)
+        }),
+        { seed: 26, numRuns: 300 },
+      )
+  })
+  it('adaptiveEdgesOf an unsorted pool equals adaptiveEdges of it sorted', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.double({ noNaN: true, min: -1e6, max: 1e6 }), fc.constantFrom(-0, 0, 1, 2)), { minLength: 1, maxLength: 5000 }), fc.integer({ min: 2, max: 40 }), (xs, bins) => {
+        const a = Float64Array.from(xs)
+        const want = adaptiveEdges(Float64Array.from(a).sort(), bins)
+        const got = adaptiveEdgesOf(a, bins)
+        return got.length === want.length && got.every((e, i) => Object.is(e, want[i]))
+      }),
+      { seed: 27, numRuns: 200 },
     )
   })
 })
