@@ -54,7 +54,7 @@ import type { WordStream } from '../../core/words.js'
 import type { TableNoise, TableNoiser } from '../../mechanisms/measurement.js'
 import { type Attached, CHUNKS_PER_PART, COIN_RATE, type Command, type CountedTokens, cutByWeight, PARAMS, RELEASE_SCALE, type SweepArrays, sweepPart } from './parallel/part.js'
 import { type Pool, startPool } from './parallel/pool.js'
-import { addBlockNoise, blockCount, blocksByWork, inverseTotals, NOISE_BLOCK, ROW_BLOCK, samplerCache, type StreamKey, type WordIndex, wordIndex } from './parallel/release-work.js'
+import { addBlockNoise, blockCount, blocksByWork, inverseTotals, NOISE_BLOCK, noiseBlocksPerRowBlock, ROW_BLOCK, samplerCache, type StreamKey, type WordIndex, wordIndex } from './parallel/release-work.js'
 import type { SparseEngine } from './sparse.js'
 import { type GibbsState, sharedInt32 } from './state.js'
 import { maxPackedCount, type SweepRandomness } from './sweep-kernel.js'
@@ -210,6 +210,7 @@ const build = (state: GibbsState, alpha: number, beta: number, clip: number, wor
     countOrder: blocksByWork(K, V, index, i32),
     colBlocks: f64(blockCount(V, ROW_BLOCK) * K),
     inverseTotals: f64(K),
+    rowsPending: i32(blockCount(V, ROW_BLOCK)),
     sample: i32(V * K),
     keptParts: i32(parts),
     params: f64(PARAMS),
@@ -246,7 +247,9 @@ const build = (state: GibbsState, alpha: number, beta: number, clip: number, wor
     }
     arrays.params[RELEASE_SCALE] = scale
     pool.attach({ release })
-    run({ type: 'column-sums' })
+    // a release of n_wk that is the threads' own noisy table had its column sums taken as it was drawn
+    if (!(scale === 1 && release === summed)) run({ type: 'column-sums' })
+    summed = undefined
     inverseTotals(K, V, beta, arrays.colBlocks, arrays.inverseTotals)
     // q itself is built by each thread at the start of the next sweep (the release and the totals stay until then)
     factorsOwed = true
@@ -284,6 +287,9 @@ const build = (state: GibbsState, alpha: number, beta: number, clip: number, wor
     for (let w = 0; w < V; w++) for (let k = 0; k < K; k++) nk[k] = (nk[k] as number) + (nwk[w * K + k] as number)
     nkOwed = false
   }
+  /** The noisy table whose column sums (scale 1) colBlocks holds, taken as the threads drew it; and what each row block waits for. */
+  let summed: Float64Array | undefined
+  const pendingRows = noiseBlocksPerRowBlock(K, V, (n) => new Int32Array(n))
   const samplers = samplerCache()
   /**
    * The threads' noise output, one shared table per size (CDP-LDA releases two), allocated once per
@@ -311,9 +317,14 @@ const build = (state: GibbsState, alpha: number, beta: number, clip: number, wor
     } else {
       const table = counts as Int32Array | Float64Array
       const count = table instanceof Int32Array ? owed.get(table) : undefined
+      // n_wk's release: its column sums taken on the way, for setRelease if this table is the release
+      const sums = count === 'all'
+      if (sums) arrays.rowsPending.set(pendingRows)
       pool.attach({ noiseIn: table, noiseOut: out, noise })
-      run({ type: 'noise', random, count })
+      run({ type: 'noise', random, count, sums })
       if (count !== undefined) owed.delete(table as Int32Array)
+      if (sums) summed = out
+      else if (summed === out) summed = undefined
     }
   }
   const noiser: TableNoiser = (noise, counts, words) => {

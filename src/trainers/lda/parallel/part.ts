@@ -35,6 +35,7 @@ import {
   initialTopics,
   NOISE_BLOCK,
   ROW_BLOCK,
+  rowBlocksOf,
   samplerCache,
   type StreamKey,
   subsampleCoins,
@@ -67,6 +68,11 @@ export interface SweepArrays {
   /** Column sums of a release per block of ROW_BLOCK rows (⌈V/ROW_BLOCK⌉×K), and 1/(their total + Vβ) (K). */
   readonly colBlocks: Float64Array
   readonly inverseTotals: Float64Array
+  /**
+   * Per row block, the noise blocks of a release of n_wk still to be drawn (`noiseBlocksPerRowBlock`,
+   * set before the command): the thread that draws a row block's last one takes its column sums.
+   */
+  readonly rowsPending: Int32Array
   /** SUB-LDA: the (word, topic) counts of the sample (V×K), and each part's number of kept tokens (W). */
   readonly sample: Int32Array
   readonly keptParts: Int32Array
@@ -91,7 +97,8 @@ export interface SweepArrays {
 const CMD = 0
 const FLAG = 1
 const RANDOM = 2
-const FACTORS = 3
+/** A second flag: a sweep's `factors`, a noise's `sums`. */
+const FLAG2 = 3
 const KEY = 4 // 4 words
 const EXTRA_KEY = 8 // 4 words
 /** Slots of `params`. */
@@ -121,7 +128,12 @@ export type Command =
   | { readonly type: 'sweep'; readonly subsampled: boolean; readonly random: SweepRandomness; readonly factors: boolean }
   | { readonly type: 'sweep-doc-noise'; readonly random: SweepRandomness; readonly factors: boolean }
   | { readonly type: 'count'; readonly tokens: CountedTokens }
-  | { readonly type: 'noise'; readonly random: StreamKey; readonly count: CountedTokens | undefined }
+  /**
+   * A table's noise, its blocks' cells counted first when it is owed a count; `sums` (n_wk's release,
+   * V×K): the column sums of the noisy table are taken as its row blocks complete (`rowsPending`), the
+   * scale-1 sums of the column-sums command, for the release that is this very table.
+   */
+  | { readonly type: 'noise'; readonly random: StreamKey; readonly count: CountedTokens | undefined; readonly sums: boolean }
   | { readonly type: 'column-sums' }
   | { readonly type: 'coins'; readonly adaptive: boolean; readonly random: StreamKey }
   | { readonly type: 'initial-topics'; readonly random: StreamKey }
@@ -149,9 +161,12 @@ export const writeCommand = (words: Int32Array, c: Command): void => {
   words[CMD] = TYPES.indexOf(c.type)
   if (c.type === 'sweep') words[FLAG] = c.subsampled ? 1 : 0
   if (c.type === 'count') words[FLAG] = COUNTED.indexOf(c.tokens)
-  if (c.type === 'noise') words[FLAG] = COUNTED.indexOf(c.count)
+  if (c.type === 'noise') {
+    words[FLAG] = COUNTED.indexOf(c.count)
+    words[FLAG2] = c.sums ? 1 : 0
+  }
   if (c.type === 'coins') words[FLAG] = c.adaptive ? 1 : 0
-  if ('factors' in c) words[FACTORS] = c.factors ? 1 : 0
+  if ('factors' in c) words[FLAG2] = c.factors ? 1 : 0
   if ('random' in c) writeRandom(words, c.random)
 }
 
@@ -165,13 +180,13 @@ export const readCommand = (words: Int32Array): Command => {
   const flag = words[FLAG] === 1
   switch (type) {
     case 'sweep':
-      return { type, subsampled: flag, random, factors: words[FACTORS] === 1 }
+      return { type, subsampled: flag, random, factors: words[FLAG2] === 1 }
     case 'sweep-doc-noise':
-      return { type, random, factors: words[FACTORS] === 1 }
+      return { type, random, factors: words[FLAG2] === 1 }
     case 'count':
       return { type, tokens: COUNTED[words[FLAG] as number] ?? 'all' }
     case 'noise':
-      return { type, random: stream, count: COUNTED[words[FLAG] as number] }
+      return { type, random: stream, count: COUNTED[words[FLAG] as number], sums: words[FLAG2] === 1 }
     case 'initial-topics':
       return { type, random: stream }
     case 'coins':
@@ -271,15 +286,23 @@ export const makePart = (s: SweepArrays, j: number) => {
         const out = need(t.noiseOut, 'the output of a noisy table')
         const sampler = samplers(need(t.noise, 'the noise of a noisy table'))
         const crypto = cryptoStream()
-        if (c.count !== undefined && alone) countTokens(K, s.tokens, s.z, counted(c.count), counts as Int32Array)
-        if (c.count === undefined || alone) eachUnit(blockCount(counts.length, NOISE_BLOCK), (b) => addNoiseBlock(sampler, c.random, crypto, counts, out, b, keyScratch))
-        else {
+        if (c.count === undefined || alone) {
+          if (c.count !== undefined) countTokens(K, s.tokens, s.z, counted(c.count), counts as Int32Array)
+          eachUnit(blockCount(counts.length, NOISE_BLOCK), (b) => addNoiseBlock(sampler, c.random, crypto, counts, out, b, keyScratch))
+          // (sums come with a count: a thread alone takes them all at the end)
+          if (c.sums) columnSums(K, V, out, 1, s.colBlocks, 0, rowBlocks)
+        } else {
           // the table is owed a count: each block's cells are counted just before their noise (the largest blocks first)
           const include = counted(c.count)
           eachUnit(s.countOrder.length, (u) => {
             const b = s.countOrder[u] as number
             countBlock(counts as Int32Array, include, b)
             addNoiseBlock(sampler, c.random, crypto, counts, out, b, keyScratch)
+            if (c.sums) {
+              // the row blocks this block completes (it drew their last cells): their column sums, as the column-sums command takes them
+              const [r0, r1] = rowBlocksOf(K, V, b)
+              for (let rb = r0; rb <= r1; rb++) if (Atomics.sub(s.rowsPending, rb, 1) === 1) columnSums(K, V, out, 1, s.colBlocks, rb, rb + 1)
+            }
           })
         }
         return

@@ -189,6 +189,23 @@ export const columnSums = (K: number, V: number, release: Float64Array, scale: n
   }
 }
 
+/** The row blocks (of ROW_BLOCK rows) that noise block b of a V×K table overlaps: [first, last]. */
+export const rowBlocksOf = (K: number, V: number, b: number): readonly [number, number] => {
+  const c0 = b * NOISE_BLOCK
+  const c1 = Math.min(V * K, c0 + NOISE_BLOCK)
+  return [Math.floor(Math.floor(c0 / K) / ROW_BLOCK), Math.floor(Math.floor((c1 - 1) / K) / ROW_BLOCK)]
+}
+
+/** For each row block of a V×K table, how many noise blocks overlap it (what its column sums wait for). */
+export const noiseBlocksPerRowBlock = (K: number, V: number, alloc: (n: number) => Int32Array): Int32Array => {
+  const out = alloc(blockCount(V, ROW_BLOCK))
+  for (let b = 0; b < blockCount(V * K, NOISE_BLOCK); b++) {
+    const [r0, r1] = rowBlocksOf(K, V, b)
+    for (let rb = r0; rb <= r1; rb++) out[rb] = (out[rb] as number) + 1
+  }
+  return out
+}
+
 /** inv[k] = 1/(max(Σ_rb colBlocks[rb·K + k], 0) + Vβ), the row blocks added in order. */
 export const inverseTotals = (K: number, V: number, beta: number, colBlocks: Float64Array, inv: Float64Array): void => {
   const blocks = colBlocks.length / K
