@@ -307,23 +307,23 @@ const newAccumulator = (re: Float64Array, im: Float64Array, several: boolean): A
 const binWeight = (k: number, n: number): number =>
   k === 0 ? 1 : (2 * k === n ? 1 : 2) * Math.min(1, 2 / (n * Math.sin((Math.PI * k) / n)))
 
-/** binWeight(k, n) for k = 0 … n/2, kept for the last window length (one sine per bin, once). */
-let weights: { readonly n: number; readonly w: Float64Array } | undefined
-const binWeights = (n: number): Float64Array => {
-  if (weights !== undefined && weights.n === n) return weights.w
+/**
+ * binWeight(k, n) for k = 0 … n/2 and their sum (about (4/π)·ln n, rounded up), kept for the last
+ * window length (one sine per bin, once).
+ */
+let weights: { readonly n: number; readonly w: Float64Array; readonly sum: number } | undefined
+const binWeightsAndSum = (n: number): { readonly w: Float64Array; readonly sum: number } => {
+  if (weights !== undefined && weights.n === n) return weights
   const w = new Float64Array(n / 2 + 1)
-  for (let k = 0; k <= n / 2; k++) w[k] = binWeight(k, n)
-  weights = { n, w }
-  return w
+  let sum = 0
+  for (let k = 0; k <= n / 2; k++) {
+    w[k] = binWeight(k, n)
+    sum += w[k]!
+  }
+  weights = { n, w, sum: sum * (1 + 1e-9) }
+  return weights
 }
-
-/** Σ_k binWeight(k, n) over k = 0 … n/2 (about (4/π)·ln n). */
-const weightSum = (n: number): number => {
-  const w = binWeights(n)
-  let s = 0
-  for (let k = 0; k < w.length; k++) s += w[k]!
-  return s * (1 + 1e-9)
-}
+const binWeights = (n: number): Float64Array => binWeightsAndSum(n).w
 
 /**
  * The negligible level of a channel's bins. A bin whose exact |C_k| is at most θ moves δ by at
@@ -513,16 +513,15 @@ const spectrumNorm = (acc: Accumulator, n: number): number => {
   return Math.sqrt(s)
 }
 
-const massSum = (pld: LeafPld): number => {
+/** Σ m_j and ‖m‖₂ of a leaf's masses, in one pass. */
+const sumAndL2 = (m: Float64Array): { readonly sum: number; readonly l2: number } => {
   let s = 0
-  for (let j = 0; j < pld.masses.length; j++) s += pld.masses[j]!
-  return s
-}
-
-const l2 = (m: Float64Array): number => {
-  let s = 0
-  for (let j = 0; j < m.length; j++) s += m[j]! * m[j]!
-  return Math.sqrt(s)
+  let s2 = 0
+  for (let j = 0; j < m.length; j++) {
+    s += m[j]!
+    s2 += m[j]! * m[j]!
+  }
+  return { sum: s, l2: Math.sqrt(s2) }
 }
 
 /** Few enough live bins for the spectral view (each query then costs O(bins) instead of O(N)). */
@@ -804,12 +803,13 @@ const composeOnGrid = (
   const log2n = Math.log2(n)
   // Per channel and factor: the forward FFT's per-bin error ρ, and the negligible levels (`EARLY_SHARE`):
   // θ per channel, and per factor the bound Π_{later g} (Σ masses_g + ρ_g)^{n_g} on the factors still to come.
-  const rhos = Array.from({ length: channels }, (_, c) => live.map((f) => log2n * ETA * l2((f.plds[c] as LeafPld).masses) + U))
-  const wsum = weightSum(n)
+  const stats = Array.from({ length: channels }, (_, c) => live.map((f) => sumAndL2((f.plds[c] as LeafPld).masses)))
+  const rhos = stats.map((st) => st.map((x) => log2n * ETA * x.l2 + U))
+  const wsum = binWeightsAndSum(n).sum
   const levels = rhos.map((rho, c) => {
     let logC0 = 0
     const logBound = live.map((f, i) => {
-      const total = massSum(f.plds[c] as LeafPld)
+      const total = stats[c]![i]!.sum
       logC0 += f.count * Math.log(total)
       return f.count * Math.log(total * (1 + 1e-9) + rho[i]!)
     })
@@ -838,9 +838,11 @@ const composeOnGrid = (
       if (accB !== undefined && pb !== undefined && lb !== undefined)
         aliveB = multiplyPower(accB, yr, yi, f.count, rhos[c1]![i]!, n, lb.theta, lb.rest[i]!)
     }
-    // The inverse FFT's error charge of the dense read-out, kept by a pruned spectral one (see `PRUNE_MARGIN`).
-    const chargeA = log2n * ETA * spectrumNorm(accA, n)
-    const chargeB = accB === undefined ? 0 : log2n * ETA * spectrumNorm(accB, n)
+    const sparse = isSparse(aliveA, n) && (accB === undefined || isSparse(aliveB, n))
+    // The inverse FFT's error charge of the dense read-out, kept by a pruned spectral one (see
+    // `PRUNE_MARGIN`); a spectrum sparse as it is needs neither.
+    const chargeA = sparse ? 0 : log2n * ETA * spectrumNorm(accA, n)
+    const chargeB = sparse || accB === undefined ? 0 : log2n * ETA * spectrumNorm(accB, n)
     let pruned = false
     const finish = (acc: Accumulator, c: number, dense: Float64Array | undefined, alive: number, charge: number): ComposedPld => {
       if (degenerate[c]) return onlyInfinity(c)
@@ -880,7 +882,7 @@ const composeOnGrid = (
         fpError: specErr + charge,
       }
     }
-    if (negligible && !(isSparse(aliveA, n) && (accB === undefined || isSparse(aliveB, n)))) {
+    if (negligible && !sparse) {
       // Dense under the e^{−690} cut: sparse at the scale of the inverse FFT's error charge?
       const cutA = Math.max(0, chargeA - accA.early) / Math.max(1, aliveA)
       const cutB = accB === undefined ? 0 : Math.max(0, chargeB - accB.early) / Math.max(1, aliveB)
