@@ -173,8 +173,10 @@ export const rrToUniformRdp = (epsilon: number, k: number, alpha: number): numbe
  * Prop. 5 with p = e^ε/(1 + e^ε). The min with ε (D_α ≤ D_∞) and with αε²/2 (Bun & Steinke 2016,
  * Prop. 3.3) never binds mathematically; it guards rounding.
  */
-export const pureDpRdp = (epsilon: number, alpha: number): number =>
-  Math.min(randomizedResponseRdp(epsilon, 2, alpha), epsilon, (alpha * epsilon * epsilon) / 2)
+export const pureDpRdp = (epsilon: number, alpha: number): number => pureDpCap(randomizedResponseRdp(epsilon, 2, alpha), epsilon, alpha)
+
+/** `pureDpRdp` from binary RR's value `rr` at the same ε and α. */
+const pureDpCap = (rr: number, epsilon: number, alpha: number): number => Math.min(rr, epsilon, (alpha * epsilon * epsilon) / 2)
 
 /**
  * Bitwise randomized response: independent flips with probability f on each bit, neighbours
@@ -192,8 +194,10 @@ export const bitwiseRandomizedResponseRdp = (flipProbability: number, bits: numb
  * ε²/8-zCDP (Cesar & Rogers 2021, "Bounding, concentrating, and truncating"):
  * ε(α) ≤ min(pure-DP curve(ε), αε²/8).
  */
-export const exponentialRdp = (epsilon: number, alpha: number): number =>
-  Math.min(pureDpRdp(epsilon, alpha), (alpha * epsilon * epsilon) / 8)
+export const exponentialRdp = (epsilon: number, alpha: number): number => exponentialCap(pureDpRdp(epsilon, alpha), epsilon, alpha)
+
+/** `exponentialRdp` from the pure-DP value `pure` at the same ε and α. */
+const exponentialCap = (pure: number, epsilon: number, alpha: number): number => Math.min(pure, (alpha * epsilon * epsilon) / 8)
 
 /**
  * A mixture of Gaussians, N(0, 1) against Σ w_i N(μ_i, 1), in both orders: ∫P^α Q^{1−α} is jointly
@@ -304,13 +308,39 @@ export const leafCurve = (
       ),
     )
   const out = new Float64Array(orders.length)
-  if (leaf._tag === 'RandomizedResponse' && leaf.epsilon > 0 && leaf.epsilon < Infinity) {
+  const rr = rrBased(leaf)
+  if (rr !== undefined && rr.epsilon > 0 && rr.epsilon < Infinity) {
     // `leafRdp` with RR's normaliser computed once for the curve (the same bits: ~1,100 orders where
     // a general subsampling bound reads every integer up to 1024).
-    const logNorm = rrLogNormaliser(leaf.epsilon, leaf.k)
-    for (let i = 0; i < orders.length; i++) out[i] = roundedUp(leaf, rrRdpWith(leaf.epsilon, logNorm, orders[i] as number))
+    const logNorm = rrLogNormaliser(rr.epsilon, rr.k)
+    for (let i = 0; i < orders.length; i++) {
+      const a = orders[i] as number
+      out[i] = roundedUp(leaf, rr.cap(rrRdpWith(rr.epsilon, logNorm, a), a))
+    }
     return E.right(out)
   }
   for (let i = 0; i < orders.length; i++) out[i] = leafRdp(leaf, orders[i] as number) as number
   return E.right(out)
+}
+
+/**
+ * A leaf whose curve is k-ary RR's at one ε followed by a cap at each order, as `leafRdpExact`
+ * computes it: RR itself, pure ε-DP and (ε, 0)-DP (binary RR, `pureDpRdp`), the exponential
+ * mechanism (`exponentialRdp`). undefined for any other leaf.
+ */
+const rrBased = (
+  leaf: NormalizedLeaf,
+): { readonly epsilon: number; readonly k: number; readonly cap: (rr: number, alpha: number) => number } | undefined => {
+  switch (leaf._tag) {
+    case 'RandomizedResponse':
+      return { epsilon: leaf.epsilon, k: leaf.k, cap: (v) => v }
+    case 'PureDP':
+      return { epsilon: leaf.epsilon, k: 2, cap: (v, a) => pureDpCap(v, leaf.epsilon, a) }
+    case 'ApproxDP':
+      return leaf.delta === 0 ? { epsilon: leaf.epsilon, k: 2, cap: (v, a) => pureDpCap(v, leaf.epsilon, a) } : undefined
+    case 'Exponential':
+      return { epsilon: leaf.epsilon, k: 2, cap: (v, a) => exponentialCap(pureDpCap(v, leaf.epsilon, a), leaf.epsilon, a) }
+    default:
+      return undefined
+  }
 }

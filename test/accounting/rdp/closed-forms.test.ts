@@ -159,10 +159,15 @@ describe('randomized response: the shortcuts of its curve change no bit', () => 
     )
   })
 
-  it('the curve of an RR leaf (normaliser computed once) is leafRdp at every order, to the bit', () => {
+  it('the curve of an RR-based leaf (RR, pure DP, (ε, 0)-DP, exponential: normaliser computed once) is leafRdp at every order, to the bit', () => {
+    const leafArb = fc.oneof(
+      fc.tuple(epsilonArb, kArb).map(([epsilon, k]) => ({ _tag: 'RandomizedResponse', epsilon, k }) as const),
+      epsilonArb.map((epsilon) => ({ _tag: 'PureDP', epsilon }) as const),
+      epsilonArb.map((epsilon) => ({ _tag: 'ApproxDP', epsilon, delta: 0 }) as const),
+      epsilonArb.map((epsilon) => ({ _tag: 'Exponential', epsilon }) as const),
+    )
     fc.assert(
-      fc.property(epsilonArb, kArb, fc.array(orderArb, { minLength: 1, maxLength: 60 }), (epsilon, k, orders) => {
-        const leaf = { _tag: 'RandomizedResponse', epsilon, k } as const
+      fc.property(leafArb, fc.array(orderArb, { minLength: 1, maxLength: 60 }), (leaf, orders) => {
         const c = leafCurve(leaf, orders, '$')
         return E.isRight(c) && orders.every((a, i) => Object.is(c.right[i], leafRdp(leaf, a)))
       }),
