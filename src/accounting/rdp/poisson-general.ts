@@ -101,8 +101,11 @@ const LOG_BIG = 500 * Math.LN2
  * Σ_{j>l} t_j ≤ t_{l+1}/(1 − R); when R ≤ 1/2 the sum stops and adds 2t_{l+1}, an upper bound of
  * what it left out. The rounding of the recurrence (per step: a division and two products, 3u; the
  * exp, one ulp = 2u; the difference a_{l+1} − a_l, u·|a_{l+1} − a_l|; at most BLOCK steps) and of
- * the sum of k positive terms ((k − 1)u) is added as a relative margin, so the value is not below
- * the exact sum of the same terms: the bound only overstates. For a pure-ε inner mechanism (RR,
+ * the sum of k positive terms ((k − 1)u) is added as a relative margin, so the recurrence never
+ * falls below the terms it starts from and is re-anchored to. What both sums share, the rounding
+ * of each term's log row[l] + a_l (a few ulps of its magnitude), is covered as before by the 1e-12
+ * of `roundUpLoss` in `boundFromTerms` (checked against 60-digit mpmath in the commit that made
+ * this: never below the exact bound of the same ε(l)). For a pure-ε inner mechanism (RR,
  * Laplace, the exponential mechanism) the terms fall like a binomial's past its mode: RR ε = 2 at
  * q = 0.05 stops at l = 53 of 64, 139 of 256, 448 of 1024.
  */
