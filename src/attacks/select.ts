@@ -179,8 +179,9 @@ export const projectedObjective = (n0: number, n1: number, delta: number, p: Pro
   const fillTp = (tp: number): void => {
     const o = T * tp
     byTp[o] = wilsonUpper(wilsonUpper(n0 - tp, n0, Z_TUNE) * N, N, p.z)
-    const pIn = 1 - wilsonUpper(n0 - tp, n0, Z_TUNE_RATIO)
+    // ratio-in's p and ratio-out's q are the same Wilson bound (computed once: the same number)
     const qOut = wilsonUpper(n0 - tp, n0, Z_TUNE_RATIO)
+    const pIn = 1 - qOut
     byTp[o + 1] = pIn
     byTp[o + 2] = (1 - pIn) / (N * pIn)
     byTp[o + 3] = qOut
@@ -191,7 +192,7 @@ export const projectedObjective = (n0: number, n1: number, delta: number, p: Pro
     const o = T * fp
     byFp[o] = wilsonUpper(wilsonUpper(fp, n1, Z_TUNE) * N, N, p.z)
     const qIn = wilsonUpper(fp, n1, Z_TUNE_RATIO)
-    const pOut = 1 - wilsonUpper(fp, n1, Z_TUNE_RATIO)
+    const pOut = 1 - qIn
     byFp[o + 1] = qIn
     byFp[o + 2] = (1 - qIn) / (N * qIn)
     byFp[o + 3] = pOut

@@ -5,6 +5,8 @@
  *
  * - `sortedCopy` counts instead of sorting when the scores take few distinct values (the binned
  *   likelihood ratios of the histogram, bits, pattern and joint families take tens to hundreds).
+ * - `radixSortedCopy` sorts many distinct values by their bits (a least-significant-digit radix sort):
+ *   four linear passes instead of a comparison sort's ~17 comparisons per element at 10⁵.
  * - `mergeSorted` joins two sorted arrays in one pass where both sides were sorted already.
  * - `valuesAtRanks` reads a few order statistics by selection, without sorting.
  *
@@ -34,7 +36,7 @@ export const sortedCopy = (a: Float64Array): Float64Array => {
       const c = counts.get(x)
       if (c !== undefined) counts.set(x, c + 1)
       else if (counts.size < COUNTING_MAX_DISTINCT) counts.set(x, 1)
-      else return Float64Array.from(a).sort()
+      else return radixSortedCopy(a)
     }
   }
   const out = new Float64Array(a.length)
@@ -51,6 +53,99 @@ export const sortedCopy = (a: Float64Array): Float64Array => {
   out.fill(Number.NaN, k, k + nan)
   return out
 }
+
+/** Below this length the comparison sort is cheaper than four passes over 2¹⁶ counters. */
+const RADIX_MIN_LENGTH = 4096
+
+/** Radix digits of 16 bits: four passes over a double's 64. */
+const DIGIT = 16
+const BUCKETS = 1 << DIGIT
+
+/** Whether this platform stores a double's low 32 bits first (every platform Node runs on; else the comparison sort). */
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1
+
+/**
+ * `Float64Array.from(a).sort()`, element for element (−0 before +0, NaN last), by a least-significant-digit
+ * radix sort of the doubles' bits (Knuth, TAOCP vol. 3, §5.2.5). Each double is mapped to an unsigned
+ * 64-bit key in the same order (negative: every bit flipped; otherwise: the sign bit set; the usual
+ * order-preserving map of IEEE 754, under which −0 comes just before +0), sorted by four stable passes
+ * of 16 bits (low word first), then mapped back: the same bits in ascending order, which is what the
+ * comparison sort gives, since equal keys are equal doubles. NaN, which has no place in that order, is
+ * set aside and appended. Why (issue 23): sorting ~10⁵ distinct scores per side was half of the longest
+ * selection fit, and the longest fit is the fits' wall time on 16 workers.
+ */
+export const radixSortedCopy = (a: Float64Array): Float64Array => {
+  if (a.length < RADIX_MIN_LENGTH || !LITTLE_ENDIAN) return Float64Array.from(a).sort()
+  const n = a.length
+  let keys = new Float64Array(n)
+  let m = 0
+  const nans: number[] = []
+  for (let i = 0; i < n; i++) {
+    const x = a[i] as number
+    if (x !== x) nans.push(x)
+    else keys[m++] = x
+  }
+  let w = new Uint32Array(keys.buffer)
+  // the order-preserving map, and each pass's digit counts, in one pass
+  const counts = new Uint32Array(4 * BUCKETS)
+  for (let i = 0; i < m; i++) {
+    const hi = w[2 * i + 1] as number
+    let lo = w[2 * i] as number
+    let h: number
+    if (hi >>> 31 === 1) {
+      h = ~hi >>> 0
+      lo = ~lo >>> 0
+      w[2 * i] = lo
+    } else h = (hi | 0x80000000) >>> 0
+    w[2 * i + 1] = h
+    bump(counts, lo & 0xffff)
+    bump(counts, BUCKETS + (lo >>> 16))
+    bump(counts, 2 * BUCKETS + (h & 0xffff))
+    bump(counts, 3 * BUCKETS + (h >>> 16))
+  }
+  let spare = new Float64Array(n)
+  let v = new Uint32Array(spare.buffer)
+  for (let pass = 0; pass < 4; pass++) {
+    const base = pass * BUCKETS
+    // a pass whose digit is the same for every key leaves the order as it is
+    if ((counts[base + digitOf(w, 0, pass)] as number) === m) continue
+    let sum = 0
+    for (let d = 0; d < BUCKETS; d++) {
+      const c = counts[base + d] as number
+      counts[base + d] = sum
+      sum += c
+    }
+    const word = pass >> 1
+    const shift = (pass & 1) * DIGIT
+    for (let i = 0; i < m; i++) {
+      const d = ((w[2 * i + word] as number) >>> shift) & 0xffff
+      const k = counts[base + d] as number
+      counts[base + d] = k + 1
+      v[2 * k] = w[2 * i] as number
+      v[2 * k + 1] = w[2 * i + 1] as number
+    }
+    ;[keys, spare] = [spare, keys]
+    ;[w, v] = [v, w]
+  }
+  // the map back
+  for (let i = 0; i < m; i++) {
+    const h = w[2 * i + 1] as number
+    if (h >>> 31 === 1) w[2 * i + 1] = (h & 0x7fffffff) >>> 0
+    else {
+      w[2 * i + 1] = ~h >>> 0
+      w[2 * i] = ~(w[2 * i] as number) >>> 0
+    }
+  }
+  for (let i = 0; i < nans.length; i++) keys[m + i] = nans[i] as number
+  return keys
+}
+
+const bump = (counts: Uint32Array, d: number): void => {
+  counts[d] = (counts[d] as number) + 1
+}
+
+/** Key i's digit of the given radix pass (0: the low word's low 16 bits … 3: the high word's high 16). */
+const digitOf = (w: Uint32Array, i: number, pass: number): number => ((w[2 * i + (pass >> 1)] as number) >>> ((pass & 1) * DIGIT)) & 0xffff
 
 /** a before b in a typed array's ascending order (−0 before +0; neither holds NaN). */
 const before = (a: number, b: number): boolean => a < b || (a === b && isNegZero(a))

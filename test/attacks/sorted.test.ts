@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { adaptiveEdges, adaptiveEdgesOf, projectedBound, projectedObjective } from '../../src/attacks/select.js'
-import { mergeSorted, sortedCopy, valuesAtRanks } from '../../src/attacks/sorted.js'
+import { mergeSorted, radixSortedCopy, sortedCopy, valuesAtRanks } from '../../src/attacks/sorted.js'
 
 /** Element-wise identity, −0 and +0 told apart, NaN equal to NaN. */
 const identical = (a: Float64Array, b: Float64Array): boolean => a.length === b.length && a.every((x, i) => Object.is(x, b[i]))
@@ -27,6 +27,24 @@ describe('sortedCopy and mergeSorted (the fits’ sorts, issue 23)', () => {
     expect(identical(sortedCopy(many), Float64Array.from(many).sort())).toBe(true)
     const edge = Float64Array.from({ length: 4096 }, (_, i) => i % 1024)
     expect(identical(sortedCopy(edge), Float64Array.from(edge).sort())).toBe(true)
+  })
+  it('radixSortedCopy equals Float64Array#sort element for element on arrays long enough for the radix path', () => {
+    // any double (±0, ±∞, NaN, subnormals), a few repeated, 4096 to 6000 of them
+    const special = fc.constantFrom(-0, 0, Infinity, -Infinity, Number.NaN, 5e-324, -5e-324, Number.MAX_VALUE, -Number.MAX_VALUE)
+    const long = fc.array(fc.oneof(fc.double(), special), { minLength: 4096, maxLength: 6000 })
+    fc.assert(
+      fc.property(long, (xs) => {
+        const a = Float64Array.from(xs)
+        const copy = Float64Array.from(a)
+        return identical(radixSortedCopy(a), Float64Array.from(a).sort()) && identical(sortedCopy(a), Float64Array.from(a).sort()) && identical(a, copy)
+      }),
+      { seed: 25, numRuns: 40 },
+    )
+    // keys that share their high digits (passes skipped), and all equal
+    const narrow = Float64Array.from({ length: 10_000 }, (_, i) => 1 + ((i * 7919) % 10_000) * 2 ** -52)
+    expect(identical(radixSortedCopy(narrow), Float64Array.from(narrow).sort())).toBe(true)
+    const equal = new Float64Array(5000).fill(-2.5)
+    expect(identical(radixSortedCopy(equal), equal)).toBe(true)
   })
   it('mergeSorted of two sorted arrays (no NaN) equals sorting them together', () => {
     const noNaN = fc.array(fc.oneof(fc.double({ noNaN: true }), fc.constantFrom(-0, 0)), { maxLength: 400 })
