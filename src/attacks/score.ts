@@ -28,6 +28,7 @@
  * @module
  */
 import type { OutputShape } from './output.js'
+import { HAS_ORDERED_PREFIX, orderedPrefix } from './sorted.js'
 
 export type AttackFamily = 'threshold' | 'histogram' | 'coordinate' | 'naive-bayes' | 'pattern' | 'logistic' | 'bits' | 'joint'
 
@@ -105,6 +106,41 @@ export const countAtMost = (a: ArrayLike<number>, x: number): number => {
   return lo
 }
 
+/** Fewer edges than this are searched directly. */
+const LOOKUP_MIN_EDGES = 8
+
+/**
+ * `countAtMost(edges, x)` for ascending, strictly increasing `edges`, the same number, from a table of
+ * the edges by the top 16 bits of their order-preserving keys (sorted.ts `orderedPrefix`: sign,
+ * exponent and 4 mantissa bits): x's prefix p names the edges with a smaller prefix (every one ≤ x)
+ * and the few with p itself (searched); the edges with a larger prefix are > x. The exceptions are
+ * x = ±0 (+0 ≤ −0 as numbers, not as keys) and NaN: those are searched over all edges. Why (issue 23):
+ * the histogram family's fits bin and score ~10⁶ outputs against ~47 edges, and a binary search's six
+ * unpredictable branches per output were most of its longest jobs.
+ */
+export const edgeCounter = (edges: Float64Array): ((x: number) => number) => {
+  if (edges.length < LOOKUP_MIN_EDGES || !HAS_ORDERED_PREFIX || edges.some((e) => e !== e)) return (x) => countAtMost(edges, x)
+  // start[p]: the edges whose prefix is below p
+  const start = new Int32Array((1 << 16) + 1)
+  for (let i = 0; i < edges.length; i++) {
+    const p = orderedPrefix(edges[i] as number)
+    start[p + 1] = (start[p + 1] as number) + 1
+  }
+  for (let p = 0; p < 1 << 16; p++) start[p + 1] = (start[p + 1] as number) + (start[p] as number)
+  return (x) => {
+    if (x !== x || x === 0) return countAtMost(edges, x)
+    const p = orderedPrefix(x)
+    let lo = start[p] as number
+    let hi = start[p + 1] as number
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if ((edges[mid] as number) <= x) lo = mid + 1
+      else hi = mid
+    }
+    return lo
+  }
+}
+
 /** Compiles a bin table to a function from a value to its bin's score. */
 export const compileBins = (t: BinTable): ((y: number) => number) => {
   const scores = Float64Array.from(t.scores)
@@ -117,8 +153,8 @@ export const compileBins = (t: BinTable): ((y: number) => number) => {
       return i === undefined ? other : (scores[i] as number)
     }
   }
-  const edges = Float64Array.from(t.edges ?? [])
-  return (y) => scores[countAtMost(edges, y)] as number
+  const bin = edgeCounter(Float64Array.from(t.edges ?? []))
+  return (y) => scores[bin(y)] as number
 }
 
 const compileKeys = (t: KeyTable): ((k: string) => number) => {

@@ -22,7 +22,7 @@ import { epsilonFromRates, wilsonUpper } from './bounds.js'
 import { mergeSorted, sortedCopy, valuesAtRanks } from './sorted.js'
 import type { BoundForm } from './ratio-bound.js'
 import type { OutputShape } from './output.js'
-import { type AttackFamily, type AttackModel, type BinTable, type KeyTable, compileScorer, countAtMost, granularity, jointKey, patternKey } from './score.js'
+import { type AttackFamily, type AttackModel, type BinTable, type KeyTable, compileScorer, countAtMost, edgeCounter, granularity, jointKey, patternKey } from './score.js'
 
 /** Selection samples of one pair: outputs of both sides (side 0 = input D, side 1 = neighbour D′). */
 export interface PairSamples {
@@ -393,8 +393,7 @@ const binTable = (x0: ArrayLike<number>, x1: ArrayLike<number>, exactMax: number
   const B = edges.length + 1
   const c0 = new Float64Array(B)
   const c1 = new Float64Array(B)
-  const e = Float64Array.from(edges)
-  const bin = (y: number): number => countAtMost(e, y)
+  const bin = edgeCounter(Float64Array.from(edges))
   for (let i = 0; i < n0; i++) c0[bin(x0[i] as number)]! += 1
   for (let i = 0; i < n1; i++) c1[bin(x1[i] as number)]! += 1
   return { exact: null, edges, scores: Array.from(c0, (c, k) => binScore(c, c1[k] as number, n0, n1, B)), other: 0 }

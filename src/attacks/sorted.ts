@@ -144,6 +144,22 @@ const bump = (counts: Uint32Array, d: number): void => {
   counts[d] = (counts[d] as number) + 1
 }
 
+const SCRATCH = new Float64Array(1)
+const SCRATCH_WORDS = new Uint32Array(SCRATCH.buffer)
+
+/**
+ * The top 16 bits of x's order-preserving 64-bit key (`radixSortedCopy`'s map): a number in 0…2¹⁶ − 1
+ * that never decreases as x grows (−0 falls below +0; NaN has no place in the order).
+ */
+export const orderedPrefix = (x: number): number => {
+  SCRATCH[0] = x
+  const hi = SCRATCH_WORDS[1] as number
+  return hi >>> 31 === 1 ? (~hi >>> 16) & 0xffff : (hi >>> 16) | 0x8000
+}
+
+/** Whether `orderedPrefix` can be used here (a little-endian platform: every platform Node runs on). */
+export const HAS_ORDERED_PREFIX = LITTLE_ENDIAN
+
 /** Key i's digit of the given radix pass (0: the low word's low 16 bits … 3: the high word's high 16). */
 const digitOf = (w: Uint32Array, i: number, pass: number): number => ((w[2 * i + (pass >> 1)] as number) >>> ((pass & 1) * DIGIT)) & 0xffff
 

@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { countAtMost, edgeCounter } from '../../src/attacks/score.js'
 import { adaptiveEdges, adaptiveEdgesOf, projectedBound, projectedObjective } from '../../src/attacks/select.js'
 import { mergeSorted, radixSortedCopy, sortedCopy, valuesAtRanks } from '../../src/attacks/sorted.js'
 
@@ -112,6 +113,26 @@ describe('valuesAtRanks and adaptiveEdgesOf (order statistics without a sort)', 
         return got.length === want.length && got.every((e, i) => Object.is(e, want[i]))
       }),
       { seed: 27, numRuns: 200 },
+    )
+  })
+})
+
+describe('edgeCounter (the histogram fits’ bin lookup, issue 23)', () => {
+  it('is countAtMost, the same count, for any ascending edges and any value', () => {
+    const special = fc.constantFrom(-0, 0, Infinity, -Infinity, Number.NaN, 5e-324, -5e-324, 1, -1, 1 + 2 ** -52)
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.double({ noNaN: true }), special.filter((x) => x === x)), { minLength: 0, maxLength: 80 }),
+        fc.array(fc.oneof(fc.double(), special), { maxLength: 200 }),
+        (raw, xs) => {
+          // strictly increasing, as adaptiveEdges makes them; values near the edges too
+          const edges = Float64Array.from(raw).sort().filter((e, i, a) => i === 0 || e > (a[i - 1] as number))
+          const count = edgeCounter(edges)
+          const probes = [...xs, ...Array.from(edges, (e) => e), ...Array.from(edges, (e) => e * (1 + 2 ** -52)), ...Array.from(edges, (e) => e / 2)]
+          return probes.every((x) => count(x) === countAtMost(edges, x))
+        },
+      ),
+      { seed: 26, numRuns: 300 },
     )
   })
 })
