@@ -377,7 +377,7 @@ const inSharedMemory = <A extends Float64Array | Int32Array>(a: A): A => {
  * output is a property of its code, so one measurement orders the next rounds and audits.
  */
 const fitCostPerOutput = new Map<string, number>()
-const fitKind = (job: FitJob): string => `${job.family}/${job.part}`
+const fitKind = (job: FitJob): string => `${job.family}/${job.part}${job.orientation ?? ''}`
 const outputsOf = (job: FitJob): number => Math.max(1, job.samples.n[0] + job.samples.n[1])
 
 /**

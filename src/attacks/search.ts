@@ -14,7 +14,7 @@
 import type { BoundForm } from './ratio-bound.js'
 import type { CandidateSummary } from './checkpoint.js'
 import type { AttackFamily, AttackModel, ChosenAttack } from './score.js'
-import { fitFamily, gaussianTailThreshold, type PairSamples, type Projection, projectedForm, scoreSide, splitSamples, sweepOrder, sweepSorted, type SweepResult } from './select.js'
+import { betterOrientation, fitFamily, gaussianTailThreshold, type PairSamples, type Projection, projectedForm, scoreSide, splitSamples, sweepOrder, sweepSorted, type SweepResult } from './select.js'
 import { sortedCopy } from './sorted.js'
 
 /** The best attack found on one pair. */
@@ -85,13 +85,16 @@ const crossFitScores = (family: AttackFamily, s: PairSamples, delta: number, z: 
  * arrays, which the worker pool shares through a SharedArrayBuffer), and the fit is a pure function
  * of them, so where it runs cannot change its result. Each family is two jobs that can run at once:
  * its model on the whole sample (`model`, what estimation will score with) and its event chosen on
- * cross-fitted scores (`event`).
+ * cross-fitted scores (`event`), the latter split in two by orientation where that costs no fit
+ * (`eventOrientations`).
  */
 export interface FitJob {
   readonly pair: number
   readonly samples: PairSamples
   readonly family: AttackFamily
   readonly part: 'model' | 'event'
+  /** An event job's one orientation (absent: both, and the Gaussian tail); see `eventOrientations`. */
+  readonly orientation?: 1 | -1
   readonly delta: number
   readonly z: number
   readonly projection: Projection
@@ -122,8 +125,14 @@ export interface ModelScores {
   readonly sorted: Float64Array
 }
 
-/** What a fit job gives; null when the family does not apply or cannot fit these outputs. */
-export type FitPart = { readonly part: 'model'; readonly model: AttackModel; readonly scores: ModelScores } | { readonly part: 'event'; readonly event: FamilyEvent }
+/**
+ * What a fit job gives; null when the family does not apply or cannot fit these outputs. An event
+ * job of one orientation gives that orientation's empirical event, and the orientation 1 job also
+ * the Gaussian-tail candidate (`tail`, null where there is none): `bestOfPair` joins them (`joinEvents`).
+ */
+export type FitPart =
+  | { readonly part: 'model'; readonly model: AttackModel; readonly scores: ModelScores }
+  | { readonly part: 'event'; readonly event: FamilyEvent; readonly tail?: FamilyEvent | null }
 
 /**
  * Runs fit jobs and returns one outcome per job, in the jobs' order: in this thread
@@ -152,23 +161,47 @@ export const evaluateFamily = (job: FitJob): FitPart | null => {
   const { s0: t0, s1: t1 } = scores
   // sorted once, for the sweep and the Gaussian tail
   const sorted = [sweepOrder(t0), sweepOrder(t1)] as const
-  let r = sweepSorted(sorted[0], sorted[1], delta, z, projection)
-  let rule: PairChoice['rule'] = 'empirical'
-  // Bins and patterns have few distinct scores: extrapolating a Gaussian there means nothing.
-  if (family === 'threshold' || family === 'coordinate' || family === 'logistic') {
-    const g = gaussianTailThreshold(t0, t1, delta, projection, sorted)
-    if (g !== null && g.objective > r.objective + 1e-9) {
-      r = g
-      rule = 'gaussian-tail'
-    }
-  }
-  // The Gaussian-tail threshold's objective is the rates bound's, under the fitted model.
-  const form = rule === 'gaussian-tail' ? 'rates' : formAt(t0, t1, r, delta, projection)
-  if (rule === 'gaussian-tail') return { part: 'event', event: { tune0: t0, tune1: t1, result: r, rule, form } }
+  const only = job.orientation
+  const r = sweepSorted(sorted[0], sorted[1], delta, z, projection, only)
   // The estimate scores with the whole-sample model (the `model` job, run at the same time), whose
   // scores are not on the cross-fitted models' scale: the event moves to it by its size (`bestOfPair`).
   const moveBy = eventCount(t0, r.orientation, r.threshold) + eventCount(t1, r.orientation, r.threshold)
-  return { part: 'event', event: { tune0: t0, tune1: t1, result: r, rule, form, moveBy } }
+  const event: FamilyEvent = { tune0: t0, tune1: t1, result: r, rule: 'empirical', form: formAt(t0, t1, r, delta, projection), moveBy }
+  let tail: FamilyEvent | null = null
+  // Bins and patterns have few distinct scores: extrapolating a Gaussian there means nothing.
+  if (only !== -1 && (family === 'threshold' || family === 'coordinate' || family === 'logistic')) {
+    const g = gaussianTailThreshold(t0, t1, delta, projection, sorted)
+    // The Gaussian-tail threshold's objective is the rates bound's, under the fitted model.
+    if (g !== null) tail = { tune0: t0, tune1: t1, result: g, rule: 'gaussian-tail', form: 'rates' }
+  }
+  return only === undefined ? { part: 'event', event: withTail(event, tail) } : { part: 'event', event, ...(only === 1 ? { tail } : {}) }
+}
+
+/** The empirical event, or the Gaussian-tail one where its objective is clearly higher. */
+const withTail = (event: FamilyEvent, tail: FamilyEvent | null): FamilyEvent => (tail !== null && tail.result.objective > event.result.objective + 1e-9 ? tail : event)
+
+/**
+ * The event jobs of a family, by orientation (undefined: one job for both). The threshold family's
+ * cross-fit is the identity, so a job per orientation repeats no fit, only the sort, and halves its
+ * event's longest job, the longest of all the fits (issue 23: on 16 workers the longest fit job is the
+ * fits' wall time); other families would fit their cross-fitted models twice.
+ */
+const eventOrientations = (family: AttackFamily): ReadonlyArray<1 | -1 | undefined> => (family === 'threshold' ? [1, -1] : [undefined])
+
+/** How many fit jobs `pairJobs` makes for one pair of these families. */
+export const pairJobCount = (families: ReadonlyArray<AttackFamily>): number => families.reduce((k, f) => k + 1 + eventOrientations(f).length, 0)
+
+/**
+ * A family's event from its event jobs' parts: the one job's, or the two orientations' joined as the
+ * one job would have (the same sweep result and the same Gaussian-tail comparison: the same event).
+ */
+export const joinEvents = (parts: ReadonlyArray<FitPart | null>): FamilyEvent | null => {
+  const events = parts.map((p) => (p?.part === 'event' ? p : null))
+  const [plus, minus] = events
+  if (plus === null || plus === undefined) return null
+  if (events.length === 1) return plus.event
+  if (minus === null || minus === undefined) return null
+  return withTail(betterOrientation(plus.event, minus.event), plus.tail ?? null)
 }
 
 /** Outputs in the event {σ·score ≥ t}. */
@@ -240,9 +273,12 @@ export const thresholdForCountSorted = (scores: ModelScores, sigma: 1 | -1, targ
 /** Runs the jobs one after another in this thread. */
 export const fitInline: FitRunner = (jobs) => jobs.map(evaluateFamily)
 
-/** The jobs of one pair: a model and an event job per family, in the families' order (which breaks ties in `bestOfPair`). */
+/** The jobs of one pair: a model job and its event jobs per family, in the families' order (which breaks ties in `bestOfPair`). */
 export const pairJobs = (pair: number, samples: PairSamples, families: ReadonlyArray<AttackFamily>, delta: number, z: number, projection: Projection): FitJob[] =>
-  families.flatMap((family) => (['model', 'event'] as const).map((part) => ({ pair, samples, family, part, delta, z, projection })))
+  families.flatMap((family) => [
+    { pair, samples, family, part: 'model' as const, delta, z, projection },
+    ...eventOrientations(family).map((o) => ({ pair, samples, family, part: 'event' as const, delta, z, projection, ...(o === undefined ? {} : { orientation: o }) })),
+  ])
 
 /**
  * A pair's best (family, event) from the outcomes of its `pairJobs`, and a summary of each family
@@ -257,16 +293,18 @@ export const bestOfPair = (
 ): { readonly best: PairChoice | null; readonly candidates: CandidateSummary[] } => {
   const candidates: CandidateSummary[] = []
   let best: PairChoice | null = null
-  families.forEach((family, i) => {
-    const m = parts[2 * i]
-    const e = parts[2 * i + 1]
-    if (m?.part !== 'model' || e?.part !== 'event') return
-    const { rule, form, moveBy } = e.event
+  let k = 0
+  families.forEach((family) => {
+    const m = parts[k]
+    const e = joinEvents(parts.slice(k + 1, k + 1 + eventOrientations(family).length))
+    k += 1 + eventOrientations(family).length
+    if (m?.part !== 'model' || e === null) return
+    const { rule, form, moveBy } = e
     // An event chosen on cross-fitted scores moves to the whole-sample model by its size (see `evaluateFamily`).
     const moved = moveBy !== undefined
-    const r = moved ? { ...e.event.result, threshold: thresholdForCountSorted(m.scores, e.event.result.orientation, moveBy) } : e.event.result
-    const tune0 = moved ? m.scores.w0 : e.event.tune0
-    const tune1 = moved ? m.scores.w1 : e.event.tune1
+    const r = moved ? { ...e.result, threshold: thresholdForCountSorted(m.scores, e.result.orientation, moveBy) } : e.result
+    const tune0 = moved ? m.scores.w0 : e.tune0
+    const tune1 = moved ? m.scores.w1 : e.tune1
     candidates.push({ pair, label, family, tuneEpsilon: r.objective, advantage: r.advantage })
     if (best === null || r.objective > best.objective + 1e-12 || (Math.abs(r.objective - best.objective) <= 1e-12 && r.advantage > best.advantage + 1e-12))
       best = {

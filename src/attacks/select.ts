@@ -265,15 +265,18 @@ const negatedReversed = (u: Float64Array): Float64Array => {
 export const sweep = (s0: Float64Array, s1: Float64Array, delta: number, z: number, projection?: Projection): SweepResult =>
   sweepSorted(sweepOrder(s0), sweepOrder(s1), delta, z, projection)
 
-/** `sweep` on both sides' scores in `sweepOrder` (up0, up1), which a caller may share with other steps. */
-export const sweepSorted = (up0: Float64Array, up1: Float64Array, delta: number, z: number, projection?: Projection): SweepResult => {
+/**
+ * `sweep` on both sides' scores in `sweepOrder` (up0, up1), which a caller may share with other steps.
+ * `only`: that orientation alone; `sweepSorted` of both is `betterOrientation` of the two.
+ */
+export const sweepSorted = (up0: Float64Array, up1: Float64Array, delta: number, z: number, projection?: Projection, only?: 1 | -1): SweepResult => {
   const n0 = up0.length
   const n1 = up1.length
   const w0 = projection === undefined ? wilsonTable(n0, z) : new Float64Array(0)
   const w1 = projection === undefined ? wilsonTable(n1, z) : new Float64Array(0)
   const projected = projection === undefined ? null : projectedObjective(n0, n1, delta, projection)
   let best: SweepResult | null = null
-  for (const sigma of [1, -1] as const) {
+  for (const sigma of only === undefined ? ([1, -1] as const) : [only]) {
     const a = sigma === 1 ? up0 : negatedReversed(up0)
     const b = sigma === 1 ? up1 : negatedReversed(up1)
     let bestObjective = -1
@@ -303,6 +306,12 @@ export const sweepSorted = (up0: Float64Array, up1: Float64Array, delta: number,
   }
   return best ?? { objective: 0, advantage: 0, orientation: 1, threshold: Infinity }
 }
+
+/**
+ * Which of the two orientations' sweeps (`sweepSorted` with `only` 1 and −1, or events built on them)
+ * `sweepSorted` over both would return: the same one, by the same comparison in the same order.
+ */
+export const betterOrientation = <T extends { readonly result: SweepResult }>(plus: T, minus: T): T => (better(minus.result, plus.result) ? minus : plus)
 
 // ---------------------------------------------------------------------------------------------
 // Model fitting on the fit half.

@@ -1,6 +1,9 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import seedrandom from 'seedrandom'
+import { evaluateFamily, joinEvents, pairJobs } from '../../src/attacks/search.js'
 import { thresholdForCount, thresholdForCountSorted } from '../../src/attacks/search.js'
+import { type PairSamples, zFor } from '../../src/attacks/select.js'
 
 /**
  * Scores with many ties, both zeros and infinities: what the move to the whole-sample model must
@@ -39,5 +42,38 @@ describe("the model job's sorted scores (issue 23: the event job no longer refit
       }),
       { numRuns: 1000 },
     )
+  })
+})
+
+/** Typed arrays element by element (−0 and +0 apart), so that two events compare as the same bits. */
+const show = (x: unknown): string => JSON.stringify(x, (_k, v: unknown) => (ArrayBuffer.isView(v) ? Array.from(v as Float64Array, (e) => (Object.is(e, -0) ? '-0' : String(e))) : v))
+
+describe('the threshold event split by orientation (issue 23: the longest fit job halved)', () => {
+  it('pairJobs gives the threshold family one event job per orientation, other families one', () => {
+    const s: PairSamples = { shape: { kind: 'number', dim: 1 }, n: [0, 0], values: [new Float64Array(0), new Float64Array(0)], codes: [new Int32Array(0), new Int32Array(0)], categories: [] }
+    const jobs = pairJobs(0, s, ['threshold', 'histogram'], 0, 2, { n: 100, z: 2 })
+    expect(jobs.map((j) => `${j.family}/${j.part}${j.orientation ?? ''}`)).toEqual(['threshold/model', 'threshold/event1', 'threshold/event-1', 'histogram/model', 'histogram/event'])
+  })
+
+  it("the two orientations' jobs joined give the one job's event, the same bits (Gaussian tail or not, pure or approximate claims)", () => {
+    const rng = seedrandom('fit-jobs split')
+    const laplace = (b: number): number => -b * Math.sign(rng() - 0.5) * Math.log(1 - rng())
+    const gauss = (): number => Math.sqrt(-2 * Math.log(1 - rng())) * Math.cos(2 * Math.PI * rng())
+    const cases: Array<[string, number, () => number, () => number]> = [
+      ['Laplace shift', 20_000, () => laplace(1), () => 1 + laplace(1)],
+      ['Gaussian shift (the tail can win)', 20_000, gauss, () => 0.3 + gauss()],
+      ['Gaussian, wider on side 1', 5_000, gauss, () => 1.5 * gauss()],
+      ['few outputs (no tail)', 300, () => laplace(1), () => -0.5 + laplace(1)],
+      ['many ties and zeros', 4_000, () => Math.round(laplace(2)) || -0, () => Math.round(0.5 + laplace(2))],
+    ]
+    for (const [label, n, side0, side1] of cases)
+      for (const [delta, zRatio] of [[0, zFor(0.05)], [1e-6, undefined]] as const) {
+        const s: PairSamples = { shape: { kind: 'number', dim: 1 }, n: [n, n], values: [Float64Array.from({ length: n }, side0), Float64Array.from({ length: n }, side1)], codes: [new Int32Array(0), new Int32Array(0)], categories: [] }
+        const projection = { n: 1_000_000, z: zFor(0.025), ...(zRatio === undefined ? {} : { zRatio }) }
+        const job = { pair: 0, samples: s, family: 'threshold', part: 'event', delta, z: projection.z, projection } as const
+        const whole = evaluateFamily(job)
+        const joined = joinEvents([evaluateFamily({ ...job, orientation: 1 }), evaluateFamily({ ...job, orientation: -1 })])
+        expect(whole?.part === 'event' ? show(whole.event) : null, label).toBe(show(joined))
+      }
   })
 })

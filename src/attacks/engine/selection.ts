@@ -13,7 +13,7 @@ import type { CandidateSummary, SelectionOutcome } from '../checkpoint.js'
 import { sameShape, showShape } from '../output.js'
 import type { AuditIssue } from '../result.js'
 import { halvingShare, type PairSamples, resolutionCount, scoreGrid, zFor } from '../select.js'
-import { bestOfPair, betterHalf, type FitJob, type PairChoice, pairJobs } from '../search.js'
+import { bestOfPair, betterHalf, type FitJob, type PairChoice, pairJobCount, pairJobs } from '../search.js'
 import { type SupportTest, supportTest } from '../support.js'
 import type { ChunkResult, ChunkTask, SelectChunkResult } from '../trials.js'
 import { earliest, failureIssue, mergeSelection, unifyCategories } from './merge.js'
@@ -155,7 +155,7 @@ const evaluate = <I>(st: AuditState<I>, s: Search, pairs: ReadonlyArray<number>)
   for (const p of sampled)
     jobs.push(...pairJobs(p, s.samples[p] as PairSamples, st.cfg.families, st.cfg.claim.delta, s.z, projection))
   const fits = jobs.length === 0 ? [] : st.fit(jobs)
-  const J = 2 * st.cfg.families.length
+  const J = pairJobCount(st.cfg.families)
   const out = new Map<number, PairChoice | null>(pairs.map((p) => [p, null]))
   sampled.forEach((p, k) => {
     const e = bestOfPair(p, st.cfg.pairs[p]?.label ?? `pair ${p}`, (s.samples[p] as PairSamples).shape, st.cfg.families, fits.slice(k * J, (k + 1) * J))
