@@ -21,6 +21,7 @@ import { topVocabulary } from '../dist/trainers/corpus/text.js'
 import { calibrateVocabulary, dpVocabulary, vocabularyCounts } from '../dist/trainers/corpus/dp-vocabulary.js'
 import { addRemove, replaceOne } from '../dist/mechanisms/neighbouring.js'
 import { sweepCommandMs } from '../dist/trainers/lda/parallel/pool.js'
+import { ceilingNote, formatProbe, probeCoreSpeeds, serveCoreProbe, targetNote } from './core-speeds.mjs'
 
 const quick = process.argv.includes('--quick')
 const SWEEPS = quick ? 30 : 200
@@ -60,11 +61,20 @@ const sampleRss = () => { peak = Math.max(peak, process.memoryUsage().rss) }
 // work threads add (their start and warm-up, the sum of their count tables); it is less disturbed by load
 // than wall time, which on a shared machine is not a speed-up measurement.
 // `node bench/lda.bench.mjs --workers [1,2,4,...] [--quick] [--rounds R]` runs this section only.
-const workersSection = () => {
+// Per-core probe first (bench/core-speeds.mjs): a 1-worker HDP-LDA fit of PROBE_ITERATIONS iterations (its
+// settings below) timed on each CPU alone (taskset -c i, best of 3 interleaved, a few seconds): the CPUs of a
+// VM need not be equal, which caps W workers below ×W (this 2-core VM: one CPU ×0.7-0.8 the other's speed for
+// some code). Each speed-up is printed beside that ceiling (the lines "core-speed ceiling"; for SUB-LDA and
+// CDP-LDA+ it is HDP-LDA's, their own may differ); where the 1-worker fit ran is unknown, so both ends of the
+// ceiling are stated (core-speeds.mjs ceilingNote). `--core-probe 0` skips it.
+const PROBE_ITERATIONS = 10
+const WORKERS_K = 50
+const HDP_SETTINGS = { epsilonL: 1, clip: 100, noise: 'fresh' }
+const workersSection = async () => {
   const SW = quick ? 20 : 60
   const flagValue = (name) => { const i = process.argv.indexOf(name); return i >= 0 ? process.argv[i + 1] : undefined }
   const REPEATS = Number(flagValue('--rounds') ?? 3)
-  const K = 50
+  const K = WORKERS_K
   const data = loadDataset('brown').right
   const N = data.train.tokens.length
   const all = availableParallelism()
@@ -74,6 +84,12 @@ const workersSection = () => {
   console.log(`\nPrivate trainers across threads: brown, N_train = ${N}, K = ${K}, ${SW} iterations, node:crypto, workers ${counts.join(', ')}, best of ${REPEATS}; ${all} cores available; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} (1/5/15 min) at the start`)
   const perThread = (r) => (N * SW) / (r.ms / 1000) / r.workers
   const bestOf = (f) => { let out; for (let r = 0; r < REPEATS; r++) { const x = f(); if (out === undefined || x.ms < out.ms) out = x } return out }
+  const probeFlag = flagValue('--core-probe')
+  const probe =
+    probeFlag === '0'
+      ? { ok: false, why: 'per-core probe skipped (--core-probe 0)' }
+      : await probeCoreSpeeds({ command: [process.execPath, new URL(import.meta.url).pathname, '--core-probe-fit', String(PROBE_ITERATIONS)], label: `a 1-worker HDP-LDA fit, brown, K = ${K}, ${PROBE_ITERATIONS} iterations, node:crypto` })
+  for (const l of formatProbe(probe)) console.log(l)
   const baseline = bestOf(() => {
     const u = new FastUniform(seeded(1)); const s = initState(data.train, K, () => u.next())
     const t0 = performance.now(); for (let t = 0; t < SW; t++) denseSweep(s, u, ALPHA, BETA)
@@ -88,11 +104,12 @@ const workersSection = () => {
   line('dense CGS (baseline), 1 thread', baseline)
   line('CGS (SparseLDA), 1 thread', cgsRun, `  perplexity ${cgsRun.ppl.toFixed(1)}`)
   const trainers = [
-    ['HDP-LDA', hdpLda, { epsilonL: 1, clip: 100, noise: 'fresh' }],
+    ['HDP-LDA', hdpLda, HDP_SETTINGS],
     ['SUB-LDA γ = 0.1', subLda, { gamma: 0.1, order: 14, rdpEpsilon: 2, clip: 100, adaptive: null }],
     ['CDP-LDA+', cdpLdaPlus, { epsilon: 1 }],
   ]
   const summary = []
+  const best2 = new Map() // each trainer's measured speed-up at 2 workers
   for (const [name, trainer, extra] of trainers) {
     // the worker counts interleaved, REPEATS rounds, the fastest fit of each kept: on a shared machine a burst of
     // load then slows one round of every W, not all rounds of one
@@ -122,16 +139,32 @@ const workersSection = () => {
           `  serial ${r.serialMs.toFixed(0)} ms of ${r.ms.toFixed(0)}  CPU ×${(r.cpuMs / one.cpuMs).toFixed(2)} of 1 worker's  perplexity ${r.ppl.toFixed(1)} (×${(r.ppl / one.ppl).toFixed(3)})`,
       )
     }
+    // beside the per-core ceiling (the probe above): both ends, since the 1-worker fit's CPU is unknown
+    if (probe.ok)
+      for (const r of runs.filter((x) => x.workers > 1))
+        console.log(`${''.padEnd(30)} core-speed ceiling${name === 'HDP-LDA' ? '' : " (HDP-LDA's probe)"}, ${r.workers} workers: ${ceilingNote(probe, r.workers, one.ms / r.ms)}`)
+    const two = runs.find((x) => x.workers === 2)
+    if (two !== undefined) best2.set(name, one.ms / two.ms)
     const cost = perThread(one) / perThread(cgsRun)
     const at16 = 1 / (f + (1 - f) / 16)
     console.log(`${''.padEnd(30)} 1 thread: ×${cost.toFixed(2)} CGS's tokens/s${name === 'HDP-LDA' ? ` (target ≥ ×0.8: ${cost >= 0.8 ? 'met' : 'missed'})` : ''}; serial fraction f = ${(100 * f).toFixed(2)} % → Amdahl at 16 cores: ×${at16.toFixed(1)}`)
     summary.push(`${name}: f = ${(100 * f).toFixed(2)} %, ${runs.map((r) => `${r.workers}: ×${(one.ms / r.ms).toFixed(2)}`).join(', ')}, Amdahl at 16: ×${at16.toFixed(1)}`)
   }
   console.log(`summary: ${summary.join('; ')}`)
+  const hdp2 = best2.get('HDP-LDA')
+  console.log(`issue 27, HDP-LDA on this machine's CPUs (the probe above): ${targetNote(probe, 2, 1.8)}${hdp2 === undefined ? '' : `; measured ×${hdp2.toFixed(2)}`}`)
   console.log(`load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} at the end; section took ${((performance.now() - started) / 1000).toFixed(0)} s`)
 }
+// The per-core probe's child (pinned by the parent): one 1-worker HDP-LDA fit per line "run".
+if (process.argv.includes('--core-probe-fit')) {
+  const iterations = Number(process.argv[process.argv.indexOf('--core-probe-fit') + 1])
+  await serveCoreProbe(
+    () => loadDataset('brown').right,
+    (data) => hdpLda.fit(data.train, { topics: WORKERS_K, iterations, alpha: ALPHA, beta: BETA, ...HDP_SETTINGS }, secure(), { logLikelihoodEvery: 0, workers: 1 }),
+  )
+}
 if (process.argv.includes('--workers')) {
-  workersSection()
+  await workersSection()
   process.exit(0)
 }
 
@@ -415,5 +448,5 @@ console.log('\nOLP-LDA per mini-batch (Brown, K = 20, 30 sweeps a batch, f = 0.5
   }
 }
 cgsSection()
-workersSection()
+await workersSection()
 clearInterval(timer)
