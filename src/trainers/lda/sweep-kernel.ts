@@ -366,3 +366,15 @@ const raiseTopic = (nz: Int32Array, nzPos: Int32Array, bits: number, p: number, 
   nz[p] = floor | t
   nzPos[t] = p
 }
+
+/**
+ * Adds the tokens [i0, i1) to a word-major V×K table (`counts[tokens[i]·K + z[i]] += 1`): a sweep that
+ * counts along (./parallel/part.ts) calls it on each stretch of tokens it has just drawn, while their words and
+ * topics are still in this thread's cache, into its own table (`partTables`).
+ */
+export const countRange = (K: number, tokens: Int32Array, z: Int32Array, i0: number, i1: number, counts: Int32Array): void => {
+  for (let i = i0; i < i1; i++) {
+    const cell = (tokens[i] as number) * K + (z[i] as number)
+    counts[cell] = (counts[cell] as number) + 1
+  }
+}

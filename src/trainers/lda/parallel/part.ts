@@ -24,7 +24,7 @@ import type { TableNoise } from '../../../mechanisms/measurement.js'
 import type { PartModule } from './pool.js'
 import { type WasmPrivateSweeper, wasmPrivateSweeper } from '../private-wasm.js'
 import type { SparseEngine } from '../sparse.js'
-import { docNoiseSweep, extraWords, fillRangeDraws, type SweepRandomness, sparseSweep } from '../sweep-kernel.js'
+import { countRange, docNoiseSweep, extraWords, fillRangeDraws, type SweepRandomness, sparseSweep } from '../sweep-kernel.js'
 import {
   addNoiseBlock,
   blockCount,
@@ -39,6 +39,7 @@ import {
   samplerCache,
   type StreamKey,
   subsampleCoins,
+  sumPartBlock,
   tokenWords,
   type WordIndex,
   wordFactors,
@@ -118,15 +119,22 @@ export interface Attached {
   noise?: TableNoise
   release?: Float64Array
   frequent?: Uint8Array
+  /**
+   * The threads' own word-topic tables (P·V·K, part j's at j·V·K) of a sweep that counts along on
+   * several threads: each sweeping thread adds the tokens it drew to its own table, and the next
+   * release of n_wk sums the P tables per block of cells (`sumPartBlock`).
+   */
+  partTables?: Int32Array
 }
 
 export type Command =
   /**
-   * A sweep; `factors`: each thread first builds its word factor q from the attached release (every
+   * A sweep; `countAlong` (several threads): once its chunks are drawn, every thread counts their tokens
+   * into its own part of the attached `partTables` (zeroed first), which n_wk's next release sums; `factors`: each thread first builds its word factor q from the attached release (every
    * row, where its sweep reads it), in the same command — no pass over the threads of its own.
    */
-  | { readonly type: 'sweep'; readonly subsampled: boolean; readonly random: SweepRandomness; readonly factors: boolean }
-  | { readonly type: 'sweep-doc-noise'; readonly random: SweepRandomness; readonly factors: boolean }
+  | { readonly type: 'sweep'; readonly subsampled: boolean; readonly random: SweepRandomness; readonly factors: boolean; readonly countAlong: boolean }
+  | { readonly type: 'sweep-doc-noise'; readonly random: SweepRandomness; readonly factors: boolean; readonly countAlong: boolean }
   | { readonly type: 'count'; readonly tokens: CountedTokens }
   /**
    * A table's noise, its blocks' cells counted first when it is owed a count; `sums` (n_wk's release,
@@ -140,11 +148,15 @@ export type Command =
 const TYPES = ['sweep', 'sweep-doc-noise', 'count', 'noise', 'column-sums', 'coins', 'initial-topics'] as const
 /**
  * Which tokens a word-topic table counts: every token (n_wk), or those of SUB-LDA's sample
- * (include[i] = 1). A `count` command counts them into the attached `noiseIn`; a `noise` command with
- * `count` counts each of its blocks' cells there just before drawing their noise.
+ * (include[i] = 1), by rows from z; or `parts`: every token, already counted along the sweep into the
+ * threads' own tables (`partTables`), summed. A `count` command counts them into the attached
+ * `noiseIn`; a `noise` command with `count` counts each of its blocks' cells there just before drawing their noise.
  */
-export type CountedTokens = 'all' | 'sample'
-const COUNTED: ReadonlyArray<CountedTokens | undefined> = [undefined, 'all', 'sample']
+export type CountedTokens = 'all' | 'sample' | 'parts'
+const COUNTED: ReadonlyArray<CountedTokens | undefined> = [undefined, 'all', 'sample', 'parts']
+/** The sweep's bits in FLAG2: build q first, count along. */
+const FACTORS_BIT = 1
+const COUNT_ALONG_BIT = 2
 
 const writeKey = (words: Int32Array, key: Uint32Array, at: number): void => {
   words.set(key, at)
@@ -166,7 +178,7 @@ export const writeCommand = (words: Int32Array, c: Command): void => {
     words[FLAG2] = c.sums ? 1 : 0
   }
   if (c.type === 'coins') words[FLAG] = c.adaptive ? 1 : 0
-  if ('factors' in c) words[FLAG2] = c.factors ? 1 : 0
+  if ('factors' in c) words[FLAG2] = (c.factors ? FACTORS_BIT : 0) | (c.countAlong ? COUNT_ALONG_BIT : 0)
   if ('random' in c) writeRandom(words, c.random)
 }
 
@@ -178,11 +190,13 @@ export const readCommand = (words: Int32Array): Command => {
   const random: SweepRandomness = keyed ? { kind: 'keyed', key: readKey(words, KEY), extraKey: readKey(words, EXTRA_KEY) } : { kind: 'crypto' }
   const stream: StreamKey = keyed ? { kind: 'keyed', key: readKey(words, KEY) } : { kind: 'crypto' }
   const flag = words[FLAG] === 1
+  const factors = ((words[FLAG2] as number) & FACTORS_BIT) !== 0
+  const countAlong = ((words[FLAG2] as number) & COUNT_ALONG_BIT) !== 0
   switch (type) {
     case 'sweep':
-      return { type, subsampled: flag, random, factors: words[FLAG2] === 1 }
+      return { type, subsampled: flag, random, factors, countAlong }
     case 'sweep-doc-noise':
-      return { type, random, factors: words[FLAG2] === 1 }
+      return { type, random, factors, countAlong }
     case 'count':
       return { type, tokens: COUNTED[words[FLAG] as number] ?? 'all' }
     case 'noise':
@@ -233,7 +247,17 @@ export const makePart = (s: SweepArrays, j: number) => {
   const eachUnit = (units: number, visit: (u: number) => void): void => {
     for (let u = Atomics.add(s.next, 0, 1); u < units; u = Atomics.add(s.next, 0, 1)) visit(u)
   }
-  const eachChunk = (visit: (c0: number, c1: number) => void): void => eachUnit(chunks, (i) => visit(s.chunkCut[i] as number, s.chunkCut[i + 1] as number))
+  /** The chunks this part took in its last `eachChunk`, in the order taken: mine[0, taken). */
+  const mine = new Int32Array(chunks)
+  /** Visits the chunks this part takes; returns how many it took (listed in `mine`). */
+  const eachChunk = (visit: (c0: number, c1: number) => void): number => {
+    let taken = 0
+    eachUnit(chunks, (i) => {
+      mine[taken++] = i
+      visit(s.chunkCut[i] as number, s.chunkCut[i + 1] as number)
+    })
+    return taken
+  }
   const counted = (tokens: CountedTokens): Uint8Array | undefined => (tokens === 'sample' ? s.include : undefined)
   /** Counts the cells of noise block b of `table` (V×K) from z. */
   const countBlock = (table: Int32Array, include: Uint8Array | undefined, b: number): void =>
@@ -249,6 +273,20 @@ export const makePart = (s: SweepArrays, j: number) => {
   }
   // a thread alone counts a whole table in one streaming pass (`countTokens`), cheaper than by rows
   const alone = s.keptParts.length === 1
+  const cells = V * K
+  /**
+   * Counts the tokens of the chunks this part just swept into its own part table, zeroed first, in one
+   * streaming pass once the sweep is done: counted while sweeping (each piece's tokens after its
+   * draws) it cost ~3× as much, the table's lines evicted by q's rows between pieces.
+   */
+  const countTaken = (t: Attached, taken: number): void => {
+    const own = need(t.partTables, "the threads' own tables").subarray(j * cells, (j + 1) * cells)
+    own.fill(0)
+    for (let m = 0; m < taken; m++) {
+      const i = mine[m] as number
+      countRange(K, s.tokens, s.z, s.docStart[s.chunkCut[i] as number] as number, s.docStart[s.chunkCut[i + 1] as number] as number, own)
+    }
+  }
   return (c: Command, t: Attached): void => {
     switch (c.type) {
       case 'sweep': {
@@ -257,25 +295,32 @@ export const makePart = (s: SweepArrays, j: number) => {
         const extra = extraWords(c.random)
         const w = wasm()
         const { q, qsum } = factors()
-        eachChunk((c0, c1) => {
+        const taken = eachChunk((c0, c1) => {
           fillRangeDraws(c.random, c0, c1, s.docStart, include, s.draws)
           if (w !== undefined) w.sweep(c0, c1, s.draws, include, extra)
           else sparseSweep(K, c0, c1, s.tokens, s.docStart, s.z, s.ndk, q, qsum, nz, nzPos, s.alpha, s.draws, include, extra)
         })
+        if (c.countAlong) countTaken(t, taken)
         return
       }
       case 'sweep-doc-noise': {
         if (c.factors) buildFactors(t)
         const docNoise = need(t.docNoise, 'the document noise of a doc-noise sweep')
         const { q } = factors()
-        eachChunk((c0, c1) => {
+        const taken = eachChunk((c0, c1) => {
           fillRangeDraws(c.random, c0, c1, s.docStart, undefined, s.draws)
           docNoiseSweep(K, c0, c1, s.tokens, s.docStart, s.z, s.ndk, q, s.alpha, docNoise, scores, s.draws)
         })
+        if (c.countAlong) countTaken(t, taken)
         return
       }
       case 'count': {
         const table = need(t.noiseIn, 'the table to count') as Int32Array
+        if (c.tokens === 'parts') {
+          const parts = need(t.partTables, "the threads' own tables")
+          eachUnit(blockCount(table.length, NOISE_BLOCK), (b) => sumPartBlock(parts, table, b))
+          return
+        }
         const include = counted(c.tokens)
         if (alone) countTokens(K, s.tokens, s.z, include, table)
         else eachUnit(s.countOrder.length, (u) => countBlock(table, include, s.countOrder[u] as number))
@@ -289,14 +334,17 @@ export const makePart = (s: SweepArrays, j: number) => {
         if (c.count === undefined || alone) {
           if (c.count !== undefined) countTokens(K, s.tokens, s.z, counted(c.count), counts as Int32Array)
           eachUnit(blockCount(counts.length, NOISE_BLOCK), (b) => addNoiseBlock(sampler, c.random, crypto, counts, out, b, keyScratch))
-          // (sums come with a count: a thread alone takes them all at the end)
+          // (a thread alone takes the sums all at the end)
           if (c.sums) columnSums(K, V, out, 1, s.colBlocks, 0, rowBlocks)
         } else {
-          // the table is owed a count: each block's cells are counted just before their noise (the largest blocks first)
+          // the table is owed a count: each block's cells are counted (by rows: the largest blocks first) or
+          // summed from the threads' own tables just before their noise
+          const parts = c.count === 'parts' ? need(t.partTables, "the threads' own tables") : undefined
           const include = counted(c.count)
           eachUnit(s.countOrder.length, (u) => {
-            const b = s.countOrder[u] as number
-            countBlock(counts as Int32Array, include, b)
+            const b = parts === undefined ? (s.countOrder[u] as number) : u
+            if (parts === undefined) countBlock(counts as Int32Array, include, b)
+            else sumPartBlock(parts, counts as Int32Array, b)
             addNoiseBlock(sampler, c.random, crypto, counts, out, b, keyScratch)
             if (c.sums) {
               // the row blocks this block completes (it drew their last cells): their column sums, as the column-sums command takes them

@@ -158,6 +158,23 @@ export const countTokens = (K: number, tokens: Int32Array, z: Int32Array, includ
 }
 
 /**
+ * table[c] = Σ_j parts[j·n + c] for the cells c of noise block b of a table of n cells (`parts`: the
+ * threads' own tables of a sweep that counted along, one after another): the word-topic counts, summed
+ * where the block's noise is drawn. Sequential reads of P tables, where counting by rows reads z at random.
+ */
+export const sumPartBlock = (parts: Int32Array, table: Int32Array, b: number): void => {
+  const n = table.length
+  const P = parts.length / n
+  const c0 = b * NOISE_BLOCK
+  const c1 = Math.min(n, c0 + NOISE_BLOCK)
+  table.set(parts.subarray(c0, c1), c0)
+  for (let j = 1; j < P; j++) {
+    const off = j * n
+    for (let c = c0; c < c1; c++) table[c] = (table[c] as number) + (parts[off + c] as number)
+  }
+}
+
+/**
  * The noise blocks of a V×K table in decreasing order of their work when they count their cells
  * first (the tokens of their rows, plus the cells): the threads take them in this order, so the
  * largest blocks start first and the last ones to finish are small.
