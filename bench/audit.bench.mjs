@@ -41,8 +41,9 @@
 // by an amount that depends on the code. The --trials audit's per-core times are then blended from the
 // two (its 1-worker run's trials part at the hot loop's ratios, the rest at the small audit's) and each
 // worker count's speed-up printed beside that ceiling (the lines "core-speed ceiling"); where the
-// 1-worker baseline ran is unknown, so both ends are stated (core-speeds.mjs ceilingNote).
-// --core-probe-trials 0 skips the probe.
+// 1-worker baseline ran is unknown, so both ends are stated (core-speeds.mjs ceilingNote). The probe runs
+// again at the end (the CPUs of this VM changed speed within minutes), and the ceiling by both is printed
+// before the checks. --core-probe-trials 0 skips the probe.
 import { execFileSync } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { availableParallelism, loadavg } from 'node:os'
@@ -158,16 +159,17 @@ if (!values.json) console.log(`dpaudit audit bench — ${cores} cores, Node ${pr
 
 // 0. Per-core probe: the audit's own workload on each CPU alone (before anything else runs here).
 const PROBE_TRIALS = values['core-probe-trials'] === undefined ? Math.min(TRIALS, 300_000) : Number(values['core-probe-trials'])
-const [auditProbe, hotProbe] =
+const probeAudit = async () =>
   PROBE_TRIALS === 0
     ? [0, 1].map(() => ({ ok: false, why: 'per-core probe skipped (--core-probe-trials 0)' }))
-    : await probeCoreSpeeds({
+    : probeCoreSpeeds({
         command: [process.execPath, process.argv[1], '--core-probe', 'serve', '--trials', String(PROBE_TRIALS)],
         pieces: [
           { name: 'audit', label: `a 1-worker audit of laplace, ${PROBE_TRIALS.toLocaleString('en-US')} trials, fresh pool each run` },
           { name: 'hot-loop', label: `the estimation hot loop, runChunk on ${PROBE_HOT_TRIALS.toLocaleString('en-US')} trials` },
         ],
       })
+const [auditProbe, hotProbe] = await probeAudit()
 if (!values.json) {
   for (const line of formatProbe(auditProbe)) console.log(line)
   if (hotProbe.ok) for (const line of formatProbe(hotProbe)) console.log(line)
@@ -397,13 +399,15 @@ const perTrial = s1.parallel / TRIALS
 const trialsFor12 = perTrial > 0 ? Math.max(0, (12 * fixed16 - (s1.total - s1.parallel)) / (perTrial * (1 - 12 / 16))) : null
 // The --trials audit's per-core times (section 0's probes): its 1-worker run's trials part (the chunks'
 // wall) at the hot loop's per-core ratios, the rest (pool start, serial part, fits) at the small audit's.
-const blended = blendProbes(
-  `the ${TRIALS.toLocaleString('en-US')}-trial audit on 1 worker, blended: its trials' ${(s1.parallel / 1000).toFixed(2)} s at the hot loop's per-core ratios, its other ${((s1.total - s1.parallel) / 1000).toFixed(2)} s at the small audit's`,
-  [
-    { probe: hotProbe, ms: s1.parallel },
-    { probe: auditProbe, ms: s1.total - s1.parallel },
-  ],
-)
+const blendOf = (audit, hot) =>
+  blendProbes(
+    `the ${TRIALS.toLocaleString('en-US')}-trial audit on 1 worker, blended: its trials' ${(s1.parallel / 1000).toFixed(2)} s at the hot loop's per-core ratios, its other ${((s1.total - s1.parallel) / 1000).toFixed(2)} s at the small audit's`,
+    [
+      { probe: hot, ms: s1.parallel },
+      { probe: audit, ms: s1.total - s1.parallel },
+    ],
+  )
+const blended = blendOf(auditProbe, hotProbe)
 const serial = {
   trialsFor12,
   seconds: s1.serial / 1000,
@@ -566,6 +570,15 @@ report(`audit histogram-inverted, ${histWorkers} workers`, 1_000_000, hist.ms, {
   note: `${h.verdict}, ε_LB = ${h.epsilonLowerBound.toFixed(3)} vs claim ${h.claim.epsilon} (true ${1 / h.claim.epsilon})`,
 })
 
+// 0b. The per-core probe again (the CPUs of a VM can change speed within minutes): both ends are stated.
+const [auditProbeEnd, hotProbeEnd] = auditProbe.ok ? await probeAudit() : [auditProbe, hotProbe]
+const blendedEnd = blendOf(auditProbeEnd, hotProbeEnd)
+if (!values.json && auditProbe.ok) {
+  console.log('\nthe per-core probe again, at the end:')
+  for (const line of [...formatProbe(auditProbeEnd), ...formatProbe(hotProbeEnd), ...formatProbe(blendedEnd)]) console.log(line)
+  console.log(`core-speed ceiling, by the probes at the start and at the end:`)
+  for (const b of serial.byWorkers.filter((x) => x.workers > 1)) console.log(`  W=${String(b.workers).padEnd(3)} ${ceilingNote(blended, b.workers, b.speedup, blendedEnd)}`)
+}
 const load1 = loadavg()
 // On a machine shared with other work the wall-clock ratio is capped by the CPU this process gets
 // ("cores busy" above); trials per CPU-second show what the pool costs independently of that.
@@ -592,8 +605,8 @@ const checks = [
   [`1e6-trial histogram audit < 60 s and a violation`, hist.ms < 60_000 && h.verdict === 'violation', `${(hist.ms / 1000).toFixed(2)} s, ${h.verdict}`],
 ]
 // Issue 23's ×1.9 on 2 workers against what this machine's CPUs allow for the audit (section 0's probe).
-const target2 = `${targetNote(blended, 2, 1.9)}; measured ×${serial.measured2.toFixed(2)}`
-if (values.json) console.log(JSON.stringify({ cores, physicalCores, suspects, ceilings: [...ceilings.values()].map((c) => ({ ...c, speedup: ceilingAt(c.workers) })), coreSpeeds: { audit: auditProbe, hotLoop: hotProbe, blended, target2 }, node: process.version, loadavg: { before: load0, after: load1 }, rows, startup, serial, checks }, null, 2))
+const target2 = `${targetNote(blended, 2, 1.9, blendedEnd)}; measured ×${serial.measured2.toFixed(2)}`
+if (values.json) console.log(JSON.stringify({ cores, physicalCores, suspects, ceilings: [...ceilings.values()].map((c) => ({ ...c, speedup: ceilingAt(c.workers) })), coreSpeeds: { audit: auditProbe, hotLoop: hotProbe, blended, atEnd: { audit: auditProbeEnd, hotLoop: hotProbeEnd, blended: blendedEnd }, target2 }, node: process.version, loadavg: { before: load0, after: load1 }, rows, startup, serial, checks }, null, 2))
 else {
   console.log(`\nload average after: ${load1.map((x) => x.toFixed(2)).join(' ')}`)
   for (const [what, ok, got] of checks) console.log(`${ok ? 'PASS' : 'MISS'}  ${what}: ${got}`)

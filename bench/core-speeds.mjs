@@ -254,28 +254,39 @@ export const formatProbe = (probe) => {
  * A measured speed-up at W beside the probe's ceiling. Where the 1-worker baseline ran is unknown: on the
  * fastest core the ceiling is S(W) (the lowest it can be), and measured / S(W) is the efficiency if it did;
  * had it run on the slowest core the measured speed-up is inflated by up to t_slowest / t_fastest and the
- * efficiency is as low as measured / (S(W) · t_slowest / t_fastest). Both are stated.
+ * efficiency is as low as measured / (S(W) · t_slowest / t_fastest). Both are stated. With `endProbe` (the
+ * same probe again after the measurements: the CPUs of a VM can change speed within minutes) its ceiling
+ * follows.
  */
-export const ceilingNote = (probe, w, measured) => {
+export const ceilingNote = (probe, w, measured, endProbe) => {
   if (!probe.ok) return 'no per-core ceiling (probe skipped)'
-  const c = coreCeiling(probe, w)
   const pct = (x) => `${(100 * x).toFixed(0)}%`
-  return c.slowestBaseline > c.fastestBaseline * 1.0005
-    ? `measured ×${measured.toFixed(2)}; ceiling ×${c.fastestBaseline.toFixed(2)} if the 1-worker baseline ran on the fastest CPU → ${pct(measured / c.fastestBaseline)} of it (an upper bound of the efficiency); ×${c.slowestBaseline.toFixed(2)} if it ran on the slowest → ${pct(measured / c.slowestBaseline)}`
-    : `measured ×${measured.toFixed(2)}; ceiling ×${c.fastestBaseline.toFixed(2)} → ${pct(measured / c.fastestBaseline)} of it`
+  const one = (p) => {
+    const c = coreCeiling(p, w)
+    return c.slowestBaseline > c.fastestBaseline * 1.0005
+      ? `×${c.fastestBaseline.toFixed(2)} if the 1-worker baseline ran on the fastest CPU → ${pct(measured / c.fastestBaseline)} of it (an upper bound of the efficiency); ×${c.slowestBaseline.toFixed(2)} if it ran on the slowest → ${pct(measured / c.slowestBaseline)}`
+      : `×${c.fastestBaseline.toFixed(2)} → ${pct(measured / c.fastestBaseline)} of it`
+  }
+  return `measured ×${measured.toFixed(2)}; ceiling ${one(probe)}${endProbe?.ok ? `; by the probe at the end ${one(endProbe)}` : ''}`
 }
 
-/** Whether a speed-up target at W is within the probe's ceiling, in one phrase with both ends of the ceiling. */
-export const targetNote = (probe, w, target) => {
+/**
+ * Whether a speed-up target at W is within the probes' ceiling, in one phrase: reachable wherever the
+ * 1-worker run went if every probe's fastest-CPU ceiling allows it, nowhere if no probe's slowest-CPU one does.
+ */
+export const targetNote = (probe, w, target, endProbe) => {
   if (!probe.ok) return probe.why
-  const c = coreCeiling(probe, w)
+  const cs = [probe, ...(endProbe?.ok ? [endProbe] : [])].map((p) => coreCeiling(p, w))
+  const low = Math.min(...cs.map((c) => c.fastestBaseline))
+  const high = Math.max(...cs.map((c) => c.slowestBaseline))
   const where =
-    c.fastestBaseline >= target
+    low >= target
       ? 'within reach wherever the 1-worker run went'
-      : c.slowestBaseline >= target
+      : high >= target
         ? 'above the ceiling if the 1-worker run had the fastest CPU; reachable only if it ran on a slower one (the figure then measures the CPUs as much as the code)'
         : 'above the ceiling wherever the 1-worker run went: not reachable on this machine'
-  return `×${target} on ${w} workers is ${where} (ceiling ×${c.fastestBaseline.toFixed(2)} from the fastest CPU, ×${c.slowestBaseline.toFixed(2)} from the slowest)`
+  const range = (f) => (cs.length === 1 || Math.abs(f(cs[0]) - f(cs[1])) < 0.005 ? `×${f(cs[0]).toFixed(2)}` : `×${f(cs[0]).toFixed(2)} at the start, ×${f(cs[1]).toFixed(2)} at the end`)
+  return `×${target} on ${w} workers is ${where} (ceiling ${range((c) => c.fastestBaseline)} from the fastest CPU, ${range((c) => c.slowestBaseline)} from the slowest)`
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
