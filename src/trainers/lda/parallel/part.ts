@@ -331,28 +331,24 @@ export const makePart = (s: SweepArrays, j: number) => {
         const out = need(t.noiseOut, 'the output of a noisy table')
         const sampler = samplers(need(t.noise, 'the noise of a noisy table'))
         const crypto = cryptoStream()
-        if (c.count === undefined || alone) {
-          if (c.count !== undefined) countTokens(K, s.tokens, s.z, counted(c.count), counts as Int32Array)
-          eachUnit(blockCount(counts.length, NOISE_BLOCK), (b) => addNoiseBlock(sampler, c.random, crypto, counts, out, b, keyScratch))
-          // (a thread alone takes the sums all at the end)
-          if (c.sums) columnSums(K, V, out, 1, s.colBlocks, 0, rowBlocks)
-        } else {
-          // the table is owed a count: each block's cells are counted (by rows: the largest blocks first) or
-          // summed from the threads' own tables just before their noise
-          const parts = c.count === 'parts' ? need(t.partTables, "the threads' own tables") : undefined
-          const include = counted(c.count)
-          eachUnit(s.countOrder.length, (u) => {
-            const b = parts === undefined ? (s.countOrder[u] as number) : u
-            if (parts === undefined) countBlock(counts as Int32Array, include, b)
-            else sumPartBlock(parts, counts as Int32Array, b)
-            addNoiseBlock(sampler, c.random, crypto, counts, out, b, keyScratch)
-            if (c.sums) {
-              // the row blocks this block completes (it drew their last cells): their column sums, as the column-sums command takes them
-              const [r0, r1] = rowBlocksOf(K, V, b)
-              for (let rb = r0; rb <= r1; rb++) if (Atomics.sub(s.rowsPending, rb, 1) === 1) columnSums(K, V, out, 1, s.colBlocks, rb, rb + 1)
-            }
-          })
-        }
+        // a table owed a count: counted first in one streaming pass (a thread alone), or per block just before
+        // its noise — summed from the threads' own tables, or by rows (the largest blocks first)
+        const parts = c.count === 'parts' ? need(t.partTables, "the threads' own tables") : undefined
+        const byRows = c.count !== undefined && parts === undefined && !alone
+        const include = counted(c.count ?? 'all')
+        if (c.count !== undefined && parts === undefined && alone) countTokens(K, s.tokens, s.z, include, counts as Int32Array)
+        eachUnit(blockCount(counts.length, NOISE_BLOCK), (u) => {
+          const b = byRows ? (s.countOrder[u] as number) : u
+          if (byRows) countBlock(counts as Int32Array, include, b)
+          else if (parts !== undefined) sumPartBlock(parts, counts as Int32Array, b)
+          addNoiseBlock(sampler, c.random, crypto, counts, out, b, keyScratch)
+          if (c.sums) {
+            // the row blocks this block completes (it drew their last cells): their column sums, as the column-sums
+            // command takes them, while the block is in cache
+            const [r0, r1] = rowBlocksOf(K, V, b)
+            for (let rb = r0; rb <= r1; rb++) if (Atomics.sub(s.rowsPending, rb, 1) === 1) columnSums(K, V, out, 1, s.colBlocks, rb, rb + 1)
+          }
+        })
         return
       }
       case 'column-sums':
