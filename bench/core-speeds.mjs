@@ -8,7 +8,8 @@
 // How: the piece runs in one child process per CPU, each pinned with `taskset -c i` (every thread of
 // the child, V8's helpers included, runs on that CPU), each CPU alone (the runs are sequential,
 // interleaved over the CPUs, the order reversed every other round), best of --reps (3) per CPU, after
-// an untimed warm-up run on all CPUs at once. A CPU's time is its CPU time where the child reports it:
+// an untimed warm-up run on all CPUs at once; each round then also times the piece on every CPU at the
+// same time (persistent children), as W = ncpu workers run. A CPU's time is its CPU time where the child reports it:
 // the child is pinned, so that is the time it held the CPU (another process sharing that CPU does not
 // count; a CPU the hypervisor runs slower does), else its wall time.
 //
@@ -134,21 +135,30 @@ export const idealSpeedup = (times, w) => {
 }
 
 /** A probe's result from its runs per CPU (best wall time each). */
-const probeFrom = (label, reps, mode, online, runsByCpu, seconds, pieces) => {
+const probeFrom = (label, reps, mode, online, runsByCpu, seconds, pieces, togetherByCpu) => {
   // A CPU's time is its best run's CPU time where the child reports it (the child is pinned to that CPU,
   // so its CPU time is the time it held that CPU: other processes sharing the CPU do not count, a slow
   // CPU does), else its best wall time.
   const byCpuTime = [...runsByCpu.values()].every((runs) => runs.every((x) => typeof x.cpuMs === 'number'))
-  const cpus = [...runsByCpu].map(([cpu, runs]) => {
-    const t = (x) => (byCpuTime ? x.cpuMs : x.ms)
-    const best = runs.reduce((a, x) => (t(x) < t(a) ? x : a))
-    return { cpu, ms: t(best), wallMs: best.ms, runs: runs.map(t) }
-  })
-  return withIdeal({ ok: true, label, reps, mode, measure: byCpuTime ? 'CPU time' : 'wall time', cpus, online, seconds, pieces })
+  const t = (x) => (byCpuTime ? x.cpuMs : x.ms)
+  const bestOf = (byCpu) =>
+    [...byCpu].map(([cpu, runs]) => {
+      const best = runs.reduce((a, x) => (t(x) < t(a) ? x : a))
+      return { cpu, ms: t(best), wallMs: best.ms, runs: runs.map(t) }
+    })
+  return withIdeal({ ok: true, label, reps, mode, measure: byCpuTime ? 'CPU time' : 'wall time', cpus: bestOf(runsByCpu), together: togetherByCpu == null ? null : bestOf(togetherByCpu), online, seconds, pieces })
 }
+// S(W) from the times alone; with every CPU busy at once, S(ncpu) = Σ t_fastest (alone) / t_i (together).
 const withIdeal = (probe) => {
   const times = probe.cpus.map((c) => c.ms)
-  return { ...probe, fastestMs: Math.min(...times), slowestMs: Math.max(...times), ideal: probe.cpus.map((_, i) => idealSpeedup(times, i + 1)) }
+  const fastestMs = Math.min(...times)
+  return {
+    ...probe,
+    fastestMs,
+    slowestMs: Math.max(...times),
+    ideal: probe.cpus.map((_, i) => idealSpeedup(times, i + 1)),
+    idealTogether: probe.together === null ? null : probe.together.reduce((a, c) => a + fastestMs / c.ms, 0),
+  }
 }
 
 /**
@@ -168,6 +178,7 @@ export const probeCoreSpeeds = async ({ command, label, reps = 3, once = false, 
   if (once && pieces !== undefined) throw new Error('probeCoreSpeeds: pieces need persistent children')
   const started = performance.now()
   const runs = list.map(() => new Map(avail.cpus.map((c) => [c, []])))
+  const together = list.map(() => new Map(avail.cpus.map((c) => [c, []])))
   const children = once ? [] : avail.cpus.map((c) => [c, pinnedChild(c, command)])
   try {
     // the children start, set up and run each piece once at the same time (untimed: V8 compiles the
@@ -175,9 +186,12 @@ export const probeCoreSpeeds = async ({ command, label, reps = 3, once = false, 
     await Promise.all(children.map(([, ch]) => ch.ready()))
     for (const p of list) await Promise.all(children.map(([, ch]) => ch.run(p.name)))
     const byCpu = new Map(children)
-    for (let r = 0; r < reps; r++)
+    for (let r = 0; r < reps; r++) {
       for (const c of r % 2 === 0 ? avail.cpus : [...avail.cpus].reverse())
         for (const [k, p] of list.entries()) runs[k].get(c).push(once ? onceOn(c, command) : await byCpu.get(c).run(p.name))
+      // and every CPU at once, as W = ncpu workers run (the CPUs of a VM may slow each other down)
+      for (const [k, p] of list.entries()) (await Promise.all(children.map(([, ch]) => ch.run(p.name)))).forEach((x, i) => together[k].get(avail.cpus[i]).push(x))
+    }
   } catch (e) {
     const failed = { ok: false, why: `per-core probe failed: ${e instanceof Error ? e.message : String(e)}` }
     return answer(list.map(() => failed))
@@ -185,7 +199,7 @@ export const probeCoreSpeeds = async ({ command, label, reps = 3, once = false, 
     for (const [, ch] of children) ch.close()
   }
   const seconds = (performance.now() - started) / 1000
-  return answer(list.map((p, k) => probeFrom(p.label, reps, once ? 'once' : 'persistent', avail.online, runs[k], seconds, list.length)))
+  return answer(list.map((p, k) => probeFrom(p.label, reps, once ? 'once' : 'persistent', avail.online, runs[k], seconds, list.length, once ? null : together[k])))
 }
 
 /**
@@ -197,8 +211,9 @@ export const blendProbes = (label, parts) => {
   const bad = parts.find((x) => !x.probe.ok)
   if (bad !== undefined) return bad.probe
   const first = parts[0].probe
-  const cpus = first.cpus.map((c, i) => ({ cpu: c.cpu, ms: parts.reduce((a, x) => a + (x.ms * x.probe.cpus[i].ms) / x.probe.fastestMs, 0), wallMs: null, runs: [] }))
-  return withIdeal({ ok: true, label, reps: first.reps, mode: 'blend', measure: 'blend', cpus, online: first.online, seconds: 0 })
+  const blend = (of) => first.cpus.map((c, i) => ({ cpu: c.cpu, ms: parts.reduce((a, x) => a + (x.ms * of(x.probe)[i].ms) / x.probe.fastestMs, 0), wallMs: null, runs: [] }))
+  const together = parts.every((x) => x.probe.together !== null) ? blend((p) => p.together) : null
+  return withIdeal({ ok: true, label, reps: first.reps, mode: 'blend', measure: 'blend', cpus: blend((p) => p.cpus), together, online: first.online, seconds: 0 })
 }
 
 /**
@@ -247,6 +262,13 @@ export const formatProbe = (probe) => {
     `ideal speed-up (the W fastest CPUs together against the fastest alone, Σ t_fastest / t_i; no loss between busy cores): ` +
       probe.ideal.map((s, i) => `W=${i + 1} ×${s.toFixed(2)}`).join(', ') +
       (probe.slowestMs > probe.fastestMs ? ` (from a 1-thread run on the slowest CPU, ×${(probe.slowestMs / probe.fastestMs).toFixed(2)} these: ${probe.ideal.slice(1).map((s, i) => `W=${i + 2} ×${((s * probe.slowestMs) / probe.fastestMs).toFixed(2)}`).join(', ')})` : ''),
+    ...(probe.together === null
+      ? []
+      : [
+          `every CPU at once (the piece on all ${probe.together.length} CPUs at the same time${probe.mode === 'blend' ? '' : `, best of ${probe.reps}`}): ` +
+            probe.together.map((c) => `CPU ${c.cpu} ${ms(c.ms)} ms (×${(probe.fastestMs / c.ms).toFixed(2)} the fastest's speed alone)`).join(', ') +
+            ` → W=${probe.together.length} ×${probe.idealTogether.toFixed(2)} against the fastest CPU alone (×${probe.ideal.at(-1).toFixed(2)} from the times alone)`,
+        ]),
   ]
 }
 
@@ -267,7 +289,8 @@ export const ceilingNote = (probe, w, measured, endProbe) => {
       ? `×${c.fastestBaseline.toFixed(2)} if the 1-worker baseline ran on the fastest CPU → ${pct(measured / c.fastestBaseline)} of it (an upper bound of the efficiency); ×${c.slowestBaseline.toFixed(2)} if it ran on the slowest → ${pct(measured / c.slowestBaseline)}`
       : `×${c.fastestBaseline.toFixed(2)} → ${pct(measured / c.fastestBaseline)} of it`
   }
-  return `measured ×${measured.toFixed(2)}; ceiling ${one(probe)}${endProbe?.ok ? `; by the probe at the end ${one(endProbe)}` : ''}`
+  const busy = (p) => (p.idealTogether !== null && w >= p.cpus.length ? ` [every CPU busy at once: ×${p.idealTogether.toFixed(2)} → ${pct(measured / p.idealTogether)}]` : '')
+  return `measured ×${measured.toFixed(2)}; ceiling ${one(probe)}${busy(probe)}${endProbe?.ok ? `; by the probe at the end ${one(endProbe)}${busy(endProbe)}` : ''}`
 }
 
 /**
