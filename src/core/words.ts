@@ -103,19 +103,35 @@ export const wordsFromRng = (rng: Rng): RandomWords => {
 
 /** A buffered reader over a RandomWords: words are consumed in the order the source produces them. */
 export class WordStream {
-  readonly source: RandomWords
+  private from: RandomWords
   private readonly buf: Uint32Array
   private pos: number
   constructor(source: RandomWords, chunkWords = 16384) {
     if (!Number.isInteger(chunkWords) || chunkWords < 1) throw new RangeError(`chunkWords must be a positive integer, got ${chunkWords}`)
-    this.source = source
+    this.from = source
     this.buf = new Uint32Array(chunkWords)
     this.pos = chunkWords
   }
 
+  /** The source the words are read from. */
+  get source(): RandomWords {
+    return this.from
+  }
+
+  /**
+   * Reads from `source` from now on, its first word next, the words still buffered dropped: the
+   * stream `new WordStream(source, chunk)` would be, without allocating a chunk (for a hot loop that
+   * starts one short keyed stream after another, src/trainers/lda/parallel/release-work.ts).
+   */
+  restart(source: RandomWords): this {
+    this.from = source
+    this.pos = this.buf.length
+    return this
+  }
+
   nextUint32(): number {
     if (this.pos === this.buf.length) {
-      this.source.fill(this.buf)
+      this.from.fill(this.buf)
       this.pos = 0
     }
     return this.buf[this.pos++] as number
@@ -129,7 +145,7 @@ export class WordStream {
    */
   peekChunk(): { readonly words: Uint32Array; readonly next: number } {
     if (this.pos === this.buf.length) {
-      this.source.fill(this.buf)
+      this.from.fill(this.buf)
       this.pos = 0
     }
     return { words: this.buf, next: this.pos }
@@ -175,6 +191,6 @@ export class WordStream {
     const buffered = Math.min(out.length, this.buf.length - this.pos)
     out.set(this.buf.subarray(this.pos, this.pos + buffered))
     this.pos += buffered
-    if (buffered < out.length) this.source.fill(buffered === 0 ? out : out.subarray(buffered))
+    if (buffered < out.length) this.from.fill(buffered === 0 ? out : out.subarray(buffered))
   }
 }

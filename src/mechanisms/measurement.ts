@@ -23,6 +23,7 @@ import type { WordStream } from '../core/words.js'
 import { discreteGaussian, discreteLaplace, gaussian, nonPrivate, poissonSample, type PrivacyEvent, sampleWithoutReplacement, selfCompose } from './event.js'
 import type { NeighbouringRelation } from './neighbouring.js'
 import { discreteGaussianSampler, discreteLaplaceSampler } from './noise/index.js'
+import { checkCells } from './noise/discrete-laplace.js'
 import { fillNormal } from './noise/normal.js'
 import { fixedSubset, poissonSubset } from './noise/subsets.js'
 
@@ -59,11 +60,6 @@ export const discreteLaplaceTableEvent = (scale: number, s: TableSensitivity): P
 /** The discrete Gaussian event of a table release (ρ = cells·perCell²/(2σ²)-zCDP). */
 export const discreteGaussianTableEvent = (sigma: number, s: TableSensitivity): PrivacyEvent => tableEvent(discreteGaussian(sigma, s.perCell, s.relation), s)
 
-const addNoise = (counts: ArrayLike<number>, noise: Float64Array): Float64Array => {
-  for (let i = 0; i < noise.length; i++) noise[i] = (counts[i] as number) + (noise[i] as number)
-  return noise
-}
-
 /** The exact integer noise of a table release, as data (so that another thread can build the same sampler). */
 export type TableNoise =
   | { readonly kind: 'discrete-laplace'; readonly scale: number }
@@ -71,8 +67,14 @@ export type TableNoise =
   /** The continuous Gaussian of `gaussianVector` (./noise/normal.ts, with its caveat). */
   | { readonly kind: 'gaussian'; readonly sigma: number }
 
+/** A table noise's sampler: draws into `out`, or added to counts cell by cell (./noise/discrete-laplace.ts `fillAdd`). */
+export interface TableNoiseSampler {
+  fill<A extends Float64Array>(s: WordStream, out: A): A
+  fillAdd(s: WordStream, counts: ArrayLike<number>, out: Float64Array, from: number, to: number): void
+}
+
 /** The sampler of `n` (./noise). */
-export const tableNoiseSampler = (n: TableNoise): { fill<A extends Float64Array>(s: WordStream, out: A): A } =>
+export const tableNoiseSampler = (n: TableNoise): TableNoiseSampler =>
   n.kind === 'discrete-laplace'
     ? discreteLaplaceSampler(n.scale)
     : n.kind === 'discrete-gaussian'
@@ -81,6 +83,12 @@ export const tableNoiseSampler = (n: TableNoise): { fill<A extends Float64Array>
           fill: <A extends Float64Array>(s: WordStream, out: A): A => {
             fillNormal(s, n.sigma, out)
             return out
+          },
+          // the normals of the cells' range, then the counts added (fillNormal may draw its normals in pairs)
+          fillAdd: (s, counts, out, from, to) => {
+            checkCells(counts, out, from, to)
+            fillNormal(s, n.sigma, out.subarray(from, to))
+            for (let c = from; c < to; c++) out[c] = (counts[c] as number) + (out[c] as number)
           },
         }
 
@@ -98,7 +106,14 @@ const tableRelease = (label: string, noise: TableNoise, event: PrivacyEvent, noi
   return {
     label,
     event,
-    run: noiser === undefined ? (counts, words) => addNoise(counts, sampler.fill(words, new Float64Array(counts.length))) : (counts, words) => noiser(noise, counts, words),
+    run:
+      noiser === undefined
+        ? (counts, words) => {
+            const out = new Float64Array(counts.length)
+            sampler.fillAdd(words, counts, out, 0, out.length)
+            return out
+          }
+        : (counts, words) => noiser(noise, counts, words),
   }
 }
 

@@ -73,6 +73,22 @@ describe('WordStream', () => {
     )
   })
 
+  it('restart(source) reads as a new stream over source would, whatever was read or buffered before', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 50 }), fc.array(fc.tuple(fc.integer(), fc.integer({ min: 0, max: 120 })), { maxLength: 6 }), (chunk, runs) => {
+        const s = new WordStream(seededWords('before'), chunk)
+        s.nextUint32()
+        for (const [seed, n] of runs) {
+          const source = seededWords(seed)
+          expect(s.restart(source).source).toBe(source)
+          const got = Array.from({ length: n }, () => s.nextUint32())
+          expect(got).toEqual(words(seededWords(seed), n))
+        }
+      }),
+      { seed: 4, numRuns: 200 },
+    )
+  })
+
   it('nextDouble is in [0, 1) with 53 random bits', () => {
     const s = new WordStream(seededWords(5))
     let bad = 0

@@ -29,7 +29,7 @@
  */
 import type { WordStream } from '../../core/words.js'
 import { bernoulliExpNeg, type ExactRatio, expNegUnit } from './bernoulli.js'
-import { BlockLaplace, checkScale, type DiscreteLaplaceSampler, discreteLaplaceSampler, fillSamples, TABLE_MAX_SCALE } from './discrete-laplace.js'
+import { BlockLaplace, checkScale, type DiscreteLaplaceSampler, discreteLaplaceSampler, fillAddSamples, fillSamples, TABLE_MAX_SCALE } from './discrete-laplace.js'
 import { approxRatio, dyadic } from './rational.js'
 import { exactFloor, expNegBounds, LazyUniform } from './real.js'
 
@@ -39,6 +39,8 @@ export interface DiscreteGaussianSampler {
   sample(s: WordStream): number
   /** Fills `out` with successive draws (the words `sample` would read, in the same order) and returns it. */
   fill<A extends Float64Array>(s: WordStream, out: A): A
+  /** out[i] = counts[i] + the next draw, for i = from … to − 1 in order (the words of `fill` over those cells). */
+  fillAdd(s: WordStream, counts: ArrayLike<number>, out: Float64Array, from: number, to: number): void
 }
 
 /** The largest σ accepted (the scale of its Laplace proposal). */
@@ -154,6 +156,10 @@ export class DiscreteGaussian implements DiscreteGaussianSampler {
 
   fill<A extends Float64Array>(s: WordStream, out: A): A {
     return fillSamples(this, s, out)
+  }
+
+  fillAdd(s: WordStream, counts: ArrayLike<number>, out: Float64Array, from: number, to: number): void {
+    fillAddSamples(this, s, counts, out, from, to)
   }
 }
 

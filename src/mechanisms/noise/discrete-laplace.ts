@@ -37,6 +37,11 @@ export interface DiscreteLaplaceSampler {
   sample(s: WordStream): number
   /** Fills `out` with successive draws (the words `sample` would read, in the same order) and returns it. */
   fill<A extends Float64Array>(s: WordStream, out: A): A
+  /**
+   * out[i] = counts[i] + the next draw, for i = from … to − 1 in order: the words and sums of `fill`
+   * over those cells followed by the addition, without the noise ever stored on its own.
+   */
+  fillAdd(s: WordStream, counts: ArrayLike<number>, out: Float64Array, from: number, to: number): void
 }
 
 /** The largest scale accepted: beyond it, draws of 2^53 or more (not exact as doubles) stop being negligible. */
@@ -46,6 +51,18 @@ export const MAX_DISCRETE_LAPLACE_SCALE = 2 ** 46
 export const fillSamples = <A extends Float64Array>(sampler: { sample(s: WordStream): number }, s: WordStream, out: A): A => {
   for (let i = 0; i < out.length; i++) out[i] = sampler.sample(s)
   return out
+}
+
+/** Throws a RangeError unless [from, to) is a range of cells of both `counts` and `out` (a `fillAdd` past either end would write nothing, or NaN). */
+export const checkCells = (counts: ArrayLike<number>, out: Float64Array, from: number, to: number): void => {
+  if (!(Number.isInteger(from) && Number.isInteger(to) && from >= 0 && from <= to && to <= out.length && to <= counts.length))
+    throw new RangeError(`fillAdd: cells [${from}, ${to}) outside the counts (${counts.length}) or the output (${out.length})`)
+}
+
+/** `fillAdd` by successive `sample`s: out[i] = counts[i] + sample(s) for i = from … to − 1, the words of `fillSamples`. */
+export const fillAddSamples = (sampler: { sample(s: WordStream): number }, s: WordStream, counts: ArrayLike<number>, out: Float64Array, from: number, to: number): void => {
+  checkCells(counts, out, from, to)
+  for (let i = from; i < to; i++) out[i] = (counts[i] as number) + sampler.sample(s)
 }
 
 /** The largest scale drawn from threshold tables (about 21.5·t entries of 8 bytes, built in milliseconds). */
@@ -68,44 +85,60 @@ export class TableLaplace implements DiscreteLaplaceSampler {
       if (y !== 0) return -y
     }
   }
-  /**
-   * `sample` out.length times, the same words in the same order, without a call or an unpredictable
-   * branch per draw in the common case: the guide's count g for the word's prefix v is exact when
-   * F_{g+1} < v (no threshold between, no tie), so Y = g is sure; otherwise (a cell holding a
-   * threshold, a tie, the tail: under last/2^12 of the prefixes) `fromPrefix` decides with the same
-   * prefix, reading further words from the stream, as `sample` does. The sign is the word's low bit
-   * B; B = 1, Y = 0 is rejected (the slot is written again by the next word), as `sample` starts over.
-   * The words are read from the stream's chunk in place (`peekChunk`). Measured at t = 2, a million
-   * draws from node:crypto (node bench/noise.bench.mjs, 2 loaded cores): 60.4 → 28.5 ms.
-   */
+  /** `sample` out.length times, the same words in the same order (`fillAdd` onto zeros: 0 + a draw is the draw, never −0). */
   fill<A extends Float64Array>(s: WordStream, out: A): A {
+    out.fill(0)
+    this.fillAdd(s, out, out, 0, out.length)
+    return out
+  }
+
+  /**
+   * out[i] = counts[i] + `sample(s)` for i = from … to − 1, the same words in the same order, without a
+   * call or an unpredictable branch per draw in the common case: the word w's cell of the guide,
+   * w >>> (guideShift + 1), holds its prefix's count Y when that count is sure for every prefix of the
+   * cell (`GeometricTable.sureGuide`: all but at most `last` of the 2^12 or more cells); otherwise
+   * (a cell holding a threshold, a tie, the tail) `fromPrefix` decides from the same prefix after
+   * the exact test F_{g+1} < v, reading further words from the stream, as `sample` does. The sign is
+   * the word's low bit B, (1 − 2B)·Y = (Y xor −B) + B; B = 1, Y = 0 is rejected: the cell is written
+   * counts[i] + 0 and written again by the next word, as `sample` starts over (so `out` may be
+   * `counts` itself). The words are read from the stream's chunk in place (`peekChunk`); each word
+   * fills at most one cell, so the inner loop runs to one bound, the chunk's end or to − i words on.
+   * Measured at t = 2 (node bench/noise-table-ab.mjs, pinned to one core): see docs/trainers.md.
+   */
+  fillAdd(s: WordStream, counts: ArrayLike<number>, out: Float64Array, from: number, to: number): void {
     const m = this.magnitude
-    const { floors, guide, guideShift } = m
-    const n = out.length
-    let i = 0
-    while (i < n) {
+    const { floors, sureGuide } = m
+    const cellShift = m.guideShift + 1 // the cell of prefix w >>> 1
+    checkCells(counts, out, from, to)
+    let i = from
+    while (i < to) {
       const chunk = s.peekChunk()
       const words = chunk.words
-      const end = words.length
       let p = chunk.next
-      let moved = false
-      while (i < n && p < end) {
-        const w = words[p++] as number
-        const v = w >>> 1
-        let y = guide[v >>> guideShift] as number
-        if (!((floors[y + 1] as number) < v)) {
-          s.skipTo(p)
-          y = m.fromPrefix(s, v) // may read further words: the chunk is peeked again below
-          moved = true
-        }
+      const end = Math.min(words.length, p + (to - i))
+      while (p < end) {
+        const w = words[p] as number
+        const y = sureGuide[w >>> cellShift] as number
+        if (y < 0) break
+        p++
         const b = w & 1
-        out[i] = y - 2 * b * y
-        i += 1 - (b & ((y - 1) >>> 31)) // rejected (not counted) when B = 1 and Y = 0
-        if (moved) break
+        out[i] = (counts[i] as number) + ((y ^ -b) + b)
+        i += 1 - (b & ((y - 1) >>> 31))
       }
-      if (!moved) s.skipTo(p)
+      if (p === end) {
+        s.skipTo(p)
+        continue
+      }
+      // the word at p falls in a cell holding a threshold: Y = g if F_{g+1} < v, else from the prefix and further words
+      const w = words[p++] as number
+      const v = w >>> 1
+      let y = -1 - (sureGuide[w >>> cellShift] as number)
+      s.skipTo(p)
+      if (!((floors[y + 1] as number) < v)) y = m.fromPrefix(s, v)
+      const b = w & 1
+      out[i] = (counts[i] as number) + (y - 2 * b * y)
+      if (!(b === 1 && y === 0)) i++
     }
-    return out
   }
 }
 
@@ -157,6 +190,10 @@ export class BlockLaplace implements DiscreteLaplaceSampler {
 
   fill<A extends Float64Array>(s: WordStream, out: A): A {
     return fillSamples(this, s, out)
+  }
+
+  fillAdd(s: WordStream, counts: ArrayLike<number>, out: Float64Array, from: number, to: number): void {
+    fillAddSamples(this, s, counts, out, from, to)
   }
 }
 

@@ -30,6 +30,13 @@ export class GeometricTable {
   /** guide[i]: the count of sure thresholds for the largest v in cell i (a lower bound for the whole cell); the cell of v is v >>> guideShift. */
   readonly guide: Int32Array
   readonly guideShift: number
+  /**
+   * The guide with its cells sorted for a hot loop in one load: sureGuide[i] = guide[i] = g when every
+   * prefix v of cell i has exactly g sure thresholds and no tie (F_{g+1} < the cell's smallest v, so
+   * F_{g+1} < v for all of them), else −1 − g (a cell holding the threshold F_{g+1}: at most `last`
+   * cells of the 2^12 or more, which `fromPrefix` decides).
+   */
+  readonly sureGuide: Int32Array
 
   /** P(Y ≥ y) = exp(−y·n/d); n, d > 0, and λ = n/d small enough that the table (about 21.5/λ entries) fits. */
   constructor(n: bigint, d: bigint) {
@@ -49,6 +56,7 @@ export class GeometricTable {
       while (y > 0 && (floors[y] as number) <= vMax) y--
       this.guide[i] = y
     }
+    this.sureGuide = this.guide.map((g, i) => ((floors[g + 1] as number) < i * 2 ** this.guideShift ? g : -1 - g))
   }
 
   /** Y given the 31-bit prefix v of its uniform (further words from s when a tie or the tail needs them). */

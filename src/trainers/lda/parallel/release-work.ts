@@ -53,18 +53,26 @@ export const samplerCache = (): ((n: TableNoise) => NoiseSampler) => {
   }
 }
 
+/** The thread's stream for keyed blocks, restarted at each block's own words (`addNoiseBlock` runs to its end before another starts). */
+let keyedBlockWords: WordStream | undefined
+
 /**
- * out[c] = counts[c] + noise for the cells of noise block b: from `crypto` (a thread's node:crypto
- * stream, shared by the blocks it takes) or, keyed, the block's own stream.
+ * out[c] = counts[c] + noise for the cells of noise block b, the noise added as it is drawn
+ * (`fillAdd`): from `crypto` (a thread's node:crypto stream, shared by the blocks it takes) or,
+ * keyed, the block's own stream (one buffer of 1,024 words restarted per block, not a new one).
  */
 export const addNoiseBlock = (sampler: NoiseSampler, random: StreamKey, crypto: () => WordStream, counts: ArrayLike<number>, out: Float64Array, b: number, scratch: Int32Array): void => {
   const n = counts.length
   const c0 = Math.min(n, b * NOISE_BLOCK)
   const c1 = Math.min(n, c0 + NOISE_BLOCK)
   if (c0 === c1) return
-  const words = random.kind === 'crypto' ? crypto() : new WordStream(xoshiroWords(keyedState(random.key, b, scratch), 'keyed block'), 1024)
-  sampler.fill(words, out.subarray(c0, c1))
-  for (let c = c0; c < c1; c++) out[c] = (counts[c] as number) + (out[c] as number)
+  let words: WordStream
+  if (random.kind === 'crypto') words = crypto()
+  else {
+    const block = xoshiroWords(keyedState(random.key, b, scratch), 'keyed block')
+    words = keyedBlockWords === undefined ? (keyedBlockWords = new WordStream(block, 1024)) : keyedBlockWords.restart(block)
+  }
+  sampler.fillAdd(words, counts, out, c0, c1)
 }
 
 /** A thread's node:crypto word stream, made on first use (a command's blocks share it). */
