@@ -43,7 +43,8 @@
 // worker count's speed-up printed beside that ceiling (the lines "core-speed ceiling"); where the
 // 1-worker baseline ran is unknown, so both ends are stated (core-speeds.mjs ceilingNote). The probe runs
 // again at the end (the CPUs of this VM changed speed within minutes), and the ceiling by both is printed
-// before the checks. --core-probe-trials 0 skips the probe.
+// before the checks. --core-probe-trials 0 skips the probe (on 16 CPUs each probe takes about 35 s: skip it
+// there when device time is short).
 import { execFileSync } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { availableParallelism, loadavg } from 'node:os'

@@ -21,6 +21,10 @@
 // Cores alone: what W cores lose to each other when all are busy (a shared cache, an all-core clock,
 // SMT siblings) is not in S(W); audit.bench.mjs's section 1a measures that for its hot loop.
 //
+// Cost: set-up and one warm-up run (all CPUs at once), then reps × (ncpu + 1) runs of each piece; the runs
+// alone are sequential, so the cost grows with the CPUs: on 2 CPUs the benches' probes take 4–12 s, on 16 the
+// audit bench's (about 0.6 s a round per CPU) would take about 35 s each time it probes.
+//
 // Two kinds of child:
 // - persistent (the default): the child is a Node script that calls `serveCoreProbe`; it sets up once
 //   (modules, data: untimed), prints {"ready":true}, then times one run of a piece per line "run" (or
