@@ -41,7 +41,9 @@
 // by an amount that depends on the code. The --trials audit's per-core times are then blended from the
 // two (its 1-worker run's trials part at the hot loop's ratios, the rest at the small audit's) and each
 // worker count's speed-up printed beside that ceiling (the lines "core-speed ceiling"); where the
-// 1-worker baseline ran is unknown, so both ends are stated (core-speeds.mjs ceilingNote). The probe runs
+// 1-worker baseline ran is unknown, so both ends are stated (core-speeds.mjs ceilingNote), and then the
+// ceiling for the CPUs the fastest 1-worker run's worker was seen on (its last CPU, read from /proc at every
+// 8th chunk result of its estimation and selection batches; the fits are not sampled). The probe runs
 // again at the end (the CPUs of this VM changed speed within minutes), and the ceiling by both is printed
 // before the checks. --core-probe-trials 0 skips the probe (on 16 CPUs each probe takes about 35 s: skip it
 // there when device time is short).
@@ -50,7 +52,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { availableParallelism, loadavg } from 'node:os'
 import { parseArgs } from 'node:util'
 import { byThreadKind, threadCpu } from './audit-threads.mjs'
-import { blendProbes, ceilingNote, formatProbe, probeCoreSpeeds, serveCoreProbe, targetNote } from './core-speeds.mjs'
+import { baselineNote, blendProbes, ceilingNote, cpuSampler, formatProbe, probeCoreSpeeds, serveCoreProbe, targetNote } from './core-speeds.mjs'
 import { acquireWorkerPool, auditMechanism, auditZoo, closeSharedWorkerPool, createWorkerPool, hashSeed, runChunk, zooEntry } from '../dist/attacks/index.js'
 
 const { values } = parseArgs({ options: { trials: { type: 'string', default: '10000000' }, workers: { type: 'string' }, reps: { type: 'string', default: '3' }, json: { type: 'boolean', default: false }, 'child-audit': { type: 'string' }, 'core-probe': { type: 'string' }, 'core-probe-trials': { type: 'string' } } })
@@ -300,6 +302,18 @@ const serialOf = (w, inlineFits = false) => {
   // one by one; a batch cannot finish faster than its longest fit on any number of workers).
   const fitBatches = []
   let chunks = 0
+  // On 1 worker, where its work ran: the worker thread's last CPU read at every 8th chunk result (core-speeds.mjs
+  // cpuSampler; the worker is the thread new since threads0), so the 1-worker baseline's ceiling is known.
+  const where = w === 1 && threads0 !== null ? cpuSampler() : null
+  let workerTids = null
+  let results = 0
+  const sampled = (onResult) =>
+    where === null
+      ? onResult
+      : (...args) => {
+          if (results++ % 8 === 0) where.sample((workerTids ??= readdirSync('/proc/self/task').filter((t) => !threads0.has(t))))
+          return onResult(...args)
+        }
   /** A job runner timed: on 1 worker job by job (each batch's sum and longest job), else as a whole. */
   const jobsOn = (runner) => (jobs) => {
     const t = performance.now()
@@ -324,7 +338,7 @@ const serialOf = (w, inlineFits = false) => {
     run: (tasks, onResult, stop) => {
       const t = performance.now()
       const c = process.cpuUsage()
-      const err = pool.right.run(tasks, onResult, stop)
+      const err = pool.right.run(tasks, sampled(onResult), stop)
       inRun += performance.now() - t
       const d = process.cpuUsage(c)
       cpuRun += (d.user + d.system) / 1e3
@@ -364,6 +378,7 @@ const serialOf = (w, inlineFits = false) => {
     threads,
     timeline: timelineStats(pool.right.timeline, w),
     epsilonLowerBound: r.right.epsilonLowerBound,
+    residency: where?.counts ?? null,
   }
 }
 // Interleaved repetitions (1, 2, …, 1, 2, …): each worker count keeps its fastest run.
@@ -579,6 +594,11 @@ if (!values.json && auditProbe.ok) {
   for (const line of [...formatProbe(auditProbeEnd), ...formatProbe(hotProbeEnd), ...formatProbe(blendedEnd)]) console.log(line)
   console.log(`core-speed ceiling, by the probes at the start and at the end:`)
   for (const b of serial.byWorkers.filter((x) => x.workers > 1)) console.log(`  W=${String(b.workers).padEnd(3)} ${ceilingNote(blended, b.workers, b.speedup, blendedEnd)}`)
+  // where the fastest 1-worker run's work ran (its estimation chunks; the fits are not sampled)
+  for (const b of serial.byWorkers.filter((x) => x.workers > 1)) {
+    const notes = [blended, blendedEnd].map((p) => baselineNote(p, b.workers, b.speedup, s1.residency))
+    if (notes[0] !== null) console.log(`  W=${String(b.workers).padEnd(3)} ${notes[0]} (probe at the start)${notes[1] === null ? '' : `; by the probe at the end ${notes[1].slice(notes[1].indexOf('→') + 2)}`}`)
+  }
 }
 const load1 = loadavg()
 // On a machine shared with other work the wall-clock ratio is capped by the CPU this process gets
@@ -607,7 +627,7 @@ const checks = [
 ]
 // Issue 23's ×1.9 on 2 workers against what this machine's CPUs allow for the audit (section 0's probe).
 const target2 = `${targetNote(blended, 2, 1.9, blendedEnd)}; measured ×${serial.measured2.toFixed(2)}`
-if (values.json) console.log(JSON.stringify({ cores, physicalCores, suspects, ceilings: [...ceilings.values()].map((c) => ({ ...c, speedup: ceilingAt(c.workers) })), coreSpeeds: { audit: auditProbe, hotLoop: hotProbe, blended, atEnd: { audit: auditProbeEnd, hotLoop: hotProbeEnd, blended: blendedEnd }, target2 }, node: process.version, loadavg: { before: load0, after: load1 }, rows, startup, serial, checks }, null, 2))
+if (values.json) console.log(JSON.stringify({ cores, physicalCores, suspects, ceilings: [...ceilings.values()].map((c) => ({ ...c, speedup: ceilingAt(c.workers) })), coreSpeeds: { audit: auditProbe, hotLoop: hotProbe, blended, atEnd: { audit: auditProbeEnd, hotLoop: hotProbeEnd, blended: blendedEnd }, baselineCpus: s1.residency === null ? null : Object.fromEntries(s1.residency), target2 }, node: process.version, loadavg: { before: load0, after: load1 }, rows, startup, serial, checks }, null, 2))
 else {
   console.log(`\nload average after: ${load1.map((x) => x.toFixed(2)).join(' ')}`)
   for (const [what, ok, got] of checks) console.log(`${ok ? 'PASS' : 'MISS'}  ${what}: ${got}`)

@@ -298,6 +298,43 @@ export const ceilingNote = (probe, w, measured, endProbe) => {
 }
 
 /**
+ * Where a thread runs, sampled: `sample(tids)` reads the CPU each thread of this process last ran on
+ * (/proc/self/task/<tid>/stat, field 39; 'thread-self' for the calling thread; Linux only, a no-op
+ * elsewhere) and counts it. Sampled at equal amounts of work (a chunk, an iteration), the counts are the
+ * share of the work each CPU did: what tells where a 1-worker baseline ran.
+ */
+export const cpuSampler = () => {
+  const counts = new Map()
+  return {
+    counts,
+    sample: (tids) => {
+      for (const tid of tids) {
+        try {
+          const stat = readFileSync(tid === 'thread-self' ? '/proc/thread-self/stat' : `/proc/self/task/${tid}/stat`, 'utf8')
+          const cpu = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[36])
+          if (Number.isInteger(cpu)) counts.set(cpu, (counts.get(cpu) ?? 0) + 1)
+        } catch {}
+      }
+    },
+  }
+}
+
+/**
+ * The ceiling at W for a 1-worker baseline whose work the sampler saw on each CPU in the counts' shares:
+ * its time per unit of work is Σ_j share_j · t_j, so the ceiling is S(W) · Σ_j share_j · t_j / t_fastest.
+ * Null without samples on the probed CPUs.
+ */
+export const baselineNote = (probe, w, measured, counts) => {
+  if (!probe.ok || counts === null) return null
+  const seen = probe.cpus.map((c) => counts.get(c.cpu) ?? 0)
+  const n = seen.reduce((a, b) => a + b, 0)
+  if (n === 0) return null
+  const mix = probe.cpus.reduce((a, c, i) => a + (seen[i] / n) * c.ms, 0) / probe.fastestMs
+  const c = coreCeiling(probe, w).fastestBaseline * mix
+  return `the 1-worker run's work seen on ${probe.cpus.map((x, i) => `CPU ${x.cpu} ${seen[i]}`).join(', ')} of ${n} samples → ceiling for that mix ×${c.toFixed(2)}, measured ×${measured.toFixed(2)} = ${((100 * measured) / c).toFixed(0)}% of it`
+}
+
+/**
  * Whether a speed-up target at W is within the probes' ceiling, in one phrase: reachable wherever the
  * 1-worker run went if every probe's fastest-CPU ceiling allows it, nowhere if no probe's slowest-CPU one does.
  */

@@ -21,7 +21,7 @@ import { topVocabulary } from '../dist/trainers/corpus/text.js'
 import { calibrateVocabulary, dpVocabulary, vocabularyCounts } from '../dist/trainers/corpus/dp-vocabulary.js'
 import { addRemove, replaceOne } from '../dist/mechanisms/neighbouring.js'
 import { sweepCommandMs } from '../dist/trainers/lda/parallel/pool.js'
-import { ceilingNote, formatProbe, probeCoreSpeeds, serveCoreProbe, targetNote } from './core-speeds.mjs'
+import { baselineNote, ceilingNote, cpuSampler, formatProbe, probeCoreSpeeds, serveCoreProbe, targetNote } from './core-speeds.mjs'
 
 const quick = process.argv.includes('--quick')
 const SWEEPS = quick ? 30 : 200
@@ -66,7 +66,8 @@ const sampleRss = () => { peak = Math.max(peak, process.memoryUsage().rss) }
 // VM need not be equal, which caps W workers below ×W (this 2-core VM: one CPU ×0.7-0.8 the other's speed for
 // some code). Each speed-up is printed beside that ceiling (the lines "core-speed ceiling"; for SUB-LDA and
 // CDP-LDA+ it is HDP-LDA's, their own may differ); where the 1-worker fit ran is unknown, so both ends of the
-// ceiling are stated (core-speeds.mjs ceilingNote). The probe runs again after the fits (the CPUs of this VM changed
+// ceiling are stated (core-speeds.mjs ceilingNote), then the ceiling for the CPUs the 1-worker fit was seen on
+// (it runs in this thread: the CPU this thread last ran on, read from /proc after every iteration). The probe runs again after the fits (the CPUs of this VM changed
 // speed within minutes) and the 2-worker speed-ups are stated against both. `--core-probe 0` skips it.
 const PROBE_ITERATIONS = 10
 const WORKERS_K = 50
@@ -118,16 +119,20 @@ const workersSection = async () => {
     const best = new Map()
     for (let round = 0; round < REPEATS; round++)
       for (const workers of counts) {
+        // on 1 worker the fit runs in this thread: the CPU it last ran on, read after every iteration (core-speeds.mjs
+        // cpuSampler), says where the 1-worker baseline ran
+        const where = workers === 1 ? cpuSampler() : null
+        const onIteration = where === null ? undefined : () => where.sample(['thread-self'])
         const c0 = process.cpuUsage()
         const p0 = sweepCommandMs()
         const t0 = performance.now()
-        const f = trainer.fit(data.train, { topics: K, iterations: SW, alpha: ALPHA, beta: BETA, ...extra }, secure(), { logLikelihoodEvery: 0, workers })
+        const f = trainer.fit(data.train, { topics: K, iterations: SW, alpha: ALPHA, beta: BETA, ...extra }, secure(), { logLikelihoodEvery: 0, workers, onIteration })
         const ms = performance.now() - t0
         const parallelMs = sweepCommandMs() - p0
         const cu = process.cpuUsage(c0)
         const cpuMs = (cu.user + cu.system) / 1000 // every thread of the process
         const ppl = heldOutPerplexity(f.right.model.phi, K, data.testObserved, data.testHeldOut).right.perplexity
-        if (!best.has(workers) || ms < best.get(workers).ms) best.set(workers, { workers, ms, cpuMs, serialMs: ms - parallelMs, ppl })
+        if (!best.has(workers) || ms < best.get(workers).ms) best.set(workers, { workers, ms, cpuMs, serialMs: ms - parallelMs, ppl, residency: where?.counts ?? null })
       }
     const runs = [...best.values()]
     const one = runs[0]
@@ -143,10 +148,12 @@ const workersSection = async () => {
     }
     // beside the per-core ceiling (the probe above): both ends, since the 1-worker fit's CPU is unknown
     if (probe.ok)
-      for (const r of runs.filter((x) => x.workers > 1))
-        console.log(`${''.padEnd(30)} core-speed ceiling${name === 'HDP-LDA' ? '' : " (HDP-LDA's probe)"}, ${r.workers} workers: ${ceilingNote(probe, r.workers, one.ms / r.ms)}`)
+      for (const r of runs.filter((x) => x.workers > 1)) {
+        const seen = baselineNote(probe, r.workers, one.ms / r.ms, one.residency)
+        console.log(`${''.padEnd(30)} core-speed ceiling${name === 'HDP-LDA' ? '' : " (HDP-LDA's probe)"}, ${r.workers} workers: ${ceilingNote(probe, r.workers, one.ms / r.ms)}${seen === null ? '' : `; ${seen}`}`)
+      }
     const two = runs.find((x) => x.workers === 2)
-    if (two !== undefined) best2.set(name, one.ms / two.ms)
+    if (two !== undefined) best2.set(name, { speedup: one.ms / two.ms, residency: one.residency })
     const cost = perThread(one) / perThread(cgsRun)
     const at16 = 1 / (f + (1 - f) / 16)
     console.log(`${''.padEnd(30)} 1 thread: ×${cost.toFixed(2)} CGS's tokens/s${name === 'HDP-LDA' ? ` (target ≥ ×0.8: ${cost >= 0.8 ? 'met' : 'missed'})` : ''}; serial fraction f = ${(100 * f).toFixed(2)} % → Amdahl at 16 cores: ×${at16.toFixed(1)}`)
@@ -158,10 +165,16 @@ const workersSection = async () => {
   if (probe.ok) {
     console.log('the per-core probe again, at the end:')
     for (const l of formatProbe(probeEnd)) console.log(l)
-    for (const [name, m] of best2) console.log(`core-speed ceiling by the probes at the start and at the end, ${name}${name === 'HDP-LDA' ? '' : " (HDP-LDA's probe)"}, 2 workers: ${ceilingNote(probe, 2, m, probeEnd)}`)
+    for (const [name, m] of best2) {
+      const at = [probe, probeEnd].map((p) => baselineNote(p, 2, m.speedup, m.residency))
+      console.log(
+        `core-speed ceiling by the probes at the start and at the end, ${name}${name === 'HDP-LDA' ? '' : " (HDP-LDA's probe)"}, 2 workers: ${ceilingNote(probe, 2, m.speedup, probeEnd)}` +
+          (at[0] === null ? '' : `; ${at[0]} (start)${at[1] === null ? '' : `, ${at[1].slice(at[1].indexOf('→') + 2)} (end)`}`),
+      )
+    }
   }
   const hdp2 = best2.get('HDP-LDA')
-  console.log(`issue 27, HDP-LDA on this machine's CPUs (the probes): ${targetNote(probe, 2, 1.8, probeEnd)}${hdp2 === undefined ? '' : `; measured ×${hdp2.toFixed(2)}`}`)
+  console.log(`issue 27, HDP-LDA on this machine's CPUs (the probes): ${targetNote(probe, 2, 1.8, probeEnd)}${hdp2 === undefined ? '' : `; measured ×${hdp2.speedup.toFixed(2)}`}`)
   console.log(`load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} at the end; section took ${((performance.now() - started) / 1000).toFixed(0)} s`)
 }
 // The per-core probe's child (pinned by the parent): one 1-worker HDP-LDA fit per line "run".
