@@ -130,15 +130,21 @@ export interface ModuleFunction {
   readonly body: ReadonlyArray<number>
 }
 
+/** The largest memory a module may import, in 64 KiB pages (4 GiB: all of wasm32). */
+const MAX_PAGES = 65536
+
 /**
  * A module with the given functions, each exported; it imports its memory (at least one page) as
- * env.memory and, when given, one function as env.<name> (called with `op.call(0)`).
+ * env.memory and, when given, one function as env.<name> (called with `op.call(0)`). `sharedMemory`:
+ * the memory it imports is a shared one (`sharedMemory` below, used by several threads' instances at once).
  */
-export const functionsModule = (functions: ReadonlyArray<ModuleFunction>, imported?: ImportedFunction): Uint8Array => {
+export const functionsModule = (functions: ReadonlyArray<ModuleFunction>, imported?: ImportedFunction, sharedMemory = false): Uint8Array => {
   const n = functions.length
   const own = functions.map((f) => [0x60, ...vec(f.params.map((t) => [t])), 0])
   const types = imported === undefined ? own : [...own, [0x60, ...vec(imported.params.map((t) => [t])), ...vec(imported.results.map((t) => [t]))]]
-  const imports = [[...name('env'), ...name('memory'), 0x02, 0x00, 0x01], ...(imported === undefined ? [] : [[...name('env'), ...name(imported.name), 0x00, ...uleb(n)]])]
+  // memory limits (§5.3.8): 0x00 min; 0x03 min, max, shared (the threads proposal, in V8 since 2019)
+  const limits = sharedMemory ? [0x03, ...uleb(1), ...uleb(MAX_PAGES)] : [0x00, 0x01]
+  const imports = [[...name('env'), ...name('memory'), 0x02, ...limits], ...(imported === undefined ? [] : [[...name('env'), ...name(imported.name), 0x00, ...uleb(n)]])]
   const first = imported === undefined ? 0 : 1
   return new Uint8Array([
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
@@ -171,7 +177,7 @@ export const forRange = (v: number, from: Code, to: Code, ...loopBody: Code[]): 
 
 /** The part of the WebAssembly JS API the kernels use (lib "ES2022" does not declare it). */
 interface WasmApi {
-  readonly Memory: new (d: { initial: number }) => { readonly buffer: ArrayBuffer }
+  readonly Memory: new (d: { initial: number; maximum?: number; shared?: boolean }) => { readonly buffer: ArrayBuffer }
   readonly Module: new (bytes: Uint8Array) => object
   readonly Instance: new (m: object, imports: object) => { readonly exports: Record<string, unknown> }
   readonly validate: (bytes: Uint8Array) => boolean
@@ -190,6 +196,24 @@ export const instantiateModule = (module: object | undefined, bytes: number, imp
   if (wasm === undefined || module === undefined) return undefined
   const memory = new wasm.Memory({ initial: Math.max(1, Math.ceil(bytes / 65536)) })
   return { buffer: memory.buffer, exports: new wasm.Instance(module, { env: { ...imports, memory } }).exports }
+}
+
+/** A WebAssembly memory of at least `bytes` (whole pages), shared between threads (its buffer a SharedArrayBuffer; post it to a worker); undefined where it cannot be had. */
+export const sharedMemory = (bytes: number): object | undefined => {
+  if (wasm === undefined) return undefined
+  const pages = Math.max(1, Math.ceil(bytes / 65536))
+  if (pages > MAX_PAGES) return undefined
+  try {
+    return new wasm.Memory({ initial: pages, maximum: pages, shared: true })
+  } catch {
+    return undefined
+  }
+}
+
+/** An instance of a `functionsModule` built with `sharedMemory` on `memory` (a `sharedMemory`): its buffer and exports. */
+export const instantiateShared = (module: object | undefined, memory: object, imports: Record<string, unknown> = {}): { readonly buffer: ArrayBuffer; readonly exports: Record<string, unknown> } | undefined => {
+  if (wasm === undefined || module === undefined) return undefined
+  return { buffer: (memory as { buffer: ArrayBuffer }).buffer, exports: new wasm.Instance(module, { env: { ...imports, memory } }).exports }
 }
 
 /** `instantiateModule` of a one-function module: the memory's buffer and its export `exported`. */

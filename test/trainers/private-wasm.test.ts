@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { seeded } from '../../src/core/rng.js'
 import { exactCumulative } from '../../src/trainers/lda/exact-draw.js'
 import { blockCount, ROW_BLOCK, wordFactors } from '../../src/trainers/lda/parallel/release-work.js'
-import { massCoefficient, PIECE_TOKENS, wasmPrivateAvailable, wasmPrivateSweeper } from '../../src/trainers/lda/private-wasm.js'
+import { massCoefficient, PIECE_TOKENS, sharedSweepMemory, wasmPrivateAvailable, wasmPrivateSweeper } from '../../src/trainers/lda/private-wasm.js'
 import { type ExtraWords, extraWords, sparseSweep } from '../../src/trainers/lda/sweep-kernel.js'
 
 interface Case {
@@ -128,6 +128,41 @@ describe.runIf(wasmPrivateAvailable)('the WebAssembly private sweep', () => {
       expect(Array.from(sweeper.q, (x) => Object.is(x, -0) ? 'neg0' : x)).toEqual(Array.from(q, (x) => Object.is(x, -0) ? 'neg0' : x))
       expect(sweeper.qsum).toEqual(qsum)
     }
+  })
+
+  it.each([
+    [3, 70, 2],
+    [7, 130, 3],
+    [50, 200, 4],
+  ])('on one shared memory (K = %i, V = %i, %i threads): q built row range by row range is the own-memory q, and every part sweeps as alone', (K, V, parts) => {
+    const c = randomCase(K + V, K, V, Array.from({ length: 12 }, (_, i) => (i * 53) % 90), 3)
+    const memory = sharedSweepMemory(c, parts)
+    if (memory === undefined) throw new Error('no shared WebAssembly memory')
+    const own = wasmPrivateSweeper(c)
+    const shared = Array.from({ length: parts }, (_, j) => wasmPrivateSweeper({ ...c, z: c.z.slice(), ndk: c.ndk.slice() }, { memory, part: j }))
+    if (own === undefined || shared.some((x) => x === undefined)) throw new Error('no WebAssembly')
+    const r = seeded(V).next
+    const release = Float64Array.from({ length: V * K }, () => Math.round((r() - 0.3) * 40))
+    const inv = Float64Array.from({ length: K }, () => 1 / (r() * 1000 + V * 0.01))
+    own.factors(release, inv, 1, 9, 0.01)
+    // the parts take row ranges in turn, the last one ragged; every part then sees the one q
+    for (let w0 = 0, j = 0; w0 < V; w0 += 17, j = (j + 1) % parts) shared[j]?.factors(release, inv, 1, 9, 0.01, w0, Math.min(V, w0 + 17))
+    for (const x of shared) {
+      expect(x?.q).toEqual(own.q)
+      expect(x?.qsum).toEqual(own.qsum)
+    }
+    // each part sweeps a range of documents from its own scratch: the own-memory sweeper's topics
+    const D = c.docStart.length - 1
+    const draws = words(K, c.tokens.length)
+    const alone = { ...c, z: c.z.slice(), ndk: c.ndk.slice() }
+    const ref = wasmPrivateSweeper(alone)
+    ref?.factors(release, inv, 1, 9, 0.01)
+    ref?.sweep(0, D, draws, undefined, extraWords(keyed))
+    const together = { ...c, z: c.z.slice(), ndk: c.ndk.slice() }
+    const onShared = Array.from({ length: parts }, (_, j) => wasmPrivateSweeper(together, { memory, part: j }))
+    for (let j = 0; j < parts; j++) onShared[j]?.sweep(Math.floor((j * D) / parts), Math.floor(((j + 1) * D) / parts), draws, undefined, extraWords(keyed))
+    expect(together.z).toEqual(alone.z)
+    expect(together.ndk).toEqual(alone.ndk)
   })
 
   it('sweeps a document longer than a piece, between short ones', () => {

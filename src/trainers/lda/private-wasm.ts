@@ -28,7 +28,7 @@
  *
  * @module
  */
-import { type Code, F64, I32, V128, body, compileModule, f64Of, forRange, functionsModule, instantiateModule, ld, ldf, op, st, stf, whileLoop } from '../../core/wasm-binary.js'
+import { type Code, F64, I32, V128, body, compileModule, f64Of, forRange, functionsModule, instantiateModule, instantiateShared, ld, ldf, op, sharedMemory, st, stf, whileLoop } from '../../core/wasm-binary.js'
 import { scanCoefficient, TINY, UNIT_ROUNDOFF, WORD_SCALE } from './exact-draw.js'
 import { type ExtraWords, slowDraw, topicBits } from './sweep-kernel.js'
 
@@ -222,16 +222,20 @@ const factorsCode: Code = [
  * The module: imports env.memory and env.slow(i, nnz, base, m) → topic; exports sweep(D, K, bits,
  * subsampled, 12 addresses, α, cW, cR) and factors(K, V, 3 addresses, scale, C, β).
  */
-export const privateSweepModuleBytes = (): Uint8Array =>
+export const privateSweepModuleBytes = (sharedMemory = false): Uint8Array =>
   functionsModule(
     [
       { exported: 'sweep', params: PARAMS, body: body([[I32_LOCALS, I32], [F64_LOCALS, F64], [V128_LOCALS, V128]], code) },
       { exported: 'factors', params: [I32, I32, I32, I32, I32, F64, F64, F64], body: body([[3, I32], [1, F64], [5, V128]], factorsCode) },
     ],
     { name: 'slow', params: [I32, I32, I32, I32], results: [I32] },
+    sharedMemory,
   )
 
 const compiled = compileModule(privateSweepModuleBytes())
+/** The same module on an imported shared memory (`sharedSweepMemory`), compiled at its first use. */
+let compiledShared: object | undefined | null
+const sharedModule = (): object | undefined => (compiledShared ??= compileModule(privateSweepModuleBytes(true)) ?? null) ?? undefined
 
 /**
  * The coefficient c with eR = c·R̃ bounding |R̃ − R| for the dense mass (`mass`), where `sparseSweep`
@@ -274,10 +278,11 @@ export interface WasmPrivateSweeper {
   readonly qsum: Float64Array
   /**
    * q and qsum from a release n̂ (V×K) as ./parallel/release-work.ts `wordFactors` computes them for
-   * every row, with inv_k = 1/(n̂_k + Vβ) given: the release is copied into q's place and turned into
-   * q there (no other copy of q is made, and none per sweep).
+   * the rows [w0, w1) (default: every row), with inv_k = 1/(n̂_k + Vβ) given: the release's rows are
+   * copied into q's place and turned into q there (no other copy of q is made, and none per sweep).
+   * On a shared memory each thread builds some rows of the one q every thread reads.
    */
-  readonly factors: (release: Float64Array, inv: Float64Array, scale: number, clip: number, beta: number) => void
+  readonly factors: (release: Float64Array, inv: Float64Array, scale: number, clip: number, beta: number, w0?: number, w1?: number) => void
   /**
    * `sparseSweep` of documents [d0, d1) with its arguments (`words`: the first words in its layout,
    * from `fillRangeDraws`), drawing the same topics bit for bit.
@@ -286,11 +291,11 @@ export interface WasmPrivateSweeper {
 }
 
 /**
- * A WebAssembly sweeper over `s` for one thread (its own instance and memory), or undefined where
- * WebAssembly is unavailable (the caller runs `sparseSweep`).
+ * The byte layout of a sweeper's memory: q (one double past its last row) and Σ_k q_wk, then one
+ * thread's scratch (the f64 arrays first, 8-aligned, then the i32 arrays, then the include bytes).
+ * q and the per-topic arrays take K rounded up to even, for the two-lane loads of an odd K.
  */
-export const wasmPrivateSweeper = (s: PrivateSweepArrays): WasmPrivateSweeper | undefined => {
-  if (compiled === undefined) return undefined
+const layoutOf = (s: PrivateSweepArrays) => {
   const { K, V, docStart } = s
   const D = docStart.length - 1
   let longest = 0
@@ -298,14 +303,40 @@ export const wasmPrivateSweeper = (s: PrivateSweepArrays): WasmPrivateSweeper | 
   // a piece holds at most the corpus's tokens: a tiny corpus (an audit's many fits of a few documents)
   // takes a few pages, not PIECE_TOKENS' ~0.9 MB zeroed per fit
   const T = Math.max(Math.min(PIECE_TOKENS, docStart[D] as number), longest, 1)
-  // byte layout: the f64 arrays first (8-aligned), then the i32 arrays, then the include bytes
   const PIECE_DOCS = pieceDocs(K)
-  // q has one double past its last row and the per-topic arrays K rounded up to even, for the two-lane loads of an odd K
   const KP = K + (K & 1)
   const lengths = { q: V * K + 1, qsum: V, ndkf: KP, inv: KP, nz: K, nzPos: K, doc: PIECE_DOCS + 1, tok: T, z: T, draws: T, ndk: PIECE_DOCS * K }
-  const bytes = 8 * (lengths.q + lengths.qsum + lengths.ndkf + lengths.inv) + 4 * (lengths.nz + lengths.nzPos + lengths.doc + 3 * T + lengths.ndk) + T
+  const factorBytes = 8 * (lengths.q + lengths.qsum)
+  const scratch = 8 * (lengths.ndkf + lengths.inv) + 4 * (lengths.nz + lengths.nzPos + lengths.doc + 3 * T + lengths.ndk) + T
+  return { T, PIECE_DOCS, lengths, factorBytes, scratchBytes: 8 * Math.ceil(scratch / 8) }
+}
+
+/**
+ * One WebAssembly memory for the `parts` threads of a fit over `s`: q and Σ_k q_wk once, built by the
+ * threads together (each some rows: `factors(…, w0, w1)`) and read by every thread's sweep, then each
+ * thread's scratch. A thread of its own memory builds and holds all of q (V·K doubles) itself, so
+ * building q costs every thread the whole table, whatever the number of threads. Undefined where a
+ * shared memory cannot be had (or would pass MAX_BYTES): the threads keep memories of their own.
+ */
+export const sharedSweepMemory = (s: PrivateSweepArrays, parts: number): object | undefined => {
+  if (compiled === undefined || sharedModule() === undefined) return undefined
+  const { factorBytes, scratchBytes } = layoutOf(s)
+  const bytes = factorBytes + parts * scratchBytes
+  return bytes > MAX_BYTES ? undefined : sharedMemory(bytes)
+}
+
+/**
+ * A WebAssembly sweeper over `s` for one thread — its own instance and memory, or (`shared`) its
+ * instance on part `part`'s place of a `sharedSweepMemory` — or undefined where WebAssembly is
+ * unavailable (the caller runs `sparseSweep`).
+ */
+export const wasmPrivateSweeper = (s: PrivateSweepArrays, shared?: { readonly memory: object; readonly part: number }): WasmPrivateSweeper | undefined => {
+  if (compiled === undefined) return undefined
+  const { K, V, docStart } = s
+  const { T, PIECE_DOCS, lengths, factorBytes, scratchBytes } = layoutOf(s)
+  const bytes = factorBytes + scratchBytes
   // q per thread: past MAX_BYTES (or where the memory cannot be had) the thread keeps the JavaScript loop
-  if (bytes > MAX_BYTES) return undefined
+  if (shared === undefined && bytes > MAX_BYTES) return undefined
   let extra: ExtraWords = () => () => 0
   let pieceStart = 0
   const bits = topicBits(K)
@@ -317,7 +348,7 @@ export const wasmPrivateSweeper = (s: PrivateSweepArrays): WasmPrivateSweeper | 
   }
   let w: ReturnType<typeof instantiateModule>
   try {
-    w = instantiateModule(compiled, bytes, { slow })
+    w = shared === undefined ? instantiateModule(compiled, bytes, { slow }) : instantiateShared(sharedModule(), shared.memory, { slow })
   } catch {
     return undefined // the memory could not be allocated
   }
@@ -335,6 +366,7 @@ export const wasmPrivateSweeper = (s: PrivateSweepArrays): WasmPrivateSweeper | 
   }
   const q = f64(lengths.q)
   const qsum = f64(lengths.qsum)
+  at = factorBytes + (shared === undefined ? 0 : shared.part * scratchBytes)
   const ndkf = f64(lengths.ndkf)
   const inv = f64(lengths.inv)
   const nz = i32(lengths.nz)
@@ -351,10 +383,11 @@ export const wasmPrivateSweeper = (s: PrivateSweepArrays): WasmPrivateSweeper | 
   const cR = massCoefficient(K)
   const run = w.exports.sweep as (...args: number[]) => void
   const runFactors = w.exports.factors as (...args: number[]) => void
-  const factors = (release: Float64Array, inverse: Float64Array, scale: number, clip: number, beta: number): void => {
-    q.set(release)
+  const factors = (release: Float64Array, inverse: Float64Array, scale: number, clip: number, beta: number, w0 = 0, w1 = V): void => {
+    if (w0 >= w1) return
+    q.set(release.subarray(w0 * K, w1 * K), w0 * K)
     inv.set(inverse.subarray(0, K))
-    runFactors(K, V, q.byteOffset, qsum.byteOffset, inv.byteOffset, scale, clip, beta)
+    runFactors(K, w1 - w0, q.byteOffset + 8 * w0 * K, qsum.byteOffset + 8 * w0, inv.byteOffset, scale, clip, beta)
   }
   const sweep = (d0: number, d1: number, words: Uint32Array, include: Uint8Array | undefined, ex: ExtraWords): void => {
     extra = ex

@@ -57,6 +57,7 @@ import type { TableNoise, TableNoiser } from '../../mechanisms/measurement.js'
 import { type Attached, CHUNKS_PER_PART, COIN_RATE, type Command, type CountedTokens, cutByWeight, PARAMS, RELEASE_SCALE, type SweepArrays, sweepPart } from './parallel/part.js'
 import { type Pool, startPool } from './parallel/pool.js'
 import { addBlockNoise, blockCount, blocksByWork, inverseTotals, NOISE_BLOCK, noiseBlocksPerRowBlock, ROW_BLOCK, samplerCache, type StreamKey, type WordIndex, wordIndex } from './parallel/release-work.js'
+import { sharedSweepMemory } from './private-wasm.js'
 import type { SparseEngine } from './sparse.js'
 import { type GibbsState, sharedInt32 } from './state.js'
 import { maxPackedCount, type SweepRandomness } from './sweep-kernel.js'
@@ -203,6 +204,8 @@ const build = (state: GibbsState, alpha: number, beta: number, clip: number, wor
   const f64 = (n: number): Float64Array => (threaded ? new Float64Array(new SharedArrayBuffer(8 * n)) : new Float64Array(n))
   const i32 = (n: number): Int32Array => (threaded ? new Int32Array(new SharedArrayBuffer(4 * n)) : new Int32Array(n))
   const index = given !== undefined && (!threaded || given.byWord.buffer instanceof SharedArrayBuffer) && given.byWord.length === tokens.length ? given : wordIndex(tokens, V, i32)
+  // several threads sweeping in WebAssembly share one q (built by rows, together) where the runtime gives a shared memory
+  const wasmMemory = threaded && engine === 'wasm' ? sharedSweepMemory({ K, V, alpha, tokens, docStart, z, ndk }, parts) : undefined
   const arrays: SweepArrays = {
     K,
     V,
@@ -228,6 +231,7 @@ const build = (state: GibbsState, alpha: number, beta: number, clip: number, wor
     chunkCut: cutByWeight(docStart, parts === 1 ? 1 : Math.min(D, parts * CHUNKS_PER_PART)),
     next: i32(1),
     engine,
+    ...(wasmMemory === undefined ? {} : { wasmMemory }),
   }
   const started = startPool(sweepPart, arrays, parts)
   if (E.isLeft(started)) return started
@@ -266,11 +270,17 @@ const build = (state: GibbsState, alpha: number, beta: number, clip: number, wor
     factorsOwed = true
   }
   let factorsOwed = false
-  /** Whether the next sweep builds q first (once per release), and that it will. */
+  /**
+   * Whether the next sweep builds q first (once per release), and that it will: in the sweep's own
+   * command on threads of their own q; on a shared q in a command of its own before it (every row must
+   * be built before any thread sweeps), the sweep then building nothing.
+   */
   const takeFactors = (): boolean => {
     const f = factorsOwed
     factorsOwed = false
-    return f
+    if (!f || arrays.wasmMemory === undefined) return f
+    run({ type: 'factors' })
+    return false
   }
   /**
    * The tables owed a count, and which tokens each counts: n_wk after a sweep or the initial topics

@@ -92,6 +92,12 @@ export interface SweepArrays {
   readonly next: Int32Array
   /** Which loop sweeps: WebAssembly (./private-wasm.ts, where available) or the JavaScript `sparseSweep`; the same draws. */
   readonly engine: SparseEngine
+  /**
+   * The WebAssembly memory the threads share (../private-wasm.ts `sharedSweepMemory`): one q, built by
+   * all of them together (`factors` command) and read by every sweep, instead of one q per thread, each
+   * built whole. Undefined: each thread's sweeper has a memory and a q of its own.
+   */
+  readonly wasmMemory?: object
 }
 
 /** Slots of a command's words (the pool's COMMAND_WORDS). */
@@ -143,9 +149,11 @@ export type Command =
    */
   | { readonly type: 'noise'; readonly random: StreamKey; readonly count: CountedTokens | undefined; readonly sums: boolean }
   | { readonly type: 'column-sums' }
+  /** q from the attached release into the shared WebAssembly memory (`wasmMemory`), by blocks of rows. */
+  | { readonly type: 'factors' }
   | { readonly type: 'coins'; readonly adaptive: boolean; readonly random: StreamKey }
   | { readonly type: 'initial-topics'; readonly random: StreamKey }
-const TYPES = ['sweep', 'sweep-doc-noise', 'count', 'noise', 'column-sums', 'coins', 'initial-topics'] as const
+const TYPES = ['sweep', 'sweep-doc-noise', 'count', 'noise', 'column-sums', 'coins', 'initial-topics', 'factors'] as const
 /**
  * Which tokens a word-topic table counts: every token (n_wk), or those of SUB-LDA's sample
  * (include[i] = 1), by rows from z; or `parts`: every token, already counted along the sweep into the
@@ -206,6 +214,7 @@ export const readCommand = (words: Int32Array): Command => {
     case 'coins':
       return { type, adaptive: flag, random: stream }
     case 'column-sums':
+    case 'factors':
       return { type }
     default:
       throw new RangeError(`unknown sweep command ${words[CMD]}`)
@@ -231,7 +240,11 @@ export const makePart = (s: SweepArrays, j: number) => {
   // the sweep in WebAssembly (./private-wasm.ts, the same draws as sparseSweep), made at the first use; null: unavailable
   let sweeper: WasmPrivateSweeper | null | undefined
   const wasm = (): WasmPrivateSweeper | undefined => {
-    if (sweeper === undefined) sweeper = (s.engine === 'wasm' ? wasmPrivateSweeper(s) : undefined) ?? null
+    if (sweeper === undefined) {
+      sweeper = (s.engine === 'wasm' ? wasmPrivateSweeper(s, s.wasmMemory === undefined ? undefined : { memory: s.wasmMemory, part: j }) : undefined) ?? null
+      // the threads share one q that only their sweepers hold: a thread without one could not read it
+      if (sweeper === null && s.wasmMemory !== undefined) throw new Error(`thread ${j} cannot instantiate the WebAssembly sweep on the shared memory`)
+    }
     return sweeper ?? undefined
   }
   /**
@@ -264,6 +277,8 @@ export const makePart = (s: SweepArrays, j: number) => {
     countCells(K, s.index, s.z, include, table, b * NOISE_BLOCK, Math.min(table.length, (b + 1) * NOISE_BLOCK))
   /** Builds this thread's q from the attached release: every row, on every thread (in WebAssembly: where the sweep reads it). */
   const buildFactors = (t: Attached): void => {
+    // a shared q is built by the `factors` command, each row once: every thread writing all of it would race with the sweeps
+    if (s.wasmMemory !== undefined) throw new Error('a sweep with factors on a shared memory: run the factors command')
     const release = need(t.release, 'the release')
     const scale = s.params[RELEASE_SCALE] as number
     const w = wasm()
@@ -354,6 +369,13 @@ export const makePart = (s: SweepArrays, j: number) => {
       case 'column-sums':
         eachUnit(rowBlocks, (rb) => columnSums(K, V, need(t.release, 'the release'), s.params[RELEASE_SCALE] as number, s.colBlocks, rb, rb + 1))
         return
+      case 'factors': {
+        const release = need(t.release, 'the release')
+        const w = wasm() as WasmPrivateSweeper // a shared memory means a sweeper on every thread (above)
+        const scale = s.params[RELEASE_SCALE] as number
+        eachUnit(rowBlocks, (rb) => w.factors(release, s.inverseTotals, scale, s.clip, s.beta, rb * ROW_BLOCK, Math.min(V, (rb + 1) * ROW_BLOCK)))
+        return
+      }
       case 'coins': {
         const frequent = c.adaptive ? need(t.frequent, 'the frequent pairs') : undefined
         let kept = 0
