@@ -1,7 +1,7 @@
 // Per-core speed probe: how fast each CPU of this machine runs a piece of a bench's own workload, and
 // the W-thread speed-up that this allows. Why: on a VM the CPUs need not be equal (the 2-core VM of
 // 2026-11-28 ran a scalar ALU loop ×1.4 slower pinned to CPU 1 than to CPU 0 at 08:35 UTC, and ×1.4 slower
-// on CPU 0 than on CPU 1 at 08:45, while memory-latency-bound code showed little difference), so a 2-worker
+// on CPU 0 than on CPU 1 at 08:41, while memory-latency-bound code showed little difference), so a 2-worker
 // speed-up is capped near 1 + t(fast)/t(slow), not 2, by an amount that depends on the code and changes
 // with the host. A bench probes when it runs and prints its measured speed-up beside this ceiling.
 //
@@ -18,8 +18,9 @@
 // t_fastest / t_i. It assumes the 1-thread baseline ran on the fastest core. A 1-thread run the OS
 // placed on a slower core is slower, and the same W threads then beat it by up to t_slowest / t_fastest
 // more; since a bench does not know where its 1-thread run went, it states both (see `ceilingNote`).
-// Cores alone: what W cores lose to each other when all are busy (a shared cache, an all-core clock,
-// SMT siblings) is not in S(W); audit.bench.mjs's section 1a measures that for its hot loop.
+// S(W) is from each CPU alone: what the CPUs lose to each other when all are busy (a shared cache, an
+// all-core clock, SMT siblings, the host) is not in it; the "every CPU at once" line measures that at
+// W = ncpu (Σ t_fastest alone / t_i together), and audit.bench.mjs's section 1a for its hot loop at every W.
 //
 // Cost: set-up and one warm-up run (all CPUs at once), then reps × (ncpu + 1) runs of each piece; the runs
 // alone are sequential, so the cost grows with the CPUs: on 2 CPUs the benches' probes take 4–12 s, on 16 the
@@ -37,7 +38,7 @@
 // prints the table for any command (a persistent child must call serveCoreProbe; --pieces names the
 // pieces of a child that serves several), e.g. the audit's and HDP-LDA's probes alone:
 //   node bench/core-speeds.mjs --pieces audit,hot-loop -- node bench/audit.bench.mjs --core-probe serve --trials 300000
-//   node bench/core-speeds.mjs -- node bench/lda.bench.mjs --core-probe 10
+//   node bench/core-speeds.mjs -- node bench/lda.bench.mjs --core-probe-fit 10
 import { spawn, spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { cpus as osCpus } from 'node:os'
@@ -97,20 +98,32 @@ const jsonLines = (stream, onEnd) => {
   return () => (ready.length > 0 ? Promise.resolve(ready.shift()) : new Promise((resolve, reject) => waiting.push({ resolve, reject })))
 }
 
+/** The line of a child's stderr that says what went wrong: the last naming an error, else the last. */
+const lastError = (stderr) => {
+  const lines = stderr.trim().split('\n')
+  return lines.findLast((l) => /error/i.test(l)) ?? lines.at(-1)
+}
+
 /** A persistent child pinned to `cpu`: { ready, run(piece), close }. */
+const RUN_TIMEOUT_MS = 300_000
 const pinnedChild = (cpu, command) => {
   const child = spawn('taskset', ['-c', String(cpu), ...command], { stdio: ['pipe', 'pipe', 'pipe'] })
   let stderr = ''
   child.stderr.on('data', (d) => (stderr = (stderr + d).slice(-2000)))
   let exited = null
   child.on('exit', (code, signal) => (exited = signal ?? code))
-  const next = jsonLines(child.stdout, () => `the probe's child on CPU ${cpu} ended (exit ${exited}): ${stderr.trim().split('\n').pop() ?? ''}`)
+  const next = jsonLines(child.stdout, () => `the probe's child on CPU ${cpu} ended before answering${exited === null ? '' : ` (exit ${exited})`}${stderr.trim() === '' ? ' (did it call serveCoreProbe?)' : `: ${lastError(stderr)}`}`)
   child.stdin.on('error', () => undefined) // a child that died is reported by `next`
   return {
     ready: next,
     run: (piece) => {
       child.stdin.write(piece === undefined ? 'run\n' : `run ${piece}\n`)
-      return next()
+      // a child that stops answering fails the probe (one line) instead of holding up the bench
+      let timer
+      return Promise.race([
+        next(),
+        new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`the probe's child on CPU ${cpu} did not answer within ${RUN_TIMEOUT_MS / 1000} s`)), RUN_TIMEOUT_MS))),
+      ]).finally(() => clearTimeout(timer))
     },
     close: () => {
       child.stdin.end()
@@ -124,7 +137,7 @@ const onceOn = (cpu, command) => {
   const t = performance.now()
   const r = spawnSync('taskset', ['-c', String(cpu), ...command], { encoding: 'utf8', maxBuffer: 1 << 26 })
   const wall = performance.now() - t
-  if (r.error !== undefined || r.status !== 0) throw new Error(`the probe's command on CPU ${cpu} failed (exit ${r.status ?? r.error?.code}): ${String(r.stderr).trim().split('\n').pop() ?? ''}`)
+  if (r.error !== undefined || r.status !== 0) throw new Error(`the probe's command on CPU ${cpu} failed (exit ${r.status ?? r.error?.code}): ${lastError(String(r.stderr))}`)
   try {
     const x = JSON.parse(r.stdout.trim().split('\n').pop())
     if (typeof x.ms === 'number') return { ms: x.ms, cpuMs: x.cpuMs ?? null }
