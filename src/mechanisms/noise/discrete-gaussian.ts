@@ -29,7 +29,7 @@
  */
 import type { WordStream } from '../../core/words.js'
 import { bernoulliExpNeg, type ExactRatio, expNegUnit } from './bernoulli.js'
-import { BlockLaplace, checkScale, type DiscreteLaplaceSampler, discreteLaplaceSampler, fillAddSamples, fillSamples, TABLE_MAX_SCALE } from './discrete-laplace.js'
+import { BlockLaplace, checkCells, checkScale, type DiscreteLaplaceSampler, discreteLaplaceSampler, fillAddSamples, TABLE_MAX_SCALE, TableLaplace } from './discrete-laplace.js'
 import { approxRatio, dyadic } from './rational.js'
 import { exactFloor, expNegBounds, LazyUniform } from './real.js'
 
@@ -154,12 +154,62 @@ export class DiscreteGaussian implements DiscreteGaussianSampler {
     }
   }
 
+  /** `sample` out.length times, the same words in the same order (`fillAdd` onto zeros: 0 + a draw is the draw, never −0). */
   fill<A extends Float64Array>(s: WordStream, out: A): A {
-    return fillSamples(this, s, out)
+    out.fill(0)
+    this.fillAdd(s, out, out, 0, out.length)
+    return out
   }
 
+  /**
+   * out[i] = counts[i] + `sample(s)` for i = from … to − 1, the same words in the same order. With
+   * tables, the common attempt is read from the stream's chunk in place (`peekChunk`): the proposal
+   * word's Y from the Laplace's `sureGuide` (./discrete-laplace.ts `fillAdd`), B = 1, Y = 0 rejected,
+   * then the next word against a stored A_Y it differs from — accepted below it, rejected above (the
+   * proposal drawn again), as `accept` decides. Anything else (a cell holding a threshold, A_Y not
+   * yet computed or equal to the word, Y beyond the table, a chunk's last word) is left, before its
+   * proposal word, to one whole `sample`: every attempt starts afresh from the stream (Algorithms 2
+   * and 3 loop back to a new proposal), so stopping between attempts reads exactly the same words.
+   */
   fillAdd(s: WordStream, counts: ArrayLike<number>, out: Float64Array, from: number, to: number): void {
-    fillAddSamples(this, s, counts, out, from, to)
+    const proposal = this.proposal
+    const thresholds = this.thresholds
+    if (!(proposal instanceof TableLaplace) || thresholds.length === 0) {
+      fillAddSamples(this, s, counts, out, from, to)
+      return
+    }
+    checkCells(counts, out, from, to)
+    const sureGuide = proposal.magnitude.sureGuide
+    const cellShift = proposal.magnitude.guideShift + 1
+    const tabled = thresholds.length
+    let i = from
+    while (i < to) {
+      const chunk = s.peekChunk()
+      const words = chunk.words
+      const last = words.length - 1 // an attempt in place needs its acceptance word in the chunk too
+      let p = chunk.next
+      while (i < to && p < last) {
+        const w = words[p] as number
+        const y = sureGuide[w >>> cellShift] as number
+        if (y < 0 || y >= tabled) break
+        const a = thresholds[y] as number
+        const u = words[p + 1] as number
+        if (u === a || a !== a) break
+        const b = w & 1
+        const restart = b & ((y - 1) >>> 31) // B = 1, Y = 0: the proposal starts over (one word read)
+        const kept = (1 - restart) & +(u < a) // else the acceptance word: below A_Y keeps the draw
+        // branch-free: a draw not kept writes counts[i] + 0 (so `out` may be `counts`), and the cell is written again
+        out[i] = (counts[i] as number) + (((y ^ -b) + b) & -kept)
+        i += kept
+        p += 2 - restart
+      }
+      s.skipTo(p)
+      if (i < to) {
+        // the word at p starts an attempt not decided in place (or the chunk's last word): one whole draw
+        out[i] = (counts[i] as number) + this.sample(s)
+        i++
+      }
+    }
   }
 }
 

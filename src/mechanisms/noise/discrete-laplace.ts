@@ -71,7 +71,8 @@ export const TABLE_MAX_SCALE = 4096
 /** Y by inversion against exact threshold tables; one word gives the sign bit and Y's 31-bit prefix. */
 export class TableLaplace implements DiscreteLaplaceSampler {
   readonly scale: number
-  private readonly magnitude: GeometricTable
+  /** The magnitude Y's threshold table (read in place by the discrete Gaussian's fillAdd, ./discrete-gaussian.ts). */
+  readonly magnitude: GeometricTable
   constructor(scale: number) {
     this.scale = scale
     const { num, den } = dyadic(scale)

@@ -65,11 +65,17 @@ const cellsOf = (n: number, a: number, b: number): [number, number] => {
 }
 
 /** Words of the seeded stream, with words at a threshold (ties), of prefix 0 (the tail) and of Y = 0 with B = 1 (rejected) mixed in. */
-const wordsWith = (special: readonly number[], script: readonly number[], seed: number): RandomWords => {
+const wordsWith = (special: readonly number[], script: readonly number[], seed: number): RandomWords =>
+  givenWords(
+    script.map((k) => (k < 0 ? -1 : (special[k % special.length] as number))),
+    seed,
+  )
+/** `script`'s words (each −1 a word of the seeded stream), then the seeded stream seed + 1. */
+const givenWords = (script: readonly number[], seed: number): RandomWords => {
   const free = new Uint32Array(script.length)
   seededWords(seed).fill(free)
   return scripted(
-    script.map((k, i) => (k < 0 ? (free[i] as number) : (special[k % special.length] as number) >>> 0)),
+    script.map((w, i) => (w < 0 ? (free[i] as number) : w >>> 0)),
     seededWords(seed + 1),
   )
 }
@@ -120,7 +126,7 @@ describe('fillAdd: counts plus exact noise, the draws and words of the reference
         // and against repeated `sample` (the sampler's definition)
         expectSame(sampler.fillAdd.bind(sampler), (s, out) => fillSamples(sampler, s, out), () => wordsWith(special, script, seed), chunk, counts, 0, counts.length)
       }),
-      { seed: 2702, numRuns: 300 },
+      { seed: 2702, numRuns: 200 },
     )
   })
 
@@ -151,19 +157,63 @@ describe('fillAdd: counts plus exact noise, the draws and words of the reference
     )
   })
 
-  it('Bernoulli-block Laplace, discrete Gaussian and the continuous Gaussian: fill over the cells, then the counts added', () => {
-    const samplers = fc.oneof(
+  it('Bernoulli-block Laplace and discrete Gaussian: repeated sample plus the counts; the continuous Gaussian: fill over the cells, then the counts', () => {
+    const discrete = fc.oneof(
       fc.double({ min: 0.1, max: 1e7, noNaN: true }).map((t) => new BlockLaplace(t)),
       fc.double({ min: 0.2, max: 50, noNaN: true }).map((sigma) => new DiscreteGaussian(sigma)),
+      fc.double({ min: 0.2, max: 50, noNaN: true }).map((sigma) => new DiscreteGaussian(sigma, false)),
       fc.double({ min: 5000, max: 1e6, noNaN: true }).map((sigma) => new DiscreteGaussian(sigma)),
-      fc.double({ min: 0.1, max: 30, noNaN: true }).map((sigma) => tableNoiseSampler({ kind: 'gaussian', sigma })),
+      fc.constantFrom(1e-3, 2 ** -600).map((sigma) => new DiscreteGaussian(sigma)),
     )
     fc.assert(
-      fc.property(samplers, countsArb, fc.nat(), fc.nat(), fc.integer(), fc.integer({ min: 1, max: 70 }), (sampler, counts, a, b, seed, chunk) => {
+      fc.property(discrete, countsArb, fc.nat(), fc.nat(), fc.integer(), fc.integer({ min: 1, max: 70 }), (sampler, counts, a, b, seed, chunk) => {
+        const [from, to] = cellsOf(counts.length, a, b)
+        expectSame(sampler.fillAdd.bind(sampler), (s, out) => fillSamples(sampler, s, out), () => seededWords(seed), chunk, counts, from, to)
+      }),
+      { seed: 2705, numRuns: 150 },
+    )
+    fc.assert(
+      fc.property(fc.double({ min: 0.1, max: 30, noNaN: true }), countsArb, fc.nat(), fc.nat(), fc.integer(), fc.integer({ min: 1, max: 70 }), (sigma, counts, a, b, seed, chunk) => {
+        const sampler = tableNoiseSampler({ kind: 'gaussian', sigma })
         const [from, to] = cellsOf(counts.length, a, b)
         expectSame(sampler.fillAdd.bind(sampler), (s, out) => sampler.fill(s, out), () => seededWords(seed), chunk, counts, from, to)
       }),
-      { seed: 2705, numRuns: 150 },
+      { seed: 2707, numRuns: 100 },
+    )
+  })
+
+  it('discrete Gaussian with tables: proposal ties and tails, rejected proposals, acceptance words equal to A_y, first uses of A_y and chunk ends decided as repeated sample', () => {
+    const sigmas = fc.oneof(fc.constantFrom(1, Math.sqrt(14 / 4), 5, 0.4, 20, 37.5), fc.double({ min: 0.05, max: 40, noNaN: true }))
+    fc.assert(
+      fc.property(sigmas, fc.array(fc.integer({ min: -1, max: 600 }), { maxLength: 80 }), fc.integer(), fc.integer({ min: 1, max: 16 }), fc.boolean(), (sigma, script, seed, chunk, warm) => {
+        const make = (): DiscreteGaussian => {
+          const g = new DiscreteGaussian(sigma)
+          // A_y computed before the fill (or left to be computed on first use)
+          if (warm) for (let y = 0; y < Math.min(60, Math.ceil(9 * sigma)); y++) (g as unknown as { threshold(y: number): number }).threshold(y)
+          return g
+        }
+        const probe = make()
+        const laplace = (probe as unknown as { proposal: TableLaplace }).proposal
+        const acceptWords = Array.from({ length: Math.min(60, Math.ceil(9 * sigma)) }, (_, y) => (probe as unknown as { threshold(y: number): number }).threshold(y))
+        // pairs: a proposal word of magnitude y (mid-cell) and either sign, then an acceptance word A_y − 1, A_y or A_y + 1;
+        // y over the first magnitudes and around ⌈9σ⌉, where the stored A_y end (beyond: Algorithm 1's trials)
+        const floors = magnitudeOf(laplace).floors
+        const end = Math.ceil(9 * sigma)
+        const ys = [...Array.from({ length: 30 }, (_, y) => y), ...Array.from({ length: 16 }, (_, j) => end - 4 + j)].filter((y) => y >= 0 && y < floors.length - 1)
+        const pairs = ys.flatMap((y) => {
+          const v = Math.floor(((floors[y] as number) + (floors[y + 1] as number)) / 2)
+          const a = acceptWords[y] ?? 0x9e3779b9
+          return [0, 1].flatMap((sign) => [-1, 0, 1].map((d) => [2 * v + sign, (a + d) >>> 0]))
+        })
+        const special = specialWords(magnitudeOf(laplace)).concat(acceptWords, acceptWords.map((a) => a + 1), acceptWords.map((a) => a - 1))
+        // even k: a pair; odd k: a special word (a proposal's threshold, tail or rejection, or an A_y ± 1); −1: a seeded word
+        const scriptWords = script.flatMap((k) => (k < 0 ? [-1] : k % 2 === 0 ? (pairs[(k >> 1) % pairs.length] as number[]) : [special[(k >> 1) % special.length] as number]))
+        const counts = Int32Array.from({ length: script.length + 5 }, (_, i) => i % 4)
+        const a = make()
+        const b = make()
+        expectSame(a.fillAdd.bind(a), (s, out) => fillSamples(b, s, out), () => givenWords(scriptWords, seed), chunk, counts, 0, counts.length)
+      }),
+      { seed: 2708, numRuns: 200 },
     )
   })
 
