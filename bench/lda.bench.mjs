@@ -174,7 +174,7 @@ const workersSection = async () => {
     }
   }
   const hdp2 = best2.get('HDP-LDA')
-  console.log(`issue 27, HDP-LDA on this machine's CPUs (the probes): ${targetNote(probe, 2, 1.8, probeEnd)}${hdp2 === undefined ? '' : `; measured ×${hdp2.speedup.toFixed(2)}`}`)
+  if (probe.ok) console.log(`issue 27, HDP-LDA on this machine's CPUs (the probes): ${targetNote(probe, 2, 1.8, probeEnd)}${hdp2 === undefined ? '' : `; measured ×${hdp2.speedup.toFixed(2)}`}`)
   console.log(`load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} at the end; section took ${((performance.now() - started) / 1000).toFixed(0)} s`)
 }
 // The per-core probe's child (pinned by the parent): one 1-worker HDP-LDA fit per line "run".
