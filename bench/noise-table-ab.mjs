@@ -5,7 +5,7 @@
 // case after a warm-up; the figure is the median ns per cell over the rounds, and B/A the ratio to read.
 //
 //   git worktree add --detach /tmp/base main && ln -s "$PWD/node_modules" /tmp/base/ && (cd /tmp/base && npx tsc -p tsconfig.build.json)
-//   npm run build && taskset -c 1 node bench/noise-table-ab.mjs /tmp/base/dist dist [--cells 250000] [--tables 40] [--rounds 7] [--noise laplace:2,gaussian:5]
+//   npm run build && taskset -c 1 node bench/noise-table-ab.mjs /tmp/base/dist dist [--cells 250000] [--tables 40] [--rounds 7] [--noise laplace:2,gaussian:5] [--cold] [--shared]
 //
 // Cases, for each noise: `crypto` (a thread's node:crypto stream shared by the blocks of a table, as a worker draws a
 // release: ./src/trainers/lda/parallel/part.ts makes one stream per command), `keyed` (a --seed run: a xoshiro128**
@@ -29,6 +29,13 @@ const flag = (name, fallback) => {
 const cells = Number(flag('--cells', '250000'))
 const tables = Number(flag('--tables', '40'))
 const rounds = Number(flag('--rounds', '7'))
+// --cold: a 64 MiB array is read between tables (outside the timing), as a fit's sweep leaves the caches to the next release
+const cold = process.argv.includes('--cold')
+const flush = new Float64Array(cold ? 8 << 20 : 0)
+let sink = 0
+const evict = () => {
+  for (let k = 0; k < flush.length; k += 8) sink += flush[k]
+}
 const noises = flag('--noise', 'laplace:2').split(',').map((spec) => {
   const [kind, x] = spec.split(':')
   if (kind === 'laplace') return { kind: 'discrete-laplace', scale: Number(x) }
@@ -43,7 +50,9 @@ const load = async (dist) => {
 const builds = { A: await load(distA), B: await load(distB) }
 
 // Brown-like counts: most cells 0, the rest small, a few large (fixed, so both builds add the same table).
-const counts = new Int32Array(cells)
+// --shared: counts and output over SharedArrayBuffers, as the private Gibbs trainers' threads share them
+const shared = process.argv.includes('--shared')
+const counts = new Int32Array(shared ? new SharedArrayBuffer(4 * cells) : new ArrayBuffer(4 * cells))
 let x = 12345
 for (let c = 0; c < cells; c++) {
   x = (Math.imul(x, 1103515245) + 12345) >>> 0
@@ -115,23 +124,35 @@ for (const noise of noises) {
       }
     },
   }
-  console.log(`${label}, ${cells} cells, ${tables} tables a round, ${rounds} rounds, load ${loadavg()[0].toFixed(1)}; keyed tables identical: ${identical}; same words read and draws: ${sameWords}`)
+  console.log(`${label}, ${cells} cells, ${tables} tables a round${cold ? ' (caches flushed before each)' : ''}${shared ? ', shared arrays' : ''}, ${rounds} rounds, load ${loadavg()[0].toFixed(1)}; keyed tables identical: ${identical}; same words read and draws: ${sameWords}`)
   for (const [name, make] of Object.entries(cases)) {
     const runs = { A: [], B: [] }
     const go = {}
     for (const [k, b] of Object.entries(builds)) {
-      go[k] = make(b, b.measurement.tableNoiseSampler(noise), new Float64Array(cells))
+      go[k] = make(b, b.measurement.tableNoiseSampler(noise), new Float64Array(shared ? new SharedArrayBuffer(8 * cells) : new ArrayBuffer(8 * cells)))
       for (let w = 0; w < 5; w++) go[k]()
     }
     for (let r = 0; r < rounds; r++)
       for (const k of r % 2 === 0 ? ['A', 'B'] : ['B', 'A']) {
-        const t0 = performance.now()
-        for (let t = 0; t < tables; t++) go[k]()
-        runs[k].push(((performance.now() - t0) * 1e6) / (tables * cells))
+        let ms = 0
+        if (cold)
+          for (let t = 0; t < tables; t++) {
+            evict()
+            const t0 = performance.now()
+            go[k]()
+            ms += performance.now() - t0
+          }
+        else {
+          const t0 = performance.now()
+          for (let t = 0; t < tables; t++) go[k]()
+          ms = performance.now() - t0
+        }
+        runs[k].push((ms * 1e6) / (tables * cells))
       }
     const a = median(runs.A)
     const b = median(runs.B)
     console.log(`  ${name.padEnd(12)} ns/cell median (best): A ${a.toFixed(2)} (${Math.min(...runs.A).toFixed(2)}), B ${b.toFixed(2)} (${Math.min(...runs.B).toFixed(2)}); B/A ×${(b / a).toFixed(3)}`)
   }
 }
+if (sink === 1) console.log('')
 process.exit(0)
