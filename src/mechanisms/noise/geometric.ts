@@ -31,7 +31,7 @@ export class GeometricTable {
   readonly guide: Int32Array
   readonly guideShift: number
   /**
-   * The guide with its cells sorted for a hot loop in one load: sureGuide[i] = guide[i] = g when every
+   * The guide with each cell marked, for a hot loop that reads one table: sureGuide[i] = guide[i] = g when every
    * prefix v of cell i has exactly g sure thresholds and no tie (F_{g+1} < the cell's smallest v, so
    * F_{g+1} < v for all of them), else −1 − g (a cell holding the threshold F_{g+1}: at most `last`
    * cells of the 2^12 or more, which `fromPrefix` decides).
