@@ -9,7 +9,7 @@ import { seeded } from '../../src/core/rng.js'
 import { exactCumulative } from '../../src/trainers/lda/exact-draw.js'
 import { blockCount, ROW_BLOCK, wordFactors } from '../../src/trainers/lda/parallel/release-work.js'
 import { massCoefficient, PIECE_TOKENS, sharedSweepMemory, wasmPrivateAvailable, wasmPrivateSweeper } from '../../src/trainers/lda/private-wasm.js'
-import { type ExtraWords, extraWords, sparseSweep } from '../../src/trainers/lda/sweep-kernel.js'
+import { cryptoDraws, type ExtraWords, extraWords, sparseSweep } from '../../src/trainers/lda/sweep-kernel.js'
 
 interface Case {
   K: number
@@ -163,6 +163,45 @@ describe.runIf(wasmPrivateAvailable)('the WebAssembly private sweep', () => {
     for (let j = 0; j < parts; j++) onShared[j]?.sweep(Math.floor((j * D) / parts), Math.floor(((j + 1) * D) / parts), draws, undefined, extraWords(keyed))
     expect(together.z).toEqual(alone.z)
     expect(together.ndk).toEqual(alone.ndk)
+  })
+
+  it('takes its words from a supply, piece by piece, as from the positional array (the same words in order: the same topics)', () => {
+    const c = randomCase(11, 9, 60, [3, PIECE_TOKENS + 77, 0, 40, 5], 3)
+    const draws = words(11, c.tokens.length)
+    const r = seeded(12).next
+    for (const include of [undefined, Uint8Array.from({ length: c.tokens.length }, () => (r() < 0.4 ? 1 : 0))]) {
+      const positional = { ...c, z: c.z.slice(), ndk: c.ndk.slice() }
+      const a = wasmPrivateSweeper(positional)
+      const supplied = { ...c, z: c.z.slice(), ndk: c.ndk.slice() }
+      const b = wasmPrivateSweeper(supplied)
+      if (a === undefined || b === undefined) throw new Error('no WebAssembly')
+      for (const x of [a, b]) {
+        x.q.set(c.q)
+        x.qsum.set(c.qsum)
+      }
+      // the visited tokens' words, in order, as fillRangeDraws lays them out for a range starting at 0
+      let next = 0
+      a.sweep(0, 5, draws, include, extraWords(keyed))
+      b.sweep(0, 5, (out) => {
+        out.set(draws.subarray(next, next + out.length))
+        next += out.length
+      }, include, extraWords(keyed))
+      expect(next).toBe(include === undefined ? c.tokens.length : include.reduce((n, x) => n + x, 0))
+      expect(supplied.z).toEqual(positional.z)
+      expect(supplied.ndk).toEqual(positional.ndk)
+    }
+  })
+
+  it('cryptoDraws writes every word asked for, across its buffer refills, and never the same words twice', () => {
+    const supply = cryptoDraws()
+    const outs = [5, 16_384, 40_000, 1, 20_000].map((n) => new Uint32Array(n).fill(0xdeadbeef))
+    for (const o of outs) supply(o)
+    const all = outs.flatMap((o) => Array.from(o))
+    // a word equal to the fill value, or a repeated run of 4, has probability ~2^-32 per place
+    expect(all.filter((x) => x === 0xdeadbeef).length).toBeLessThan(2)
+    const quads = new Set<string>()
+    for (let i = 0; i + 4 <= all.length; i += 4) quads.add(all.slice(i, i + 4).join(','))
+    expect(quads.size).toBe(Math.floor(all.length / 4))
   })
 
   it('sweeps a document longer than a piece, between short ones', () => {

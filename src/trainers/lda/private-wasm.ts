@@ -285,9 +285,10 @@ export interface WasmPrivateSweeper {
   readonly factors: (release: Float64Array, inv: Float64Array, scale: number, clip: number, beta: number, w0?: number, w1?: number) => void
   /**
    * `sparseSweep` of documents [d0, d1) with its arguments (`words`: the first words in its layout,
-   * from `fillRangeDraws`), drawing the same topics bit for bit.
+   * from `fillRangeDraws`, or a supply that writes each piece's words in order where the sweep reads
+   * them: sweep-kernel.ts `cryptoDraws`), drawing the same topics bit for bit from the same words.
    */
-  readonly sweep: (d0: number, d1: number, words: Uint32Array, include: Uint8Array | undefined, extra: ExtraWords) => void
+  readonly sweep: (d0: number, d1: number, words: Uint32Array | ((out: Uint32Array) => void), include: Uint8Array | undefined, extra: ExtraWords) => void
 }
 
 /**
@@ -389,7 +390,7 @@ export const wasmPrivateSweeper = (s: PrivateSweepArrays, shared?: { readonly me
     inv.set(inverse.subarray(0, K))
     runFactors(K, w1 - w0, q.byteOffset + 8 * w0 * K, qsum.byteOffset + 8 * w0, inv.byteOffset, scale, clip, beta)
   }
-  const sweep = (d0: number, d1: number, words: Uint32Array, include: Uint8Array | undefined, ex: ExtraWords): void => {
+  const sweep = (d0: number, d1: number, words: Uint32Array | ((out: Uint32Array) => void), include: Uint8Array | undefined, ex: ExtraWords): void => {
     extra = ex
     let r = docStart[d0] as number // the piece's first word in `words`
     for (let p0 = d0; p0 < d1; ) {
@@ -409,7 +410,8 @@ export const wasmPrivateSweeper = (s: PrivateSweepArrays, shared?: { readonly me
         visited = 0
         for (let i = a; i < b; i++) visited += include[i] as number
       }
-      draws.set(words.subarray(r, r + visited))
+      if (typeof words === 'function') words(draws.subarray(0, visited))
+      else draws.set(words.subarray(r, r + visited))
       r += visited
       run(p1 - p0, K, bits, include === undefined ? 0 : 1, tok.byteOffset, z.byteOffset, doc.byteOffset, ndk.byteOffset, q.byteOffset, qsum.byteOffset, nz.byteOffset, nzPos.byteOffset, draws.byteOffset, inc.byteOffset, ndkf.byteOffset, s.alpha, cW, cR)
       s.z.set(z.subarray(0, b - a), a)

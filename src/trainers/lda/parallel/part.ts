@@ -24,7 +24,7 @@ import type { TableNoise } from '../../../mechanisms/measurement.js'
 import type { PartModule } from './pool.js'
 import { type WasmPrivateSweeper, wasmPrivateSweeper } from '../private-wasm.js'
 import type { SparseEngine } from '../sparse.js'
-import { countRange, docNoiseSweep, extraWords, fillRangeDraws, type SweepRandomness, sparseSweep } from '../sweep-kernel.js'
+import { countRange, cryptoDraws, docNoiseSweep, extraWords, fillRangeDraws, type SweepRandomness, sparseSweep } from '../sweep-kernel.js'
 import {
   addNoiseBlock,
   blockCount,
@@ -286,6 +286,8 @@ export const makePart = (s: SweepArrays, j: number) => {
     if (w !== undefined) w.factors(release, s.inverseTotals, scale, s.clip, s.beta)
     else wordFactors(K, V, release, scale, s.clip, s.beta, s.inverseTotals, f.q, f.qsum, 0, rowBlocks)
   }
+  /** This thread's node:crypto first words (`cryptoDraws`), made at the first crypto sweep. */
+  let ownDraws: ((out: Uint32Array) => void) | undefined
   // a thread alone counts a whole table in one streaming pass (`countTokens`), cheaper than by rows
   const alone = s.keptParts.length === 1
   const cells = V * K
@@ -310,7 +312,10 @@ export const makePart = (s: SweepArrays, j: number) => {
         const extra = extraWords(c.random)
         const w = wasm()
         const { q, qsum } = factors()
+        // node:crypto words go straight into the WebAssembly sweep's pieces, from this thread's supply
+        const supply = c.random.kind === 'crypto' && w !== undefined ? (ownDraws ??= cryptoDraws()) : undefined
         const taken = eachChunk((c0, c1) => {
+          if (w !== undefined && supply !== undefined) return w.sweep(c0, c1, supply, include, extra)
           fillRangeDraws(c.random, c0, c1, s.docStart, include, s.draws)
           if (w !== undefined) w.sweep(c0, c1, s.draws, include, extra)
           else sparseSweep(K, c0, c1, s.tokens, s.docStart, s.z, s.ndk, q, qsum, nz, nzPos, s.alpha, s.draws, include, extra)
