@@ -28,7 +28,7 @@
  */
 import type { WordStream } from '../../core/words.js'
 import { ExpNeg, type ExactRatio, expNegUnit } from './bernoulli.js'
-import { GeometricTable } from './geometric.js'
+import { type GeometricTable, geometricTable } from './geometric.js'
 import { approxRatio, dyadic } from './rational.js'
 
 /** Discrete Laplace, pmf ∝ exp(−|x|/t) on ℤ, for any positive finite double t (a double is a dyadic rational, so the sampler is exact for the value given). */
@@ -76,7 +76,7 @@ export class TableLaplace implements DiscreteLaplaceSampler {
   constructor(scale: number) {
     this.scale = scale
     const { num, den } = dyadic(scale)
-    this.magnitude = new GeometricTable(den, num)
+    this.magnitude = geometricTable(den, num)
   }
   sample(s: WordStream): number {
     for (;;) {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { seededWords, WordStream } from '../../../src/core/words.js'
 import { discreteLaplaceSampler, MAX_DISCRETE_LAPLACE_SCALE } from '../../../src/mechanisms/noise/index.js'
 import { BlockLaplace, TableLaplace } from '../../../src/mechanisms/noise/discrete-laplace.js'
-import { GeometricTable } from '../../../src/mechanisms/noise/geometric.js'
+import { GeometricTable, geometricTable } from '../../../src/mechanisms/noise/geometric.js'
 import { expectFillMatchesSample, expectLaw, scripted } from './stats.js'
 
 const DRAWS = 200000
@@ -66,6 +66,19 @@ describe('the geometric threshold table', () => {
       // The double is within 1e-6 of the true value: it settles every floor not that close to an integer.
       if (Math.abs(x - Math.round(x)) > 1e-6) expect(f[y]).toBe(Math.floor(x))
     }
+  })
+
+  it('geometricTable builds a λ once while it is among the last 16 asked for, and its table is a fresh one', () => {
+    const a = geometricTable(1n, 2n)
+    expect(geometricTable(1n, 2n)).toBe(a)
+    expect(a.floors).toEqual(table.floors)
+    expect(a.sureGuide).toEqual(table.sureGuide)
+    expect(geometricTable(2n, 4n)).not.toBe(a) // the same λ under another name is another table (keys are n/d as given)
+    // 16 other λ push it out; it is then built again
+    for (let k = 1; k <= 16; k++) geometricTable(BigInt(k), 1000n)
+    expect(geometricTable(1n, 2n)).not.toBe(a)
+    // samplers of one scale share it
+    expect(new TableLaplace(3).magnitude).toBe(new TableLaplace(3).magnitude)
   })
 
   it('a prefix equal to a threshold is settled by the following words', () => {
