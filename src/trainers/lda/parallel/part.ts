@@ -135,9 +135,11 @@ export interface Attached {
 
 export type Command =
   /**
-   * A sweep; `countAlong` (several threads): once its chunks are drawn, every thread counts their tokens
-   * into its own part of the attached `partTables` (zeroed first), which n_wk's next release sums; `factors`: each thread first builds its word factor q from the attached release (every
-   * row, where its sweep reads it), in the same command — no pass over the threads of its own.
+   * A sweep. `countAlong` (several threads): once its chunks are drawn, every thread counts their tokens
+   * into its own part of the attached `partTables` (zeroed first), which n_wk's next release sums.
+   * `factors` (threads of their own q): each thread first builds its word factor q from the attached
+   * release (every row, where its sweep reads it), in the same command — no pass over the threads of
+   * its own; on a shared q the `factors` command builds it before the sweep instead.
    */
   | { readonly type: 'sweep'; readonly subsampled: boolean; readonly random: SweepRandomness; readonly factors: boolean; readonly countAlong: boolean }
   | { readonly type: 'sweep-doc-noise'; readonly random: SweepRandomness; readonly factors: boolean; readonly countAlong: boolean }
