@@ -113,6 +113,45 @@ describe('the sampler: counted along the sweep, n_wk is the true count', () => {
     })
 })
 
+describe("the sampler: SUB-LDA's sample counted as the coins are thrown is the recount of the kept tokens", () => {
+  const samplers: SnapshotSampler[] = []
+  afterAll(() => {
+    for (const m of samplers) m.close()
+  })
+  // one thread counts into the sample's table; three into tables of their own (summed by the release), or by rows
+  for (const [workers, V, D, along] of [
+    [1, 300, 120, true],
+    [3, 300, 120, true],
+    [3, 300, 20, false],
+  ] as const)
+    it(`${workers} thread(s), V = ${V}, ${D} documents (${workers === 1 ? 'into the table' : along ? 'own tables' : 'by rows'}): every release of the sample, uniform or adaptive, and n_wk read between them`, () => {
+      const K = 20
+      if (workers > 1) expect(alongFits(workers, V, K, D * 30)).toBe(along)
+      const { st, m } = setup(V, K, D, workers)
+      samplers.push(m)
+      const words = new WordStream(seededWords('sample-along-words'))
+      const noise = { kind: 'discrete-laplace', scale: 2 } as const
+      for (let it = 0; it < 6; it++) {
+        const frequent = it % 2 === 1 ? Uint8Array.from({ length: V * K }, (_, c) => ((c * 7 + it) % 3 === 0 ? 0 : 1)) : undefined
+        const { counts, kept } = m.subsample(0.4, frequent, withKey(it))
+        const sample = new Int32Array(V * K)
+        countTokens(K, st.tokens, st.z, m.include, sample)
+        expect(kept).toBe(m.include.reduce((n, x) => n + x, 0))
+        expect(kept).toBeGreaterThan(0)
+        const k4 = new Uint32Array(4)
+        withKey(it + 10).fillWords(k4)
+        expect(m.noiser(noise, counts, withKey(it + 10))).toEqual(keyedNoisyTable(noise, k4, sample))
+        m.setRelease(release(V, K, it + 1), 1)
+        m.sweep(words, m.include)
+        // n_wk between the sample's releases: its own count (along the sweeps, on several threads) is untouched by the sample's
+        if (it % 2 === 1) {
+          m.counts()
+          expect(st.nwk).toEqual(trueCounts(st))
+        }
+      }
+    })
+})
+
 /** The gate's words for release `it`: the key stream's it-th 4 words first (what `streamKeyOf` reads). */
 const withKey = (it: number): WordStream => {
   const w = new WordStream(seededWords('count-along-key'))

@@ -131,6 +131,11 @@ export interface Attached {
    * release of n_wk sums the P tables per block of cells (`sumPartBlock`).
    */
   partTables?: Int32Array
+  /**
+   * SUB-LDA on several threads: the threads' own tables of the sample's (word, topic) counts (P·V·K,
+   * part j's at j·V·K), each counted as its thread throws the coins, summed by the sample's release.
+   */
+  sampleParts?: Int32Array
 }
 
 export type Command =
@@ -153,17 +158,23 @@ export type Command =
   | { readonly type: 'column-sums' }
   /** q from the attached release into the shared WebAssembly memory (`wasmMemory`), by blocks of rows. */
   | { readonly type: 'factors' }
-  | { readonly type: 'coins'; readonly adaptive: boolean; readonly random: StreamKey }
+  /**
+   * SUB-LDA's coins. `count`: the kept tokens are counted as they are kept — into the sample's table by
+   * a thread alone, else into each thread's own part of the attached `sampleParts` (zeroed first),
+   * which the sample's release sums; otherwise the table is counted by rows, inside its release.
+   */
+  | { readonly type: 'coins'; readonly adaptive: boolean; readonly random: StreamKey; readonly count: boolean }
   | { readonly type: 'initial-topics'; readonly random: StreamKey }
 const TYPES = ['sweep', 'sweep-doc-noise', 'count', 'noise', 'column-sums', 'coins', 'initial-topics', 'factors'] as const
 /**
  * Which tokens a word-topic table counts: every token (n_wk), or those of SUB-LDA's sample
  * (include[i] = 1), by rows from z; or `parts`: every token, already counted along the sweep into the
- * threads' own tables (`partTables`), summed. A `count` command counts them into the attached
+ * threads' own tables (`partTables`), summed; or `sample-parts`: the sample's tokens, counted by the
+ * threads as they threw the coins (`sampleParts`), summed. A `count` command counts them into the attached
  * `noiseIn`; a `noise` command with `count` counts each of its blocks' cells there just before drawing their noise.
  */
-export type CountedTokens = 'all' | 'sample' | 'parts'
-const COUNTED: ReadonlyArray<CountedTokens | undefined> = [undefined, 'all', 'sample', 'parts']
+export type CountedTokens = 'all' | 'sample' | 'parts' | 'sample-parts'
+const COUNTED: ReadonlyArray<CountedTokens | undefined> = [undefined, 'all', 'sample', 'parts', 'sample-parts']
 /** The sweep's bits in FLAG2: build q first, count along. */
 const FACTORS_BIT = 1
 const COUNT_ALONG_BIT = 2
@@ -187,7 +198,10 @@ export const writeCommand = (words: Int32Array, c: Command): void => {
     words[FLAG] = COUNTED.indexOf(c.count)
     words[FLAG2] = c.sums ? 1 : 0
   }
-  if (c.type === 'coins') words[FLAG] = c.adaptive ? 1 : 0
+  if (c.type === 'coins') {
+    words[FLAG] = c.adaptive ? 1 : 0
+    words[FLAG2] = c.count ? 1 : 0
+  }
   if ('factors' in c) words[FLAG2] = (c.factors ? FACTORS_BIT : 0) | (c.countAlong ? COUNT_ALONG_BIT : 0)
   if ('random' in c) writeRandom(words, c.random)
 }
@@ -214,7 +228,7 @@ export const readCommand = (words: Int32Array): Command => {
     case 'initial-topics':
       return { type, random: stream }
     case 'coins':
-      return { type, adaptive: flag, random: stream }
+      return { type, adaptive: flag, random: stream, count: words[FLAG2] === 1 }
     case 'column-sums':
     case 'factors':
       return { type }
@@ -274,6 +288,9 @@ export const makePart = (s: SweepArrays, j: number) => {
     return taken
   }
   const counted = (tokens: CountedTokens): Uint8Array | undefined => (tokens === 'sample' ? s.include : undefined)
+  /** The threads' own tables a table owed `tokens` is summed from (undefined: it is counted from z). */
+  const partsOf = (tokens: CountedTokens | undefined, t: Attached): Int32Array | undefined =>
+    tokens === 'parts' ? need(t.partTables, "the threads' own tables") : tokens === 'sample-parts' ? need(t.sampleParts, "the threads' own sample tables") : undefined
   /** Counts the cells of noise block b of `table` (V×K) from z. */
   const countBlock = (table: Int32Array, include: Uint8Array | undefined, b: number): void =>
     countCells(K, s.index, s.z, include, table, b * NOISE_BLOCK, Math.min(table.length, (b + 1) * NOISE_BLOCK))
@@ -338,8 +355,8 @@ export const makePart = (s: SweepArrays, j: number) => {
       }
       case 'count': {
         const table = need(t.noiseIn, 'the table to count') as Int32Array
-        if (c.tokens === 'parts') {
-          const parts = need(t.partTables, "the threads' own tables")
+        const parts = partsOf(c.tokens, t)
+        if (parts !== undefined) {
           eachUnit(blockCount(table.length, NOISE_BLOCK), (b) => sumPartBlock(parts, table, b))
           return
         }
@@ -355,7 +372,7 @@ export const makePart = (s: SweepArrays, j: number) => {
         const crypto = cryptoStream()
         // a table owed a count: counted first in one streaming pass (a thread alone), or per block just before
         // its noise — summed from the threads' own tables, or by rows (the largest blocks first)
-        const parts = c.count === 'parts' ? need(t.partTables, "the threads' own tables") : undefined
+        const parts = partsOf(c.count, t)
         const byRows = c.count !== undefined && parts === undefined && !alone
         const include = counted(c.count ?? 'all')
         if (c.count !== undefined && parts === undefined && alone) countTokens(K, s.tokens, s.z, include, counts as Int32Array)
@@ -385,9 +402,12 @@ export const makePart = (s: SweepArrays, j: number) => {
       }
       case 'coins': {
         const frequent = c.adaptive ? need(t.frequent, 'the frequent pairs') : undefined
+        // the kept tokens counted as they are kept: a thread alone into the sample's table, else into its own part
+        const counts = !c.count ? undefined : alone ? s.sample : need(t.sampleParts, "the threads' own sample tables").subarray(j * cells, (j + 1) * cells)
+        counts?.fill(0)
         let kept = 0
         eachChunk((d0, d1) => {
-          kept += subsampleCoins(K, s.tokens, s.docStart, s.z, d0, d1, s.params[COIN_RATE] as number, frequent, c.random, s.include, undefined, words)
+          kept += subsampleCoins(K, s.tokens, s.docStart, s.z, d0, d1, s.params[COIN_RATE] as number, frequent, c.random, s.include, counts, words)
         })
         s.keptParts[j] = kept
         return

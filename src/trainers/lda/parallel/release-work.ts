@@ -328,9 +328,9 @@ const unit = (hi: number, lo: number): number => ((hi >>> 5) * 67108864 + (lo >>
  * SUB-LDA's sampling coins for documents [d0, d1) (the SUB-LDA paper, Def. 3.3, Poisson
  * subsampling): token i is kept with probability r — the rate, or 0 for a token outside the
  * frequent (word, topic) pairs when `frequent` is given (adaptive, eq. 10–13) — by the coin
- * U < r, U a 53-bit uniform from the token's two words. include[i] is set to 0/1; `counts` (V×K,
- * zeroed here), when given, receives the kept tokens' (word, topic) counts (the trainers' threads
- * count them by rows afterwards instead, `countCells`). Returns how many were kept.
+ * U < r, U a 53-bit uniform from the token's two words. include[i] is set to 0/1; `counts` (V×K),
+ * when given, has the kept tokens' (word, topic) counts added (the caller zeroes it: a thread's
+ * chunks add up in one table). Returns how many were kept.
  */
 export const subsampleCoins = (
   K: number,
@@ -346,7 +346,6 @@ export const subsampleCoins = (
   counts: Int32Array | undefined,
   scratch: TokenWords,
 ): number => {
-  counts?.fill(0)
   let kept = 0
   eachDocument(random, docStart, d0, d1, scratch, (_, a, b, at, buf) => {
     for (let i = a, j = at; i < b; i++, j += 2) {
