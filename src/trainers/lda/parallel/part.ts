@@ -248,6 +248,7 @@ export const makePart = (s: SweepArrays, j: number) => {
   const nz = new Int32Array(K) // the document's packed topic list (sweep-kernel.ts)
   const nzPos = new Int32Array(K)
   const scores = new Float64Array(K)
+  const docFactor = new Float64Array(K) // a doc-noise sweep's document factors (sweep-kernel.ts `docNoiseSweep`)
   const rowBlocks = blockCount(V, ROW_BLOCK)
   const samplers = samplerCache()
   const words = tokenWords()
@@ -348,7 +349,7 @@ export const makePart = (s: SweepArrays, j: number) => {
         const { q } = factors()
         const taken = eachChunk((c0, c1) => {
           fillRangeDraws(c.random, c0, c1, s.docStart, undefined, s.draws)
-          docNoiseSweep(K, c0, c1, s.tokens, s.docStart, s.z, s.ndk, q, s.alpha, docNoise, scores, s.draws)
+          docNoiseSweep(K, c0, c1, s.tokens, s.docStart, s.z, s.ndk, q, s.alpha, docNoise, scores, docFactor, s.draws)
         })
         if (c.countAlong) countTaken(t, taken)
         return
