@@ -13,9 +13,10 @@
  */
 import type { BoundForm } from './ratio-bound.js'
 import type { CandidateSummary } from './checkpoint.js'
-import type { AttackFamily, AttackModel, ChosenAttack } from './score.js'
-import { betterOrientation, fitFamily, gaussianTailThreshold, type PairSamples, type Projection, projectedForm, scoreSide, splitSamples, sweepOrder, sweepSorted, type SweepResult } from './select.js'
-import { sortedCopy } from './sorted.js'
+import { type AttackFamily, type AttackModel, type ChosenAttack, compileScorer } from './score.js'
+import { betterOrientation, fitFamily, gaussianTailThreshold, type PairSamples, type Projection, projectedForm, scoreInto, splitSamples, sweepOrder, sweepSorted, type SweepResult } from './select.js'
+import { SLOT, scratch } from './scratch.js'
+import { sortInPlace } from './sorted.js'
 
 /** The best attack found on one pair. */
 export interface PairChoice {
@@ -36,15 +37,6 @@ export interface PairChoice {
   readonly form: BoundForm
 }
 
-/** The bound form for an event chosen on the tuning scores: the projection's best at its counts. */
-const formAt = (t0: Float64Array, t1: Float64Array, r: SweepResult, delta: number, projection: Projection): BoundForm => {
-  let tp = 0
-  let fp = 0
-  for (let i = 0; i < t0.length; i++) if (r.orientation * (t0[i] as number) >= r.threshold) tp++
-  for (let i = 0; i < t1.length; i++) if (r.orientation * (t1[i] as number) >= r.threshold) fp++
-  return projectedForm(tp, t0.length, fp, t1.length, delta, projection)
-}
-
 /** Fits one family, or null when it does not apply or cannot fit these outputs (degenerate data): skipped, not fatal. */
 const tryFit = (family: AttackFamily, fit: PairSamples, delta: number, z: number): AttackModel | null => {
   try {
@@ -54,12 +46,22 @@ const tryFit = (family: AttackFamily, fit: PairSamples, delta: number, z: number
   }
 }
 
-/** a followed by b, as one array. */
-const concat = (a: Float64Array, b: Float64Array): Float64Array => {
-  const out = new Float64Array(a.length + b.length)
-  out.set(a)
-  out.set(b, a.length)
-  return out
+/**
+ * Both sides' scores under one model, each fresh, and both together in ascending order (the
+ * whole-sample model's `ModelScores`): the scorer compiled once, the pooled scores written in place
+ * and sorted there.
+ */
+const modelScores = (model: AttackModel, s: PairSamples): ModelScores => {
+  const scorer = compileScorer(model, s.shape)
+  const [n0, n1] = s.n
+  const w0 = new Float64Array(n0)
+  const w1 = new Float64Array(n1)
+  scoreInto(scorer, s, 0, w0, 0)
+  scoreInto(scorer, s, 1, w1, 0)
+  const sorted = new Float64Array(n0 + n1)
+  sorted.set(w0)
+  sorted.set(w1, n0)
+  return { w0, w1, sorted: sortInPlace(sorted) }
 }
 
 /**
@@ -70,6 +72,7 @@ const concat = (a: Float64Array, b: Float64Array): Float64Array => {
  * limited by the sampling noise of the likelihood ratio on the event, ∝ 1/√n, and halving n costs
  * a factor √2 in the smallest violation it can see. Both models estimate the same log-likelihood
  * ratio (or log-odds), so their scores share a scale and pool. Null if either half cannot be fitted.
+ * The scores are in the thread's working memory (scratch.ts: slots tune0, tune1), for this fit only.
  */
 const crossFitScores = (family: AttackFamily, s: PairSamples, delta: number, z: number): { readonly s0: Float64Array; readonly s1: Float64Array } | null => {
   const a = splitSamples(s, 'fit')
@@ -77,7 +80,16 @@ const crossFitScores = (family: AttackFamily, s: PairSamples, delta: number, z: 
   const ma = tryFit(family, a, delta, z)
   const mb = ma === null ? null : tryFit(family, b, delta, z)
   if (ma === null || mb === null) return null
-  return { s0: concat(scoreSide(mb, a, 0), scoreSide(ma, b, 0)), s1: concat(scoreSide(mb, a, 1), scoreSide(ma, b, 1)) }
+  // each half scored by the other half's model, written where it goes in the side's scores
+  const byA = compileScorer(ma, s.shape)
+  const byB = compileScorer(mb, s.shape)
+  const side = (k: 0 | 1): Float64Array => {
+    const out = scratch(k === 0 ? SLOT.tune0 : SLOT.tune1, s.n[k])
+    scoreInto(byB, a, k, out, 0)
+    scoreInto(byA, b, k, out, a.n[k])
+    return out
+  }
+  return { s0: side(0), s1: side(1) }
 }
 
 /**
@@ -101,18 +113,14 @@ export interface FitJob {
 }
 
 /**
- * A family's event on one pair: chosen on the cross-fitted scores t0, t1 (see `evaluateFamily`).
- * `moveBy`: the event's size there, by which `bestOfPair` moves it to the whole-sample model
- * (absent for a Gaussian-tail threshold, which stays on the cross-fitted scores).
+ * A family's event on one pair, chosen on the cross-fitted scores (see `evaluateFamily`). An
+ * empirical event carries its size there (`moveBy`), by which `bestOfPair` moves it to the
+ * whole-sample model, whose scores it then uses: the cross-fitted ones are not kept. A Gaussian-tail
+ * threshold stays on the cross-fitted scores, and carries them (`tune0`, `tune1`).
  */
-export interface FamilyEvent {
-  readonly tune0: Float64Array
-  readonly tune1: Float64Array
-  readonly result: SweepResult
-  readonly rule: PairChoice['rule']
-  readonly form: BoundForm
-  readonly moveBy?: number
-}
+export type FamilyEvent =
+  | { readonly rule: 'empirical'; readonly result: SweepResult; readonly form: BoundForm; readonly moveBy: number }
+  | { readonly rule: 'gaussian-tail'; readonly result: SweepResult; readonly form: BoundForm; readonly tune0: Float64Array; readonly tune1: Float64Array }
 
 /**
  * The whole-sample model's scores of the selection outputs, and both sides' together in ascending
@@ -152,33 +160,35 @@ export const evaluateFamily = (job: FitJob): FitPart | null => {
   if (job.part === 'model') {
     const model = tryFit(family, s, delta, z)
     if (model === null) return null
-    const w0 = scoreSide(model, s, 0)
-    const w1 = scoreSide(model, s, 1)
-    return { part: 'model', model, scores: { w0, w1, sorted: sortedCopy(concat(w0, w1)) } }
+    return { part: 'model', model, scores: modelScores(model, s) }
   }
   const scores = crossFitScores(family, s, delta, z)
   if (scores === null) return null
   const { s0: t0, s1: t1 } = scores
-  // sorted once, for the sweep and the Gaussian tail
-  const sorted = [sweepOrder(t0), sweepOrder(t1)] as const
+  // sorted once, for the sweep and the Gaussian tail (in working memory: nothing of them is kept)
+  const sorted = [sweepOrder(t0, SLOT.up0), sweepOrder(t1, SLOT.up1)] as const
   const only = job.orientation
   const r = sweepSorted(sorted[0], sorted[1], delta, z, projection, only)
   // The estimate scores with the whole-sample model (the `model` job, run at the same time), whose
   // scores are not on the cross-fitted models' scale: the event moves to it by its size (`bestOfPair`).
-  const moveBy = eventCount(t0, r.orientation, r.threshold) + eventCount(t1, r.orientation, r.threshold)
-  const event: FamilyEvent = { tune0: t0, tune1: t1, result: r, rule: 'empirical', form: formAt(t0, t1, r, delta, projection), moveBy }
-  let tail: FamilyEvent | null = null
+  const tp = eventCount(t0, r.orientation, r.threshold)
+  const fp = eventCount(t1, r.orientation, r.threshold)
+  // the bound form is the projection's best at the event's counts
+  const event: FamilyEvent = { result: r, rule: 'empirical', form: projectedForm(tp, t0.length, fp, t1.length, delta, projection), moveBy: tp + fp }
   // Bins and patterns have few distinct scores: extrapolating a Gaussian there means nothing.
-  if (only !== -1 && (family === 'threshold' || family === 'coordinate' || family === 'logistic')) {
-    const g = gaussianTailThreshold(t0, t1, delta, projection, sorted)
-    // The Gaussian-tail threshold's objective is the rates bound's, under the fitted model.
-    if (g !== null) tail = { tune0: t0, tune1: t1, result: g, rule: 'gaussian-tail', form: 'rates' }
-  }
-  return only === undefined ? { part: 'event', event: withTail(event, tail) } : { part: 'event', event, ...(only === 1 ? { tail } : {}) }
+  const g = only !== -1 && (family === 'threshold' || family === 'coordinate' || family === 'logistic') ? gaussianTailThreshold(t0, t1, delta, projection, sorted) : null
+  // The Gaussian-tail threshold's objective is the rates bound's, under the fitted model; it keeps
+  // the cross-fitted scores, copied out of working memory only where it may be used.
+  const tail = (): FamilyEvent | null => (g === null ? null : { result: g, rule: 'gaussian-tail', form: 'rates', tune0: t0.slice(), tune1: t1.slice() })
+  if (only === undefined) return { part: 'event', event: tailWins(event, g) ? (tail() as FamilyEvent) : event }
+  return { part: 'event', event, ...(only === 1 ? { tail: tail() } : {}) }
 }
 
-/** The empirical event, or the Gaussian-tail one where its objective is clearly higher. */
-const withTail = (event: FamilyEvent, tail: FamilyEvent | null): FamilyEvent => (tail !== null && tail.result.objective > event.result.objective + 1e-9 ? tail : event)
+/** Whether the Gaussian-tail threshold's objective is clearly above the empirical event's (it is used then). */
+const tailWins = (event: FamilyEvent, tail: SweepResult | null): boolean => tail !== null && tail.objective > event.result.objective + 1e-9
+
+/** The empirical event, or the Gaussian-tail one where it wins (`tailWins`). */
+const withTail = (event: FamilyEvent, tail: FamilyEvent | null): FamilyEvent => (tail !== null && tailWins(event, tail.result) ? tail : event)
 
 /**
  * The event jobs of a family, by orientation (undefined: one job for both). The threshold family's
@@ -299,10 +309,10 @@ export const bestOfPair = (
     const e = joinEvents(parts.slice(k + 1, k + 1 + eventOrientations(family).length))
     k += 1 + eventOrientations(family).length
     if (m?.part !== 'model' || e === null) return
-    const { rule, form, moveBy } = e
+    const { rule, form } = e
     // An event chosen on cross-fitted scores moves to the whole-sample model by its size (see `evaluateFamily`).
-    const moved = moveBy !== undefined
-    const r = moved ? { ...e.result, threshold: thresholdForCountSorted(m.scores, e.result.orientation, moveBy) } : e.result
+    const moved = e.rule === 'empirical'
+    const r = moved ? { ...e.result, threshold: thresholdForCountSorted(m.scores, e.result.orientation, e.moveBy) } : e.result
     const tune0 = moved ? m.scores.w0 : e.tune0
     const tune1 = moved ? m.scores.w1 : e.tune1
     candidates.push({ pair, label, family, tuneEpsilon: r.objective, advantage: r.advantage })

@@ -19,10 +19,11 @@
 import { createRequire } from 'node:module'
 import normalQuantile from '@stdlib/stats-base-dists-normal-quantile'
 import { epsilonFromRates, wilsonUpper } from './bounds.js'
-import { mergeSorted, sortedCopy, valuesAtRanks } from './sorted.js'
+import { SLOT, scratch } from './scratch.js'
+import { countBelow, nthOfMerged, sortedCopy, sortInPlace, valuesAtRanks } from './sorted.js'
 import type { BoundForm } from './ratio-bound.js'
 import type { OutputShape } from './output.js'
-import { type AttackFamily, type AttackModel, type BinTable, type KeyTable, compileScorer, countAtMost, edgeCounter, granularity, jointKey, patternKey } from './score.js'
+import { type AttackFamily, type AttackModel, type BinTable, type KeyTable, type Scorer, compileScorer, countAtMost, edgeCounter, granularity, jointKey, patternKey } from './score.js'
 
 /** Selection samples of one pair: outputs of both sides (side 0 = input D, side 1 = neighbour D′). */
 export interface PairSamples {
@@ -162,43 +163,30 @@ export const projectedForm = (tp: number, n0: number, fp: number, n1: number, de
 /**
  * `projectedBound(tp, n0, fp, n1, delta, p)` as a function of (tp, fp), for a sweep over many thresholds
  * (issue 23: the sweep was most of the longest fit job). Every Wilson bound in it depends on tp alone
- * or on fp alone: they are computed once per count, on first use, by the same expressions as in
- * `projectedRates` and `projectedRatio`, and only the logs that join them are taken per threshold. The
- * value is the same number as `projectedBound`'s (test/attacks/select.test.ts checks it).
+ * or on fp alone: a sweep's walk asks for counts that only grow, so the terms of the last tp and of
+ * the last fp asked for are kept and recomputed when that count changes, by the same expressions as in
+ * `projectedRates` and `projectedRatio`; only the logs that join them are taken per threshold. The
+ * value is the same number as `projectedBound`'s (test/attacks/sorted.test.ts checks it). It kept a
+ * table per count before (issue 23, the fits' cold start): 80 bytes per tuning output and side, 8 MB
+ * a sweep of fresh memory whose page faults cost a fresh worker more than the sweep itself.
  */
 export const projectedObjective = (n0: number, n1: number, delta: number, p: Projection): ((tp: number, fp: number) => number) => {
   const N = p.n
   const ratio = !(delta > 0) && p.zRatio !== undefined
   const zRatio = p.zRatio ?? 0
-  // Per tp: [rates' FNR term, ratio-in's p and its variance term, ratio-out's q and its term]; per fp the mirror image.
-  const T = 5
-  const byTp = new Float64Array(T * (n0 + 1))
-  const byFp = new Float64Array(T * (n1 + 1))
-  const tpDone = new Uint8Array(n0 + 1)
-  const fpDone = new Uint8Array(n1 + 1)
-  const fillTp = (tp: number): void => {
-    const o = T * tp
-    byTp[o] = wilsonUpper(wilsonUpper(n0 - tp, n0, Z_TUNE) * N, N, p.z)
-    // ratio-in's p and ratio-out's q are the same Wilson bound (computed once: the same number)
-    const qOut = wilsonUpper(n0 - tp, n0, Z_TUNE_RATIO)
-    const pIn = 1 - qOut
-    byTp[o + 1] = pIn
-    byTp[o + 2] = (1 - pIn) / (N * pIn)
-    byTp[o + 3] = qOut
-    byTp[o + 4] = (1 - qOut) / (N * qOut)
-    tpDone[tp] = 1
-  }
-  const fillFp = (fp: number): void => {
-    const o = T * fp
-    byFp[o] = wilsonUpper(wilsonUpper(fp, n1, Z_TUNE) * N, N, p.z)
-    const qIn = wilsonUpper(fp, n1, Z_TUNE_RATIO)
-    const pOut = 1 - qIn
-    byFp[o + 1] = qIn
-    byFp[o + 2] = (1 - qIn) / (N * qIn)
-    byFp[o + 3] = pOut
-    byFp[o + 4] = (1 - pOut) / (N * pOut)
-    fpDone[fp] = 1
-  }
+  // The terms of tp: rates' FNR term, ratio-in's p and its variance term, ratio-out's q and its term; of fp the mirror image.
+  let tpAt = -1
+  let fnrTerm = 0
+  let pIn = 0
+  let pInVar = 0
+  let qOut = 0
+  let qOutVar = 0
+  let fpAt = -1
+  let fprTerm = 0
+  let qIn = 0
+  let qInVar = 0
+  let pOut = 0
+  let pOutVar = 0
   /** projectedRatio's value from its p, q and their variance terms (k, j: the counts it requires ≥ RATIO_MIN_COUNT). */
   const ratioOf = (k: number, j: number, pr: number, a: number, q: number, b: number): number => {
     if (Math.min(k, j) < RATIO_MIN_COUNT) return 0
@@ -206,18 +194,31 @@ export const projectedObjective = (n0: number, n1: number, delta: number, p: Pro
     return Math.max(0, Math.log(pr / q) - zRatio * Math.sqrt(a + b))
   }
   return (tp, fp) => {
-    if (tpDone[tp] === 0) fillTp(tp)
-    if (fpDone[fp] === 0) fillFp(fp)
-    const t = T * tp
-    const f = T * fp
+    if (tp !== tpAt) {
+      tpAt = tp
+      fnrTerm = wilsonUpper(wilsonUpper(n0 - tp, n0, Z_TUNE) * N, N, p.z)
+      // ratio-in's p and ratio-out's q are the same Wilson bound (computed once: the same number)
+      qOut = wilsonUpper(n0 - tp, n0, Z_TUNE_RATIO)
+      pIn = 1 - qOut
+      pInVar = (1 - pIn) / (N * pIn)
+      qOutVar = (1 - qOut) / (N * qOut)
+    }
+    if (fp !== fpAt) {
+      fpAt = fp
+      fprTerm = wilsonUpper(wilsonUpper(fp, n1, Z_TUNE) * N, N, p.z)
+      qIn = wilsonUpper(fp, n1, Z_TUNE_RATIO)
+      pOut = 1 - qIn
+      qInVar = (1 - qIn) / (N * qIn)
+      pOutVar = (1 - pOut) / (N * pOut)
+    }
     // projectedBound: the largest of the forms' values and 0, in the order of `projections`
     let best = 0
-    const rates = epsilonFromRates(byFp[f] as number, byTp[t] as number, delta)
+    const rates = epsilonFromRates(fprTerm, fnrTerm, delta)
     if (rates > best) best = rates
     if (!ratio) return best
-    const ratioIn = ratioOf(tp, fp, byTp[t + 1] as number, byTp[t + 2] as number, byFp[f + 1] as number, byFp[f + 2] as number)
+    const ratioIn = ratioOf(tp, fp, pIn, pInVar, qIn, qInVar)
     if (ratioIn > best) best = ratioIn
-    const ratioOut = ratioOf(n1 - fp, n0 - tp, byFp[f + 3] as number, byFp[f + 4] as number, byTp[t + 3] as number, byTp[t + 4] as number)
+    const ratioOut = ratioOf(n1 - fp, n0 - tp, pOut, pOutVar, qOut, qOutVar)
     if (ratioOut > best) best = ratioOut
     return best
   }
@@ -240,21 +241,18 @@ const wilsonTable = (n: number, z: number): Float64Array => {
   return t
 }
 
-/** A sorted copy with NaN (which fitted models never produce) mapped below every threshold: what `sweepSorted` takes. */
-export const sweepOrder = (s: Float64Array): Float64Array => {
-  const out = new Float64Array(s.length)
+/**
+ * A sorted copy with NaN (which fitted models never produce) mapped below every threshold: what
+ * `sweepSorted` takes. `slot`: the copy is made in that slot of the thread's working memory
+ * (scratch.ts), for a caller that keeps nothing of it.
+ */
+export const sweepOrder = (s: Float64Array, slot?: number): Float64Array => {
+  const out = slot === undefined ? new Float64Array(s.length) : scratch(slot, s.length)
   for (let i = 0; i < s.length; i++) {
     const x = s[i] as number
     out[i] = x === x ? x : -Infinity
   }
-  return sortedCopy(out)
-}
-
-/** −u reversed: the ascending order of the negated scores, without a second sort. */
-const negatedReversed = (u: Float64Array): Float64Array => {
-  const out = new Float64Array(u.length)
-  for (let i = 0; i < u.length; i++) out[i] = -(u[u.length - 1 - i] as number)
-  return out
+  return sortInPlace(out)
 }
 
 /**
@@ -263,7 +261,7 @@ const negatedReversed = (u: Float64Array): Float64Array => {
  * bounds come from tables indexed by the counts.
  */
 export const sweep = (s0: Float64Array, s1: Float64Array, delta: number, z: number, projection?: Projection): SweepResult =>
-  sweepSorted(sweepOrder(s0), sweepOrder(s1), delta, z, projection)
+  sweepSorted(sweepOrder(s0, SLOT.up0), sweepOrder(s1, SLOT.up1), delta, z, projection)
 
 /**
  * `sweep` on both sides' scores in `sweepOrder` (up0, up1), which a caller may share with other steps.
@@ -277,8 +275,10 @@ export const sweepSorted = (up0: Float64Array, up1: Float64Array, delta: number,
   const projected = projection === undefined ? null : projectedObjective(n0, n1, delta, projection)
   let best: SweepResult | null = null
   for (const sigma of only === undefined ? ([1, -1] as const) : [only]) {
-    const a = sigma === 1 ? up0 : negatedReversed(up0)
-    const b = sigma === 1 ? up1 : negatedReversed(up1)
+    // Ascending σ·s of each side: up itself for σ = 1, for σ = −1 up negated and reversed, read in
+    // place (the i-th of n is −up[n − 1 − i]; −1 · x is −x exactly) rather than copied.
+    const last0 = sigma === 1 ? 0 : n0 - 1
+    const last1 = sigma === 1 ? 0 : n1 - 1
     let bestObjective = -1
     let bestAdvantage = -Infinity
     let bestT = Infinity
@@ -286,11 +286,11 @@ export const sweepSorted = (up0: Float64Array, up1: Float64Array, delta: number,
     let i = n0 - 1
     let j = n1 - 1
     while (i >= 0 || j >= 0) {
-      const ai = i >= 0 ? (a[i] as number) : -Infinity
-      const bj = j >= 0 ? (b[j] as number) : -Infinity
+      const ai = i >= 0 ? sigma * (up0[last0 + sigma * i] as number) : -Infinity
+      const bj = j >= 0 ? sigma * (up1[last1 + sigma * j] as number) : -Infinity
       const t = ai > bj ? ai : bj
-      while (i >= 0 && (a[i] as number) >= t) i--
-      while (j >= 0 && (b[j] as number) >= t) j--
+      while (i >= 0 && sigma * (up0[last0 + sigma * i] as number) >= t) i--
+      while (j >= 0 && sigma * (up1[last1 + sigma * j] as number) >= t) j--
       const tp = n0 - 1 - i
       const fp = n1 - 1 - j
       const objective = projected === null ? epsilonFromRates(w1[fp] as number, w0[n0 - tp] as number, delta) : projected(tp, fp)
@@ -345,11 +345,12 @@ export const adaptiveEdges = (pooled: Float64Array, nBins: number): number[] => 
 /**
  * `adaptiveEdges` of the pool in any order: the same edges from its order statistics at the edges'
  * ranks (sorted.ts `valuesAtRanks`, a selection rather than a sort of the 2·10⁵ pooled outputs: issue
- * 23, the histogram family's fits).
+ * 23, the histogram family's fits). `reorder`: the pool is working memory the selection may reorder
+ * (spares a copy).
  */
-export const adaptiveEdgesOf = (pool: Float64Array, nBins: number): number[] => {
+export const adaptiveEdgesOf = (pool: Float64Array, nBins: number, reorder = false): number[] => {
   const ranks = edgeRanks(pool.length, nBins)
-  const values = valuesAtRanks(pool, ranks)
+  const values = valuesAtRanks(pool, ranks, reorder)
   return edgesAt(ranks, (_r, k) => values[k] as number)
 }
 
@@ -372,12 +373,16 @@ const edgesAt = (ranks: ReadonlyArray<number>, at: (rank: number, k: number) => 
   return edges
 }
 
-/** Bins for a sample of numbers: exact values if few distinct, else pooled quantile edges (adaptive in the tails). */
-const binTable = (x0: ArrayLike<number>, x1: ArrayLike<number>, exactMax: number, nBins: number): BinTable => {
+/**
+ * Bins for a sample of numbers: exact values if few distinct, else pooled quantile edges (adaptive in
+ * the tails). Each pass over the outputs is a function of its own (V8 compiles a loop once it has run;
+ * a function whose later loops had not yet run when it was compiled went back to the interpreter at
+ * each: issue 23, the fits' cold start), and the pool for the edges is the thread's working memory.
+ */
+const binTable = (x0: Float64Array, x1: Float64Array, exactMax: number, nBins: number): BinTable => {
   const distinct = new Set<number>()
-  for (const xs of [x0, x1]) {
-    for (let i = 0; i < xs.length && distinct.size <= exactMax; i++) distinct.add(xs[i] as number)
-  }
+  addDistinct(x0, distinct, exactMax)
+  addDistinct(x1, distinct, exactMax)
   const n0 = x0.length
   const n1 = x1.length
   if (distinct.size <= exactMax) {
@@ -385,8 +390,8 @@ const binTable = (x0: ArrayLike<number>, x1: ArrayLike<number>, exactMax: number
     const idx = new Map(exact.map((v, i) => [v, i] as const))
     const c0 = new Float64Array(exact.length)
     const c1 = new Float64Array(exact.length)
-    for (let i = 0; i < n0; i++) c0[idx.get(x0[i] as number) as number]! += 1
-    for (let i = 0; i < n1; i++) c1[idx.get(x1[i] as number) as number]! += 1
+    countExact(x0, idx, c0)
+    countExact(x1, idx, c1)
     const B = exact.length + 1
     return {
       exact,
@@ -395,17 +400,32 @@ const binTable = (x0: ArrayLike<number>, x1: ArrayLike<number>, exactMax: number
       other: binScore(0, 0, n0, n1, B),
     }
   }
-  const pooled = new Float64Array(n0 + n1)
-  for (let i = 0; i < n0; i++) pooled[i] = x0[i] as number
-  for (let i = 0; i < n1; i++) pooled[n0 + i] = x1[i] as number
-  const edges = adaptiveEdgesOf(pooled, nBins)
+  const pooled = scratch(SLOT.pooled, n0 + n1)
+  pooled.set(x0)
+  pooled.set(x1, n0)
+  const edges = adaptiveEdgesOf(pooled, nBins, true)
   const B = edges.length + 1
   const c0 = new Float64Array(B)
   const c1 = new Float64Array(B)
   const bin = edgeCounter(Float64Array.from(edges))
-  for (let i = 0; i < n0; i++) c0[bin(x0[i] as number)]! += 1
-  for (let i = 0; i < n1; i++) c1[bin(x1[i] as number)]! += 1
+  countBins(x0, bin, c0)
+  countBins(x1, bin, c1)
   return { exact: null, edges, scores: Array.from(c0, (c, k) => binScore(c, c1[k] as number, n0, n1, B)), other: 0 }
+}
+
+/** Adds xs's values to `distinct` until it holds more than `max`. */
+const addDistinct = (xs: Float64Array, distinct: Set<number>, max: number): void => {
+  for (let i = 0; i < xs.length && distinct.size <= max; i++) distinct.add(xs[i] as number)
+}
+
+/** Counts each value of xs in its exact value's bin. */
+const countExact = (xs: Float64Array, idx: ReadonlyMap<number, number>, c: Float64Array): void => {
+  for (let i = 0; i < xs.length; i++) c[idx.get(xs[i] as number) as number]! += 1
+}
+
+/** Counts each value of xs in its bin. */
+const countBins = (xs: Float64Array, bin: (x: number) => number, c: Float64Array): void => {
+  for (let i = 0; i < xs.length; i++) c[bin(xs[i] as number)]! += 1
 }
 
 const keyTable = (k0: ReadonlyArray<string>, k1: ReadonlyArray<string>): KeyTable => {
@@ -620,8 +640,8 @@ export const fitFamily = (
       return fitLogistic(fit.values[0], n0, fit.values[1], n1, shape.dim)
     case 'bits': {
       if (shape.kind !== 'number') return null
-      const g0 = granularities(fit.values[0])
-      const g1 = granularities(fit.values[1])
+      const g0 = granularities(fit.values[0], SLOT.gran0)
+      const g1 = granularities(fit.values[1], SLOT.gran1)
       return { family: 'bits', bins: binTable(g0, g1, BITS_EXACT_MAX, HIST_BINS) }
     }
     case 'joint':
@@ -632,8 +652,8 @@ export const fitFamily = (
 const BITS_EXACT_MAX = 2200
 
 /** The granularity of each value, in a loop (`Float64Array.from` with a map function is V8's slow generic path). */
-const granularities = (v: Float64Array): Float64Array => {
-  const out = new Float64Array(v.length)
+const granularities = (v: Float64Array, slot: number): Float64Array => {
+  const out = scratch(slot, v.length)
   for (let i = 0; i < v.length; i++) out[i] = granularity(v[i] as number)
   return out
 }
@@ -815,16 +835,19 @@ export const gaussianTailThreshold = (
   const [m0, sd0] = moments(s0)
   const [m1, sd1] = moments(s1)
   if (!(sd0 > 0 && sd1 > 0) || !Number.isFinite(m0 + m1)) return null
-  // Both sides pooled in ascending order: merged from `sorted` (each side in `sweepOrder`, which
-  // differs from the scores only at NaN, and a NaN or ±∞ score made m0 + m1 non-finite above).
-  const pooled = sorted === undefined ? mergeSorted(sortedCopy(s0), sortedCopy(s1)) : mergeSorted(sorted[0], sorted[1])
+  // Each side in ascending order: `sorted` (in `sweepOrder`, which differs from the scores only at
+  // NaN, and a NaN or ±∞ score made m0 + m1 non-finite above). The pooled quantiles are read from both
+  // without merging them, and the counts beyond them by binary search (issue 23: the merge was 1.6 MB
+  // of fresh memory and the counts eight passes over the scores, in the longest fit job).
+  const [u0, u1] = sorted ?? [sortedCopy(s0), sortedCopy(s1)]
+  const N = u0.length + u1.length
   for (const q of [0.01, 0.001, 0.99, 0.999]) {
-    const t = pooled[Math.floor(q * (pooled.length - 1))] as number
-    for (const [s, m, sd] of [[s0, m0, sd0], [s1, m1, sd1]] as const) {
+    const t = nthOfMerged(u0, u1, Math.floor(q * (N - 1)))
+    for (const [u, m, sd] of [[u0, m0, sd0], [u1, m1, sd1]] as const) {
       const upper = q > 0.5
-      let k = 0
-      for (let i = 0; i < s.length; i++) if (upper ? (s[i] as number) >= t : (s[i] as number) <= t) k++
-      const expected = s.length * (upper ? normalTail((t - m) / sd) : normalTail((m - t) / sd))
+      // outputs ≥ t, or ≤ t
+      const k = upper ? u.length - countBelow(u, t) : countAtMost(u, t)
+      const expected = u.length * (upper ? normalTail((t - m) / sd) : normalTail((m - t) / sd))
       if (Math.abs(k - expected) > 3 * Math.sqrt(expected + 1) && (k > 1.5 * expected || k < expected / 1.5)) return null
     }
   }
@@ -848,28 +871,38 @@ export const gaussianTailThreshold = (
 
 /** Scores of every output of one side under a model. */
 export const scoreSide = (model: AttackModel, s: PairSamples, side: 0 | 1): Float64Array => {
-  const scorer = compileScorer(model, s.shape)
-  const n = s.n[side]
-  const out = new Float64Array(n)
-  switch (scorer.kind) {
-    case 'scalar': {
-      const v = s.values[side]
-      for (let i = 0; i < n; i++) out[i] = scorer.score(v[i] as number)
-      break
-    }
-    case 'vector': {
-      const v = s.values[side]
-      const d = s.shape.dim
-      for (let i = 0; i < n; i++) out[i] = scorer.score(v, i * d)
-      break
-    }
-    case 'category': {
-      const c = s.codes[side]
-      for (let i = 0; i < n; i++) out[i] = scorer.score(s.categories[c[i] as number] as string)
-      break
-    }
-  }
+  const out = new Float64Array(s.n[side])
+  scoreInto(compileScorer(model, s.shape), s, side, out, 0)
   return out
+}
+
+/**
+ * Scores of every output of one side under a compiled scorer, written to out from `at` on: so that a
+ * scorer is compiled once for both sides, and scores that belong together (cross-fitted halves, both
+ * sides pooled) are written where they go instead of joined by copies (issue 23: fresh memory is most
+ * of a fit's cost in a fresh worker). A loop per output kind, each in its own function.
+ */
+export const scoreInto = (scorer: Scorer, s: PairSamples, side: 0 | 1, out: Float64Array, at: number): void => {
+  switch (scorer.kind) {
+    case 'scalar':
+      return scoreScalars(scorer.score, s.values[side], s.n[side], out, at)
+    case 'vector':
+      return scoreVectors(scorer.score, s.values[side], s.n[side], s.shape.dim, out, at)
+    case 'category':
+      return scoreCategories(scorer.score, s.codes[side], s.n[side], s.categories, out, at)
+  }
+}
+
+const scoreScalars = (score: (y: number) => number, v: Float64Array, n: number, out: Float64Array, at: number): void => {
+  for (let i = 0; i < n; i++) out[at + i] = score(v[i] as number)
+}
+
+const scoreVectors = (score: (v: Float64Array, offset: number) => number, v: Float64Array, n: number, d: number, out: Float64Array, at: number): void => {
+  for (let i = 0; i < n; i++) out[at + i] = score(v, i * d)
+}
+
+const scoreCategories = (score: (c: string) => number, c: Int32Array, n: number, categories: ReadonlyArray<string>, out: Float64Array, at: number): void => {
+  for (let i = 0; i < n; i++) out[at + i] = score(categories[c[i] as number] as string)
 }
 
 /** The first `k` (fit) or remaining (tune) trials of each side. */

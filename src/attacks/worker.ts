@@ -19,7 +19,7 @@ import { isMainThread, type MessagePort, workerData } from 'node:worker_threads'
 import type { BlackBox } from './output.js'
 import type { NeighbourPair } from './pairs.js'
 import type { FromWorker, ModuleDescription, ToWorker } from './pool.js'
-import type { FitJob } from './search.js'
+import type { FitJob, FitPart } from './search.js'
 import type { AttackModel, ChosenAttack } from './score.js'
 import { runChunk, type ChunkTask, packedCount, taskInput, unpackTask } from './trials.js'
 
@@ -140,14 +140,20 @@ const runTask = (task: ChunkTask): boolean => {
   })
 }
 
+/** The score arrays a fit gives (fresh arrays of this thread, which its answer moves rather than copies). */
+const arraysOf = (fit: FitPart): Float64Array[] => {
+  if (fit.part === 'model') return [fit.scores.w0, fit.scores.w1, fit.scores.sorted]
+  return [fit.event, fit.tail ?? null].flatMap((e) => (e?.rule === 'gaussian-tail' ? [e.tune0, e.tune1] : []))
+}
+
 /** Runs one family fit and posts it with its duration (its scores are fresh arrays: moved, not copied). */
 const runFit = (evaluateFamily: typeof import('./search.js').evaluateFamily, id: number, job: FitJob): boolean =>
   answering(() => {
     const t0 = performance.now()
     const fit = evaluateFamily(job)
     const t1 = performance.now()
-    const arrays = fit === null ? [] : fit.part === 'event' ? [fit.event.tune0, fit.event.tune1] : [fit.scores.w0, fit.scores.w1, fit.scores.sorted]
-    answer({ type: 'fitted', id, fit, ms: t1 - t0, end: performance.timeOrigin + t1 }, arrays.map((a) => a.buffer as ArrayBuffer).filter((b) => b.byteLength > 0 && !(b instanceof SharedArrayBuffer)))
+    const buffers = new Set((fit === null ? [] : arraysOf(fit)).map((a) => a.buffer as ArrayBuffer))
+    answer({ type: 'fitted', id, fit, ms: t1 - t0, end: performance.timeOrigin + t1 }, [...buffers].filter((b) => b.byteLength > 0 && !(b instanceof SharedArrayBuffer)))
   })
 
 /** Serves a batch: takes items through the shared cursor until it is spent, then says 'idle'. */

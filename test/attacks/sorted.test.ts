@@ -1,8 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { countAtMost, edgeCounter } from '../../src/attacks/score.js'
-import { adaptiveEdges, adaptiveEdgesOf, projectedBound, projectedObjective } from '../../src/attacks/select.js'
-import { mergeSorted, radixSortedCopy, sortedCopy, valuesAtRanks } from '../../src/attacks/sorted.js'
+import { adaptiveEdges, adaptiveEdgesOf, betterOrientation, projectedBound, projectedObjective, sweepSorted, type SweepResult } from '../../src/attacks/select.js'
+import { countBelow, mergeSorted, nthOfMerged, radixSortedCopy, sortedCopy, sortInPlace, valuesAtRanks } from '../../src/attacks/sorted.js'
 
 /** Element-wise identity, −0 and +0 told apart, NaN equal to NaN. */
 const identical = (a: Float64Array, b: Float64Array): boolean => a.length === b.length && a.every((x, i) => Object.is(x, b[i]))
@@ -47,6 +47,38 @@ describe('sortedCopy and mergeSorted (the fits’ sorts, issue 23)', () => {
     const equal = new Float64Array(5000).fill(-2.5)
     expect(identical(radixSortedCopy(equal), equal)).toBe(true)
   })
+  it('sortInPlace sorts its own array as Float64Array#sort does, by counting or by the radix passes, also twice in a row', () => {
+    const long = fc.array(fc.oneof(fc.double(), fc.constantFrom(-0, 0, Number.NaN)), { minLength: 4096, maxLength: 6000 })
+    for (const values of [fewValues, anyValues, long])
+      fc.assert(
+        fc.property(values, (xs) => {
+          const a = Float64Array.from(xs)
+          const want = Float64Array.from(a).sort()
+          // its working memory is kept between calls: a second sort of other values must not see the first's
+          const b = Float64Array.from(xs.map((x) => -x))
+          return sortInPlace(a) === a && identical(a, want) && identical(sortInPlace(b), Float64Array.from(xs.map((x) => -x)).sort())
+        }),
+        { seed: 28, numRuns: 60 },
+      )
+    // a subarray is sorted where it lies, the rest of its buffer untouched
+    const whole = Float64Array.from({ length: 9000 }, (_, i) => Math.sin(i) * 1e3)
+    const before = Float64Array.from(whole)
+    sortInPlace(whole.subarray(1000, 8000))
+    expect(identical(whole.subarray(1000, 8000), before.slice(1000, 8000).sort())).toBe(true)
+    expect(identical(whole.subarray(0, 1000), before.subarray(0, 1000)) && identical(whole.subarray(8000), before.subarray(8000))).toBe(true)
+  })
+  it('nthOfMerged is what mergeSorted holds at each index, −0 and +0 apart; countBelow counts the entries below a value', () => {
+    const noNaN = fc.array(fc.oneof(fc.double({ noNaN: true }), fc.constantFrom(-0, 0, 1, 1)), { maxLength: 300 })
+    fc.assert(
+      fc.property(noNaN, noNaN, fc.oneof(fc.double({ noNaN: true }), fc.constantFrom(-0, 0, 1)), (xs, ys, x) => {
+        const a = Float64Array.from(xs).sort()
+        const b = Float64Array.from(ys).sort()
+        const merged = mergeSorted(a, b)
+        return merged.every((v, k) => Object.is(nthOfMerged(a, b, k), v)) && countBelow(a, x) === xs.filter((y) => y < x).length
+      }),
+      { seed: 29, numRuns: 300 },
+    )
+  })
   it('mergeSorted of two sorted arrays (no NaN) equals sorting them together', () => {
     const noNaN = fc.array(fc.oneof(fc.double({ noNaN: true }), fc.constantFrom(-0, 0)), { maxLength: 400 })
     fc.assert(
@@ -60,7 +92,7 @@ describe('sortedCopy and mergeSorted (the fits’ sorts, issue 23)', () => {
   })
 })
 
-describe('projectedObjective (the sweep’s memoised projection)', () => {
+describe('projectedObjective (the sweep’s projection, kept per count)', () => {
   it('is projectedBound, the same number, at every count, for pure and approximate claims', () => {
     fc.assert(
       fc.property(
@@ -73,7 +105,7 @@ describe('projectedObjective (the sweep’s memoised projection)', () => {
         (n0, n1, points, delta, N, withRatio) => {
           const p = { n: N, z: 2.24, ...(withRatio ? { zRatio: 1.96 } : {}) }
           const f = projectedObjective(n0, n1, delta, p)
-          // twice each, so that memoised counts are read back as well as computed
+          // twice each, in any order: the kept terms are read back as well as recomputed
           for (const [a, b] of [...points, ...points]) {
             const tp = Math.round(a * n0)
             const fp = Math.round(b * n1)
@@ -133,6 +165,28 @@ describe('edgeCounter (the histogram fits’ bin lookup, issue 23)', () => {
         },
       ),
       { seed: 26, numRuns: 300 },
+    )
+  })
+})
+
+describe('sweepSorted (the event walk, issue 23)', () => {
+  it('walks orientation −1 on the ascending scores read backwards and negated: the result of orientation 1 on the negated scores', () => {
+    const side = fc.array(fc.oneof(fc.double({ noNaN: true, min: -50, max: 50 }), fc.constantFrom(-0, 0, 1, -Infinity)), { minLength: 1, maxLength: 400 })
+    fc.assert(
+      fc.property(side, side, fc.constantFrom(0, 0.05), fc.boolean(), (xs, ys, delta, projected) => {
+        const up0 = Float64Array.from(xs).sort()
+        const up1 = Float64Array.from(ys).sort()
+        const neg = (u: Float64Array): Float64Array => Float64Array.from(u, (_, i) => -(u[u.length - 1 - i] as number))
+        const p = projected ? { n: 100_000, z: 2.24, zRatio: 1.96 } : undefined
+        const got = sweepSorted(up0, up1, delta, 2.24, p, -1)
+        const want = { ...sweepSorted(neg(up0), neg(up1), delta, 2.24, p, 1), orientation: -1 as const }
+        const plus = sweepSorted(up0, up1, delta, 2.24, p, 1)
+        const same = (r: SweepResult, q: SweepResult): boolean =>
+          r.orientation === q.orientation && Object.is(r.threshold, q.threshold) && Object.is(r.objective, q.objective) && Object.is(r.advantage, q.advantage)
+        // and both orientations at once give the better of the two
+        return same(got, want) && same(sweepSorted(up0, up1, delta, 2.24, p), betterOrientation({ result: plus }, { result: got }).result)
+      }),
+      { seed: 30, numRuns: 300 },
     )
   })
 })
