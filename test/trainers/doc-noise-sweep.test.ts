@@ -50,7 +50,10 @@ describe('docNoiseSweep', () => {
           const tokens = Int32Array.from({ length: N }, () => next() % V)
           const z = Int32Array.from({ length: N }, () => next() % K)
           const ndk = new Int32Array(D * K)
-          for (let d = 0; d < D; d++) for (let i = docStart[d] as number; i < (docStart[d + 1] as number); i++) ndk[d * K + (z[i] as number)]++
+          for (let d = 0; d < D; d++) for (let i = docStart[d] as number; i < (docStart[d + 1] as number); i++) {
+            const c = d * K + (z[i] as number)
+            ndk[c] = (ndk[c] as number) + 1
+          }
           // noise of either sign, often larger than the counts: the clip at 0 matters
           const docNoise = Float64Array.from({ length: D * K }, () => ((next() % 2001) - 1000) / 100)
           const q = Float64Array.from({ length: V * K }, () => (next() % 1000) / 997 + 1e-3)
