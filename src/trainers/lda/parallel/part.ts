@@ -242,19 +242,40 @@ const need = <T>(x: T | undefined, what: string): T => {
   return x
 }
 
-/** Part j of every command, with its own scratch arrays (K each). */
-export const makePart = (s: SweepArrays, j: number) => {
+/**
+ * What part j keeps from command to command: its scratch (K each), its sweeper and q, its node:crypto
+ * first words, and the chunks it took in its last sweep. The command functions below read it.
+ */
+interface Part {
+  readonly s: SweepArrays
+  readonly j: number
+  readonly nz: Int32Array // the document's packed topic list (sweep-kernel.ts)
+  readonly nzPos: Int32Array
+  readonly scores: Float64Array
+  readonly docFactor: Float64Array // a doc-noise sweep's document factors (sweep-kernel.ts `docNoiseSweep`)
+  readonly samplers: ReturnType<typeof samplerCache>
+  readonly words: ReturnType<typeof tokenWords>
+  readonly keyScratch: Int32Array
+  /** The chunks this part took in its last `eachChunk`, in the order taken: mine[0, taken). */
+  readonly mine: Int32Array
+  /** Whether it is the only part: a thread alone counts a whole table in one streaming pass (`countTokens`), cheaper than by rows. */
+  readonly alone: boolean
+  /** The sweep in WebAssembly (../private-wasm.ts, the same draws as sparseSweep), made at the first use; undefined: unavailable. */
+  readonly wasm: () => WasmPrivateSweeper | undefined
+  /**
+   * This thread's word factor q (V×K) and Σ_k q_wk (V), read by its sweeps: in the WebAssembly
+   * sweeper's memory (no copy per sweep; on a shared memory the one q all threads build together),
+   * else in arrays of its own (the JavaScript loop). q stays in double precision: single precision
+   * measured ~5 % faster, but its rounding would loosen the ratio bound behind ε_I (Zhao et al. eq. 7)
+   * by ~1e-7, which the plan does not declare.
+   */
+  readonly factors: () => { readonly q: Float64Array; readonly qsum: Float64Array }
+  /** This thread's node:crypto first words (`cryptoDraws`), made at the first crypto sweep. */
+  readonly cryptoWords: () => (out: Uint32Array) => void
+}
+
+const makePartState = (s: SweepArrays, j: number): Part => {
   const { K, V } = s
-  const nz = new Int32Array(K) // the document's packed topic list (sweep-kernel.ts)
-  const nzPos = new Int32Array(K)
-  const scores = new Float64Array(K)
-  const docFactor = new Float64Array(K) // a doc-noise sweep's document factors (sweep-kernel.ts `docNoiseSweep`)
-  const rowBlocks = blockCount(V, ROW_BLOCK)
-  const samplers = samplerCache()
-  const words = tokenWords()
-  const keyScratch = new Int32Array(4)
-  const chunks = s.chunkCut.length - 1
-  // the sweep in WebAssembly (./private-wasm.ts, the same draws as sparseSweep), made at the first use; null: unavailable
   let sweeper: WasmPrivateSweeper | null | undefined
   const wasm = (): WasmPrivateSweeper | undefined => {
     if (sweeper === undefined) {
@@ -264,157 +285,197 @@ export const makePart = (s: SweepArrays, j: number) => {
     }
     return sweeper ?? undefined
   }
-  /**
-   * This thread's word factor q (V×K) and Σ_k q_wk (V), built from each release by this thread for
-   * every row and read by its sweeps: in the WebAssembly sweeper's memory (no copy per sweep), else in
-   * arrays of its own (the JavaScript loop). q stays in double precision: single precision measured
-   * ~5 % faster, but its rounding would loosen the ratio bound behind ε_I (Zhao et al. eq. 7) by
-   * ~1e-7, which the plan does not declare.
-   */
   let ownFactors: { readonly q: Float64Array; readonly qsum: Float64Array } | undefined
-  const factors = (): { readonly q: Float64Array; readonly qsum: Float64Array } => (ownFactors ??= wasm() ?? { q: new Float64Array(V * K), qsum: new Float64Array(V) })
-  /** Calls `visit(u)` on the units of [0, units) this part takes from the shared counter (every unit when it is the only part). */
-  const eachUnit = (units: number, visit: (u: number) => void): void => {
-    for (let u = Atomics.add(s.next, 0, 1); u < units; u = Atomics.add(s.next, 0, 1)) visit(u)
-  }
-  /** The chunks this part took in its last `eachChunk`, in the order taken: mine[0, taken). */
-  const mine = new Int32Array(chunks)
-  /** Visits the chunks this part takes; returns how many it took (listed in `mine`). */
-  const eachChunk = (visit: (c0: number, c1: number) => void): number => {
-    let taken = 0
-    eachUnit(chunks, (i) => {
-      mine[taken++] = i
-      visit(s.chunkCut[i] as number, s.chunkCut[i + 1] as number)
-    })
-    return taken
-  }
-  const counted = (tokens: CountedTokens): Uint8Array | undefined => (tokens === 'sample' ? s.include : undefined)
-  /** The threads' own tables a table owed `tokens` is summed from (undefined: it is counted from z). */
-  const partsOf = (tokens: CountedTokens | undefined, t: Attached): Int32Array | undefined =>
-    tokens === 'parts' ? need(t.partTables, "the threads' own tables") : tokens === 'sample-parts' ? need(t.sampleParts, "the threads' own sample tables") : undefined
-  /** Counts the cells of noise block b of `table` (V×K) from z. */
-  const countBlock = (table: Int32Array, include: Uint8Array | undefined, b: number): void =>
-    countCells(K, s.index, s.z, include, table, b * NOISE_BLOCK, Math.min(table.length, (b + 1) * NOISE_BLOCK))
-  /** Builds this thread's q from the attached release: every row, on every thread (in WebAssembly: where the sweep reads it). */
-  const buildFactors = (t: Attached): void => {
-    // a shared q is built by the `factors` command, each row once: every thread writing all of it would race with the sweeps
-    if (s.wasmMemory !== undefined) throw new Error('a sweep with factors on a shared memory: run the factors command')
-    const release = need(t.release, 'the release')
-    const scale = s.params[RELEASE_SCALE] as number
-    const w = wasm()
-    const f = factors()
-    if (w !== undefined) w.factors(release, s.inverseTotals, scale, s.clip, s.beta)
-    else wordFactors(K, V, release, scale, s.clip, s.beta, s.inverseTotals, f.q, f.qsum, 0, rowBlocks)
-  }
-  /** This thread's node:crypto first words (`cryptoDraws`), made at the first crypto sweep. */
   let ownDraws: ((out: Uint32Array) => void) | undefined
-  // a thread alone counts a whole table in one streaming pass (`countTokens`), cheaper than by rows
-  const alone = s.keptParts.length === 1
-  const cells = V * K
-  /**
-   * Counts the tokens of the chunks this part just swept into its own part table, zeroed first, in one
-   * streaming pass once the sweep is done: counted while sweeping (each piece's tokens after its
-   * draws) it cost ~3× as much, the table's lines evicted by q's rows between pieces.
-   */
-  const countTaken = (t: Attached, taken: number): void => {
-    const own = need(t.partTables, "the threads' own tables").subarray(j * cells, (j + 1) * cells)
-    own.fill(0)
-    for (let m = 0; m < taken; m++) {
-      const i = mine[m] as number
-      countRange(K, s.tokens, s.z, s.docStart[s.chunkCut[i] as number] as number, s.docStart[s.chunkCut[i + 1] as number] as number, own)
-    }
+  return {
+    s,
+    j,
+    nz: new Int32Array(K),
+    nzPos: new Int32Array(K),
+    scores: new Float64Array(K),
+    docFactor: new Float64Array(K),
+    samplers: samplerCache(),
+    words: tokenWords(),
+    keyScratch: new Int32Array(4),
+    mine: new Int32Array(s.chunkCut.length - 1),
+    alone: s.keptParts.length === 1,
+    wasm,
+    factors: () => (ownFactors ??= wasm() ?? { q: new Float64Array(V * K), qsum: new Float64Array(V) }),
+    cryptoWords: () => (ownDraws ??= cryptoDraws()),
   }
+}
+
+/** Calls `visit(u)` on the units of [0, units) this part takes from the shared counter (every unit when it is the only part). */
+const eachUnit = (p: Part, units: number, visit: (u: number) => void): void => {
+  const next = p.s.next
+  for (let u = Atomics.add(next, 0, 1); u < units; u = Atomics.add(next, 0, 1)) visit(u)
+}
+
+/** Visits the chunks of documents this part takes; returns how many it took (listed in `p.mine`). */
+const eachChunk = (p: Part, visit: (c0: number, c1: number) => void): number => {
+  const cut = p.s.chunkCut
+  let taken = 0
+  eachUnit(p, cut.length - 1, (i) => {
+    p.mine[taken++] = i
+    visit(cut[i] as number, cut[i + 1] as number)
+  })
+  return taken
+}
+
+/** Part j's own V×K slice of a P·V·K table of the threads' own tables. */
+const ownSlice = (p: Part, tables: Int32Array): Int32Array => {
+  const cells = p.s.V * p.s.K
+  return tables.subarray(p.j * cells, (p.j + 1) * cells)
+}
+
+const counted = (p: Part, tokens: CountedTokens): Uint8Array | undefined => (tokens === 'sample' ? p.s.include : undefined)
+
+/** The threads' own tables a table owed `tokens` is summed from (undefined: it is counted from z). */
+const partsOf = (tokens: CountedTokens | undefined, t: Attached): Int32Array | undefined =>
+  tokens === 'parts' ? need(t.partTables, "the threads' own tables") : tokens === 'sample-parts' ? need(t.sampleParts, "the threads' own sample tables") : undefined
+
+/** Counts the cells of noise block b of `table` (V×K) from z. */
+const countBlock = (p: Part, table: Int32Array, include: Uint8Array | undefined, b: number): void =>
+  countCells(p.s.K, p.s.index, p.s.z, include, table, b * NOISE_BLOCK, Math.min(table.length, (b + 1) * NOISE_BLOCK))
+
+/** Builds this thread's q from the attached release: every row, on every thread (in WebAssembly: where the sweep reads it). */
+const buildFactors = (p: Part, t: Attached): void => {
+  const { s } = p
+  // a shared q is built by the `factors` command, each row once: every thread writing all of it would race with the sweeps
+  if (s.wasmMemory !== undefined) throw new Error('a sweep with factors on a shared memory: run the factors command')
+  const release = need(t.release, 'the release')
+  const scale = s.params[RELEASE_SCALE] as number
+  const w = p.wasm()
+  const f = p.factors()
+  if (w !== undefined) w.factors(release, s.inverseTotals, scale, s.clip, s.beta)
+  else wordFactors(s.K, s.V, release, scale, s.clip, s.beta, s.inverseTotals, f.q, f.qsum, 0, blockCount(s.V, ROW_BLOCK))
+}
+
+/**
+ * Counts the tokens of the chunks this part just swept into its own part table, zeroed first, in one
+ * streaming pass once the sweep is done: counted while sweeping (each piece's tokens after its
+ * draws) it cost ~3× as much, the table's lines evicted by q's rows between pieces.
+ */
+const countTaken = (p: Part, t: Attached, taken: number): void => {
+  const { s } = p
+  const own = ownSlice(p, need(t.partTables, "the threads' own tables"))
+  own.fill(0)
+  for (let m = 0; m < taken; m++) {
+    const i = p.mine[m] as number
+    countRange(s.K, s.tokens, s.z, s.docStart[s.chunkCut[i] as number] as number, s.docStart[s.chunkCut[i + 1] as number] as number, own)
+  }
+}
+
+const sweepCommand = (p: Part, c: Extract<Command, { type: 'sweep' }>, t: Attached): void => {
+  const { s } = p
+  if (c.factors) buildFactors(p, t)
+  const include = c.subsampled ? s.include : undefined
+  const extra = extraWords(c.random)
+  const w = p.wasm()
+  const { q, qsum } = p.factors()
+  // node:crypto words go straight into the WebAssembly sweep's pieces, from this thread's supply
+  const supply = c.random.kind === 'crypto' && w !== undefined ? p.cryptoWords() : undefined
+  const taken = eachChunk(p, (c0, c1) => {
+    if (w !== undefined && supply !== undefined) return w.sweep(c0, c1, supply, include, extra)
+    fillRangeDraws(c.random, c0, c1, s.docStart, include, s.draws)
+    if (w !== undefined) w.sweep(c0, c1, s.draws, include, extra)
+    else sparseSweep(s.K, c0, c1, s.tokens, s.docStart, s.z, s.ndk, q, qsum, p.nz, p.nzPos, s.alpha, s.draws, include, extra)
+  })
+  if (c.countAlong) countTaken(p, t, taken)
+}
+
+const docNoiseSweepCommand = (p: Part, c: Extract<Command, { type: 'sweep-doc-noise' }>, t: Attached): void => {
+  const { s } = p
+  if (c.factors) buildFactors(p, t)
+  const docNoise = need(t.docNoise, 'the document noise of a doc-noise sweep')
+  const { q } = p.factors()
+  const taken = eachChunk(p, (c0, c1) => {
+    fillRangeDraws(c.random, c0, c1, s.docStart, undefined, s.draws)
+    docNoiseSweep(s.K, c0, c1, s.tokens, s.docStart, s.z, s.ndk, q, s.alpha, docNoise, p.scores, p.docFactor, s.draws)
+  })
+  if (c.countAlong) countTaken(p, t, taken)
+}
+
+const countCommand = (p: Part, c: Extract<Command, { type: 'count' }>, t: Attached): void => {
+  const { s } = p
+  const table = need(t.noiseIn, 'the table to count') as Int32Array
+  const parts = partsOf(c.tokens, t)
+  if (parts !== undefined) return eachUnit(p, blockCount(table.length, NOISE_BLOCK), (b) => sumPartBlock(parts, table, b))
+  const include = counted(p, c.tokens)
+  if (p.alone) countTokens(s.K, s.tokens, s.z, include, table)
+  else eachUnit(p, s.countOrder.length, (u) => countBlock(p, table, include, s.countOrder[u] as number))
+}
+
+const noiseCommand = (p: Part, c: Extract<Command, { type: 'noise' }>, t: Attached): void => {
+  const { s } = p
+  const { K, V } = s
+  const counts = need(t.noiseIn, 'the counts of a noisy table')
+  const out = need(t.noiseOut, 'the output of a noisy table')
+  const sampler = p.samplers(need(t.noise, 'the noise of a noisy table'))
+  const crypto = cryptoStream()
+  // a table owed a count: counted first in one streaming pass (a thread alone), or per block just before
+  // its noise — summed from the threads' own tables, or by rows (the largest blocks first)
+  const parts = partsOf(c.count, t)
+  const byRows = c.count !== undefined && parts === undefined && !p.alone
+  const include = counted(p, c.count ?? 'all')
+  if (c.count !== undefined && parts === undefined && p.alone) countTokens(K, s.tokens, s.z, include, counts as Int32Array)
+  eachUnit(p, blockCount(counts.length, NOISE_BLOCK), (u) => {
+    const b = byRows ? (s.countOrder[u] as number) : u
+    if (byRows) countBlock(p, counts as Int32Array, include, b)
+    else if (parts !== undefined) sumPartBlock(parts, counts as Int32Array, b)
+    addNoiseBlock(sampler, c.random, crypto, counts, out, b, p.keyScratch)
+    if (c.sums) {
+      // the row blocks this block completes (it drew their last cells): their column sums, as the column-sums
+      // command takes them, while the block is in cache
+      const [r0, r1] = rowBlocksOf(K, V, b)
+      for (let rb = r0; rb <= r1; rb++) if (Atomics.sub(s.rowsPending, rb, 1) === 1) columnSums(K, V, out, 1, s.colBlocks, rb, rb + 1)
+    }
+  })
+}
+
+/** q from the attached release into the shared WebAssembly memory, by blocks of rows. */
+const factorsCommand = (p: Part, t: Attached): void => {
+  const { s } = p
+  const release = need(t.release, 'the release')
+  const w = p.wasm() as WasmPrivateSweeper // a shared memory means a sweeper on every thread (`makePartState`)
+  const scale = s.params[RELEASE_SCALE] as number
+  eachUnit(p, blockCount(s.V, ROW_BLOCK), (rb) => w.factors(release, s.inverseTotals, scale, s.clip, s.beta, rb * ROW_BLOCK, Math.min(s.V, (rb + 1) * ROW_BLOCK)))
+}
+
+const coinsCommand = (p: Part, c: Extract<Command, { type: 'coins' }>, t: Attached): void => {
+  const { s } = p
+  const frequent = c.adaptive ? need(t.frequent, 'the frequent pairs') : undefined
+  // the kept tokens counted as they are kept: a thread alone into the sample's table, else into its own part
+  const counts = !c.count ? undefined : p.alone ? s.sample : ownSlice(p, need(t.sampleParts, "the threads' own sample tables"))
+  counts?.fill(0)
+  let kept = 0
+  eachChunk(p, (d0, d1) => {
+    kept += subsampleCoins(s.K, s.tokens, s.docStart, s.z, d0, d1, s.params[COIN_RATE] as number, frequent, c.random, s.include, counts, p.words)
+  })
+  s.keptParts[p.j] = kept
+}
+
+/** Part j of every command, on the fit's shared arrays and the tables attached so far. */
+export const makePart = (s: SweepArrays, j: number) => {
+  const p = makePartState(s, j)
   return (c: Command, t: Attached): void => {
     switch (c.type) {
-      case 'sweep': {
-        if (c.factors) buildFactors(t)
-        const include = c.subsampled ? s.include : undefined
-        const extra = extraWords(c.random)
-        const w = wasm()
-        const { q, qsum } = factors()
-        // node:crypto words go straight into the WebAssembly sweep's pieces, from this thread's supply
-        const supply = c.random.kind === 'crypto' && w !== undefined ? (ownDraws ??= cryptoDraws()) : undefined
-        const taken = eachChunk((c0, c1) => {
-          if (w !== undefined && supply !== undefined) return w.sweep(c0, c1, supply, include, extra)
-          fillRangeDraws(c.random, c0, c1, s.docStart, include, s.draws)
-          if (w !== undefined) w.sweep(c0, c1, s.draws, include, extra)
-          else sparseSweep(K, c0, c1, s.tokens, s.docStart, s.z, s.ndk, q, qsum, nz, nzPos, s.alpha, s.draws, include, extra)
-        })
-        if (c.countAlong) countTaken(t, taken)
-        return
-      }
-      case 'sweep-doc-noise': {
-        if (c.factors) buildFactors(t)
-        const docNoise = need(t.docNoise, 'the document noise of a doc-noise sweep')
-        const { q } = factors()
-        const taken = eachChunk((c0, c1) => {
-          fillRangeDraws(c.random, c0, c1, s.docStart, undefined, s.draws)
-          docNoiseSweep(K, c0, c1, s.tokens, s.docStart, s.z, s.ndk, q, s.alpha, docNoise, scores, docFactor, s.draws)
-        })
-        if (c.countAlong) countTaken(t, taken)
-        return
-      }
-      case 'count': {
-        const table = need(t.noiseIn, 'the table to count') as Int32Array
-        const parts = partsOf(c.tokens, t)
-        if (parts !== undefined) {
-          eachUnit(blockCount(table.length, NOISE_BLOCK), (b) => sumPartBlock(parts, table, b))
-          return
-        }
-        const include = counted(c.tokens)
-        if (alone) countTokens(K, s.tokens, s.z, include, table)
-        else eachUnit(s.countOrder.length, (u) => countBlock(table, include, s.countOrder[u] as number))
-        return
-      }
-      case 'noise': {
-        const counts = need(t.noiseIn, 'the counts of a noisy table')
-        const out = need(t.noiseOut, 'the output of a noisy table')
-        const sampler = samplers(need(t.noise, 'the noise of a noisy table'))
-        const crypto = cryptoStream()
-        // a table owed a count: counted first in one streaming pass (a thread alone), or per block just before
-        // its noise — summed from the threads' own tables, or by rows (the largest blocks first)
-        const parts = partsOf(c.count, t)
-        const byRows = c.count !== undefined && parts === undefined && !alone
-        const include = counted(c.count ?? 'all')
-        if (c.count !== undefined && parts === undefined && alone) countTokens(K, s.tokens, s.z, include, counts as Int32Array)
-        eachUnit(blockCount(counts.length, NOISE_BLOCK), (u) => {
-          const b = byRows ? (s.countOrder[u] as number) : u
-          if (byRows) countBlock(counts as Int32Array, include, b)
-          else if (parts !== undefined) sumPartBlock(parts, counts as Int32Array, b)
-          addNoiseBlock(sampler, c.random, crypto, counts, out, b, keyScratch)
-          if (c.sums) {
-            // the row blocks this block completes (it drew their last cells): their column sums, as the column-sums
-            // command takes them, while the block is in cache
-            const [r0, r1] = rowBlocksOf(K, V, b)
-            for (let rb = r0; rb <= r1; rb++) if (Atomics.sub(s.rowsPending, rb, 1) === 1) columnSums(K, V, out, 1, s.colBlocks, rb, rb + 1)
-          }
-        })
-        return
-      }
+      case 'sweep':
+        return sweepCommand(p, c, t)
+      case 'sweep-doc-noise':
+        return docNoiseSweepCommand(p, c, t)
+      case 'count':
+        return countCommand(p, c, t)
+      case 'noise':
+        return noiseCommand(p, c, t)
       case 'column-sums':
-        eachUnit(rowBlocks, (rb) => columnSums(K, V, need(t.release, 'the release'), s.params[RELEASE_SCALE] as number, s.colBlocks, rb, rb + 1))
-        return
-      case 'factors': {
-        const release = need(t.release, 'the release')
-        const w = wasm() as WasmPrivateSweeper // a shared memory means a sweeper on every thread (above)
-        const scale = s.params[RELEASE_SCALE] as number
-        eachUnit(rowBlocks, (rb) => w.factors(release, s.inverseTotals, scale, s.clip, s.beta, rb * ROW_BLOCK, Math.min(V, (rb + 1) * ROW_BLOCK)))
-        return
-      }
-      case 'coins': {
-        const frequent = c.adaptive ? need(t.frequent, 'the frequent pairs') : undefined
-        // the kept tokens counted as they are kept: a thread alone into the sample's table, else into its own part
-        const counts = !c.count ? undefined : alone ? s.sample : need(t.sampleParts, "the threads' own sample tables").subarray(j * cells, (j + 1) * cells)
-        counts?.fill(0)
-        let kept = 0
-        eachChunk((d0, d1) => {
-          kept += subsampleCoins(K, s.tokens, s.docStart, s.z, d0, d1, s.params[COIN_RATE] as number, frequent, c.random, s.include, counts, words)
-        })
-        s.keptParts[j] = kept
-        return
-      }
+        return eachUnit(p, blockCount(s.V, ROW_BLOCK), (rb) => columnSums(s.K, s.V, need(t.release, 'the release'), s.params[RELEASE_SCALE] as number, s.colBlocks, rb, rb + 1))
+      case 'factors':
+        return factorsCommand(p, t)
+      case 'coins':
+        return coinsCommand(p, c, t)
       case 'initial-topics':
-        eachChunk((d0, d1) => initialTopics(K, s.docStart, d0, d1, c.random, s.z, s.ndk, words))
+        eachChunk(p, (d0, d1) => initialTopics(s.K, s.docStart, d0, d1, c.random, s.z, s.ndk, p.words))
         return
     }
   }
