@@ -192,8 +192,24 @@ const randomnessOf = (words: WordStream): SweepRandomness => {
   return { kind: 'keyed', key, extraKey }
 }
 
-const build = (state: GibbsState, alpha: number, beta: number, clip: number, workers: number, engine: SparseEngine, observed: boolean, given?: WordIndex): E.Either<DpError, SnapshotSampler> => {
-  const { K, V, D, tokens, docStart, z, ndk, nwk, nk } = state
+/** What the pieces of a sampler share: its arrays, its threads, and how it allocates (shared memory when threaded). */
+interface Sampling {
+  readonly state: GibbsState
+  readonly arrays: SweepArrays
+  readonly pool: Pool<Command, Attached>
+  readonly parts: number
+  readonly threaded: boolean
+  /** Runs a command: its units are taken from the shared counter, reset here (published to the workers by the command's start, an Atomics.add on the control block). */
+  readonly run: (c: Command) => void
+  readonly f64: (n: number) => Float64Array
+  readonly i32: (n: number) => Int32Array
+  /** Whether the threads can read `a` by handle (always, on one thread). */
+  readonly shared: (a: ArrayBufferView) => boolean
+}
+
+/** The sampler's arrays and threads: Left for a bad thread count, a state outside shared memory on several threads, or a document too long. */
+const startSampling = (state: GibbsState, alpha: number, beta: number, clip: number, workers: number, engine: SparseEngine, given?: WordIndex): E.Either<DpError, Sampling> => {
+  const { K, V, D, tokens, docStart, z, ndk, nwk } = state
   if (!(Number.isInteger(workers) && workers >= 1)) return E.left(invalidParameter('workers', workers, 'the number of worker threads must be an integer ≥ 1'))
   // more parts than documents would leave threads idle
   const parts = Math.max(1, Math.min(workers, D))
@@ -238,65 +254,45 @@ const build = (state: GibbsState, alpha: number, beta: number, clip: number, wor
   }
   const started = startPool(sweepPart, arrays, parts)
   if (E.isLeft(started)) return started
-  const pool: Pool<Command, Attached> = started.right
-  /** Runs a command: its units are taken from the shared counter, reset here (published to the workers by the command's start, an Atomics.add on the control block). */
+  const pool = started.right
   const run = (c: Command): void => {
     arrays.next[0] = 0
     pool.run(c)
   }
-  const shared = (a: ArrayBufferView): boolean => !threaded || a.buffer instanceof SharedArrayBuffer
-  /** A release copied into shared memory when it is not there (the threads read it by handle). */
-  let releaseCopy: Float64Array | undefined
+  return E.right({ state, arrays, pool, parts, threaded, run, f64, i32, shared: (a) => !threaded || a.buffer instanceof SharedArrayBuffer })
+}
 
-  /**
-   * The plain copy of the threads' last noisy table that left the gate, and the shared table it was
-   * copied from: a release that is that copy is read by the threads from the shared table (the same
-   * numbers; nothing writes it before the next noise command), saving a serial copy of V·K doubles
-   * per iteration on the calling thread.
-   */
-  let lastNoise: { readonly copy: Float64Array; readonly shared: Float64Array } | undefined
-  const setRelease = (noisy: Float64Array, scale: number): void => {
-    let release = noisy
-    if (lastNoise !== undefined && lastNoise.copy === noisy) release = lastNoise.shared
-    else if (!shared(noisy)) {
-      releaseCopy ??= f64(V * K)
-      releaseCopy.set(noisy)
-      release = releaseCopy
-    }
-    arrays.params[RELEASE_SCALE] = scale
-    pool.attach({ release })
-    // a release of n_wk that is the threads' own noisy table had its column sums taken as it was drawn
-    if (!(scale === 1 && release === summed)) run({ type: 'column-sums' })
-    summed = undefined
-    inverseTotals(K, V, beta, arrays.colBlocks, arrays.inverseTotals)
-    // q itself is built by each thread at the start of the next sweep (the release and the totals stay until then)
-    factorsOwed = true
-  }
-  let factorsOwed = false
-  /**
-   * Whether the next sweep builds q first (once per release), and that it will: in the sweep's own
-   * command on threads of their own q; on a shared q in a command of its own before it (every row must
-   * be built before any thread sweeps), the sweep then building nothing.
-   */
-  const takeFactors = (): boolean => {
-    const f = factorsOwed
-    factorsOwed = false
-    if (!f || arrays.wasmMemory === undefined) return f
-    run({ type: 'factors' })
-    return false
-  }
-  /**
-   * The tables owed a count, and which tokens each counts: n_wk after a sweep or the initial topics
-   * (every token), the sample's table after the coins (the kept tokens). Counted on the threads, by
-   * rows, inside the table's next release through the noiser, else by `settle`.
-   */
+/**
+ * The word-topic tables owed a count, and how each will be counted: n_wk after a sweep or the initial
+ * topics (every token), SUB-LDA's sample after the coins (the kept tokens). Counted on the threads
+ * inside the table's next release through the noiser (`drawInto`), else by `settle`.
+ */
+interface CountLedger {
+  readonly owed: Map<Int32Array, CountedTokens>
+  /** Counts `table` now if it is owed a count. */
+  readonly settle: (table: Int32Array) => void
+  /** After the initial topics: n_wk and n_k owed, every token. */
+  readonly owe: () => void
+  /** After a sweep: n_wk owed, as the sum of the threads' tables when they counted along, else by rows. */
+  readonly swept: (along: boolean) => void
+  /** Whether the next sweep counts along (`startCountingAlong` turned it on). */
+  readonly countingAlong: () => boolean
+  readonly startCountingAlong: () => void
+  /** n_wk and n_k brought up to date. */
+  readonly counts: () => void
+  /** Whether the coins count the sample as they are thrown (allocating the threads' tables at the first call). */
+  readonly sampleAlong: () => boolean
+}
+
+const countLedger = (g: Sampling): CountLedger => {
+  const { K, V, tokens, nwk, nk } = g.state
   const owed = new Map<Int32Array, CountedTokens>()
   const settle = (table: Int32Array): void => {
     const tokens = owed.get(table)
     if (tokens === undefined) return
     if (table === nwk) startCountingAlong()
-    pool.attach({ noiseIn: table })
-    run({ type: 'count', tokens })
+    g.pool.attach({ noiseIn: table })
+    g.run({ type: 'count', tokens })
     owed.delete(table)
   }
   /** n_k, owed since n_wk last changed: summed from n_wk when someone reads it (`counts`). */
@@ -316,28 +312,102 @@ const build = (state: GibbsState, alpha: number, beta: number, clip: number, wor
    * counting along there measured slower (the table's lines compete with q's rows in the sweep).
    */
   let countAlong = false
-  let partTables: Int32Array | undefined
   const startCountingAlong = (): void => {
-    if (countAlong || !threaded || !alongFits(parts, V, K, tokens.length)) return
-    partTables = i32(parts * V * K)
-    pool.attach({ partTables })
+    if (countAlong || !g.threaded || !alongFits(g.parts, V, K, tokens.length)) return
+    g.pool.attach({ partTables: g.i32(g.parts * V * K) })
     countAlong = true
   }
-  /** After a sweep: n_wk owed, as the sum of the threads' tables when they counted along, else by rows. */
-  const swept = (along: boolean): void => {
-    owe()
-    if (along) owed.set(nwk, 'parts')
+  /**
+   * Whether the coins count the kept tokens as they keep them: the coins read every token's word and
+   * topic anyway, so counting the kept ones there costs a few increments per kept token, where
+   * counting the sample afterwards reads every token again — in one streaming pass on one thread
+   * (~1.3 ms a release on Brown, whatever the rate), by rows on several, reading z and the sample at
+   * random (~2 ms per thread at 2 threads). Several threads count into tables of their own, summed by
+   * the release (`sampleParts`), while they fit `alongFits`, as n_wk's count along the sweep.
+   */
+  let sampleParts = false
+  const sampleAlong = (): boolean => {
+    if (!g.threaded || sampleParts) return true
+    if (!alongFits(g.parts, V, K, tokens.length)) return false
+    g.pool.attach({ sampleParts: g.i32(g.parts * V * K) })
+    sampleParts = true
+    return true
   }
-  const counts = (): void => {
-    settle(nwk)
-    if (!nkOwed) return
-    nk.fill(0)
-    for (let w = 0; w < V; w++) for (let k = 0; k < K; k++) nk[k] = (nk[k] as number) + (nwk[w * K + k] as number)
-    nkOwed = false
+  return {
+    owed,
+    settle,
+    owe,
+    swept: (along) => {
+      owe()
+      if (along) owed.set(nwk, 'parts')
+    },
+    countingAlong: () => countAlong,
+    startCountingAlong,
+    counts: () => {
+      settle(nwk)
+      if (!nkOwed) return
+      nk.fill(0)
+      for (let w = 0; w < V; w++) for (let k = 0; k < K; k++) nk[k] = (nk[k] as number) + (nwk[w * K + k] as number)
+      nkOwed = false
+    },
+    sampleAlong,
   }
+}
+
+/** The releases' side of a sampler: noisy tables drawn on the threads, and q built from a release. */
+interface Releases {
+  readonly setRelease: SnapshotSampler['setRelease']
+  readonly noiser: TableNoiser
+  readonly reusingNoiser: SnapshotSampler['reusingNoiser']
+  /** Whether the next sweep builds q first (once per release), running the factors command first on a shared q. */
+  readonly takeFactors: () => boolean
+}
+
+const releases = (g: Sampling, ledger: CountLedger, observed: boolean): Releases => {
+  const { K, V, nwk } = g.state
+  const { arrays, pool, run, f64 } = g
+  /** A release copied into shared memory when it is not there (the threads read it by handle). */
+  let releaseCopy: Float64Array | undefined
+  /**
+   * The plain copy of the threads' last noisy table that left the gate, and the shared table it was
+   * copied from: a release that is that copy is read by the threads from the shared table (the same
+   * numbers; nothing writes it before the next noise command), saving a serial copy of V·K doubles
+   * per iteration on the calling thread.
+   */
+  let lastNoise: { readonly copy: Float64Array; readonly shared: Float64Array } | undefined
   /** The noisy table whose column sums (scale 1) colBlocks holds, taken as the threads drew it; and what each row block waits for. */
   let summed: Float64Array | undefined
   const pendingRows = noiseBlocksPerRowBlock(K, V, (n) => new Int32Array(n))
+  let factorsOwed = false
+  const setRelease = (noisy: Float64Array, scale: number): void => {
+    let release = noisy
+    if (lastNoise !== undefined && lastNoise.copy === noisy) release = lastNoise.shared
+    else if (!g.shared(noisy)) {
+      releaseCopy ??= f64(V * K)
+      releaseCopy.set(noisy)
+      release = releaseCopy
+    }
+    arrays.params[RELEASE_SCALE] = scale
+    pool.attach({ release })
+    // a release of n_wk that is the threads' own noisy table had its column sums taken as it was drawn
+    if (!(scale === 1 && release === summed)) run({ type: 'column-sums' })
+    summed = undefined
+    inverseTotals(K, V, arrays.beta, arrays.colBlocks, arrays.inverseTotals)
+    // q itself is built by each thread at the start of the next sweep (the release and the totals stay until then)
+    factorsOwed = true
+  }
+  /**
+   * On threads of their own q, the next sweep builds q in its own command; on a shared q the factors
+   * command builds it before the sweep (every row must be built before any thread sweeps), the sweep
+   * then building nothing.
+   */
+  const takeFactors = (): boolean => {
+    const f = factorsOwed
+    factorsOwed = false
+    if (!f || arrays.wasmMemory === undefined) return f
+    run({ type: 'factors' })
+    return false
+  }
   const samplers = samplerCache()
   /**
    * The threads' noise output, one shared table per size (CDP-LDA releases two), allocated once per
@@ -353,32 +423,32 @@ const build = (state: GibbsState, alpha: number, beta: number, clip: number, wor
     if (out === undefined) noiseOuts.set(n, (out = f64(n)))
     return out
   }
-  const threadsRead = (counts: ArrayLike<number>): boolean => ArrayBuffer.isView(counts) && shared(counts as unknown as ArrayBufferView)
+  const threadsRead = (counts: ArrayLike<number>): boolean => ArrayBuffer.isView(counts) && g.shared(counts as unknown as ArrayBufferView)
   /**
    * counts + noise into `out` (shared when the threads draw it): by every thread when they can read
    * `counts` (counting its cells first, block by block, when the table is owed a count), else here with the same words.
    */
   const drawInto = (noise: TableNoise, counts: ArrayLike<number>, random: StreamKey, out: Float64Array): void => {
     if (!threadsRead(counts)) {
-      for (const table of owed.keys()) if (table === counts) settle(table)
+      for (const table of ledger.owed.keys()) if (table === counts) ledger.settle(table)
       addBlockNoise(samplers(noise), random, counts, out, 0, blockCount(counts.length, NOISE_BLOCK))
-    } else {
-      const table = counts as Int32Array | Float64Array
-      const count = table instanceof Int32Array ? owed.get(table) : undefined
-      if (table === nwk && count !== undefined) startCountingAlong()
-      // n_wk's release: its column sums taken on the way, for setRelease if this table is the release
-      const sums = table === nwk
-      if (sums) arrays.rowsPending.set(pendingRows)
-      pool.attach({ noiseIn: table, noiseOut: out, noise })
-      run({ type: 'noise', random, count, sums })
-      if (count !== undefined) owed.delete(table as Int32Array)
-      if (sums) summed = out
-      else if (summed === out) summed = undefined
+      return
     }
+    const table = counts as Int32Array | Float64Array
+    const count = table instanceof Int32Array ? ledger.owed.get(table) : undefined
+    if (table === nwk && count !== undefined) ledger.startCountingAlong()
+    // n_wk's release: its column sums taken on the way, for setRelease if this table is the release
+    const sums = table === nwk
+    if (sums) arrays.rowsPending.set(pendingRows)
+    pool.attach({ noiseIn: table, noiseOut: out, noise })
+    run({ type: 'noise', random, count, sums })
+    if (count !== undefined) ledger.owed.delete(table as Int32Array)
+    if (sums) summed = out
+    else if (summed === out) summed = undefined
   }
   const noiser: TableNoiser = (noise, counts, words) => {
     const random = streamKeyOf(words)
-    if (!threaded || !threadsRead(counts)) {
+    if (!g.threaded || !threadsRead(counts)) {
       const out = new Float64Array(counts.length)
       drawInto(noise, counts, random, out)
       return out
@@ -401,13 +471,24 @@ const build = (state: GibbsState, alpha: number, beta: number, clip: number, wor
           drawInto(noise, counts, random, out)
           return out
         }
+  return { setRelease, noiser, reusingNoiser, takeFactors }
+}
+
+const build = (state: GibbsState, alpha: number, beta: number, clip: number, workers: number, engine: SparseEngine, observed: boolean, given?: WordIndex): E.Either<DpError, SnapshotSampler> => {
+  const started = startSampling(state, alpha, beta, clip, workers, engine, given)
+  if (E.isLeft(started)) return started
+  const g = started.right
+  const { arrays, pool, run, parts, threaded } = g
+  const { K, V, D } = state
+  const ledger = countLedger(g)
+  const { setRelease, noiser, reusingNoiser, takeFactors } = releases(g, ledger, observed)
   let frequentCopy: Uint8Array | undefined
   const subsample = (rate: number, frequent: Uint8Array | undefined, words: WordStream): { counts: Int32Array; kept: number } => {
     const random = streamKeyOf(words)
     arrays.params[COIN_RATE] = rate
     if (frequent !== undefined) {
       let f = frequent
-      if (!shared(frequent)) {
+      if (!g.shared(frequent)) {
         frequentCopy ??= threaded ? new Uint8Array(new SharedArrayBuffer(V * K)) : new Uint8Array(V * K)
         frequentCopy.set(frequent)
         f = frequentCopy
@@ -415,39 +496,21 @@ const build = (state: GibbsState, alpha: number, beta: number, clip: number, wor
       pool.attach({ frequent: f })
     }
     // the kept tokens counted as the coins are thrown (`sampleAlong`), else by rows inside the sample's release
-    const along = sampleAlong()
+    const along = ledger.sampleAlong()
     run({ type: 'coins', adaptive: frequent !== undefined, random, count: along })
-    if (!along) owed.set(arrays.sample, 'sample')
-    else if (threaded) owed.set(arrays.sample, 'sample-parts')
-    else owed.delete(arrays.sample)
+    if (!along) ledger.owed.set(arrays.sample, 'sample')
+    else if (threaded) ledger.owed.set(arrays.sample, 'sample-parts')
+    else ledger.owed.delete(arrays.sample)
     let kept = 0
     for (let j = 0; j < parts; j++) kept += arrays.keptParts[j] as number
     return { counts: arrays.sample, kept }
   }
-  /**
-   * Whether the coins count the kept tokens as they keep them: the coins read every token's word and
-   * topic anyway, so counting the kept ones there costs a few increments per kept token, where
-   * counting the sample afterwards reads every token again — in one streaming pass on one thread
-   * (~1.3 ms a release on Brown, whatever the rate), by rows on several, reading z and the sample at
-   * random (~2 ms per thread at 2 threads). Several threads count into tables of their own, summed by
-   * the release (`sampleParts`), while they fit `alongFits`, as n_wk's count along the sweep.
-   */
-  let sampleParts: Int32Array | undefined
-  const sampleAlong = (): boolean => {
-    if (!threaded) return true
-    if (sampleParts === undefined) {
-      if (!alongFits(parts, V, K, tokens.length)) return false
-      sampleParts = i32(parts * V * K)
-      pool.attach({ sampleParts })
-    }
-    return true
-  }
   const sweep = (words: WordStream, include?: Uint8Array): void => {
     const random = randomnessOf(words)
     if (include !== undefined && include !== arrays.include) arrays.include.set(include)
-    const along = countAlong
+    const along = ledger.countingAlong()
     run({ type: 'sweep', subsampled: include !== undefined, random, factors: takeFactors(), countAlong: along })
-    swept(along)
+    ledger.swept(along)
   }
   let sharedDocNoise: Float64Array | undefined
   const sweepWithDocNoise = (words: WordStream, docNoise: Float64Array): void => {
@@ -455,18 +518,18 @@ const build = (state: GibbsState, alpha: number, beta: number, clip: number, wor
     if (!threaded) pool.attach({ docNoise })
     else {
       if (sharedDocNoise === undefined) {
-        sharedDocNoise = f64(D * K)
+        sharedDocNoise = g.f64(D * K)
         pool.attach({ docNoise: sharedDocNoise })
       }
       sharedDocNoise.set(docNoise)
     }
-    const along = countAlong
+    const along = ledger.countingAlong()
     run({ type: 'sweep-doc-noise', random, factors: takeFactors(), countAlong: along })
-    swept(along)
+    ledger.swept(along)
   }
   const initialTopics = (words: WordStream): void => {
     run({ type: 'initial-topics', random: streamKeyOf(words) })
-    owe()
+    ledger.owe()
   }
-  return E.right({ setRelease, sweep, counts, sweepWithDocNoise, noiser, reusingNoiser, subsample, initialTopics, include: arrays.include, workers: parts, close: pool.close })
+  return E.right({ setRelease, sweep, counts: ledger.counts, sweepWithDocNoise, noiser, reusingNoiser, subsample, initialTopics, include: arrays.include, workers: parts, close: pool.close })
 }
