@@ -161,66 +161,149 @@ export const projectedForm = (tp: number, n0: number, fp: number, n1: number, de
 }
 
 /**
- * `projectedBound(tp, n0, fp, n1, delta, p)` as a function of (tp, fp), for a sweep over many thresholds
- * (issue 23: the sweep was most of the longest fit job). Every Wilson bound in it depends on tp alone
- * or on fp alone: a sweep's walk asks for counts that only grow, so the terms of the last tp and of
- * the last fp asked for are kept and recomputed when that count changes, by the same expressions as in
- * `projectedRates` and `projectedRatio`; only the logs that join them are taken per threshold. The
- * value is the same number as `projectedBound`'s (test/attacks/sorted.test.ts checks it). It kept a
- * table per count before (issue 23, the fits' cold start): 80 bytes per tuning output and side, 8 MB
- * a sweep of fresh memory whose page faults cost a fresh worker more than the sweep itself.
+ * What a sweep maximises over its thresholds, as a function of an event's counts (tp of n0 on side 0,
+ * fp of n1 on side 1), and a bound on it over a block of events, so that a sweep can pass over blocks
+ * that cannot matter (`sweepSorted`).
  */
-export const projectedObjective = (n0: number, n1: number, delta: number, p: Projection): ((tp: number, fp: number) => number) => {
+export interface SweepObjective {
+  /** The objective of the event with counts tp, fp (at least 0). */
+  readonly at: (tp: number, fp: number) => number
+  /**
+   * At least the largest unclamped form (what `at` takes the larger of with 0) of every event with tp
+   * in [tpA, tpB] and fp in [fpA, fpB]: each form grows with tp and falls with fp (Wilson bounds grow
+   * with their count, ε̂ falls with both rates, and a variance term falls as its rate grows), so its
+   * parts are taken at the corners that make it largest. −∞ where no form can be positive.
+   */
+  readonly upper: (tpA: number, tpB: number, fpA: number, fpB: number) => number
+}
+
+/** The two logs of ε̂ (bounds.ts `epsilonFromRates`) before it takes the larger with 0: NaN (a rate above 1 − δ) counts as −∞, a zero rate as +∞. */
+const ratesUnclamped = (fpr: number, fnr: number, delta: number): number => {
+  if (!(fpr > 0 && fnr > 0)) return Infinity
+  const a = Math.log((1 - delta - fpr) / fnr)
+  const b = Math.log((1 - delta - fnr) / fpr)
+  return Math.max(a === a ? a : -Infinity, b === b ? b : -Infinity)
+}
+
+/**
+ * The Wilson terms of a tp (see `projectedSweep`): rates' FNR term, ratio-in's p and its variance term,
+ * ratio-out's q and its variance term, written to t.
+ */
+const tpTerms = (t: Float64Array, tp: number, n0: number, p: Projection): void => {
   const N = p.n
+  t[0] = wilsonUpper(wilsonUpper(n0 - tp, n0, Z_TUNE) * N, N, p.z)
+  // ratio-in's p and ratio-out's q are the same Wilson bound (computed once: the same number)
+  const qOut = wilsonUpper(n0 - tp, n0, Z_TUNE_RATIO)
+  const pIn = 1 - qOut
+  t[1] = pIn
+  t[2] = (1 - pIn) / (N * pIn)
+  t[3] = qOut
+  t[4] = (1 - qOut) / (N * qOut)
+}
+
+/** The mirror image for an fp: rates' FPR term, ratio-in's q and its variance term, ratio-out's p and its variance term. */
+const fpTerms = (f: Float64Array, fp: number, n1: number, p: Projection): void => {
+  const N = p.n
+  f[0] = wilsonUpper(wilsonUpper(fp, n1, Z_TUNE) * N, N, p.z)
+  const qIn = wilsonUpper(fp, n1, Z_TUNE_RATIO)
+  const pOut = 1 - qIn
+  f[1] = qIn
+  f[2] = (1 - qIn) / (N * qIn)
+  f[3] = pOut
+  f[4] = (1 - pOut) / (N * pOut)
+}
+
+/**
+ * `projectedBound(tp, n0, fp, n1, delta, p)` as a `SweepObjective` (issue 23: the sweep was most of
+ * the longest fit job). Every Wilson bound in it depends on tp alone or on fp alone: a sweep's walk
+ * asks for counts that only grow, so the terms of the last tp and of the last fp asked for are kept
+ * and recomputed when that count changes, by the same expressions as in `projectedRates` and
+ * `projectedRatio`; only the logs that join them are taken per threshold. `at` gives the same number
+ * as `projectedBound` (test/attacks/sorted.test.ts checks it). It kept a table per count before (issue
+ * 23, the fits' cold start): 8 MB a sweep of fresh memory, whose page faults cost a fresh worker more
+ * than the sweep itself.
+ */
+export const projectedSweep = (n0: number, n1: number, delta: number, p: Projection): SweepObjective => {
   const ratio = !(delta > 0) && p.zRatio !== undefined
   const zRatio = p.zRatio ?? 0
-  // The terms of tp: rates' FNR term, ratio-in's p and its variance term, ratio-out's q and its term; of fp the mirror image.
   let tpAt = -1
-  let fnrTerm = 0
-  let pIn = 0
-  let pInVar = 0
-  let qOut = 0
-  let qOutVar = 0
   let fpAt = -1
-  let fprTerm = 0
-  let qIn = 0
-  let qInVar = 0
-  let pOut = 0
-  let pOutVar = 0
+  const T = new Float64Array(5)
+  const F = new Float64Array(5)
   /** projectedRatio's value from its p, q and their variance terms (k, j: the counts it requires ≥ RATIO_MIN_COUNT). */
   const ratioOf = (k: number, j: number, pr: number, a: number, q: number, b: number): number => {
     if (Math.min(k, j) < RATIO_MIN_COUNT) return 0
     if (!(pr > 0 && q > 0 && pr > q)) return 0
     return Math.max(0, Math.log(pr / q) - zRatio * Math.sqrt(a + b))
   }
-  return (tp, fp) => {
+  const at = (tp: number, fp: number): number => {
     if (tp !== tpAt) {
       tpAt = tp
-      fnrTerm = wilsonUpper(wilsonUpper(n0 - tp, n0, Z_TUNE) * N, N, p.z)
-      // ratio-in's p and ratio-out's q are the same Wilson bound (computed once: the same number)
-      qOut = wilsonUpper(n0 - tp, n0, Z_TUNE_RATIO)
-      pIn = 1 - qOut
-      pInVar = (1 - pIn) / (N * pIn)
-      qOutVar = (1 - qOut) / (N * qOut)
+      tpTerms(T, tp, n0, p)
     }
     if (fp !== fpAt) {
       fpAt = fp
-      fprTerm = wilsonUpper(wilsonUpper(fp, n1, Z_TUNE) * N, N, p.z)
-      qIn = wilsonUpper(fp, n1, Z_TUNE_RATIO)
-      pOut = 1 - qIn
-      qInVar = (1 - qIn) / (N * qIn)
-      pOutVar = (1 - pOut) / (N * pOut)
+      fpTerms(F, fp, n1, p)
     }
     // projectedBound: the largest of the forms' values and 0, in the order of `projections`
     let best = 0
-    const rates = epsilonFromRates(fprTerm, fnrTerm, delta)
+    const rates = epsilonFromRates(F[0] as number, T[0] as number, delta)
     if (rates > best) best = rates
     if (!ratio) return best
-    const ratioIn = ratioOf(tp, fp, pIn, pInVar, qIn, qInVar)
+    const ratioIn = ratioOf(tp, fp, T[1] as number, T[2] as number, F[1] as number, F[2] as number)
     if (ratioIn > best) best = ratioIn
-    const ratioOut = ratioOf(n1 - fp, n0 - tp, pOut, pOutVar, qOut, qOutVar)
+    const ratioOut = ratioOf(n1 - fp, n0 - tp, F[3] as number, F[4] as number, T[3] as number, T[4] as number)
     if (ratioOut > best) best = ratioOut
     return best
+  }
+  const TA = new Float64Array(5)
+  const TB = new Float64Array(5)
+  const FA = new Float64Array(5)
+  const FB = new Float64Array(5)
+  /** A ratio form's log p/q less its penalty, at the corners given; −∞ where p ≤ 0 (then every p of the block is). */
+  const ratioUpper = (pr: number, q: number, a: number, b: number): number => (pr > 0 && q > 0 ? Math.log(pr / q) - zRatio * Math.sqrt(a + b) : -Infinity)
+  const upper = (tpA: number, tpB: number, fpA: number, fpB: number): number => {
+    tpTerms(TA, tpA, n0, p)
+    tpTerms(TB, tpB, n0, p)
+    fpTerms(FA, fpA, n1, p)
+    fpTerms(FB, fpB, n1, p)
+    // rates: the smallest FPR term (fpA) and FNR term (tpB)
+    const rates = ratesUnclamped(FA[0] as number, TB[0] as number, delta)
+    if (!ratio) return rates
+    // ratio-in: p grows with tp, q with fp, both variance terms fall as their rate grows
+    const ratioIn = ratioUpper(TB[1] as number, FA[1] as number, TB[2] as number, FB[2] as number)
+    // ratio-out: p (1 − ratio-in's q) falls with fp, q (1 − ratio-in's p) falls with tp
+    const ratioOut = ratioUpper(FA[3] as number, TB[3] as number, FA[4] as number, TA[4] as number)
+    return Math.max(rates, ratioIn, ratioOut)
+  }
+  return { at, upper }
+}
+
+/** `projectedSweep`'s value as a plain function of the counts. */
+export const projectedObjective = (n0: number, n1: number, delta: number, p: Projection): ((tp: number, fp: number) => number) => projectedSweep(n0, n1, delta, p).at
+
+/**
+ * ε̂ at the Wilson upper bounds of the tuning rates themselves (a sweep without a projection), as a
+ * `SweepObjective`: wilsonUpper(fp, n1, z) and wilsonUpper(n0 − tp, n0, z) of the last counts kept.
+ */
+const tuningSweep = (n0: number, n1: number, delta: number, z: number): SweepObjective => {
+  let tpAt = -1
+  let fpAt = -1
+  let fnr = 0
+  let fpr = 0
+  return {
+    at: (tp, fp) => {
+      if (tp !== tpAt) {
+        tpAt = tp
+        fnr = wilsonUpper(n0 - tp, n0, z)
+      }
+      if (fp !== fpAt) {
+        fpAt = fp
+        fpr = wilsonUpper(fp, n1, z)
+      }
+      return epsilonFromRates(fpr, fnr, delta)
+    },
+    upper: (_tpA, tpB, fpA) => ratesUnclamped(wilsonUpper(fpA, n1, z), wilsonUpper(n0 - tpB, n0, z), delta),
   }
 }
 
@@ -233,13 +316,6 @@ const Z_TUNE = 2
 
 const better = (a: SweepResult, b: SweepResult | null): boolean =>
   b === null || a.objective > b.objective + 1e-12 || (Math.abs(a.objective - b.objective) <= 1e-12 && a.advantage > b.advantage + 1e-12)
-
-/** Wilson upper bounds for k = 0..n successes of n (a lookup table for the sweep). */
-const wilsonTable = (n: number, z: number): Float64Array => {
-  const t = new Float64Array(n + 1)
-  for (let k = 0; k <= n; k++) t[k] = wilsonUpper(k, n, z)
-  return t
-}
 
 /**
  * A sorted copy with NaN (which fitted models never produce) mapped below every threshold: what
@@ -257,8 +333,8 @@ export const sweepOrder = (s: Float64Array, slot?: number): Float64Array => {
 
 /**
  * Best event {σ·s ≥ t} separating scores s0 (side 0) from s1 (side 1), over both orientations and
- * every distinct threshold. One sort per side, then a linear walk per orientation; the Wilson
- * bounds come from tables indexed by the counts.
+ * every distinct threshold. One sort per side, then a linear walk per orientation (`walk`), which
+ * evaluates the objective only in blocks of thresholds that can change the event.
  */
 export const sweep = (s0: Float64Array, s1: Float64Array, delta: number, z: number, projection?: Projection): SweepResult =>
   sweepSorted(sweepOrder(s0, SLOT.up0), sweepOrder(s1, SLOT.up1), delta, z, projection)
@@ -270,41 +346,74 @@ export const sweep = (s0: Float64Array, s1: Float64Array, delta: number, z: numb
 export const sweepSorted = (up0: Float64Array, up1: Float64Array, delta: number, z: number, projection?: Projection, only?: 1 | -1): SweepResult => {
   const n0 = up0.length
   const n1 = up1.length
-  const w0 = projection === undefined ? wilsonTable(n0, z) : new Float64Array(0)
-  const w1 = projection === undefined ? wilsonTable(n1, z) : new Float64Array(0)
-  const projected = projection === undefined ? null : projectedObjective(n0, n1, delta, projection)
+  const objective = projection === undefined ? tuningSweep(n0, n1, delta, z) : projectedSweep(n0, n1, delta, projection)
   let best: SweepResult | null = null
   for (const sigma of only === undefined ? ([1, -1] as const) : [only]) {
-    // Ascending σ·s of each side: up itself for σ = 1, for σ = −1 up negated and reversed, read in
-    // place (the i-th of n is −up[n − 1 − i]; −1 · x is −x exactly) rather than copied.
-    const last0 = sigma === 1 ? 0 : n0 - 1
-    const last1 = sigma === 1 ? 0 : n1 - 1
-    let bestObjective = -1
-    let bestAdvantage = -Infinity
-    let bestT = Infinity
-    // Walk thresholds from the largest value down: the event {x ≥ t} grows.
-    let i = n0 - 1
-    let j = n1 - 1
-    while (i >= 0 || j >= 0) {
+    const r = walk(up0, up1, sigma, objective)
+    if (n0 + n1 > 0 && better(r, best)) best = r
+  }
+  return best ?? { objective: 0, advantage: 0, orientation: 1, threshold: Infinity }
+}
+
+/** Thresholds a walk takes in one block (`walk`). */
+const BLOCK = 32
+/** How far the bound of a block must clear the best so far for the block to be passed over (the bound's rounding is ~10⁻¹⁵). */
+const BOUND_MARGIN = 1e-9
+const blockT = new Float64Array(BLOCK)
+const blockTp = new Int32Array(BLOCK)
+const blockFp = new Int32Array(BLOCK)
+
+/**
+ * One orientation's walk of `sweepSorted`: every distinct threshold from the largest score down (the
+ * event {σ·x ≥ t} grows), keeping the first event of the largest objective (or, within 10⁻¹², of
+ * larger advantage). Ascending σ·x of each side is up itself for σ = 1, for σ = −1 up negated and
+ * reversed, read in place (the i-th of n is −up[n − 1 − i]; −1 · x is −x exactly).
+ *
+ * Thresholds go in blocks of BLOCK, and a block's counts bound its objectives (`SweepObjective.upper`):
+ * a block whose bound is below the best so far (by BOUND_MARGIN) cannot change it, and is passed over;
+ * one whose forms are all below 0 has objective 0 at every threshold, and only its advantages are
+ * compared. Every other threshold is evaluated and compared as before, in the same order, so the walk
+ * keeps the same event (issue 23: the objective's logs at each of ~2·10⁵ thresholds were most of the
+ * longest fit job).
+ */
+const walk = (up0: Float64Array, up1: Float64Array, sigma: 1 | -1, objective: SweepObjective): SweepResult => {
+  const n0 = up0.length
+  const n1 = up1.length
+  const last0 = sigma === 1 ? 0 : n0 - 1
+  const last1 = sigma === 1 ? 0 : n1 - 1
+  let bestObjective = -1
+  let bestAdvantage = -Infinity
+  let bestT = Infinity
+  let i = n0 - 1
+  let j = n1 - 1
+  while (i >= 0 || j >= 0) {
+    let m = 0
+    for (; m < BLOCK && (i >= 0 || j >= 0); m++) {
       const ai = i >= 0 ? sigma * (up0[last0 + sigma * i] as number) : -Infinity
       const bj = j >= 0 ? sigma * (up1[last1 + sigma * j] as number) : -Infinity
       const t = ai > bj ? ai : bj
       while (i >= 0 && sigma * (up0[last0 + sigma * i] as number) >= t) i--
       while (j >= 0 && sigma * (up1[last1 + sigma * j] as number) >= t) j--
-      const tp = n0 - 1 - i
-      const fp = n1 - 1 - j
-      const objective = projected === null ? epsilonFromRates(w1[fp] as number, w0[n0 - tp] as number, delta) : projected(tp, fp)
+      blockT[m] = t
+      blockTp[m] = n0 - 1 - i
+      blockFp[m] = n1 - 1 - j
+    }
+    const bound = objective.upper(blockTp[0] as number, blockTp[m - 1] as number, blockFp[0] as number, blockFp[m - 1] as number)
+    const zero = bound < -BOUND_MARGIN
+    if (!zero && Math.max(0, bound) + BOUND_MARGIN < bestObjective - 1e-12) continue
+    for (let k = 0; k < m; k++) {
+      const tp = blockTp[k] as number
+      const fp = blockFp[k] as number
+      const o = zero ? 0 : objective.at(tp, fp)
       const advantage = tp / n0 - fp / n1
-      if (objective > bestObjective + 1e-12 || (Math.abs(objective - bestObjective) <= 1e-12 && advantage > bestAdvantage + 1e-12)) {
-        bestObjective = objective
+      if (o > bestObjective + 1e-12 || (Math.abs(o - bestObjective) <= 1e-12 && advantage > bestAdvantage + 1e-12)) {
+        bestObjective = o
         bestAdvantage = advantage
-        bestT = t
+        bestT = blockT[k] as number
       }
     }
-    const r: SweepResult = { objective: Math.max(0, bestObjective), advantage: bestAdvantage, orientation: sigma, threshold: bestT }
-    if (n0 + n1 > 0 && better(r, best)) best = r
   }
-  return best ?? { objective: 0, advantage: 0, orientation: 1, threshold: Infinity }
+  return { objective: Math.max(0, bestObjective), advantage: bestAdvantage, orientation: sigma, threshold: bestT }
 }
 
 /**

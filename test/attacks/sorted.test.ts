@@ -1,7 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { countAtMost, edgeCounter } from '../../src/attacks/score.js'
-import { adaptiveEdges, adaptiveEdgesOf, betterOrientation, projectedBound, projectedObjective, sweepSorted, type SweepResult } from '../../src/attacks/select.js'
+import { epsilonFromRates, wilsonUpper } from '../../src/attacks/bounds.js'
+import { adaptiveEdges, adaptiveEdgesOf, betterOrientation, type Projection, projectedBound, projectedObjective, sweepSorted, type SweepResult } from '../../src/attacks/select.js'
 import { countBelow, mergeSorted, nthOfMerged, radixSortedCopy, sortedCopy, sortInPlace, valuesAtRanks } from '../../src/attacks/sorted.js'
 
 /** Element-wise identity, −0 and +0 told apart, NaN equal to NaN. */
@@ -187,6 +188,84 @@ describe('sweepSorted (the event walk, issue 23)', () => {
         return same(got, want) && same(sweepSorted(up0, up1, delta, 2.24, p), betterOrientation({ result: plus }, { result: got }).result)
       }),
       { seed: 30, numRuns: 300 },
+    )
+  })
+})
+
+/**
+ * The sweep as it was before blocks were passed over (dpaudit 781121f, select.ts `sweepSorted`, with
+ * `projectedBound` per threshold and the Wilson tables): the reference the block walk must equal.
+ */
+const referenceSweep = (up0: Float64Array, up1: Float64Array, delta: number, z: number, projection: Projection | undefined, sigma: 1 | -1): SweepResult => {
+  const n0 = up0.length
+  const n1 = up1.length
+  const neg = (u: Float64Array): Float64Array => Float64Array.from(u, (_, i) => -(u[u.length - 1 - i] as number))
+  const a = sigma === 1 ? up0 : neg(up0)
+  const b = sigma === 1 ? up1 : neg(up1)
+  let bestObjective = -1
+  let bestAdvantage = -Infinity
+  let bestT = Infinity
+  let i = n0 - 1
+  let j = n1 - 1
+  while (i >= 0 || j >= 0) {
+    const ai = i >= 0 ? (a[i] as number) : -Infinity
+    const bj = j >= 0 ? (b[j] as number) : -Infinity
+    const t = ai > bj ? ai : bj
+    while (i >= 0 && (a[i] as number) >= t) i--
+    while (j >= 0 && (b[j] as number) >= t) j--
+    const tp = n0 - 1 - i
+    const fp = n1 - 1 - j
+    const objective = projection === undefined ? epsilonFromRates(wilsonUpper(fp, n1, z), wilsonUpper(n0 - tp, n0, z), delta) : projectedBound(tp, n0, fp, n1, delta, projection)
+    const advantage = tp / n0 - fp / n1
+    if (objective > bestObjective + 1e-12 || (Math.abs(objective - bestObjective) <= 1e-12 && advantage > bestAdvantage + 1e-12)) {
+      bestObjective = objective
+      bestAdvantage = advantage
+      bestT = t
+    }
+  }
+  return { objective: Math.max(0, bestObjective), advantage: bestAdvantage, orientation: sigma, threshold: bestT }
+}
+
+describe('sweepSorted passes over blocks that cannot change its event (issue 23)', () => {
+  it('keeps the event, objective and advantage of the walk over every threshold, ties, plateaus and small counts included', () => {
+    // shifted, scaled samples, some from a few values (plateaus, ties across sides), up to 3000 a side
+    const sample = fc.record({
+      n: fc.oneof(fc.integer({ min: 0, max: 60 }), fc.integer({ min: 500, max: 3000 })),
+      shift: fc.double({ min: -2, max: 2, noNaN: true }),
+      scale: fc.double({ min: 0.1, max: 3, noNaN: true }),
+      levels: fc.constantFrom(0, 0, 3, 40),
+      seed: fc.integer(),
+    })
+    const draw = (x: { n: number; shift: number; scale: number; levels: number; seed: number }): Float64Array => {
+      let h = x.seed | 1
+      return Float64Array.from({ length: x.n }, () => {
+        h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d) ^ Math.imul(h ^ (h >>> 12), 0x297a2d39)
+        const u = ((h >>> 0) + 0.5) / 2 ** 32
+        const v = x.shift + x.scale * Math.log(u / (1 - u))
+        return x.levels === 0 ? v : Math.round(v * (x.levels / 10)) / (x.levels / 10)
+      }).sort()
+    }
+    fc.assert(
+      fc.property(
+        sample,
+        sample,
+        fc.constantFrom(0, 1e-6, 0.05),
+        fc.constantFrom('none', 'rates', 'ratio'),
+        fc.constantFrom(1000, 100_000, 5_000_000),
+        (s0, s1, delta, kind, N) => {
+          const up0 = draw(s0)
+          const up1 = draw(s1)
+          const projection = kind === 'none' ? undefined : { n: N, z: 2.24, ...(kind === 'ratio' ? { zRatio: 1.96 } : {}) }
+          for (const sigma of [1, -1] as const) {
+            const got = sweepSorted(up0, up1, delta, 2.24, projection, sigma)
+            const want = referenceSweep(up0, up1, delta, 2.24, projection, sigma)
+            if (!(got.orientation === want.orientation && Object.is(got.threshold, want.threshold) && Object.is(got.objective, want.objective) && Object.is(got.advantage, want.advantage)))
+              return false
+          }
+          return true
+        },
+      ),
+      { seed: 31, numRuns: 300 },
     )
   })
 })
