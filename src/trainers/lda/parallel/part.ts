@@ -5,8 +5,11 @@
  * until none is left (`SweepArrays.next`): chunks of documents (sweep, SUB-LDA's coins, the initial
  * topics), blocks of cells (count the word-topic table by rows, draw a release's noise — counting
  * the blocks' cells first when the table is owed a count), blocks of rows (the column sums of a
- * release; ./release-work.ts). Each thread builds its own q from a release, every row, at the start of the sweep that reads it.
- * A thread that wakes late or works slower takes fewer units instead of holding the others at the
+ * release; q from a release, on the threads' shared WebAssembly memory; ./release-work.ts), or its
+ * own word-topic table of the documents it swept or the tokens its coins kept (counting along).
+ * Threads without a shared memory each build their own q, every row, at the start of the sweep that
+ * reads it. Each command is one function below (`sweepCommand`, `noiseCommand`, …) over the thread's
+ * `Part`; `makePart` dispatches. A thread that wakes late or works slower takes fewer units instead of holding the others at the
  * command's end, and the units do not depend on the number of threads, so neither do the numbers.
  * The calling thread runs part 0 itself and the worker threads (./worker.ts) parts 1..W−1, with this same code.
  *
