@@ -25,9 +25,18 @@ export const SLOT = {
   /** Granularities of both sides (the bits family). */
   gran0: 5,
   gran1: 6,
+  /** One coordinate of both sides' vectors (the coordinate and naive-Bayes families). */
+  column0: 7,
+  column1: 8,
+  /** The logistic family's design matrix and labels. */
+  design: 9,
+  labels: 10,
+  /** Both sides' entries sorted (the joint family's symbols). */
+  values0: 11,
+  values1: 12,
 } as const
 
-/** A slot keeps at most this many doubles (4 MiB); a longer array is fresh each time, so that a thread never holds more than 28 MiB here. */
+/** A slot keeps at most this many doubles (4 MiB); a longer array is fresh each time, so that a thread never holds more than 52 MiB here. */
 const KEEP_MAX = 1 << 19
 
 const slots: Array<Float64Array | undefined> = []

@@ -561,9 +561,9 @@ const keyTable = (k0: ReadonlyArray<string>, k1: ReadonlyArray<string>): KeyTabl
   }
 }
 
-/** Column j of a row-major n × d matrix. */
-const column = (v: Float64Array, n: number, d: number, j: number): Float64Array => {
-  const out = new Float64Array(n)
+/** Column j of a row-major n × d matrix, in the given slot of the thread's working memory (scratch.ts). */
+const column = (v: Float64Array, n: number, d: number, j: number, slot: number): Float64Array => {
+  const out = scratch(slot, n)
   for (let i = 0; i < n; i++) out[i] = v[i * d + j] as number
   return out
 }
@@ -620,8 +620,9 @@ const fitLogistic = (v0: Float64Array, n0: number, v1: Float64Array, n1: number,
     scale[j] = variance > 1e-24 ? Math.sqrt(variance) : 1
   }
   const m = d + 1
-  const X = new Float64Array(N * m)
-  const t = new Float64Array(N)
+  // the design matrix and labels, in working memory (every entry written below)
+  const X = scratch(SLOT.design, N * m)
+  const t = scratch(SLOT.labels, N)
   let r = 0
   for (const [v, cnt, label] of [[v0, m0, 1], [v1, m1, 0]] as const)
     for (let i = 0; i < cnt; i++, r++) {
@@ -693,8 +694,8 @@ export const fitFamily = (
       if (d > COORDINATE_FULL_MAX) {
         // Shortlist by standardised mean difference and by log variance ratio, then sweep those.
         const stat = candidates.map((j) => {
-          const a = column(fit.values[0], n0, d, j)
-          const b = column(fit.values[1], n1, d, j)
+          const a = column(fit.values[0], n0, d, j, SLOT.column0)
+          const b = column(fit.values[1], n1, d, j, SLOT.column1)
           const mv = (x: Float64Array): [number, number] => {
             let s = 0
             let s2 = 0
@@ -715,7 +716,7 @@ export const fitFamily = (
       }
       let best: { j: number; r: SweepResult } | null = null
       for (const j of candidates) {
-        const r = sweep(column(fit.values[0], n0, d, j), column(fit.values[1], n1, d, j), delta, z)
+        const r = sweep(column(fit.values[0], n0, d, j, SLOT.column0), column(fit.values[1], n1, d, j, SLOT.column1), delta, z)
         if (best === null || better(r, best.r)) best = { j, r }
       }
       return best === null ? null : { family: 'coordinate', index: best.j }
@@ -725,7 +726,7 @@ export const fitFamily = (
       const d = shape.dim
       const tables: BinTable[] = []
       for (let j = 0; j < d; j++)
-        tables.push(binTable(column(fit.values[0], n0, d, j), column(fit.values[1], n1, d, j), NB_EXACT_MAX, NB_BINS))
+        tables.push(binTable(column(fit.values[0], n0, d, j, SLOT.column0), column(fit.values[1], n1, d, j, SLOT.column1), NB_EXACT_MAX, NB_BINS))
       return { family: 'naive-bayes', tables }
     }
     case 'pattern': {
@@ -782,16 +783,7 @@ const JOINT_FINE_MIN = 40
  */
 const fitJoint = (fit: PairSamples): AttackModel | null => {
   const d = fit.shape.dim
-  const freq = new Map<number, number>()
-  let total = 0
-  for (const side of [0, 1] as const) {
-    const v = fit.values[side]
-    for (let i = 0; i < v.length; i++) freq.set(v[i] as number, (freq.get(v[i] as number) ?? 0) + 1)
-    total += v.length
-    if (freq.size > 4 * JOINT_MAX_KEYS && freq.size > total / 2) break
-  }
-  const discrete = [...freq.entries()].filter(([, c]) => c >= JOINT_RECUR * total).map(([x]) => x).sort((a, b) => a - b)
-  const recurring = discrete.reduce((s, x) => s + (freq.get(x) ?? 0), 0)
+  const { discrete, recurring, total } = jointSymbols(fit.values[0], fit.values[1])
   if (discrete.length === 0 || discrete.length > 16 || recurring === total) return null
   const set = new Set(discrete)
   const byKey = new Map<string, [number[], number[]]>()
@@ -836,6 +828,89 @@ const fitJoint = (fit: PairSamples): AttackModel | null => {
     scores: cells.map(([c0, c1]) => Array.from(c0, (c, i) => binScore(c, c1[i] as number, n0, n1, B))),
     other: binScore(0, 0, n0, n1, B),
   }
+}
+
+/** The joint family's symbols (`jointSymbols`). */
+export interface JointSymbols {
+  /** Values making up at least JOINT_RECUR of the entries counted, ascending (−0 counted as +0). */
+  readonly discrete: number[]
+  /** Entries that are one of them. */
+  readonly recurring: number
+  /** Entries counted: side 0's, and side 1's unless side 0's values are many and mostly distinct. */
+  readonly total: number
+}
+
+/**
+ * The joint family's symbols, as a map from each value to its count gives them (`jointSymbolsByMap`),
+ * from the sides sorted in the thread's working memory instead: runs of equal values are the counts
+ * (issue 23: the map of every entry of continuous vectors, 2.4·10⁵ keys, took 0.3 s in a fresh worker,
+ * the longest fit job of vector audits, for a family that then does not apply). With NaN (its own
+ * key in a map, unequal to itself in a run), by the map.
+ */
+export const jointSymbols = (v0: Float64Array, v1: Float64Array): JointSymbols => {
+  const u0 = copyInto(v0, SLOT.values0)
+  sortInPlace(u0)
+  if (u0.length > 0 && Number.isNaN(u0[u0.length - 1])) return jointSymbolsByMap(v0, v1)
+  const distinct0 = distinctSorted(u0)
+  // the map stopped counting after side 0 where its values were many and mostly distinct
+  if (distinct0 > 4 * JOINT_MAX_KEYS && distinct0 > v0.length / 2) return recurringRuns(u0, new Float64Array(0), v0.length)
+  const u1 = copyInto(v1, SLOT.values1)
+  sortInPlace(u1)
+  if (u1.length > 0 && Number.isNaN(u1[u1.length - 1])) return jointSymbolsByMap(v0, v1)
+  return recurringRuns(u0, u1, v0.length + v1.length)
+}
+
+/** v copied into a slot of the thread's working memory. */
+const copyInto = (v: Float64Array, slot: number): Float64Array => {
+  const out = scratch(slot, v.length)
+  out.set(v)
+  return out
+}
+
+/** Distinct values of an ascending array without NaN (−0 and +0 one value, as in a map). */
+const distinctSorted = (u: Float64Array): number => {
+  let k = 0
+  for (let i = 0; i < u.length; i++) if (i === 0 || u[i] !== u[i - 1]) k++
+  return k
+}
+
+/** The values of two ascending arrays (no NaN) whose runs together make up at least JOINT_RECUR of `total`, and their entries. */
+const recurringRuns = (u0: Float64Array, u1: Float64Array, total: number): JointSymbols => {
+  const discrete: number[] = []
+  let recurring = 0
+  let i = 0
+  let j = 0
+  while (i < u0.length || j < u1.length) {
+    const x = i < u0.length && (j >= u1.length || (u0[i] as number) <= (u1[j] as number)) ? (u0[i] as number) : (u1[j] as number)
+    let c = 0
+    while (i < u0.length && u0[i] === x) {
+      i++
+      c++
+    }
+    while (j < u1.length && u1[j] === x) {
+      j++
+      c++
+    }
+    if (c >= JOINT_RECUR * total) {
+      // a map keeps −0 as +0
+      discrete.push(x === 0 ? 0 : x)
+      recurring += c
+    }
+  }
+  return { discrete, recurring, total }
+}
+
+/** `jointSymbols` by a map from each value to its count (the family's definition; used with NaN). */
+export const jointSymbolsByMap = (v0: Float64Array, v1: Float64Array): JointSymbols => {
+  const freq = new Map<number, number>()
+  let total = 0
+  for (const v of [v0, v1]) {
+    for (let i = 0; i < v.length; i++) freq.set(v[i] as number, (freq.get(v[i] as number) ?? 0) + 1)
+    total += v.length
+    if (freq.size > 4 * JOINT_MAX_KEYS && freq.size > total / 2) break
+  }
+  const discrete = [...freq.entries()].filter(([, c]) => c >= JOINT_RECUR * total).map(([x]) => x).sort((a, b) => a - b)
+  return { discrete, recurring: discrete.reduce((s, x) => s + (freq.get(x) ?? 0), 0), total }
 }
 
 /** Equal-mass interior edges of a sorted sample: at most nBins bins, repeated values merged. */

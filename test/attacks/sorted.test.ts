@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { countAtMost, edgeCounter } from '../../src/attacks/score.js'
 import { epsilonFromRates, wilsonUpper } from '../../src/attacks/bounds.js'
-import { adaptiveEdges, adaptiveEdgesOf, betterOrientation, type Projection, projectedBound, projectedObjective, sweepSorted, type SweepResult } from '../../src/attacks/select.js'
+import { adaptiveEdges, adaptiveEdgesOf, betterOrientation, jointSymbols, jointSymbolsByMap, type Projection, projectedBound, projectedObjective, sweepSorted, type SweepResult } from '../../src/attacks/select.js'
 import { countBelow, mergeSorted, nthOfMerged, radixSortedCopy, sortedCopy, sortInPlace, valuesAtRanks } from '../../src/attacks/sorted.js'
 
 /** Element-wise identity, −0 and +0 told apart, NaN equal to NaN. */
@@ -266,6 +266,23 @@ describe('sweepSorted passes over blocks that cannot change its event (issue 23)
         },
       ),
       { seed: 31, numRuns: 300 },
+    )
+  })
+})
+
+describe('jointSymbols (the joint family’s recurring values, issue 23)', () => {
+  it('equals counting every value in a map: the same symbols, entries and total, −0, NaN and the stop after side 0 included', () => {
+    const entry = fc.oneof(fc.constantFrom(0, -0, 1, -1, 2.5, Number.NaN), fc.double({ noNaN: true, min: -1e3, max: 1e3 }))
+    const side = fc.oneof(fc.array(entry, { maxLength: 300 }), fc.array(fc.double({ noNaN: true }), { minLength: 2100, maxLength: 2600 }), fc.array(fc.constantFrom(0, -0, 3, 7), { maxLength: 3000 }))
+    fc.assert(
+      fc.property(side, side, (xs, ys) => {
+        const v0 = Float64Array.from(xs)
+        const v1 = Float64Array.from(ys)
+        const got = jointSymbols(v0, v1)
+        const want = jointSymbolsByMap(v0, v1)
+        return got.total === want.total && got.recurring === want.recurring && got.discrete.length === want.discrete.length && got.discrete.every((x, i) => Object.is(x, want.discrete[i]))
+      }),
+      { seed: 32, numRuns: 300 },
     )
   })
 })
