@@ -156,8 +156,17 @@ const workersSection = async () => {
     if (two !== undefined) best2.set(name, { speedup: one.ms / two.ms, residency: one.residency })
     const cost = perThread(one) / perThread(cgsRun)
     const at16 = 1 / (f + (1 - f) / 16)
-    console.log(`${''.padEnd(30)} 1 thread: ×${cost.toFixed(2)} CGS's tokens/s${name === 'HDP-LDA' ? ` (target ≥ ×0.8: ${cost >= 0.8 ? 'met' : 'missed'})` : ''}; serial fraction f = ${(100 * f).toFixed(2)} % → Amdahl at 16 cores: ×${at16.toFixed(1)}`)
-    summary.push(`${name}: f = ${(100 * f).toFixed(2)} %, ${runs.map((r) => `${r.workers}: ×${(one.ms / r.ms).toFixed(2)}`).join(', ')}, Amdahl at 16: ×${at16.toFixed(1)}`)
+    // Amdahl counts only the serial part. The CPU each added thread costs beyond the 1-worker fit's (the threads' own
+    // tables summed, q's rows copied between shared buffers, caches and memory shared) bounds it from the other side:
+    // if all of it is per thread, the parallel part costs (1 + (W − 1)·x) times its 1-worker CPU on W threads.
+    const widest = runs[runs.length - 1]
+    const added = widest.workers > 1 ? Math.max(0, (widest.cpuMs / one.cpuMs - 1) / (widest.workers - 1)) : undefined
+    const at16Added = added === undefined ? undefined : 1 / (f + ((1 - f) * (1 + 15 * added)) / 16)
+    console.log(
+      `${''.padEnd(30)} 1 thread: ×${cost.toFixed(2)} CGS's tokens/s${name === 'HDP-LDA' ? ` (target ≥ ×0.8: ${cost >= 0.8 ? 'met' : 'missed'})` : ''}; serial fraction f = ${(100 * f).toFixed(2)} % → Amdahl at 16 cores: ×${at16.toFixed(1)}` +
+        (at16Added === undefined ? '' : `; with the CPU each added thread cost at W = ${widest.workers} (+${(100 * (added ?? 0)).toFixed(0)} % of the 1-worker CPU per thread, all of it taken as per-thread work): ×${at16Added.toFixed(1)} (Amdahl leaves that CPU out; the two bracket 16 cores unless the cost per thread grows with W)`),
+    )
+    summary.push(`${name}: f = ${(100 * f).toFixed(2)} %, ${runs.map((r) => `${r.workers}: ×${(one.ms / r.ms).toFixed(2)}`).join(', ')}, Amdahl at 16: ×${at16.toFixed(1)}${at16Added === undefined ? '' : ` (×${at16Added.toFixed(1)} with the added CPU per thread)`}`)
   }
   console.log(`summary: ${summary.join('; ')}`)
   // the probe again (the CPUs of a VM can change speed within minutes): the ceiling by both
