@@ -27,20 +27,25 @@ export const sortedCopy = (a: Float64Array): Float64Array => sortInPlace(a.slice
 
 /**
  * Sorts `a` in place and returns it, equal element for element (−0 and +0 included) to `a.sort()`:
- * by counting when `a` holds at most COUNTING_MAX_DISTINCT distinct values (one map lookup per element
+ * by counting when `a` holds at most COUNTING_MAX_DISTINCT distinct values (one table lookup per element
  * instead of a comparison sort's log n comparisons), else by `radixSortInPlace`. NaN sorts last in both.
  * For arrays the caller made to be sorted (issue 23: a sorted copy's second array of 1.6 MB was fresh
  * memory, whose page faults were a large share of a fit in a fresh worker).
  */
 export const sortInPlace = (a: Float64Array): Float64Array => {
-  const counts = new Map<number, number>()
-  if (!countValues(a, counts)) return radixSortInPlace(a)
+  const distinct = countValues(a)
+  if (distinct < 0) return radixSortInPlace(a)
   const negZero = tally[0] as number
   const nan = tally[1] as number
+  // the table's key 0 counts −0 and +0 together: the −0s go first
+  const values = new Float64Array(distinct)
+  let m = 0
+  for (let h = 0; h < TABLE_SIZE; h++) if ((tableCounts[h] as number) > 0) values[m++] = tableKeys[h] as number
+  values.sort()
   let k = 0
-  // the map's key 0 counts −0 and +0 together (SameValueZero): the −0s go first
-  for (const v of Float64Array.from(counts.keys()).sort()) {
-    const c = counts.get(v) as number
+  for (let i = 0; i < distinct; i++) {
+    const v = values[i] as number
+    const c = tableCounts[slotOf(v)] as number
     if (v === 0) {
       a.fill(-0, k, k + negZero)
       a.fill(0, k + negZero, k + c)
@@ -54,24 +59,54 @@ export const sortInPlace = (a: Float64Array): Float64Array => {
 /** −0s and NaNs that `countValues` saw. */
 const tally = new Int32Array(2)
 
-/** Counts a's values (NaN and −0 also in `tally`); false as soon as there are more than COUNTING_MAX_DISTINCT. */
-const countValues = (a: Float64Array, counts: Map<number, number>): boolean => {
+/**
+ * `countValues`'s table: open addressing with linear probing, keyed by the double (−0 as +0), a count
+ * of 0 marking an empty slot; twice COUNTING_MAX_DISTINCT slots at least, so probes stay short. Kept by
+ * the thread (it replaced a Map, whose get and set per score were the larger part of sorting the
+ * binned families' scores: issue 23).
+ */
+const TABLE_SIZE = 4096
+const tableKeys = new Float64Array(TABLE_SIZE)
+const tableCounts = new Int32Array(TABLE_SIZE)
+const KEY = new Float64Array(1)
+const KEY_WORDS = new Uint32Array(KEY.buffer)
+
+/** The slot of key x (not NaN, not −0): where it is, or the empty slot where it would go. */
+const slotOf = (x: number): number => {
+  KEY[0] = x
+  let h = Math.imul((KEY_WORDS[0] as number) ^ Math.imul(KEY_WORDS[1] as number, 0x9e3779b1), 0x85ebca6b) >>> 20
+  while ((tableCounts[h] as number) !== 0 && tableKeys[h] !== x) h = (h + 1) & (TABLE_SIZE - 1)
+  return h
+}
+
+/**
+ * Counts a's values in the table (−0 with +0; −0s and NaNs also in `tally`): how many distinct values
+ * other than NaN, or −1 as soon as there are more than COUNTING_MAX_DISTINCT.
+ */
+const countValues = (a: Float64Array): number => {
+  tableCounts.fill(0)
   let negZero = 0
   let nan = 0
+  let distinct = 0
   for (let i = 0; i < a.length; i++) {
     const x = a[i] as number
-    if (x !== x) nan++
-    else {
-      if (isNegZero(x)) negZero++
-      const c = counts.get(x)
-      if (c !== undefined) counts.set(x, c + 1)
-      else if (counts.size < COUNTING_MAX_DISTINCT) counts.set(x, 1)
-      else return false
+    if (x !== x) {
+      nan++
+      continue
     }
+    if (isNegZero(x)) negZero++
+    const h = slotOf(x === 0 ? 0 : x)
+    const c = tableCounts[h] as number
+    if (c === 0) {
+      if (distinct === COUNTING_MAX_DISTINCT) return -1
+      distinct++
+      tableKeys[h] = x === 0 ? 0 : x
+    }
+    tableCounts[h] = c + 1
   }
   tally[0] = negZero
   tally[1] = nan
-  return true
+  return distinct
 }
 
 /** Below this length the comparison sort is cheaper than four passes over 2¹⁶ counters. */
@@ -292,12 +327,11 @@ export const countBelow = (a: Float64Array, x: number): number => {
  * (Hoare 1961; Dijkstra's Dutch-flag partition keeps repeated values together), each partition serving
  * every rank on its side, O(n log k) for k ranks. −0 and +0 compare equal while partitioning; a
  * zero found at a rank is then given the sign the sorted copy has there. With NaN in `a`: by sorting.
- * `reorder`: `a` is working memory that may be reordered in place of the copy.
  */
-export const valuesAtRanks = (a: Float64Array, ranks: ReadonlyArray<number>, reorder = false): Float64Array => {
+export const valuesAtRanks = (a: Float64Array, ranks: ReadonlyArray<number>): Float64Array => {
   const out = new Float64Array(ranks.length)
   if (ranks.length === 0) return out
-  const x = reorder ? a : Float64Array.from(a)
+  const x = Float64Array.from(a)
   if (hasNaN(x)) {
     x.sort()
     ranks.forEach((r, k) => (out[k] = x[r] as number))
