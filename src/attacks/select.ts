@@ -20,6 +20,7 @@ import { createRequire } from 'node:module'
 import normalQuantile from '@stdlib/stats-base-dists-normal-quantile'
 import { epsilonFromRates, wilsonUpper } from './bounds.js'
 import { SLOT, scratch } from './scratch.js'
+import { ValueTable } from './value-table.js'
 import { countBelow, nthOfMerged, sortedCopy, sortInPlace, valuesAtRanks } from './sorted.js'
 import type { BoundForm } from './ratio-bound.js'
 import type { OutputShape } from './output.js'
@@ -426,6 +427,7 @@ export const betterOrientation = <T extends { readonly result: SweepResult }>(pl
 // Model fitting on the fit half.
 
 const HIST_EXACT_MAX = 64
+const BITS_EXACT_MAX = 2200
 const HIST_BINS = 32
 const NB_EXACT_MAX = 16
 const NB_BINS = 16
@@ -488,18 +490,11 @@ const edgesAt = (ranks: ReadonlyArray<number>, at: (rank: number, k: number) => 
  * each: issue 23, the fits' cold start), and the pool for the edges is the thread's working memory.
  */
 const binTable = (x0: Float64Array, x1: Float64Array, exactMax: number, nBins: number): BinTable => {
-  const distinct = new Set<number>()
-  addDistinct(x0, distinct, exactMax)
-  addDistinct(x1, distinct, exactMax)
   const n0 = x0.length
   const n1 = x1.length
-  if (distinct.size <= exactMax) {
-    const exact = [...distinct].sort((p, q) => p - q)
-    const idx = new Map(exact.map((v, i) => [v, i] as const))
-    const c0 = new Float64Array(exact.length)
-    const c1 = new Float64Array(exact.length)
-    countExact(x0, idx, c0)
-    countExact(x1, idx, c1)
+  const bins = exactBins(x0, x1, exactMax)
+  if (bins !== null) {
+    const { exact, c0, c1 } = bins
     const B = exact.length + 1
     return {
       exact,
@@ -521,6 +516,67 @@ const binTable = (x0: Float64Array, x1: Float64Array, exactMax: number, nBins: n
   countBins(x0, bin, c0)
   countBins(x1, bin, c1)
   return { exact: null, edges, scores: Array.from(c0, (c, k) => binScore(c, c1[k] as number, n0, n1, B)), other: 0 }
+}
+
+/** The exact bins' values, ascending, and each side's count per value. */
+export interface ExactBins {
+  readonly exact: number[]
+  readonly c0: Float64Array
+  readonly c1: Float64Array
+}
+
+/** The exact bins' table (value-table.ts), room for the most values any family bins exactly. */
+const exactTable = new ValueTable(BITS_EXACT_MAX + 1)
+
+/**
+ * Exact bins of both sides' values (−0 as +0), or null when they take more than exactMax values: by a
+ * table of typed arrays (issue 23: a Set's add and a Map's get per output were a fifth of the bits
+ * family's fit); with NaN among them, or more values than the table holds, by the Set and Map as
+ * before (`exactBinsByMap`: where NaN falls among the sorted values is the sort's).
+ */
+export const exactBins = (x0: Float64Array, x1: Float64Array, exactMax: number): ExactBins | null => {
+  if (exactMax >= exactTable.limit) return exactBinsByMap(x0, x1, exactMax)
+  exactTable.clear()
+  if (!addValues(x0, exactMax) || !addValues(x1, exactMax)) return exactBinsByMap(x0, x1, exactMax)
+  if (exactTable.size > exactMax) return null
+  const exact = Array.from(exactTable.values.slice(0, exactTable.size).sort())
+  // each value's bin: its rank among them
+  exact.forEach((v, k) => (exactTable.tally[exactTable.indexOf(v)] = k))
+  const c0 = new Float64Array(exact.length)
+  const c1 = new Float64Array(exact.length)
+  countByTable(x0, c0)
+  countByTable(x1, c1)
+  return { exact, c0, c1 }
+}
+
+/** Adds xs's values to `exactTable` until it holds more than `max`; false at a NaN. */
+const addValues = (xs: Float64Array, max: number): boolean => {
+  for (let i = 0; i < xs.length && exactTable.size <= max; i++) {
+    const x = xs[i] as number
+    if (x !== x) return false
+    exactTable.indexOf(x)
+  }
+  return true
+}
+
+/** Counts each value of xs in its exact bin (its tally in `exactTable`). */
+const countByTable = (xs: Float64Array, c: Float64Array): void => {
+  for (let i = 0; i < xs.length; i++) c[exactTable.tally[exactTable.indexOf(xs[i] as number)] as number]! += 1
+}
+
+/** `exactBins` by a Set of the values and a Map to their bins. */
+export const exactBinsByMap = (x0: Float64Array, x1: Float64Array, exactMax: number): ExactBins | null => {
+  const distinct = new Set<number>()
+  addDistinct(x0, distinct, exactMax)
+  addDistinct(x1, distinct, exactMax)
+  if (distinct.size > exactMax) return null
+  const exact = [...distinct].sort((p, q) => p - q)
+  const idx = new Map(exact.map((v, i) => [v, i] as const))
+  const c0 = new Float64Array(exact.length)
+  const c1 = new Float64Array(exact.length)
+  countExact(x0, idx, c0)
+  countExact(x1, idx, c1)
+  return { exact, c0, c1 }
 }
 
 /** Adds xs's values to `distinct` until it holds more than `max`. */
@@ -760,7 +816,6 @@ export const fitFamily = (
   }
 }
 
-const BITS_EXACT_MAX = 2200
 
 /** The granularity of each value, in a loop (`Float64Array.from` with a map function is V8's slow generic path). */
 const granularities = (v: Float64Array, slot: number): Float64Array => {

@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { ValueTable } from './value-table.js'
 
 /** Above this many distinct values a comparison sort is cheaper than counting them. */
 const COUNTING_MAX_DISTINCT = 1024
@@ -38,14 +39,11 @@ export const sortInPlace = (a: Float64Array): Float64Array => {
   const negZero = tally[0] as number
   const nan = tally[1] as number
   // the table's key 0 counts −0 and +0 together: the −0s go first
-  const values = new Float64Array(distinct)
-  let m = 0
-  for (let h = 0; h < TABLE_SIZE; h++) if ((tableCounts[h] as number) > 0) values[m++] = tableKeys[h] as number
-  values.sort()
+  const values = counting.values.slice(0, distinct).sort()
   let k = 0
   for (let i = 0; i < distinct; i++) {
     const v = values[i] as number
-    const c = tableCounts[slotOf(v)] as number
+    const c = counting.tally[counting.indexOf(v)] as number
     if (v === 0) {
       a.fill(-0, k, k + negZero)
       a.fill(0, k + negZero, k + c)
@@ -59,35 +57,17 @@ export const sortInPlace = (a: Float64Array): Float64Array => {
 /** −0s and NaNs that `countValues` saw. */
 const tally = new Int32Array(2)
 
-/**
- * `countValues`'s table: open addressing with linear probing, keyed by the double (−0 as +0), a count
- * of 0 marking an empty slot; twice COUNTING_MAX_DISTINCT slots at least, so probes stay short. Kept by
- * the thread (it replaced a Map, whose get and set per score were the larger part of sorting the
- * binned families' scores: issue 23).
- */
-const TABLE_SIZE = 4096
-const tableKeys = new Float64Array(TABLE_SIZE)
-const tableCounts = new Int32Array(TABLE_SIZE)
-const KEY = new Float64Array(1)
-const KEY_WORDS = new Uint32Array(KEY.buffer)
-
-/** The slot of key x (not NaN, not −0): where it is, or the empty slot where it would go. */
-const slotOf = (x: number): number => {
-  KEY[0] = x
-  let h = Math.imul((KEY_WORDS[0] as number) ^ Math.imul(KEY_WORDS[1] as number, 0x9e3779b1), 0x85ebca6b) >>> 20
-  while ((tableCounts[h] as number) !== 0 && tableKeys[h] !== x) h = (h + 1) & (TABLE_SIZE - 1)
-  return h
-}
+/** The counting sort's table of values and counts (it replaced a Map: issue 23, see value-table.ts). */
+const counting = new ValueTable(COUNTING_MAX_DISTINCT)
 
 /**
- * Counts a's values in the table (−0 with +0; −0s and NaNs also in `tally`): how many distinct values
+ * Counts a's values in `counting` (−0 with +0; −0s and NaNs also in `tally`): how many distinct values
  * other than NaN, or −1 as soon as there are more than COUNTING_MAX_DISTINCT.
  */
 const countValues = (a: Float64Array): number => {
-  tableCounts.fill(0)
+  counting.clear()
   let negZero = 0
   let nan = 0
-  let distinct = 0
   for (let i = 0; i < a.length; i++) {
     const x = a[i] as number
     if (x !== x) {
@@ -95,18 +75,13 @@ const countValues = (a: Float64Array): number => {
       continue
     }
     if (isNegZero(x)) negZero++
-    const h = slotOf(x === 0 ? 0 : x)
-    const c = tableCounts[h] as number
-    if (c === 0) {
-      if (distinct === COUNTING_MAX_DISTINCT) return -1
-      distinct++
-      tableKeys[h] = x === 0 ? 0 : x
-    }
-    tableCounts[h] = c + 1
+    const k = counting.indexOf(x)
+    if (k < 0) return -1
+    counting.tally[k]! += 1
   }
   tally[0] = negZero
   tally[1] = nan
-  return distinct
+  return counting.size
 }
 
 /** Below this length the comparison sort is cheaper than four passes over 2¹⁶ counters. */

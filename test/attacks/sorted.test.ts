@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { countAtMost, edgeCounter } from '../../src/attacks/score.js'
 import { epsilonFromRates, wilsonUpper } from '../../src/attacks/bounds.js'
-import { adaptiveEdges, adaptiveEdgesOf, betterOrientation, jointSymbols, jointSymbolsByMap, type Projection, projectedBound, projectedObjective, sweepSorted, type SweepResult } from '../../src/attacks/select.js'
+import { adaptiveEdges, adaptiveEdgesOf, betterOrientation, exactBins, exactBinsByMap, jointSymbols, jointSymbolsByMap, type Projection, projectedBound, projectedObjective, sweepSorted, type SweepResult } from '../../src/attacks/select.js'
 import { countBelow, mergeSorted, nthOfMerged, radixSortedCopy, sortedCopy, sortInPlace, valuesAtRanks } from '../../src/attacks/sorted.js'
 
 /** Element-wise identity, −0 and +0 told apart, NaN equal to NaN. */
@@ -283,6 +283,27 @@ describe('jointSymbols (the joint family’s recurring values, issue 23)', () =>
         return got.total === want.total && got.recurring === want.recurring && got.discrete.length === want.discrete.length && got.discrete.every((x, i) => Object.is(x, want.discrete[i]))
       }),
       { seed: 32, numRuns: 300 },
+    )
+  })
+})
+
+describe('exactBins (exact bins by a typed table, issue 23)', () => {
+  it('equals the Set and Map it replaced: the same values in the same order, the same counts, null alike', () => {
+    const pool = fc.oneof(
+      fc.array(fc.constantFrom(0, -0, 1, -1, 2.5, Infinity, -Infinity, 1e-300), { maxLength: 400 }),
+      fc.array(fc.constantFrom(0, -0, 3, Number.NaN), { maxLength: 50 }),
+      fc.array(fc.integer({ min: -1100, max: 1100 }).map((k) => k / 7), { maxLength: 3000 }),
+    )
+    fc.assert(
+      fc.property(pool, pool, fc.constantFrom(16, 64, 2200), (xs, ys, max) => {
+        const x0 = Float64Array.from(xs)
+        const x1 = Float64Array.from(ys)
+        const got = exactBins(x0, x1, max)
+        const want = exactBinsByMap(x0, x1, max)
+        if (got === null || want === null) return got === want
+        return got.exact.length === want.exact.length && got.exact.every((v, i) => Object.is(v, want.exact[i])) && identical(got.c0, want.c0) && identical(got.c1, want.c1)
+      }),
+      { seed: 33, numRuns: 300 },
     )
   })
 })
