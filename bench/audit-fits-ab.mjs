@@ -3,10 +3,37 @@
 // interleaved, each job's least CPU time of --reps runs, and a check that both builds choose the same
 // attack (`bestOfPair` of each build's own jobs: a build may split a family's fit into more jobs).
 //
-//   npm run build && node bench/audit-fits-ab.mjs --before /path/to/other/dist [--after dist] [--reps 9] [--n 100000]
+//   npm run build && node bench/audit-fits-ab.mjs --before /path/to/other/dist [--after dist] [--reps 9] [--n 100000] [--cold 3]
 //
 // --n: selection outputs per side (100,000 is what a 40 M-trial zoo:laplace audit fits on). About 20 s on 2 cores.
+// --cold R (default 3, 0 skips it): the fits as a fresh worker thread runs them (issue 23: on W workers each
+// runs about jobs/W fits, all cold, its first ones several times a warm fit: code not yet compiled, fresh
+// memory page-faulted in): each build's jobs run once each in a fresh process (child processes, R per build,
+// interleaved, pinned where the parent is), with their wall time and minor page faults; the longest cold
+// job is the fits' critical path on many workers.
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { deserialize, serialize } from 'node:v8'
 import { arg, loadBuilds } from './ab-builds.mjs'
+
+// A cold child: one build's jobs on the samples in the file, once each, in this fresh process.
+if (arg('cold-child', undefined) !== undefined) {
+  const dist = arg('cold-child', '')
+  const { samples, families, z, projection } = deserialize(readFileSync(arg('samples', '')))
+  const search = await import(pathToFileURL(join(dist, 'attacks/search.js')).href)
+  const out = []
+  for (const j of search.pairJobs(0, samples, families, 0, z, projection)) {
+    const f0 = process.resourceUsage().minorPageFault
+    const t0 = performance.now()
+    const fit = search.evaluateFamily(j)
+    out.push({ key: `${j.family} ${j.part}${j.orientation === undefined ? '' : ` σ=${j.orientation}`}`, ms: performance.now() - t0, faults: process.resourceUsage().minorPageFault - f0, applies: fit !== null })
+  }
+  console.log(JSON.stringify(out))
+  process.exit(0)
+}
 
 const { dists, mods } = await loadBuilds(
   'usage: node bench/audit-fits-ab.mjs --before DIST [--after DIST] [--reps R] [--n N]',
@@ -58,3 +85,30 @@ for (const key of keys) {
 console.log(`sum: before ${total.before.toFixed(1)}, after ${total.after.toFixed(1)} (×${(total.after / total.before).toFixed(2)}); longest job: before ${longest.before.toFixed(1)}, after ${longest.after.toFixed(1)} (×${(longest.after / longest.before).toFixed(2)})`)
 console.log(`${same ? 'PASS' : 'FAIL'}  the same attack chosen from both builds' fits (bestOfPair)`)
 if (!same) process.exitCode = 1
+
+// Cold: each build's jobs once in fresh processes (see --cold above).
+const COLD = Number(arg('cold', '3'))
+if (COLD > 0) {
+  const dir = mkdtempSync(join(tmpdir(), 'dpaudit-fits-ab-'))
+  const file = join(dir, 'samples.bin')
+  writeFileSync(file, serialize({ samples, families, z, projection }))
+  const runs = { before: [], after: [] }
+  try {
+    for (let r = 0; r < COLD; r++)
+      for (const k of r % 2 === 0 ? ['before', 'after'] : ['after', 'before'])
+        runs[k].push(JSON.parse(execFileSync(process.execPath, [process.argv[1], '--cold-child', dists[k], '--samples', file], { encoding: 'utf8' })))
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+  const sum = (xs, f) => xs.reduce((a, x) => a + f(x), 0)
+  const line = (k) =>
+    runs[k]
+      .map((run) => `${sum(run, (j) => j.ms).toFixed(0)} ms (longest ${Math.max(...run.map((j) => j.ms)).toFixed(0)}, ${sum(run, (j) => j.faults).toLocaleString('en-US')} page faults)`)
+      .join('; ')
+  console.log(`cold, a fresh process per run (${COLD} interleaved), every job once — all fits' wall, the longest job, minor page faults:`)
+  console.log(`  before: ${line('before')}`)
+  console.log(`  after:  ${line('after')}`)
+  const longestOf = (k) => Math.min(...runs[k].map((run) => Math.max(...run.map((j) => j.ms))))
+  const totalOf = (k) => Math.min(...runs[k].map((run) => sum(run, (j) => j.ms)))
+  console.log(`  best of each: all fits ×${(totalOf('after') / totalOf('before')).toFixed(2)}, longest job ×${(longestOf('after') / longestOf('before')).toFixed(2)}`)
+}
