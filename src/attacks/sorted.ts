@@ -101,7 +101,8 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1
  * the 2-core VM, 5 ms for 1.6 MB), and a fit in a fresh worker thread paid them for every sort.
  */
 let spare = new Float64Array(0)
-let spareWords: Uint32Array = new Uint32Array(0)
+/** The longest second buffer kept (4 MiB); a longer sort allocates its own. */
+const SPARE_KEEP_MAX = 1 << 19
 const digitCounts = new Uint32Array(4 * BUCKETS)
 
 /**
@@ -127,12 +128,10 @@ const radixSortInPlace = (a: Float64Array): Float64Array => {
   const n = a.length
   const nans: number[] = []
   const m = withoutNaN(a, nans)
-  if (spare.length < m) {
-    spare = new Float64Array(m)
-    spareWords = new Uint32Array(spare.buffer)
-  }
+  // a longer array than the thread keeps gets a second buffer of its own
+  const other = spare.length >= m ? spare : m <= SPARE_KEEP_MAX ? (spare = new Float64Array(m)) : new Float64Array(m)
   let w: Uint32Array = new Uint32Array(a.buffer, a.byteOffset, 2 * n)
-  let v = spareWords
+  let v: Uint32Array = new Uint32Array(other.buffer, 0, 2 * m)
   const counts = digitCounts
   counts.fill(0)
   toKeys(w, m, counts)
@@ -147,7 +146,7 @@ const radixSortInPlace = (a: Float64Array): Float64Array => {
     inSpare = !inSpare
   }
   fromKeys(w, m)
-  if (inSpare) a.set(spare.subarray(0, m))
+  if (inSpare) a.set(other.subarray(0, m))
   for (let i = 0; i < nans.length; i++) a[m + i] = nans[i] as number
   return a
 }

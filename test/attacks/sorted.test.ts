@@ -61,6 +61,11 @@ describe('sortedCopy and mergeSorted (the fits’ sorts, issue 23)', () => {
         }),
         { seed: 28, numRuns: 60 },
       )
+    // longer than the second buffer the thread keeps (2^19 doubles), then short again
+    const huge = Float64Array.from({ length: 600_000 }, (_, i) => Math.sin(i * 0.7) * 1e6)
+    expect(identical(sortInPlace(Float64Array.from(huge)), Float64Array.from(huge).sort())).toBe(true)
+    const small = Float64Array.from({ length: 5000 }, (_, i) => Math.cos(i) * 1e3)
+    expect(identical(sortInPlace(Float64Array.from(small)), Float64Array.from(small).sort())).toBe(true)
     // a subarray is sorted where it lies, the rest of its buffer untouched
     const whole = Float64Array.from({ length: 9000 }, (_, i) => Math.sin(i) * 1e3)
     const before = Float64Array.from(whole)
