@@ -214,9 +214,10 @@ export const jointKey = (v: ArrayLike<number>, offset: number, dim: number, disc
 
 /**
  * The threshold family's score, one function for every model: the estimation loop optimised with it
- * (a worker's warm-up, worker.ts) keeps it inlined for the next attack instead of deoptimising.
+ * (a worker's warm-up, worker.ts) keeps it inlined for the next attack instead of deoptimising; the
+ * fits copy the outputs for it instead of calling it per output (select.ts `scoreInto`).
  */
-const identity = (y: number): number => y
+export const identity = (y: number): number => y
 
 /** Compiles a model for outputs of the given shape. */
 export const compileScorer = (model: AttackModel, shape: OutputShape): Scorer => {

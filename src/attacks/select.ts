@@ -24,7 +24,7 @@ import { ValueTable } from './value-table.js'
 import { countBelow, nthOfMerged, sortedCopy, sortInPlace, valuesAtRanks } from './sorted.js'
 import type { BoundForm } from './ratio-bound.js'
 import type { OutputShape } from './output.js'
-import { type AttackFamily, type AttackModel, type BinTable, type KeyTable, type Scorer, compileScorer, countAtMost, edgeCounter, granularity, jointKey, patternKey } from './score.js'
+import { type AttackFamily, type AttackModel, type BinTable, type KeyTable, type Scorer, compileScorer, identity, countAtMost, edgeCounter, granularity, jointKey, patternKey } from './score.js'
 
 /** Selection samples of one pair: outputs of both sides (side 0 = input D, side 1 = neighbour D′). */
 export interface PairSamples {
@@ -1134,7 +1134,9 @@ export const scoreInto = (scorer: Scorer, s: PairSamples, side: 0 | 1, out: Floa
 }
 
 const scoreScalars = (score: (y: number) => number, v: Float64Array, n: number, out: Float64Array, at: number): void => {
-  for (let i = 0; i < n; i++) out[at + i] = score(v[i] as number)
+  // the identity's scores are the outputs: one copy (in a fresh thread, 10⁵ calls run uncompiled at first)
+  if (score === identity) out.set(v.subarray(0, n), at)
+  else for (let i = 0; i < n; i++) out[at + i] = score(v[i] as number)
 }
 
 const scoreVectors = (score: (v: Float64Array, offset: number) => number, v: Float64Array, n: number, d: number, out: Float64Array, at: number): void => {
