@@ -50,8 +50,10 @@ if (!isMainThread) {
   const s = ownState()
   const w = wasmPrivateSweeper(s)
   if (w === undefined) throw new Error('no WebAssembly')
+  // q lives in the sweeper's memory (the fit builds it there from each release: private-wasm.ts `factors`)
+  w.q.set(s.q)
+  w.qsum.set(s.qsum)
   const sweep = (t) => {
-    w.load()
     fillRangeDraws(keyed(t), 0, s.D, s.docStart, undefined, s.draws)
     w.sweep(0, s.D, s.draws, undefined, extraWords(keyed(t)))
   }
@@ -77,8 +79,14 @@ if (!isMainThread) {
   const once = async (W) => {
     const start = new Int32Array(new SharedArrayBuffer(8))
     const threads = Array.from({ length: W }, () => new Worker(new URL(import.meta.url), { workerData: { start, sweeps } }))
-    const times = threads.map((t) => new Promise((ok, fail) => { t.once('message', ok); t.once('error', fail) }))
-    while (Atomics.load(start, 1) < W) Atomics.wait(start, 1, Atomics.load(start, 1), 100)
+    let failed
+    const times = threads.map((t) => new Promise((ok, fail) => { t.once('message', ok); t.once('error', (e) => fail((failed = e))) }))
+    times.forEach((p) => p.catch(() => undefined))
+    // wait for every thread's warm-up, letting the event loop see a thread that failed (it never counts itself)
+    while (Atomics.load(start, 1) < W) {
+      if (failed !== undefined) throw failed
+      await new Promise((ok) => setTimeout(ok, 5))
+    }
     Atomics.store(start, 0, 1)
     Atomics.notify(start, 0)
     const ms = await Promise.all(times)
