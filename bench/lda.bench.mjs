@@ -117,6 +117,10 @@ const workersSection = async () => {
     // the worker counts interleaved, REPEATS rounds, the fastest fit of each kept: on a shared machine a burst of
     // load then slows one round of every W, not all rounds of one
     const best = new Map()
+    // every round's held-out perplexity, by W: the fits draw from node:crypto, so two fits differ by their chains'
+    // own spread; the bench compares the means of the rounds (a seeded fit is the same model at every W, byte for byte:
+    // test/trainers/parallel-sweep.test.ts)
+    const ppls = new Map(counts.map((w) => [w, []]))
     for (let round = 0; round < REPEATS; round++)
       for (const workers of counts) {
         // on 1 worker the fit runs in this thread: the CPU it last ran on, read after every iteration (core-speeds.mjs
@@ -132,10 +136,20 @@ const workersSection = async () => {
         const cu = process.cpuUsage(c0)
         const cpuMs = (cu.user + cu.system) / 1000 // every thread of the process
         const ppl = heldOutPerplexity(f.right.model.phi, K, data.testObserved, data.testHeldOut).right.perplexity
+        ppls.get(workers).push(ppl)
         if (!best.has(workers) || ms < best.get(workers).ms) best.set(workers, { workers, ms, cpuMs, serialMs: ms - parallelMs, ppl, residency: where?.counts ?? null })
       }
     const runs = [...best.values()]
     const one = runs[0]
+    const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length
+    const pplOne = mean(ppls.get(one.workers))
+    const pplNote = (w) => {
+      const xs = ppls.get(w)
+      const m = mean(xs)
+      const range = xs.length > 1 ? ` [${Math.min(...xs).toFixed(1)}, ${Math.max(...xs).toFixed(1)}]` : ''
+      const vs = w === one.workers ? '' : ` (×${(m / pplOne).toFixed(3)} the 1-worker mean: ${Math.abs(m / pplOne - 1) <= 0.01 ? 'within' : 'outside'} 1 %)`
+      return `perplexity ${xs.length > 1 ? `mean of ${xs.length} ` : ''}${m.toFixed(1)}${range}${vs}`
+    }
     const f = one.serialMs / one.ms
     for (const r of runs) {
       const speed = one.ms / r.ms
@@ -143,7 +157,7 @@ const workersSection = async () => {
         `${name}, ${r.workers} worker${r.workers > 1 ? 's' : ''}`,
         r,
         `  speed-up ×${speed.toFixed(2)} (Amdahl ×${(1 / (f + (1 - f) / r.workers)).toFixed(2)})${r.workers === 2 && name === 'HDP-LDA' ? ` [target ≥ ×1.8: ${speed >= 1.8 ? 'met' : 'missed'}]` : ''}` +
-          `  serial ${r.serialMs.toFixed(0)} ms of ${r.ms.toFixed(0)}  CPU ×${(r.cpuMs / one.cpuMs).toFixed(2)} of 1 worker's  perplexity ${r.ppl.toFixed(1)} (×${(r.ppl / one.ppl).toFixed(3)})`,
+          `  serial ${r.serialMs.toFixed(0)} ms of ${r.ms.toFixed(0)}  CPU ×${(r.cpuMs / one.cpuMs).toFixed(2)} of 1 worker's  ${pplNote(r.workers)}`,
       )
     }
     // beside the per-core ceiling (the probe above): both ends, since the 1-worker fit's CPU is unknown
