@@ -197,6 +197,42 @@ describe('evaluate says what is wrong, once (items 6 and 7)', () => {
   })
 })
 
+describe('train names the flag of a bad corpus once, and says why a small corpus cannot be split', () => {
+  const train = (corpus: string, ...more: string[]) =>
+    runTrainCli(['hdp-lda', '--corpus', corpus, '--topics', '2', '--iterations', '2', '--seed', '1', '--quiet', '--out', at('small.json'), ...more])
+  it('an empty corpus file and a file that is not UTF-8: "--corpus:" once; under --eval-corpus, that flag', () => {
+    const empty = at('empty.jsonl')
+    writeFileSync(empty, '')
+    const folder = at('latin1-folder')
+    mkdirSync(folder)
+    writeFileSync(join(folder, 'a.txt'), Buffer.from('caf\xe9 au lait', 'latin1'))
+    const good = at('good-folder')
+    mkdirSync(good)
+    for (let i = 0; i < 30; i++) writeFileSync(join(good, `d${i}.txt`), `alpha${i} beta gamma delta epsilon zeta eta theta\n`)
+    for (const [r, flag, what] of [
+      [train(empty), '--corpus', /the file holds no documents/],
+      [train(folder), '--corpus', /a\.txt: not UTF-8 at byte 3/],
+      [train(good, '--eval-corpus', empty), '--eval-corpus', /the file holds no documents/],
+      [train(good, '--eval-corpus', folder), '--eval-corpus', /a\.txt: not UTF-8 at byte 3/],
+    ] as const) {
+      expect(r.code).toBe(1)
+      expect(r.stderr).toMatch(new RegExp(`^${flag}: `))
+      expect(r.stderr).toMatch(what)
+      expect(r.stderr).not.toMatch(/--corpus: --corpus|--eval-corpus: --corpus/)
+    }
+    expect(existsSync(at('small.json'))).toBe(false)
+  })
+  it('a corpus too small for the held-out split says so (round(10 %) of 3 documents is none), not "no documents"', () => {
+    const tiny = at('tiny-folder')
+    mkdirSync(tiny)
+    for (let i = 0; i < 3; i++) writeFileSync(join(tiny, `d${i}.txt`), 'alpha beta gamma delta\n')
+    const r = train(tiny)
+    expect(r.code).toBe(1)
+    expect(r.stderr).toMatch(/the train\/test split held out no document with at least 2 words of the vocabulary \(0 of the 3 documents were held out/)
+    expect(r.stderr).not.toMatch(/test documents\): the corpus has no documents/)
+  })
+})
+
 describe('strict UTF-8 (item 6)', () => {
   it('finds the first byte that is not UTF-8 and names the file and the offset', () => {
     const latin1 = Buffer.from('caf\xe9 au lait', 'latin1')

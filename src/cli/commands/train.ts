@@ -251,7 +251,8 @@ const loadCorpus = (
     ...(intendsPrivate ? { split: false } : {}),
   }
   const ds = loadDataset(corpus, loadOptions)
-  if (E.isLeft(ds)) return failed(ds.left._tag === 'InvalidParameter' && (ds.left.path === '--vocabulary' || ds.left.path === '--vocabulary-size') ? formatError(ds.left) : `--corpus: ${formatError(ds.left)}`)
+  // the loader's own '--corpus' errors already name the flag
+  if (E.isLeft(ds)) return failed(ds.left._tag === 'InvalidParameter' && ['--vocabulary', '--vocabulary-size', '--corpus'].includes(ds.left.path) ? formatError(ds.left) : `--corpus: ${formatError(ds.left)}`)
   // a selected vocabulary is the corpus's: extra inputs are read with it, not selected again (one charge)
   const inputOptions: LoadOptions = selection.right === undefined ? loadOptions : { vocabulary: { words: ds.right.train.vocab, file: 'the selected vocabulary' } }
   return E.right({ data: ds.right, selection: selection.right?.gate, loadOptions: inputOptions })
@@ -340,7 +341,7 @@ const trainHolding = (args: TrainArgs, hold: (release: () => void) => void): Ste
   if (E.isLeft(inputs)) return inputs
   const evalCorpusArg = v['eval-corpus']
   const evalCorpus = typeof evalCorpusArg === 'string' ? loadEvalCorpus(evalCorpusArg, data.train.vocab) : E.right(undefined)
-  if (E.isLeft(evalCorpus)) return failed(`--eval-corpus: ${formatError(evalCorpus.left)}`)
+  if (E.isLeft(evalCorpus)) return failed(evalCorpus.left._tag === 'InvalidParameter' && evalCorpus.left.path === '--eval-corpus' ? formatError(evalCorpus.left) : `--eval-corpus: ${formatError(evalCorpus.left)}`)
   // account before training: a plan no accountant can answer is reported before any work
   const stats = corpusStats(data.train)
   const statement = cfg.right.statement(stats, deltas.right, data.vocabularySource, selection?.ledger())
@@ -524,7 +525,8 @@ const loadEvalCorpus = (path: string, vocab: ReadonlyArray<string>): E.Either<Dp
   if (E.isRight(withVocab)) return E.right(withVocab.right.train)
   // a bag-of-words corpus carries its own vocab.txt: it must be the model's, word for word
   const own = loadDataset(path, { split: false, minTokens: 2 })
-  if (E.isLeft(own)) return own
+  // the loader names the flag it reads for (--corpus); this file came from --eval-corpus
+  if (E.isLeft(own)) return E.left(own.left._tag === 'InvalidParameter' && own.left.path === '--corpus' ? { ...own.left, path: '--eval-corpus' } : own.left)
   const a = own.right.train.vocab
   return a.length === vocab.length && a.every((w, i) => w === vocab[i])
     ? E.right(own.right.train)

@@ -124,6 +124,15 @@ const assemble = (
     return E.left(invalidParameter(name, docs.length, `no training document has at least ${minTokens} words of the vocabulary (documents with fewer are dropped)`))
   const train = validateCorpus(part(false), `${name} (training documents)`)
   if (E.isLeft(train)) return train
+  // a small corpus can hold out no usable document (round(10 %) of 4 documents is 0): say so, not "no documents"
+  if (split && !kept.some((d) => d.test))
+    return E.left(
+      invalidParameter(
+        name,
+        docs.length,
+        `the train/test split held out no document with at least ${minTokens} words of the vocabulary (${docs.filter((d) => d.test).length} of the ${docs.length} documents were held out for the held-out perplexity); give more documents — a run that is a private release holds none out`,
+      ),
+    )
   const test = split ? validateCorpus(part(true), `${name} (test documents)`) : E.right(part(true))
   if (E.isLeft(test)) return test
   const { observed, heldOut } = completionHalves(test.right)
