@@ -45,7 +45,8 @@ export const showShape = (s: OutputShape): string => (s.kind === 'vector' ? `vec
 
 export const sameShape = (a: OutputShape, b: OutputShape): boolean => a.kind === b.kind && a.dim === b.dim
 
-const describe = (o: unknown): string => {
+/** What a value is, in a few words, for a message ("a string", "an array of length 3", "null"). */
+export const describeOutput = (o: unknown): string => {
   if (o === null) return 'null'
   if (Array.isArray(o)) return `an array of length ${o.length}`
   if (ArrayBuffer.isView(o)) return `a ${o.constructor.name}`
@@ -66,7 +67,7 @@ export const classify = (o: unknown): OutputShape | string => {
         const n = (o as ArrayLike<unknown>).length
         return n > 0 ? { kind: 'vector', dim: n } : 'an empty vector is not an output (return at least one number)'
       }
-      return `unsupported output: ${describe(o)} (return a number, a boolean, a string category, or a fixed-length array of numbers)`
+      return `unsupported output: ${describeOutput(o)} (return a number, a boolean, a string category, or a fixed-length array of numbers)`
   }
 }
 

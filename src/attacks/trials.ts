@@ -11,6 +11,7 @@
  */
 import {
   classify,
+  describeOutput,
   errorMessage,
   type BlackBox,
   type OutputShape,
@@ -85,8 +86,11 @@ const nan = (trial: number, where = ''): TrialFailure => ({
   message: `trial ${trial} returned NaN${where}; a mechanism's outputs must be numbers (±∞ allowed for scalars, finite in vectors)`,
 })
 
-/** Copies a vector output into `buf` at `off`; returns a failure message or null. */
-const storeVector = (o: unknown, dim: number, buf: Float64Array, off: number): string | null => {
+/**
+ * Copies a vector output into `buf` at `off`; returns null, or why not: 'shape' (not a vector of
+ * length dim), an index (an entry that is neither a number nor a boolean), or a non-finite entry's text.
+ */
+const storeVector = (o: unknown, dim: number, buf: Float64Array, off: number): string | number | null => {
   if (!(Array.isArray(o) || (ArrayBuffer.isView(o) && !(o instanceof DataView)))) return 'shape'
   const v = o as ArrayLike<unknown>
   if (v.length !== dim) return 'shape'
@@ -96,15 +100,21 @@ const storeVector = (o: unknown, dim: number, buf: Float64Array, off: number): s
       if (!Number.isFinite(x)) return ` at entry ${j} (${String(x)})`
       buf[off + j] = x
     } else if (typeof x === 'boolean') buf[off + j] = x ? 1 : 0
-    else return 'shape'
+    else return j
   }
   return null
 }
 
-const vectorFailure = (trial: number, why: string, shape: OutputShape, o: unknown): TrialFailure =>
+const vectorFailure = (trial: number, why: string | number, shape: OutputShape, o: unknown): TrialFailure =>
   why === 'shape'
     ? shapeFailure(trial, shape, o)
-    : { _tag: 'NonFiniteOutput', trial, message: `trial ${trial} returned a vector with a non-finite entry${why}; vector outputs must be finite numbers or booleans` }
+    : typeof why === 'number'
+      ? {
+          _tag: 'InvalidOutput',
+          trial,
+          message: `trial ${trial} returned a vector whose entry ${why} is ${describeOutput((o as ArrayLike<unknown>)[why])}; vector entries must be finite numbers or booleans (a mixed output can be a string category instead)`,
+        }
+      : { _tag: 'NonFiniteOutput', trial, message: `trial ${trial} returned a vector with a non-finite entry${why}; vector outputs must be finite numbers or booleans` }
 
 /**
  * Generators kept for the next chunk (issue 23, per-chunk cost): a chunk takes one, rekeys it and

@@ -110,6 +110,11 @@ describe('runChunk', () => {
     expect(c.completed).toBe(0)
     const d = runChunk(select(0, 10), () => [1, Number.POSITIVE_INFINITY], 0) as SelectChunkResult
     expect(d.failure?._tag).toBe('NonFiniteOutput')
+    // an entry of another type is that, not a "changed shape" of the same length
+    const e = runChunk(select(0, 10), () => [0.5, 'b'] as unknown as number[], 0) as SelectChunkResult
+    expect(e.failure?._tag).toBe('InvalidOutput')
+    expect(e.failure?.message).toBe('trial 0 returned a vector whose entry 1 is a string; vector entries must be finite numbers or booleans (a mixed output can be a string category instead)')
+    expect(e.failure?.message).not.toContain('earlier outputs')
   })
   it('codes categories in first-seen order and stores booleans as 0/1', () => {
     const cat = (_x: number, rng: Rng): string => (rng.next() < 0.5 ? 'heads' : 'tails')
