@@ -164,13 +164,32 @@ export const overallSentence = (rows: ReadonlyArray<SummaryRow>): string => {
   const refuted = rows.filter((r) => r.audited?.verdict === 'violation' || (r.audited !== undefined && r.accounted !== undefined && r.audited.epsilonLowerBound > r.accounted.epsilon && r.audited.delta >= r.accounted.delta))
   const understated = rows.filter((r) => !refuted.includes(r) && r.claimed !== undefined && r.accounted !== undefined && Math.abs(r.claimed.delta - r.accounted.delta) <= 1e-12 * r.claimed.delta && r.accounted.epsilon > r.claimed.epsilon * (1 + 1e-9))
   const names = (rs: ReadonlyArray<SummaryRow>) => rs.slice(0, 3).map((r) => r.subject).join(', ') + (rs.length > 3 ? `, and ${rs.length - 3} more` : '')
+  const seen = new Set([...refuted, ...understated])
+  // an audit that could not test its claim (the mechanism failed, too few trials) is no check passed
+  const untested = rows.filter((r) => !seen.has(r) && r.audited !== undefined && r.audited.verdict !== 'consistent')
+  for (const r of untested) seen.add(r)
+  // nor is a subject with no audit and no claim its accounting could be set against
+  const accountingChecks = (r: SummaryRow): boolean => r.claimed !== undefined && r.accounted !== undefined && Math.abs(r.claimed.delta - r.accounted.delta) <= 1e-12 * Math.max(r.claimed.delta, r.accounted.delta)
+  const unchecked = rows.filter((r) => !seen.has(r) && r.audited === undefined && !accountingChecks(r))
   const n = rows.length
   const parts = [
     refuted.length === 0 ? undefined : `${refuted.length} refuted by an audit (${names(refuted)})`,
     understated.length === 0 ? undefined : `${understated.length} whose accounting is above the claim (${names(understated)})`,
+    untested.length === 0 ? undefined : `${untested.length} whose audit could not test the claim (${names(untested)})`,
+    unchecked.length === 0 ? undefined : `${unchecked.length} with nothing to check it against (${names(unchecked)})`,
   ].filter((x): x is string => x !== undefined)
   if (n === 0) return 'No subject: this report holds claim verdicts only.'
-  return parts.length === 0 ? `${n === 1 ? 'The subject holds' : `All ${n} subjects hold`} up against every check made here (an audit can refute a claim, never prove it).` : `Of ${n} subject${n === 1 ? '' : 's'}, ${parts.join('; ')}; the rest hold up against every check made here.`
+  if (parts.length === 0) return `${n === 1 ? 'The subject holds' : `All ${n} subjects hold`} up against every check made here (an audit can refute a claim, never prove it).`
+  const rest = n - refuted.length - understated.length - untested.length - unchecked.length
+  const tail = rest === 0 ? '' : `; the ${rest === 1 ? 'other holds' : `other ${rest} hold`} up against every check made here`
+  if (n > 1) return `Of ${n} subjects, ${parts.join('; ')}${tail}.`
+  return refuted.length === 1
+    ? 'The subject is refuted by an audit.'
+    : understated.length === 1
+      ? 'The subject’s accounting is above its claim: the claim understates ε.'
+      : untested.length === 1
+        ? `The subject’s audit could not test its claim${accountingChecks(rows[0] as SummaryRow) ? '; only its accounting checks it' : ', and nothing else here checks it'}.`
+        : 'Nothing here checks the subject: no audit, and no claim to set its accounting against.'
 }
 
 /** A subject's section and its summary row. */
