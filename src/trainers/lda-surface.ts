@@ -23,7 +23,7 @@ export const ldaFlags = (options: { readonly iterationsNote?: string } = {}): Re
 ]
 
 /** What `--workers W` does for the private Gibbs trainers (HDP-, CDP-, CDP+- and SUB-LDA: ./lda/private-fit.ts's sweepWorkers). */
-export const PRIVATE_GIBBS_WORKERS = `threads of the private Gibbs sweeps; default: the cores available, one per ${TOKENS_PER_WORKER.toLocaleString('en-US')} tokens at most; the result does not depend on it`
+export const PRIVATE_GIBBS_WORKERS = `threads of the private Gibbs sweeps, one per document at most; default: the cores available, one per ${TOKENS_PER_WORKER.toLocaleString('en-US')} tokens at most; the result does not depend on it`
 
 const PROTOCOL = 'document completion: θ folded in on the first half of each test document (α_eval = 0.1, 100 fixed-point iterations), the second half scored'
 

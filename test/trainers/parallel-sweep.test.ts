@@ -10,6 +10,8 @@ import { runTrainCli } from '../../src/cli/commands/train.js'
 import { secure, seeded } from '../../src/core/rng.js'
 import { cdpLda, generateLda, type HdpConfig, hdpLda, type LdaConfigBase, subLda, TRAINERS } from '../../src/trainers/index.js'
 import type { LdaTrainer } from '../../src/trainers/trainer.js'
+import { sweepWorkers } from '../../src/trainers/lda/private-fit.js'
+import { sviWorkers } from '../../src/trainers/svi/trainer.js'
 import { withoutTimings, writeUciCorpus } from './uci-fixture.js'
 
 const synth = generateLda({ topics: 4, vocabulary: 40, documents: 60, alpha: 0.2, beta: 0.1, meanDocumentLength: 40 }, seeded('parallel-sweep'))
@@ -39,6 +41,21 @@ describe('a seeded private run does not depend on the number of workers', () => 
       expect(bytes(run(2)).equals(one)).toBe(true)
       expect(bytes(run(4)).equals(one)).toBe(true)
     })
+
+  it('a worker count above the documents is lowered to them (one thread sweeps whole documents), the model unchanged', () => {
+    expect(sweepWorkers(1000, 10_000_000, 30)).toBe(30)
+    expect(sweepWorkers(4, 10_000_000, 30)).toBe(4)
+    expect(sweepWorkers(0, 10_000_000, 30)).toBe(0) // refused where the count is checked, not raised to 1
+    expect(sviWorkers(1000, 20, 30)).toBe(30)
+    const few = generateLda({ topics: 2, vocabulary: 20, documents: 3, alpha: 0.2, beta: 0.1, meanDocumentLength: 30 }, seeded('few'))
+    if (E.isLeft(few)) throw new Error('generate failed')
+    const phi = (workers: number): Buffer => {
+      const r = hdpLda.fit(few.right.corpus, { ...hdpLda.defaults, topics: 2, iterations: 3 } as HdpConfig, seeded(5), { logLikelihoodEvery: 0, workers })
+      if (E.isLeft(r)) throw new Error(r.left.message)
+      return bytes(r.right.model.phi)
+    }
+    expect(phi(64).equals(phi(1))).toBe(true)
+  })
 
   it('a different seed gives a different model (the words do reach the draws)', () => {
     expect(bytes(fitPhi(hdpLda, {}, 2, seeded(8))).equals(bytes(fitPhi(hdpLda, {}, 2, seeded(7))))).toBe(false)

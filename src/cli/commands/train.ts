@@ -20,6 +20,7 @@
  *
  * @module
  */
+import { availableParallelism } from 'node:os'
 import { parseArgs } from 'node:util'
 import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, formatError, invalidParameter } from '../../core/error.js'
@@ -329,9 +330,10 @@ const trainHolding = (args: TrainArgs, hold: (release: () => void) => void): Ste
   if (E.isLeft(cfg)) return failed(`${t.name}: ${formatError(cfg.left)}`)
   // the randomness of the whole run: a DP vocabulary selection draws from it first, then the trainer
   const rng = run.right.seed === undefined ? (args.secureRng ?? secure)() : seeded(run.right.seed)
-  // threads asked for by number start now and load while the corpus is read (the fit takes them; checked again there)
+  // threads asked for by number start now and load while the corpus is read (the fit takes them; checked again there);
+  // not more than the cores: the fit lowers W to the corpus's documents, which are not known yet
   const workers = v['workers']
-  if (t.workers !== undefined && typeof workers === 'string' && WORKER_COUNT.test(workers.trim())) t.prestart(Number(workers))
+  if (t.workers !== undefined && typeof workers === 'string' && WORKER_COUNT.test(workers.trim()) && Number(workers) <= availableParallelism()) t.prestart(Number(workers))
   const loaded = loadCorpus(t, args, io.right.corpus, rng, run.right.intendsPrivate)
   if (E.isLeft(loaded)) return loaded
   const { data, selection } = loaded.right

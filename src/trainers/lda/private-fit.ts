@@ -48,9 +48,13 @@ export const prestartPrivateFit = (workers: number): void => prestartPool(sweepP
 /** Tokens per sweeping thread below which the default adds no thread (starting one costs tens of ms). */
 export const TOKENS_PER_WORKER = 100_000
 
-/** The threads of a run: as asked, else the cores available but one per TOKENS_PER_WORKER tokens at most. */
-export const sweepWorkers = (asked: number | undefined, tokens: number): number =>
-  asked ?? Math.max(1, Math.min(availableParallelism(), Math.floor(tokens / TOKENS_PER_WORKER)))
+/**
+ * The threads of a run: as asked but one per document at most (a thread sweeps whole documents, so more
+ * would start and idle; the model does not depend on the count), else the cores available but one per
+ * TOKENS_PER_WORKER tokens at most.
+ */
+export const sweepWorkers = (asked: number | undefined, tokens: number, documents: number): number =>
+  asked === undefined ? Math.max(1, Math.min(availableParallelism(), Math.floor(tokens / TOKENS_PER_WORKER))) : Math.min(asked, Math.max(1, documents))
 
 export const startPrivateFit = <C extends { readonly topics: number; readonly alpha: number; readonly beta: number }>(
   corpus: Corpus,
@@ -71,7 +75,7 @@ export const startPrivateFit = <C extends { readonly topics: number; readonly al
     ...(options.onRelease === undefined ? {} : { onRelease: options.onRelease }),
     schedule,
   })
-  const workers = sweepWorkers(options.workers, corpus.tokens.length)
+  const workers = sweepWorkers(options.workers, corpus.tokens.length, corpus.docStart.length - 1)
   const alloc = workers > 1 ? sharedInt32 : plainInt32
   const state = allocState(corpus, config.topics, 'reading', alloc)
   const observed = options.onRelease !== undefined

@@ -230,9 +230,13 @@ const assumptionsSvi = (c: SviConfig): ReadonlyArray<string> => [
 /** Documents of the mini-batch per E-step thread that the default asks for (a heuristic, not tuned: each iteration wakes and waits for the threads three times, which a small batch may not repay). */
 export const DOCUMENTS_PER_WORKER = 16
 
-/** The E-step's threads: as asked, else the cores available but one per DOCUMENTS_PER_WORKER documents of the mini-batch at most. */
-export const sviWorkers = (asked: number | undefined, batchSize: number): number =>
-  asked ?? Math.max(1, Math.min(availableParallelism(), Math.floor(batchSize / DOCUMENTS_PER_WORKER)))
+/**
+ * The E-step's threads: as asked but one per document of the corpus at most (a batch holds no more; the
+ * statistic does not depend on the count), else the cores available but one per DOCUMENTS_PER_WORKER
+ * documents of the mini-batch at most.
+ */
+export const sviWorkers = (asked: number | undefined, batchSize: number, documents: number): number =>
+  asked === undefined ? Math.max(1, Math.min(availableParallelism(), Math.floor(batchSize / DOCUMENTS_PER_WORKER))) : Math.min(asked, Math.max(1, documents))
 
 const fitSvi = (corpus: Corpus, c: SviConfig, rng: Rng, options: FitOptions = {}): E.Either<DpError, FitResult> => {
   const ok = validateCorpus(corpus)
@@ -252,7 +256,7 @@ const fitSvi = (corpus: Corpus, c: SviConfig, rng: Rng, options: FitOptions = {}
     ...(options.onRelease === undefined ? {} : { onRelease: options.onRelease }),
     schedule: scheduleAt(c, D_pub, sigma.right),
   })
-  const workers = sviWorkers(options.workers, c.batchSize)
+  const workers = sviWorkers(options.workers, c.batchSize, corpus.docStart.length - 1)
   const ovb = new OnlineLda(K, V, c.alpha, c.beta, { maxIterations: c.eStepIterations, tolerance: c.eStepTolerance, shared: workers > 1 })
   gate.independent((w) => {
     for (let i = 0; i < ovb.lambda.length; i++) ovb.lambda[i] = gammaVariate(w, 100) / 100
@@ -337,7 +341,7 @@ export const makeSviTrainer = (sampling: Sampling): LdaTrainer<SviConfig> => {
     config: SviConfig,
     defaults: { ...SVI_DEFAULTS, sampling },
     flags: [...ldaFlags(), ...SVI_FLAGS],
-    workers: `threads of the mini-batch E-step; default: the cores available, one per ${DOCUMENTS_PER_WORKER} documents of the batch at most; the result does not depend on it`,
+    workers: `threads of the mini-batch E-step, one per document at most; default: the cores available, one per ${DOCUMENTS_PER_WORKER} documents of the batch at most; the result does not depend on it`,
     ...ldaSurface,
     releases: ['phi'],
     ...(sampling === 'poisson'
