@@ -19,7 +19,7 @@ export const showNumber = (x: number, digits = 4): string => {
 }
 
 /** δ values are usually powers of ten: print them compactly. */
-export const showDelta = (d: number): string => (d >= 1e-3 ? String(d) : d.toExponential().replace('e-', 'e-'))
+export const showDelta = (d: number): string => (d === 0 || d >= 1e-3 ? String(d) : d.toExponential())
 
 /** Renders rows as an aligned text table with a header rule. */
 export const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>): string => {

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest'
 import type { SummaryRow } from '../../src/report/audit/document.js'
 import { overallSentence } from '../../src/report/audit/subjects.js'
+import { showDelta } from '../../src/report/format.js'
 
 const claimed = { epsilon: 1, delta: 0, source: 'the claim' }
 const audited = (verdict: string, lb = 0.9) => ({ epsilonLowerBound: lb, confidence: 0.95, ceiling: 9.9, delta: 0, audit: 'a.json', verdict })
@@ -41,5 +42,13 @@ describe('the summary sentence', () => {
     expect(overallSentence([row('bad', { claimed, audited: audited('violation', 3) }), row('p', { claimed, audited: audited('consistent') }), row('q', { claimed, audited: audited('consistent') })])).toBe(
       'Of 3 subjects, 1 refuted by an audit (bad); the other 2 hold up against every check made here.',
     )
+  })
+})
+
+describe('δ in a table header', () => {
+  it('is 0 at pure DP, not 0e+0', () => {
+    expect(showDelta(0)).toBe('0')
+    expect(showDelta(1e-5)).toBe('1e-5')
+    expect(showDelta(0.05)).toBe('0.05')
   })
 })
