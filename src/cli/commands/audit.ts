@@ -102,125 +102,156 @@ export const auditProgressLine = (quiet: boolean, stream?: ProgressOptions['stre
 /** Runs `dpaudit audit` on parsed arguments. */
 export const runAudit = (args: AuditArgs): CommandResult => holdingLocks((hold) => auditHolding(args, hold))
 
-const auditHolding = (args: AuditArgs, hold: (release: () => void) => void): CommandResult => {
-  const isZoo = args.target.startsWith('zoo:')
-  const zooName = isZoo ? args.target.slice(4) : ''
-  const entry = isZoo ? zooEntry(zooName) : undefined
-  if (isZoo && entry === undefined)
-    return { code: EXIT.input, stderr: `audit: no zoo mechanism "${zooName}" (one of ${ZOO_NAMES.join(', ')})` }
+/** The options every target shares, read from the flags: where a flag is bad, its one-line message. */
+interface AuditOptions {
+  readonly trials: number
+  /** Runners used: the cores at most (and 1 without the compiled worker script). */
+  readonly workers: number
+  /** The note when --workers asked for more than `workers`. */
+  readonly warning: string | undefined
+  readonly confidence: number | undefined
+  readonly epsilon: number | undefined
+  readonly delta: number | undefined
+  readonly chunkTimeoutS: number | undefined
+}
+
+const auditOptions = (args: AuditArgs, canPool: boolean): E.Either<string, AuditOptions> => {
   const trials = positiveInt('trials', args.trials, DEFAULT_AUDIT_TRIALS)
-  if (E.isLeft(trials)) return { code: EXIT.input, stderr: trials.left }
-  const canPool = compiledWorkerExists()
+  if (E.isLeft(trials)) return trials
   const cores = availableParallelism()
   const asked = positiveInt('workers', args.workers, canPool ? cores : 1)
-  if (E.isLeft(asked)) return { code: EXIT.input, stderr: asked.left }
+  if (E.isLeft(asked)) return asked
   // Workers beyond the cores only add memory (each holds its own copy of the mechanism) and time.
   // Without the compiled worker script (running from the TypeScript sources) the audit runs in this thread.
   const cap = canPool ? cores : 1
-  const workers = Math.min(asked.right, cap)
   const warning = asked.right > cap ? `audit: --workers ${asked.right}: capped at ${cap}, ${canPool ? 'the cores available' : 'no compiled worker script (npm run build)'}` : undefined
   const confidence = number('confidence', args.confidence)
-  if (E.isLeft(confidence)) return { code: EXIT.input, stderr: confidence.left }
-  const eps = number('epsilon', args.epsilon)
-  if (E.isLeft(eps)) return { code: EXIT.input, stderr: eps.left }
-  const del = number('delta', args.delta)
-  if (E.isLeft(del)) return { code: EXIT.input, stderr: del.left }
-  const seed = args.seed ?? 'dpaudit'
+  if (E.isLeft(confidence)) return confidence
+  const epsilon = number('epsilon', args.epsilon)
+  if (E.isLeft(epsilon)) return epsilon
+  const delta = number('delta', args.delta)
+  if (E.isLeft(delta)) return delta
   const timeout = number('chunk-timeout', args.chunkTimeout)
-  if (E.isLeft(timeout)) return { code: EXIT.input, stderr: timeout.left }
-  if (timeout.right !== undefined && !(timeout.right > 0)) return { code: EXIT.input, stderr: `--chunk-timeout: expected a number of seconds > 0 (got "${args.chunkTimeout}")` }
-  // Where results go is checked before the work: a bad path is reported at once, not after an hour.
+  if (E.isLeft(timeout)) return timeout
+  if (timeout.right !== undefined && !(timeout.right > 0)) return E.left(`--chunk-timeout: expected a number of seconds > 0 (got "${args.chunkTimeout}")`)
+  return E.right({ trials: trials.right, workers: Math.min(asked.right, cap), warning, confidence: confidence.right, epsilon: epsilon.right, delta: delta.right, chunkTimeoutS: timeout.right })
+}
+
+/** Where the result goes, checked before any work (a bad path is reported at once, not after an hour). */
+interface AuditOutputs {
+  /** The result file for an audit named `name` (none with --json and no --out). */
+  readonly outName: (name: string) => string | undefined
+  /** Checks the result file and holds it and the checkpoint (none may be the module, each other, or a file another dpaudit writes); a message if not. */
+  readonly claim: (name: string, module: string | undefined) => string | undefined
+}
+
+const auditOutputs = (args: AuditArgs, hold: (release: () => void) => void): E.Either<string, AuditOutputs> => {
   if (args.checkpoint !== undefined) {
     const c = checkOutputPath(args.checkpoint, 'checkpoint')
-    if (E.isLeft(c)) return { code: EXIT.input, stderr: `audit: ${c.left}` }
+    if (E.isLeft(c)) return E.left(`audit: ${c.left}`)
   }
   const outName = (name: string): string | undefined => args.out ?? (args.json === true ? undefined : `${name.replace(/[^\w.-]+/g, '_')}.audit.json`)
-  const checkOut = (name: string): string | undefined => {
+  const claim = (name: string, module: string | undefined): string | undefined => {
     const out = outName(name)
-    if (out === undefined) return undefined
-    const c = checkOutputPath(out, 'out')
-    return E.isLeft(c) ? `audit: ${c.left}` : undefined
-  }
-  // no output may be the module it reads, or the other output, or a file another dpaudit writes
-  const guard = (name: string, module: string | undefined): string | undefined => {
-    const out = outName(name)
+    if (out !== undefined) {
+      const c = checkOutputPath(out, 'out')
+      if (E.isLeft(c)) return `audit: ${c.left}`
+    }
     const outputs = [...(out === undefined ? [] : [{ what: '--out', path: out }]), ...(args.checkpoint === undefined ? [] : [{ what: '--checkpoint', path: args.checkpoint }])]
     const g = guardOutputs(outputs, module === undefined ? [] : [{ what: 'the module', path: module }])
     if (E.isLeft(g)) return `audit: ${g.left}`
     hold(g.right)
     return undefined
   }
-  const onProgress = args.progress
-  const common = {
-    trials: trials.right,
-    seed,
-    workers,
-    ...(confidence.right === undefined ? {} : { confidence: confidence.right }),
-    ...(args.checkpoint === undefined ? {} : { checkpoint: args.checkpoint }),
-    ...(timeout.right === undefined ? {} : { chunkTimeoutMs: timeout.right * 1000 }),
-    ...(onProgress === undefined ? {} : { onProgress }),
-    ...(args.stopSignal === undefined ? {} : { shouldStop: () => args.stopSignal?.() != null }),
-  }
+  return E.right({ outName, claim })
+}
+
+/** The spec fields every target's audit shares. */
+const sharedSpec = (args: AuditArgs, o: AuditOptions) => ({
+  trials: o.trials,
+  seed: args.seed ?? 'dpaudit',
+  workers: o.workers,
+  ...(o.confidence === undefined ? {} : { confidence: o.confidence }),
+  ...(args.checkpoint === undefined ? {} : { checkpoint: args.checkpoint }),
+  ...(o.chunkTimeoutS === undefined ? {} : { chunkTimeoutMs: o.chunkTimeoutS * 1000 }),
+  ...(args.progress === undefined ? {} : { onProgress: args.progress }),
+  ...(args.stopSignal === undefined ? {} : { shouldStop: () => args.stopSignal?.() != null }),
+})
+
+/** What a target's audit needs besides its mechanism: the shared spec fields, the claim as overridden, the outputs. */
+interface AuditRun {
+  readonly common: ReturnType<typeof sharedSpec>
+  readonly overrideClaim: (base: AuditClaim | undefined) => E.Either<string, AuditClaim>
+  readonly outputs: AuditOutputs
+}
+
+/** A zoo entry, audited for its shipped claim or the one --epsilon/--delta set (never a rebuilt mechanism). */
+const auditZooTarget = (entry: NonNullable<ReturnType<typeof zooEntry>>, run: AuditRun): E.Either<string, { readonly result: AuditResult; readonly name: string }> => {
+  const claim = run.overrideClaim(entry.defaultClaim)
+  if (E.isLeft(claim)) return claim
+  const bad = run.outputs.claim(entry.name, undefined)
+  if (bad !== undefined) return E.left(bad)
+  // --epsilon/--delta change the claim tested, never the mechanism: it is built as shipped
+  const r = auditZoo(entry.name, { ...run.common, claim: claim.right, builtFor: entry.defaultClaim })
+  return E.isLeft(r) ? E.left(`audit: ${formatError(r.left)}`) : E.right({ result: r.right, name: entry.name })
+}
+
+/** A mechanism module: read in a worker thread (its exports described), checked, then audited there. */
+const auditModuleTarget = (args: AuditArgs, canPool: boolean, epsilonGiven: boolean, run: AuditRun): E.Either<string, { readonly result: AuditResult; readonly name: string }> => {
+  const file = resolve(args.target)
+  if (!existsSync(file)) return E.left(`audit: ${args.target}: no such file`)
+  // importing a FIFO or a device would wait forever; a JSON file is a trainer audit, which the command table (command-table.ts) hands to queue-audit.ts
+  if (!statSync(file).isFile()) return E.left(`audit: ${args.target}: not a regular file (a module is a .js or .mjs file)`)
+  if (/\.json$/i.test(file))
+    return E.left(
+      `audit: ${args.target}: a JSON file is a trainer audit (docs/trainer-audits.md), run by \`dpaudit audit FILE\` (locally, or with --queue; runQueueAudit from code); runAudit audits mechanisms and takes a .js or .mjs module or zoo:NAME`,
+    )
+  // an output named outright is checked against the module before anything else is needed
+  const early = refuseOutputOverInput(
+    [...(args.out === undefined ? [] : [{ what: '--out', path: args.out }]), ...(args.checkpoint === undefined ? [] : [{ what: '--checkpoint', path: args.checkpoint }])],
+    [{ what: 'the module', path: file }],
+  )
+  if (E.isLeft(early)) return E.left(`audit: ${early.left}`)
+  if (!canPool) return E.left(`audit: auditing a module needs the compiled worker (${fileURLToPath(workerScriptUrl())}); run \`npm run build\` first`)
+  const described = describeModule(file)
+  if (E.isLeft(described)) return E.left(`audit: ${args.target}: ${formatError(described.left)}`)
+  const d = described.right.description
+  const claimFromModule = typeof d.claim === 'object' && d.claim !== null ? (d.claim as AuditClaim) : undefined
+  if (claimFromModule === undefined && !epsilonGiven) return E.left(`audit: ${args.target}: the module exports no \`claim\` ({ epsilon, delta }); export one or pass --epsilon`)
+  const claim = run.overrideClaim(claimFromModule)
+  if (E.isLeft(claim)) return claim
+  if (!Array.isArray(d.pairs)) return E.left(`audit: ${args.target}: the module must export \`pairs\`: an array of { input, neighbour, label? } (or a function returning one)`)
+  const name = typeof d.name === 'string' ? d.name : basename(file, extname(file))
+  const bad = run.outputs.claim(name, file)
+  if (bad !== undefined) return E.left(bad)
+  const r = auditMechanism<unknown>({ ...run.common, mechanism: described.right.ref, pairs: d.pairs as ReadonlyArray<NeighbourPair<unknown>>, claim: claim.right, name })
+  return E.isLeft(r) ? E.left(`audit: ${args.target}: ${formatError(r.left)}`) : E.right({ result: r.right, name })
+}
+
+const auditHolding = (args: AuditArgs, hold: (release: () => void) => void): CommandResult => {
+  const failed = (stderr: string): CommandResult => ({ code: EXIT.input, stderr })
+  const isZoo = args.target.startsWith('zoo:')
+  const entry = isZoo ? zooEntry(args.target.slice(4)) : undefined
+  if (isZoo && entry === undefined) return failed(`audit: no zoo mechanism "${args.target.slice(4)}" (one of ${ZOO_NAMES.join(', ')})`)
+  const canPool = compiledWorkerExists()
+  const o = auditOptions(args, canPool)
+  if (E.isLeft(o)) return failed(o.left)
+  const outputs = auditOutputs(args, hold)
+  if (E.isLeft(outputs)) return failed(outputs.left)
+  const { workers, warning, epsilon, delta } = o.right
   const overrideClaim = (base: AuditClaim | undefined): E.Either<string, AuditClaim> => {
-    const raw = { epsilon: eps.right ?? base?.epsilon, delta: del.right ?? base?.delta ?? 0 }
-    const c = validateClaim(raw)
+    const c = validateClaim({ epsilon: epsilon ?? base?.epsilon, delta: delta ?? base?.delta ?? 0 })
     return E.isLeft(c) ? E.left(`audit: ${formatError(c.left)}`) : E.right(c.right)
   }
-
+  const run: AuditRun = { common: sharedSpec(args, o.right), overrideClaim, outputs: outputs.right }
   const t0 = Date.now()
-  let result: E.Either<string, AuditResult>
-  let name: string
-  if (entry !== undefined) {
-    const claim = overrideClaim(entry.defaultClaim)
-    if (E.isLeft(claim)) return { code: EXIT.input, stderr: claim.left }
-    name = entry.name
-    const bad = checkOut(name) ?? guard(name, undefined)
-    if (bad !== undefined) return { code: EXIT.input, stderr: bad }
-    // --epsilon/--delta change the claim tested, never the mechanism: it is built as shipped
-    const r = auditZoo(entry.name, { ...common, claim: claim.right, builtFor: entry.defaultClaim })
-    result = E.isLeft(r) ? E.left(`audit: ${formatError(r.left)}`) : E.right(r.right)
-  } else {
-    const file = resolve(args.target)
-    if (!existsSync(file)) return { code: EXIT.input, stderr: `audit: ${args.target}: no such file` }
-    // importing a FIFO or a device would wait forever; a JSON file is a trainer audit, which the command table (command-table.ts) hands to queue-audit.ts
-    if (!statSync(file).isFile()) return { code: EXIT.input, stderr: `audit: ${args.target}: not a regular file (a module is a .js or .mjs file)` }
-    if (/\.json$/i.test(file))
-      return {
-        code: EXIT.input,
-        stderr: `audit: ${args.target}: a JSON file is a trainer audit (docs/trainer-audits.md), run by \`dpaudit audit FILE\` (locally, or with --queue; runQueueAudit from code); runAudit audits mechanisms and takes a .js or .mjs module or zoo:NAME`,
-      }
-    // an output named outright is checked against the module before anything else is needed
-    const early = refuseOutputOverInput(
-      [...(args.out === undefined ? [] : [{ what: '--out', path: args.out }]), ...(args.checkpoint === undefined ? [] : [{ what: '--checkpoint', path: args.checkpoint }])],
-      [{ what: 'the module', path: file }],
-    )
-    if (E.isLeft(early)) return { code: EXIT.input, stderr: `audit: ${early.left}` }
-    if (!canPool)
-      return {
-        code: EXIT.input,
-        stderr: `audit: auditing a module needs the compiled worker (${fileURLToPath(workerScriptUrl())}); run \`npm run build\` first`,
-      }
-    const described = describeModule(file)
-    if (E.isLeft(described)) return { code: EXIT.input, stderr: `audit: ${args.target}: ${formatError(described.left)}` }
-    const d = described.right.description
-    const claimFromModule = typeof d.claim === 'object' && d.claim !== null ? (d.claim as AuditClaim) : undefined
-    if (claimFromModule === undefined && eps.right === undefined)
-      return { code: EXIT.input, stderr: `audit: ${args.target}: the module exports no \`claim\` ({ epsilon, delta }); export one or pass --epsilon` }
-    const claim = overrideClaim(claimFromModule)
-    if (E.isLeft(claim)) return { code: EXIT.input, stderr: claim.left }
-    if (!Array.isArray(d.pairs))
-      return { code: EXIT.input, stderr: `audit: ${args.target}: the module must export \`pairs\`: an array of { input, neighbour, label? } (or a function returning one)` }
-    name = typeof d.name === 'string' ? d.name : basename(file, extname(file))
-    const bad = checkOut(name) ?? guard(name, file)
-    if (bad !== undefined) return { code: EXIT.input, stderr: bad }
-    const r = auditMechanism<unknown>({ ...common, mechanism: described.right.ref, pairs: d.pairs as ReadonlyArray<NeighbourPair<unknown>>, claim: claim.right, name })
-    result = E.isLeft(r) ? E.left(`audit: ${args.target}: ${formatError(r.left)}`) : E.right(r.right)
-  }
-  if (E.isLeft(result)) return { code: EXIT.input, stderr: result.left }
+  const done = entry !== undefined ? auditZooTarget(entry, run) : auditModuleTarget(args, canPool, epsilon !== undefined, run)
+  if (E.isLeft(done)) return failed(done.left)
+  const { result, name } = done.right
   const signal = args.stopSignal?.() ?? null
-  if (signal !== null && result.right.status === 'interrupted') return stoppedBy(signal, result.right, args.checkpoint)
-  if (args.checkpoint !== undefined && result.right.status === 'complete') rmSync(args.checkpoint, { force: true })
-  return reportAudit({ target: args.target, out: outName(name), json: args.json === true, workers, warning }, result.right, Date.now() - t0)
+  if (signal !== null && result.status === 'interrupted') return stoppedBy(signal, result, args.checkpoint)
+  if (args.checkpoint !== undefined && result.status === 'complete') rmSync(args.checkpoint, { force: true })
+  return reportAudit({ target: args.target, out: outputs.right.outName(name), json: args.json === true, workers, warning }, result, Date.now() - t0)
 }
 
 /**
