@@ -261,37 +261,43 @@ export const prestartPool = (module: { readonly url: URL }, parts: number): void
  * must live in a SharedArrayBuffer (the others would be copied: a worker's writes would be lost).
  */
 export const startPool = <A extends object, C, T extends object>(module: PartModule<A, C, T>, shared: A, parts: number): E.Either<DpError, Pool<C, T>> => {
-  if (parts === 1) {
-    const own = module.makePart(shared, 0)
-    const attached = {} as T
-    return E.right({
-      parts,
-      run: (c) => {
-        const t0 = performance.now()
-        own(c, attached)
-        commandMs += performance.now() - t0
-      },
-      attach: (t) => {
-        Object.assign(attached, t)
-      },
-      close: () => undefined,
-    })
+  if (parts === 1) return E.right(onePartPool(module, shared))
+  return E.flatMap((threads: Threads) => threadPool(module, shared, threads))(takeThreads(parts, module.url))
+}
+
+/** A pool of one part: the calling thread runs every command itself. */
+const onePartPool = <A extends object, C, T extends object>(module: PartModule<A, C, T>, shared: A): Pool<C, T> => {
+  const own = module.makePart(shared, 0)
+  const attached = {} as T
+  return {
+    parts: 1,
+    run: (c) => {
+      const t0 = performance.now()
+      own(c, attached)
+      commandMs += performance.now() - t0
+    },
+    attach: (t) => {
+      Object.assign(attached, t)
+    },
+    close: () => undefined,
   }
-  let threads: Threads
+}
+
+/** The threads of a `parts`-part pool, ready: the parked ones when there are as many, else new ones (loading `url`). */
+const takeThreads = (parts: number, url: URL): E.Either<DpError, Threads> => {
   const waiting = parked.get(parts)
   if (waiting !== undefined && exitedWorker(waiting.threads) === undefined) {
     clearTimeout(waiting.timer)
     parked.delete(parts)
-    const ready = awaitReady(waiting.threads)
-    if (E.isLeft(ready)) return ready
-    threads = ready.right
-  } else {
-    endParked(parts)
-    const started = E.flatMap(awaitReady)(launchThreads(parts, module.url))
-    if (E.isLeft(started)) return started
-    threads = started.right
+    return awaitReady(waiting.threads)
   }
-  const { control, ports } = threads
+  endParked(parts)
+  return E.flatMap(awaitReady)(launchThreads(parts, url))
+}
+
+/** A pool on `threads` (their part 0 is the calling thread): binds them to the fit's module and arrays. */
+const threadPool = <A extends object, C, T extends object>(module: PartModule<A, C, T>, shared: A, threads: Threads): E.Either<DpError, Pool<C, T>> => {
+  const { control, ports, parts } = threads
   const words = control.subarray(COMMAND, COMMAND + COMMAND_WORDS)
   const ack = ackOf(parts)
   const acknowledged = (gen: number): boolean => {
