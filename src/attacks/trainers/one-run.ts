@@ -114,7 +114,19 @@ export interface TrainerOneRunResult {
   readonly release: string
 }
 
-export const auditTrainerOneRun = (spec: TrainerOneRunSpec): E.Either<DpError, TrainerOneRunResult> => {
+/** A one-run audit's spec, checked: the game's numbers, the trainer and the canary score it can give. */
+interface OneRunPlan {
+  readonly confidence: number
+  /** Canaries m, tokens per canary L, guesses r. */
+  readonly m: number
+  readonly L: number
+  readonly r: number
+  readonly trainer: GameTrainer
+  readonly statistic: OneRunStatistic
+  readonly need: { readonly release: ReleaseKind; readonly white: boolean }
+}
+
+const planOneRun = (spec: TrainerOneRunSpec): E.Either<DpError, OneRunPlan> => {
   const confidence = spec.confidence ?? 0.95
   if (!(confidence > 0 && confidence < 1)) return E.left(invalidParameter('$.confidence', spec.confidence, 'the confidence must be in (0, 1)'))
   const m = spec.canaries
@@ -131,33 +143,34 @@ export const auditTrainerOneRun = (spec: TrainerOneRunSpec): E.Either<DpError, T
   const need = NEEDS[statistic]
   if (!trainer.releases.includes(need.release) || (need.white && spec.view !== 'white-box'))
     return E.left(invalidParameter('$.statistic', statistic, `needs a trainer that declares '${need.release}'${need.white ? ' and a white-box view' : ''} (releases: [${trainer.releases.join(', ')}], view ${spec.view})`))
-  const labels = spec.corpus.labels
-  if (labels !== undefined && typeof spec.canaryLabel !== 'string') return E.left(invalidParameter('$.canaryLabel', spec.canaryLabel, "the canaries' label (a string): the corpus is labelled"))
+  if (spec.corpus.labels !== undefined && typeof spec.canaryLabel !== 'string') return E.left(invalidParameter('$.canaryLabel', spec.canaryLabel, "the canaries' label (a string): the corpus is labelled"))
+  return E.right({ confidence, m, L, r, trainer, statistic, need })
+}
+
+/** The corpus with the included canaries added (canary i is word V0 + i, L times; included with probability ½ from the audit seed). */
+const withCanaries = (spec: TrainerOneRunSpec, p: OneRunPlan): { readonly corpus: ReturnType<typeof fromDocuments>; readonly included: boolean[]; readonly V0: number } => {
   const V0 = spec.corpus.vocab.length
-  // inclusion bits from the audit seed; canary i is word V0 + i
   const coin = seeded(`${String(spec.seed)}:one-run-inclusion`)
-  const included = Array.from({ length: m }, () => coin.next() < 0.5)
-  const vocab = [...spec.corpus.vocab, ...Array.from({ length: m }, (_, i) => `one-run-canary-${i}`)]
+  const included = Array.from({ length: p.m }, () => coin.next() < 0.5)
+  const vocab = [...spec.corpus.vocab, ...Array.from({ length: p.m }, (_, i) => `one-run-canary-${i}`)]
   const docs: number[][] = spec.corpus.documents.map((d) => [...d])
-  const docLabels = labels === undefined ? undefined : [...labels]
-  for (let i = 0; i < m; i++)
+  const docLabels = spec.corpus.labels === undefined ? undefined : [...spec.corpus.labels]
+  for (let i = 0; i < p.m; i++)
     if (included[i] === true) {
-      docs.push(Array.from({ length: L }, () => V0 + i))
+      docs.push(Array.from({ length: p.L }, () => V0 + i))
       docLabels?.push(spec.canaryLabel as string)
     }
-  const corpus = fromDocuments(
-    vocab,
-    docs.map((d) => Int32Array.from(d)),
-    undefined,
-    docLabels,
-  )
-  const decoded = decodeTrainerConfig(trainer, spec.config, corpus)
-  if (E.isLeft(decoded)) return decoded
-  const config = decoded.right
-  const claim = isAccountedClaim(spec.claim) ? accountedClaimFor(trainer, config, corpus, 'add-document', spec.claim.delta) : validateClaim(spec.claim)
-  if (E.isLeft(claim)) return claim
+  return { corpus: fromDocuments(vocab, docs.map((d) => Int32Array.from(d)), undefined, docLabels), included, V0 }
+}
+
+/**
+ * Trains once on `corpus` (seeded from the audit seed) and returns each canary's score, from what the
+ * statistic reads: the released tables or word vectors it saw (white box), φ, or the model's word weights.
+ */
+const canaryScores = (spec: TrainerOneRunSpec, p: OneRunPlan, corpus: ReturnType<typeof fromDocuments>, config: unknown, V0: number): E.Either<DpError, (w: number) => number> => {
+  const { trainer, need, statistic, m } = p
   const K = typeof (config as { topics?: unknown }).topics === 'number' ? ((config as { topics: number }).topics as number) : 0
-  const V = vocab.length
+  const V = corpus.vocab.length
   const col = collector(V, K)
   // word-vector releases: each canary word's entry, summed, largest and smallest over the releases
   const words = { sum: new Float64Array(m), max: new Float64Array(m).fill(Number.NEGATIVE_INFINITY), min: new Float64Array(m).fill(Number.POSITIVE_INFINITY) }
@@ -183,7 +196,7 @@ export const auditTrainerOneRun = (spec: TrainerOneRunSpec): E.Either<DpError, T
   if (need.release === 'phi' && phi === undefined) return E.left(invalidParameter('$.trainer', trainer.name, "the trainer declares that it releases φ ('phi') but its model carries none"))
   if (need.release === 'word-weights' && weights.length === 0) return E.left(invalidParameter('$.trainer', trainer.name, `the trainer declares 'word-weights' but its model file has no field of ${V} numbers`))
   if (need.release === 'word-vectors' && m > 0 && words.min[0] === Number.POSITIVE_INFINITY) return E.left(invalidParameter('$.trainer', trainer.name, `the trainer declares 'word-vectors' but released no vector of ${V} numbers`))
-  const score = (w: number): number => {
+  return E.right((w: number): number => {
     let s = 0
     switch (statistic) {
       case 'word-release-sum':
@@ -201,7 +214,23 @@ export const auditTrainerOneRun = (spec: TrainerOneRunSpec): E.Either<DpError, T
         else for (let k = 0; k < K; k++) s += (phi as Float64Array)[k * V + w] as number
         return s
     }
-  }
+  })
+}
+
+export const auditTrainerOneRun = (spec: TrainerOneRunSpec): E.Either<DpError, TrainerOneRunResult> => {
+  const plan = planOneRun(spec)
+  if (E.isLeft(plan)) return plan
+  const p = plan.right
+  const { m, r, confidence } = p
+  const { corpus, included, V0 } = withCanaries(spec, p)
+  const decoded = decodeTrainerConfig(p.trainer, spec.config, corpus)
+  if (E.isLeft(decoded)) return decoded
+  const config = decoded.right
+  const claim = isAccountedClaim(spec.claim) ? accountedClaimFor(p.trainer, config, corpus, 'add-document', spec.claim.delta) : validateClaim(spec.claim)
+  if (E.isLeft(claim)) return claim
+  const scored = canaryScores(spec, p, corpus, config, V0)
+  if (E.isLeft(scored)) return scored
+  const score = scored.right
   const sign = spec.orientation === 'lower-in' ? -1 : 1
   // rank by score (ties by index: deterministic), guess the top r/2 in and the bottom r/2 out
   const order = Array.from({ length: m }, (_, i) => i).sort((a, b) => sign * (score(V0 + b) - score(V0 + a)) || a - b)
@@ -214,9 +243,9 @@ export const auditTrainerOneRun = (spec: TrainerOneRunSpec): E.Either<DpError, T
   const lb = oneRunEpsilonLowerBound(m, r, correct, claim.right.delta, pTarget)
   const ceiling = oneRunEpsilonLowerBound(m, r, r, claim.right.delta, pTarget)
   return E.right({
-    trainer: trainer.name,
+    trainer: p.trainer.name,
     view: spec.view,
-    statistic,
+    statistic: p.statistic,
     claim: claim.right,
     confidence,
     canaries: m,
