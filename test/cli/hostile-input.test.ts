@@ -222,6 +222,21 @@ describe('train names the flag of a bad corpus once, and says why a small corpus
     }
     expect(existsSync(at('small.json'))).toBe(false)
   })
+  it('a public vocabulary list with words no token can match says which, on stderr, and trains', () => {
+    const good = at('vocab-corpus')
+    mkdirSync(good)
+    for (let i = 0; i < 30; i++) writeFileSync(join(good, `d${i}.txt`), `alpha beta gamma delta epsilon zeta${i}\n`)
+    const list = at('mixed-vocabulary.txt')
+    writeFileSync(list, 'alpha\nbeta\nThe\na\nthe\ndon t\ngamma\n')
+    const r = runTrainCli(['hdp-lda', '--corpus', good, '--vocabulary', list, '--topics', '2', '--iterations', '2', '--quiet', '--out', at('vocab-model.json')])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stderr).toBe(`note: --vocabulary ${list}: 4 of its 7 words can never match a token of this corpus (tokens are lowercase runs of 3 or more letters, stop words removed): "The", "a", "the", "don t"`)
+    const clean = at('clean-vocabulary.txt')
+    writeFileSync(clean, 'alpha\nbeta\ngamma\n')
+    const q = runTrainCli(['hdp-lda', '--corpus', good, '--vocabulary', clean, '--topics', '2', '--iterations', '2', '--quiet', '--out', at('vocab-model-2.json')])
+    expect(q.code, q.stderr).toBe(0)
+    expect(q.stderr ?? '').toBe('')
+  })
   it('a corpus too small for the held-out split says so (round(10 %) of 3 documents is none), not "no documents"', () => {
     const tiny = at('tiny-folder')
     mkdirSync(tiny)

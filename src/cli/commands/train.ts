@@ -34,6 +34,7 @@ import { type Corpus, corpusStats, declarePublic, documentCount, fromDocuments, 
 import { type Dataset } from '../../trainers/corpus/dataset.js'
 import { type DeclaredSizes, exactSizes, publicSizes, vocabularyNotPrivate } from '../../trainers/release/public-output.js'
 import { DEFAULT_VOCABULARY, type LoadOptions, loadDataset, readVocabularyFile } from '../../trainers/corpus/load.js'
+import { unmatchableWords } from '../../trainers/corpus/text.js'
 import { heldOutPerplexity } from '../../trainers/eval/perplexity.js'
 import { type ModelFile, trainedFile, writeModelFile } from '../../trainers/model-file.js'
 import type { AnyTrainer, ConfiguredTrainer, TrainedModel } from '../../trainers/erase.js'
@@ -233,7 +234,7 @@ const loadCorpus = (
   corpus: string,
   rng: Rng,
   intendsPrivate: boolean,
-): Step<{ readonly data: Dataset; readonly selection: ReleaseGate | undefined; readonly loadOptions: LoadOptions }> => {
+): Step<{ readonly data: Dataset; readonly selection: ReleaseGate | undefined; readonly loadOptions: LoadOptions; readonly warning: string | undefined }> => {
   const v = args.values
   const vs = num('vocabulary-size', v['vocabulary-size'])
   if (E.isLeft(vs)) return failed(vs.left)
@@ -256,7 +257,16 @@ const loadCorpus = (
   if (E.isLeft(ds)) return failed(ds.left._tag === 'InvalidParameter' && ['--vocabulary', '--vocabulary-size', '--corpus'].includes(ds.left.path) ? formatError(ds.left) : `--corpus: ${formatError(ds.left)}`)
   // a selected vocabulary is the corpus's: extra inputs are read with it, not selected again (one charge)
   const inputOptions: LoadOptions = selection.right === undefined ? loadOptions : { vocabulary: { words: ds.right.train.vocab, file: 'the selected vocabulary' } }
-  return E.right({ data: ds.right, selection: selection.right?.gate, loadOptions: inputOptions })
+  return E.right({ data: ds.right, selection: selection.right?.gate, loadOptions: inputOptions, warning: vocabulary.right === undefined ? undefined : unmatchableNote(vocabulary.right, ds.right.tokenizer) })
+}
+
+/** A note on the words of a public --vocabulary list that the corpus's tokenizer can never produce (public: the list and the tokenizer only). */
+const unmatchableNote = (list: { readonly words: ReadonlyArray<string>; readonly file: string }, tokenizer: Dataset['tokenizer']): string | undefined => {
+  if (tokenizer === undefined || tokenizer === 'none') return undefined
+  const never = unmatchableWords(list.words, tokenizer)
+  if (never.length === 0) return undefined
+  const shown = never.slice(0, 5).map((w) => JSON.stringify(w)).join(', ')
+  return `note: --vocabulary ${list.file}: ${never.length} of its ${list.words.length} words can never match a token of this corpus (tokens are lowercase runs of 3 or more letters, stop words removed): ${shown}${never.length > 5 ? ', …' : ''}`
 }
 
 /** The trainer's extra inputs: public corpora read with the training corpus's vocabulary. */
@@ -359,7 +369,9 @@ const trainHolding = (args: TrainArgs, hold: (release: () => void) => void): Ste
   if (E.isLeft(trained)) return trained
   const why = [...new Set([...(selection?.notPrivateBecause() ?? []), ...trained.right.release.notPrivateBecause, ...reasons.right])]
   if (v['private'] === true && why.length > 0) return E.left({ code: EXIT.internal, stderr: `--private: the run turned out not to be a private release (${why.join('; ')}); nothing written` })
-  return E.right(writeRun({ trainer: t, cfg: cfg.right, data, trained: trained.right, statement: statement.right, why, evalCorpus: evalCorpus.right, declared: declared.right, out: io.right.out, json: v['json'] === true }))
+  const done = writeRun({ trainer: t, cfg: cfg.right, data, trained: trained.right, statement: statement.right, why, evalCorpus: evalCorpus.right, declared: declared.right, out: io.right.out, json: v['json'] === true })
+  const warning = loaded.right.warning
+  return E.right(warning === undefined || done.code !== EXIT.ok ? done : { ...done, stderr: done.stderr === undefined ? warning : `${warning}\n${done.stderr}` })
 }
 
 /** The release checked, the model evaluated, its file written, and what the command prints. */

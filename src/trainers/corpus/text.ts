@@ -55,6 +55,17 @@ export const tokenizeInto = (text: string, stop: ReadonlySet<string>, out: strin
 
 export const tokenize = (text: string, stop: ReadonlySet<string> = stopWords(), tokenizer: Tokenizer = 'ascii'): string[] => tokenizeInto(text, stop, [], tokenizer)
 
+/**
+ * The words of a vocabulary list that `tokenizer` can never produce (so no token will ever match them):
+ * those that do not tokenize to themselves alone — uppercase, under 3 letters, a stop word, or holding
+ * a space, a digit or punctuation.
+ */
+export const unmatchableWords = (words: ReadonlyArray<string>, tokenizer: Tokenizer, stop: ReadonlySet<string> = stopWords()): string[] =>
+  words.filter((w) => {
+    const t = tokenizeInto(w, stop, [], tokenizer)
+    return !(t.length === 1 && t[0] === w)
+  })
+
 /** The V most frequent words over the given documents, ties broken alphabetically (code-unit order). */
 export const topVocabulary = (docs: ReadonlyArray<ReadonlyArray<string>>, size: number): string[] => {
   const freq = new Map<string, number>()
