@@ -72,25 +72,28 @@ const deadline = <A>(p: Promise<A>, ms: number): Promise<A> =>
     )
   })
 
-const queueExecutorFor = <T extends ChunkTask | TrainerChunkTask, R>(url: string, codec: Codec<R>, options: QueueExecutorOptions): QueueExecutor<T, R> => {
-  const bad = checkRedisUrl(url)
-  if (bad !== null) throw new Error(bad)
-  const timeoutMs = options.timeoutMs ?? 60_000
+/**
+ * The coordinator's connection: every Redis call under a deadline, and "lost" once Redis has not
+ * answered for `timeoutMs` (one line, kept for `unreachable()`); the queue opened on first use.
+ */
+interface RedisSession {
+  /** The call's value, or null when it failed (Redis then counts as silent since the last answer). */
+  readonly call: <A>(f: () => Promise<A>) => Promise<A | null>
+  /** The queue, or null once Redis is lost. */
+  readonly open: () => Promise<Queue | null>
+  readonly lost: () => string | null
+  readonly client: Redis
+  readonly close: () => Promise<void>
+}
+
+const redisSession = (url: string, timeoutMs: number, pollMs: number): RedisSession => {
   const callMs = Math.max(200, Math.min(5_000, timeoutMs / 4))
-  const pollMs = options.pollMs ?? 200
-  const keep = options.keepSeconds ?? 86_400
-  const attempts = options.attempts ?? 3
   // Commands fail at once while Redis is away (no offline queue, one retry) instead of waiting forever.
   const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: callMs, retryStrategy: () => 250 })
   client.on('error', () => undefined) // reported once, as "unreachable", by run()
   let queue: Queue | null = null
   let lost: string | null = null
-  const stamp: Stamp = { version: DPAUDIT_VERSION, code: codeHash(codec.subject) }
-  const auditId = queueAuditId(stamp, codec.subject)
-  const jobOpts = (task: T) => ({ jobId: jobIdOf(auditId, task), attempts, backoff: { type: 'fixed', delay: 500 }, removeOnComplete: { age: keep }, removeOnFail: { age: keep } })
-  const jobData = (task: T): QueueJob => ({ v: 3, ...stamp, auditId, kind: codec.subject.kind, task: encodeJson(task) })
   let lastAnswer = Date.now()
-  /** A Redis call with a deadline; null when it failed (and Redis counts as silent since the last answer). */
   const call = async <A>(f: () => Promise<A>): Promise<A | null> => {
     try {
       const v = await deadline(f(), callMs)
@@ -115,58 +118,97 @@ const queueExecutorFor = <T extends ChunkTask | TrainerChunkTask, R>(url: string
     queue.on('error', () => undefined)
     return queue
   }
-  const run = async (tasks: ReadonlyArray<T>, onResult: (r: R) => void): Promise<string | null> => {
-    const q = await open()
-    if (q === null) return lost
-    // the subject once per audit, for every worker (jobs carry only its id)
-    while ((await call(() => client.set(subjectKey(auditId), encodeJson(codec.subject), 'EX', keep))) === null) if (lost !== null) return lost
-    const started = Date.now()
-    const byId = new Map(tasks.map((t) => [jobIdOf(auditId, t), t] as const))
-    while ((await call(() => q.addBulk(tasks.map((t) => ({ name: 'chunk', data: jobData(t), opts: jobOpts(t) }))))) === null) if (lost !== null) return lost
-    const pending = new Set(byId.keys())
-    let lastProgress = Date.now()
-    while (pending.size > 0) {
-      if (lost !== null) return lost
-      const batch = [...pending]
-      const states = await call(() => Promise.all(batch.map((id) => q.getJobState(id))))
-      if (states === null) continue
-      for (const [i, id] of batch.entries()) {
-        const state = states[i]
-        if (state !== 'completed' && state !== 'failed' && state !== 'unknown') continue
-        const job = await call(() => q.getJob(id))
-        if (job === null) break
-        if (job === undefined) {
-          // removed meanwhile (expired, or Redis restarted empty): add it again
-          const t = byId.get(id) as T
-          await call(() => q.add('chunk', jobData(t), jobOpts(t)))
-        } else if (state === 'completed') {
-          const r = codec.decode(job.returnvalue)
-          if (typeof r === 'string') return `chunk ${id}: ${r}`
-          pending.delete(id)
-          lastProgress = Date.now()
-          onResult(r)
-        } else if (state === 'failed') {
-          // left from an earlier audit with the same id: run it again; a failure of ours is final
-          if ((job.finishedOn ?? 0) < started) await call(() => job.retry('failed'))
-          else return `chunk ${id} failed on a worker: ${job.failedReason ?? 'no reason given'}`
-        }
+  const close = async (): Promise<void> => {
+    await deadline(queue?.close() ?? Promise.resolve(), callMs).catch(() => undefined)
+    client.disconnect()
+  }
+  return { call, open, lost: () => lost, client, close }
+}
+
+/** How the jobs of one audit are named and kept. */
+interface JobsOf<T> {
+  readonly id: (task: T) => string
+  readonly data: (task: T) => QueueJob
+  readonly opts: (task: T) => object
+}
+
+/**
+ * Waits for every job of `byId` to finish, handing each result to `onResult` once: a job removed meanwhile
+ * (expired, Redis restarted empty) is added again, one left failed by an earlier audit with the same id is
+ * retried, a failure of this audit's is final. Null when all finished, else why not.
+ */
+const collect = async <T, R>(
+  s: RedisSession,
+  q: Queue,
+  byId: ReadonlyMap<string, T>,
+  jobs: JobsOf<T>,
+  decode: Codec<R>['decode'],
+  onResult: (r: R) => void,
+  started: number,
+  options: { readonly pollMs: number; readonly idleTimeoutMs?: number | undefined; readonly url: string },
+): Promise<string | null> => {
+  const pending = new Set(byId.keys())
+  let lastProgress = Date.now()
+  while (pending.size > 0) {
+    if (s.lost() !== null) return s.lost()
+    const batch = [...pending]
+    const states = await s.call(() => Promise.all(batch.map((id) => q.getJobState(id))))
+    if (states === null) continue
+    for (const [i, id] of batch.entries()) {
+      const state = states[i]
+      if (state !== 'completed' && state !== 'failed' && state !== 'unknown') continue
+      const job = await s.call(() => q.getJob(id))
+      if (job === null) break
+      if (job === undefined) {
+        // removed meanwhile (expired, or Redis restarted empty): add it again
+        const t = byId.get(id) as T
+        await s.call(() => q.add('chunk', jobs.data(t), jobs.opts(t)))
+      } else if (state === 'completed') {
+        const r = decode(job.returnvalue)
+        if (typeof r === 'string') return `chunk ${id}: ${r}`
+        pending.delete(id)
+        lastProgress = Date.now()
+        onResult(r)
+      } else if (state === 'failed') {
+        // left from an earlier audit with the same id: run it again; a failure of ours is final
+        if ((job.finishedOn ?? 0) < started) await s.call(() => job.retry('failed'))
+        else return `chunk ${id} failed on a worker: ${job.failedReason ?? 'no reason given'}`
       }
-      if (pending.size === 0) break
-      if (options.idleTimeoutMs !== undefined && Date.now() - lastProgress > options.idleTimeoutMs)
-        return `no chunk finished in ${Math.round(options.idleTimeoutMs / 1000)} s (${pending.size} of ${tasks.length} outstanding): is a worker running (dpaudit worker --queue ${redactUrl(url)})?`
-      await new Promise((r) => setTimeout(r, pollMs))
     }
-    return null
+    if (pending.size === 0) break
+    if (options.idleTimeoutMs !== undefined && Date.now() - lastProgress > options.idleTimeoutMs)
+      return `no chunk finished in ${Math.round(options.idleTimeoutMs / 1000)} s (${pending.size} of ${byId.size} outstanding): is a worker running (dpaudit worker --queue ${redactUrl(options.url)})?`
+    await new Promise((r) => setTimeout(r, options.pollMs))
   }
-  return {
-    workers: options.workers ?? 64,
-    run,
-    close: async () => {
-      await deadline(queue?.close() ?? Promise.resolve(), callMs).catch(() => undefined)
-      client.disconnect()
-    },
-    unreachable: () => lost,
+  return null
+}
+
+const queueExecutorFor = <T extends ChunkTask | TrainerChunkTask, R>(url: string, codec: Codec<R>, options: QueueExecutorOptions): QueueExecutor<T, R> => {
+  const bad = checkRedisUrl(url)
+  if (bad !== null) throw new Error(bad)
+  const timeoutMs = options.timeoutMs ?? 60_000
+  const pollMs = options.pollMs ?? 200
+  const keep = options.keepSeconds ?? 86_400
+  const attempts = options.attempts ?? 3
+  const s = redisSession(url, timeoutMs, pollMs)
+  const stamp: Stamp = { version: DPAUDIT_VERSION, code: codeHash(codec.subject) }
+  const auditId = queueAuditId(stamp, codec.subject)
+  const jobs: JobsOf<T> = {
+    id: (task) => jobIdOf(auditId, task),
+    opts: (task) => ({ jobId: jobIdOf(auditId, task), attempts, backoff: { type: 'fixed', delay: 500 }, removeOnComplete: { age: keep }, removeOnFail: { age: keep } }),
+    data: (task) => ({ v: 3, ...stamp, auditId, kind: codec.subject.kind, task: encodeJson(task) }),
   }
+  const run = async (tasks: ReadonlyArray<T>, onResult: (r: R) => void): Promise<string | null> => {
+    const q = await s.open()
+    if (q === null) return s.lost()
+    // the subject once per audit, for every worker (jobs carry only its id)
+    while ((await s.call(() => s.client.set(subjectKey(auditId), encodeJson(codec.subject), 'EX', keep))) === null) if (s.lost() !== null) return s.lost()
+    const started = Date.now()
+    const byId = new Map(tasks.map((t) => [jobs.id(t), t] as const))
+    while ((await s.call(() => q.addBulk(tasks.map((t) => ({ name: 'chunk', data: jobs.data(t), opts: jobs.opts(t) }))))) === null) if (s.lost() !== null) return s.lost()
+    return collect(s, q, byId, jobs, codec.decode, onResult, started, { pollMs, idleTimeoutMs: options.idleTimeoutMs, url })
+  }
+  return { workers: options.workers ?? 64, run, close: s.close, unreachable: s.lost }
 }
 
 /** A queue executor for a mechanism audit (`auditMechanismAsync`); throws on a malformed URL (check it with checkRedisUrl first). */
