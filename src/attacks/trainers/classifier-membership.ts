@@ -167,8 +167,10 @@ export interface ClassifierMembershipResult {
 
 const RELEASE = 'every run is seeded from the audit seed (reproducible), so none is a private release: the audit measures what the trainer computes'
 
-/** Audits a trainer through membership inference on its LDA-based classifier; see the module comment. */
-export const auditClassifierMembership = (spec: ClassifierMembershipSpec): E.Either<DpError, ClassifierMembershipResult> => {
+/** The spec's numbers, checked (each refusal names its field). */
+const checkMembershipSpec = (
+  spec: ClassifierMembershipSpec,
+): E.Either<DpError, { readonly claim: AuditClaim; readonly confidence: number; readonly fraction: number; readonly iters: number; readonly labels: ReadonlyArray<string> }> => {
   const claim = validateClaim(spec.claim)
   if (E.isLeft(claim)) return claim
   const confidence = spec.confidence ?? 0.95
@@ -183,6 +185,60 @@ export const auditClassifierMembership = (spec: ClassifierMembershipSpec): E.Eit
     return E.left(invalidParameter('$.corpus.labels', labels, 'one string label per document'))
   if (typeof spec.target?.label !== 'string' || !labels.includes(spec.target.label))
     return E.left(invalidParameter('$.target.label', spec.target?.label, 'the target label must be one of the corpus labels (the classifier can only predict labels it saw)'))
+  return E.right({ claim: claim.right, confidence, fraction, iters, labels })
+}
+
+/** What every run of one audit shares: the game, the fold-in's settings, each side's labels, and scratch. */
+interface MembershipRuns {
+  readonly spec: ClassifierMembershipSpec
+  readonly game: Extract<ReturnType<typeof buildGame>, { _tag: 'Right' }>['right']
+  readonly K: number
+  readonly alpha: number
+  readonly iters: number
+  readonly sideLabels: readonly [ReadonlyArray<string>, ReadonlyArray<string>]
+  readonly targetWords: Int32Array
+  readonly theta: Float64Array
+  readonly scratch: Float64Array
+}
+
+/** One seeded run: the statistic (the target label's log-probability for the target document), and the classifier's accuracy on its own training documents. */
+const membershipRun = (c: MembershipRuns, phase: 'select' | 'estimate', side: 0 | 1, i: number): E.Either<DpError, { stat: number; accuracy: number }> => {
+  const { game, K, alpha, iters, scratch } = c
+  const corpus: Corpus = game.corpora[side]
+  const fit = game.trainer.fit(corpus, game.config, seeded(`${c.spec.seed}|classifier-membership|${phase}|${side}|${i}`), { logLikelihoodEvery: 0 })
+  if (E.isLeft(fit)) return fit
+  const model = ldaModel(fit.right.model)
+  if (model === null) return E.left(invalidParameter('$.trainer', game.trainer.name, 'the classifier-membership audit reads φ: the trainer\'s model carries none'))
+  const { phi, vocabulary: V } = model
+  const D = corpus.docStart.length - 1
+  const thetas = new Float64Array(D * K)
+  for (let d = 0; d < D; d++)
+    foldInTheta(phi, K, V, corpus.tokens.subarray(corpus.docStart[d] as number, corpus.docStart[d + 1] as number), alpha, iters, thetas.subarray(d * K, (d + 1) * K), scratch)
+  const classifier = centroidClassifier(thetas, K, c.sideLabels[side])
+  let correct = 0
+  for (let d = 0; d < D; d++) if (predictLabel(classifier, thetas.subarray(d * K, (d + 1) * K)) === c.sideLabels[side][d]) correct++
+  foldInTheta(phi, K, V, c.targetWords, alpha, iters, c.theta, scratch)
+  return E.right({ stat: labelLogProbability(classifier, c.theta, c.spec.target.label), accuracy: correct / D })
+}
+
+/** n runs of one phase and side: their statistics and mean accuracy. */
+const membershipRuns = (c: MembershipRuns, phase: 'select' | 'estimate', side: 0 | 1, n: number): E.Either<DpError, { stats: Float64Array; accuracy: number }> => {
+  const stats = new Float64Array(n)
+  let acc = 0
+  for (let i = 0; i < n; i++) {
+    const r = membershipRun(c, phase, side, i)
+    if (E.isLeft(r)) return r
+    stats[i] = r.right.stat
+    acc += r.right.accuracy
+  }
+  return E.right({ stats, accuracy: acc / n })
+}
+
+/** Audits a trainer through membership inference on its LDA-based classifier; see the module comment. */
+export const auditClassifierMembership = (spec: ClassifierMembershipSpec): E.Either<DpError, ClassifierMembershipResult> => {
+  const checked = checkMembershipSpec(spec)
+  if (E.isLeft(checked)) return checked
+  const { claim, confidence, fraction, iters, labels } = checked.right
   const g = buildGame(
     { trainer: spec.trainer, config: spec.config, corpus: { vocab: spec.corpus.vocab, documents: spec.corpus.documents }, neighbour: { kind: 'add-document', words: spec.target.words }, view: 'black-box' },
     spec.trainerObject,
@@ -192,66 +248,26 @@ export const auditClassifierMembership = (spec: ClassifierMembershipSpec): E.Eit
   const lda = ldaConfigOf(game, 'the classifier-membership audit')
   if (E.isLeft(lda)) return lda
   const { topics: K, alpha } = lda.right
-  const sideLabels: [ReadonlyArray<string>, ReadonlyArray<string>] = [[...labels, spec.target.label], labels]
-  const targetWords = Int32Array.from(spec.target.words)
-  const theta = new Float64Array(K)
-  const scratch = new Float64Array(K)
-
-  /** One seeded run: the statistic, and the classifier's accuracy on its own training documents. */
-  const run = (phase: 'select' | 'estimate', side: 0 | 1, i: number): E.Either<DpError, { stat: number; accuracy: number }> => {
-    const corpus: Corpus = game.corpora[side]
-    const fit = game.trainer.fit(corpus, game.config, seeded(`${spec.seed}|classifier-membership|${phase}|${side}|${i}`), { logLikelihoodEvery: 0 })
-    if (E.isLeft(fit)) return fit
-    const model = ldaModel(fit.right.model)
-    if (model === null) return E.left(invalidParameter('$.trainer', game.trainer.name, 'the classifier-membership audit reads φ: the trainer\'s model carries none'))
-    const { phi, vocabulary: V } = model
-    const D = corpus.docStart.length - 1
-    const thetas = new Float64Array(D * K)
-    for (let d = 0; d < D; d++)
-      foldInTheta(phi, K, V, corpus.tokens.subarray(corpus.docStart[d] as number, corpus.docStart[d + 1] as number), alpha, iters, thetas.subarray(d * K, (d + 1) * K), scratch)
-    const c = centroidClassifier(thetas, K, sideLabels[side])
-    let correct = 0
-    for (let d = 0; d < D; d++) if (predictLabel(c, thetas.subarray(d * K, (d + 1) * K)) === sideLabels[side][d]) correct++
-    foldInTheta(phi, K, V, targetWords, alpha, iters, theta, scratch)
-    return E.right({ stat: labelLogProbability(c, theta, spec.target.label), accuracy: correct / D })
-  }
-  const many = (phase: 'select' | 'estimate', side: 0 | 1, n: number): E.Either<DpError, { stats: Float64Array; accuracy: number }> => {
-    const stats = new Float64Array(n)
-    let acc = 0
-    for (let i = 0; i < n; i++) {
-      const r = run(phase, side, i)
-      if (E.isLeft(r)) return r
-      stats[i] = r.right.stat
-      acc += r.right.accuracy
-    }
-    return E.right({ stats, accuracy: acc / n })
-  }
-
+  const c: MembershipRuns = { spec, game, K, alpha, iters, sideLabels: [[...labels, spec.target.label], labels], targetWords: Int32Array.from(spec.target.words), theta: new Float64Array(K), scratch: new Float64Array(K) }
   const selPerSide = Math.max(10, Math.floor((spec.runs * fraction) / 2))
   const estPerSide = Math.max(10, Math.floor((spec.runs - 2 * selPerSide) / 2))
-  const sel0 = many('select', 0, selPerSide)
+  const sel0 = membershipRuns(c, 'select', 0, selPerSide)
   if (E.isLeft(sel0)) return sel0
-  const sel1 = many('select', 1, selPerSide)
+  const sel1 = membershipRuns(c, 'select', 1, selPerSide)
   if (E.isLeft(sel1)) return sel1
-  const est0 = many('estimate', 0, estPerSide)
+  const est0 = membershipRuns(c, 'estimate', 0, estPerSide)
   if (E.isLeft(est0)) return est0
-  const est1 = many('estimate', 1, estPerSide)
+  const est1 = membershipRuns(c, 'estimate', 1, estPerSide)
   if (E.isLeft(est1)) return est1
   // one statistic, the loss: raw or LiRA-calibrated, chosen on the selection runs, bounded on fresh ones
-  const t = chooseTestAndBound({
-    statistics: ['loss'],
-    selection: [sel0.right.stats, sel1.right.stats],
-    estimation: [est0.right.stats, est1.right.stats],
-    claim: claim.right,
-    confidence,
-  })
+  const t = chooseTestAndBound({ statistics: ['loss'], selection: [sel0.right.stats, sel1.right.stats], estimation: [est0.right.stats, est1.right.stats], claim, confidence })
   if (E.isLeft(t)) return t
   const { test, liras } = t.right
   const mean = (xs: Float64Array): number => xs.reduce((a, x) => a + x, 0) / xs.length
   return E.right({
     trainer: game.trainer.name,
     game: `membership of one ${spec.target.label} document (${spec.target.words.length} tokens) in the LDA-based classifier's training set: ${game.description}`,
-    claim: claim.right,
+    claim,
     confidence,
     verdict: t.right.verdict,
     epsilonLowerBound: t.right.epsilonLowerBound,
