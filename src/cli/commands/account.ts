@@ -16,7 +16,7 @@ import { ACCOUNTANT_NAMES, isAccountantName, type RegisteredAccountant } from '.
 import { DEFAULT_ORDERS, rdpCurveAtOrders, validateOrders } from '../../accounting/rdp/index.js'
 import { formatError } from '../../core/error.js'
 import { stringifyJson } from '../../core/json.js'
-import { decodeSpecs } from '../../mechanisms/codec.js'
+import { decodeSpecs, type Spec } from '../../mechanisms/codec.js'
 import { renderAccountReport, showNumber, table } from '../../report/format.js'
 import { parseNumber, parseNumberList, readJsonFile } from '../io.js'
 import { progressLine, slowStepLine } from '../progress.js'
@@ -56,43 +56,53 @@ export const BRACKET_NOTE =
   'accounted pairs lies in [lower, epsilon] (an optimistic discretisation, Doroshenko et al. 2022), and estimate is the ' +
   'centre of that bracket, as PRV\'s (eps_low, eps_estimate, eps_upper) (Gopi, Lee & Wutschitz 2021)'
 
-export const runAccount = (args: AccountArgs): CommandResult => {
+/** The flags that say what to compute: δ values, accountants, RDP orders, PLD interval (a message naming the flag if one is bad). */
+interface AccountOptions {
+  readonly deltas: number[]
+  readonly accountants: ReadonlyArray<RegisteredAccountant>
+  readonly orders: ReadonlyArray<number> | undefined
+  readonly interval: number | undefined
+}
+
+const accountOptions = (args: AccountArgs): E.Either<string, AccountOptions> => {
   const deltas: number[] = []
   for (const raw of args.deltas.length === 0 ? DEFAULT_DELTAS.map(String) : args.deltas) {
     const d = parseNumber('delta', raw)
-    if (E.isLeft(d)) return { code: 1, stderr: d.left }
-    if (!(d.right >= 0 && d.right < 1)) return { code: 1, stderr: `--delta: δ must be in [0, 1) (0: pure ε-DP) (got ${raw})` }
+    if (E.isLeft(d)) return d
+    if (!(d.right >= 0 && d.right < 1)) return E.left(`--delta: δ must be in [0, 1) (0: pure ε-DP) (got ${raw})`)
     deltas.push(d.right)
   }
-  let accountants: ReadonlyArray<RegisteredAccountant> = ACCOUNTANT_NAMES
   const chosen = args.accountant.flatMap((a) => a.split(',')).map((a) => a.trim())
   const bad = chosen.find((a) => !isAccountantName(a) && !isAllAccountants(a))
-  if (bad !== undefined) return { code: 1, stderr: `--accountant: unknown accountant "${bad}" (one of ${ACCOUNTANT_NAMES.join(', ')}, or all/tightest for every one)` }
-  if (chosen.length > 0 && !chosen.some(isAllAccountants)) {
-    accountants = chosen.filter(isAccountantName)
-  }
+  if (bad !== undefined) return E.left(`--accountant: unknown accountant "${bad}" (one of ${ACCOUNTANT_NAMES.join(', ')}, or all/tightest for every one)`)
+  const accountants: ReadonlyArray<RegisteredAccountant> = chosen.length > 0 && !chosen.some(isAllAccountants) ? chosen.filter(isAccountantName) : ACCOUNTANT_NAMES
   let orders: ReadonlyArray<number> | undefined
   if (args.orders !== undefined) {
     const o = parseNumberList('orders', args.orders)
-    if (E.isLeft(o)) return { code: 1, stderr: o.left }
+    if (E.isLeft(o)) return o
     const v = validateOrders(o.right)
-    if (E.isLeft(v)) return { code: 1, stderr: `--orders: ${formatError(v.left)}` }
+    if (E.isLeft(v)) return E.left(`--orders: ${formatError(v.left)}`)
     orders = o.right
   }
   let interval: number | undefined
   if (args.interval !== undefined) {
     const h = parseNumber('interval', args.interval)
-    if (E.isLeft(h)) return { code: 1, stderr: h.left }
-    if (!(h.right > 0) || !Number.isFinite(h.right)) return { code: 1, stderr: `--interval: the PLD discretisation interval must be a finite number > 0 (got ${args.interval})` }
+    if (E.isLeft(h)) return h
+    if (!(h.right > 0) || !Number.isFinite(h.right)) return E.left(`--interval: the PLD discretisation interval must be a finite number > 0 (got ${args.interval})`)
     interval = h.right
   }
-  const raw = readJsonFile(args.file)
-  if (E.isLeft(raw)) return { code: 1, stderr: raw.left }
-  const specs = decodeSpecs(raw.right)
-  if (E.isLeft(specs)) return { code: 1, stderr: `${args.file}: ${formatError(specs.left)}` }
-  if (specs.right.length === 0) return { code: 1, stderr: `${args.file}: an empty array of specs: nothing to account (give a spec object or a non-empty array)` }
-  // many specs: the count, rate and time left after each; a few: a timer line for one that runs long
-  const many = specs.right.length >= 4
+  return E.right({ deltas, accountants, orders, interval })
+}
+
+type Reported = { report: AccountReport; curve?: ReadonlyArray<{ order: number; rdp: number }> | string }
+
+/**
+ * Accounts each spec in turn, with progress (many specs: the count, rate and time left; a few: a timer
+ * for one that runs long), streaming each answer to `emit` as it is found; a reader that has gone
+ * (`| head`) ends the work. The reports, or the failing spec's message.
+ */
+const accountEach = (args: AccountArgs, specs: ReadonlyArray<Spec>, o: AccountOptions, emit: AccountArgs['emit'] | undefined): E.Either<string, { readonly reports: Reported[]; readonly gone: boolean }> => {
+  const many = specs.length >= 4
   const to = args.progressTo
   const progress = progressLine({ label: 'account', unit: 'specs', quiet: args.quiet === true || !many, ...(to === undefined ? {} : { stream: to.stream }) })
   const slow = slowStepLine({
@@ -102,46 +112,57 @@ export const runAccount = (args: AccountArgs): CommandResult => {
     ...(to?.afterMs === undefined ? {} : { afterMs: to.afterMs }),
     ...(to?.everyMs === undefined ? {} : { everyMs: to.everyMs }),
   })
-
-  const reports: Array<{ report: AccountReport; curve?: ReadonlyArray<{ order: number; rdp: number }> | string }> = []
-  // streamed, each answer is written as it is found, and a reader that has gone (`| head`) ends the work
-  const emit = args.json ? undefined : args.emit
+  const { deltas, accountants, orders, interval } = o
+  // --orders asks for the curve at those orders; the conversion optimises over them together with
+  // the default grid (more orders can only tighten a minimum of valid bounds).
+  const grid = orders === undefined ? undefined : [...new Set([...DEFAULT_ORDERS, ...orders])].sort((a, b) => a - b)
+  const reports: Reported[] = []
   let gone = false
-  for (const [i, spec] of specs.right.entries()) {
-    // --orders asks for the curve at those orders; the conversion optimises over them together with
-    // the default grid (more orders can only tighten a minimum of valid bounds).
-    const grid = orders === undefined ? undefined : [...new Set([...DEFAULT_ORDERS, ...orders])].sort((a, b) => a - b)
-    slow.step(`spec ${i + 1} / ${specs.right.length}`)
+  for (const [i, spec] of specs.entries()) {
+    slow.step(`spec ${i + 1} / ${specs.length}`)
     const r = account(spec, { deltas, accountants, ...(grid === undefined ? {} : { orders: grid }), ...(interval === undefined ? {} : { interval }) })
-    progress.update(i + 1, specs.right.length)
+    progress.update(i + 1, specs.length)
     if (E.isLeft(r)) {
       progress.done()
       slow.done()
-      return { code: 1, stderr: `${args.file}${specs.right.length > 1 ? `[${i}]` : ''}: ${formatError(r.left)}` }
+      return E.left(`${args.file}${specs.length > 1 ? `[${i}]` : ''}: ${formatError(r.left)}`)
     }
     if (orders === undefined) reports.push({ report: r.right })
     else {
       const rel = spec.relation !== undefined ? E.right(spec.relation) : inferRelation(spec.event, '$.event')
       const curve = E.isLeft(rel) ? rel : rdpCurveAtOrders(spec.event, rel.right, orders)
-      reports.push({
-        report: r.right,
-        curve: E.isLeft(curve) ? formatError(curve.left) : orders.map((order, k) => ({ order, rdp: curve.right[k] as number })),
-      })
+      reports.push({ report: r.right, curve: E.isLeft(curve) ? formatError(curve.left) : orders.map((order, k) => ({ order, rdp: curve.right[k] as number })) })
     }
-    if (emit !== undefined && !emit(`${i === 0 ? '' : '\n\n'}${renderOne(reports[reports.length - 1] as (typeof reports)[number])}`)) {
+    if (emit !== undefined && !emit(`${i === 0 ? '' : '\n\n'}${renderOne(reports[reports.length - 1] as Reported)}`)) {
       gone = true
       break
     }
   }
   progress.done()
   slow.done()
+  return E.right({ reports, gone })
+}
+
+export const runAccount = (args: AccountArgs): CommandResult => {
+  const o = accountOptions(args)
+  if (E.isLeft(o)) return { code: 1, stderr: o.left }
+  const raw = readJsonFile(args.file)
+  if (E.isLeft(raw)) return { code: 1, stderr: raw.left }
+  const specs = decodeSpecs(raw.right)
+  if (E.isLeft(specs)) return { code: 1, stderr: `${args.file}: ${formatError(specs.left)}` }
+  if (specs.right.length === 0) return { code: 1, stderr: `${args.file}: an empty array of specs: nothing to account (give a spec object or a non-empty array)` }
+  // streamed, each answer is written as it is found
+  const emit = args.json ? undefined : args.emit
+  const done = accountEach(args, specs.right, o.right, emit)
+  if (E.isLeft(done)) return { code: 1, stderr: done.left }
+  const { reports, gone } = done.right
   if (gone) return { code: 0 }
   const anyAnswered = reports.every((r) => r.report.results.some((x) => x.ok))
   if (args.json) {
     const doc = {
       schemaVersion: 1,
       tool: 'dpaudit account',
-      deltas,
+      deltas: o.right.deltas,
       bracketNote: BRACKET_NOTE,
       reports: reports.map((r) => ({ ...r.report, ...(r.curve === undefined ? {} : { rdpCurve: r.curve }) })),
     }
