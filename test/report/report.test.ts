@@ -270,6 +270,12 @@ describe('dpaudit report: other inputs and bad ones', () => {
     const none = join(dir, 'empty-manifest.json')
     writeFileSync(none, JSON.stringify({ kind: 'dpaudit-report-input', schemaVersion: 1 }))
     expect((await runReport([none, '--out', join(dir, 'o4')])).stderr).toMatch(/names no input/)
+    // a bad δ names the manifest and its place in "deltas"
+    const badDelta = join(dir, 'bad-delta-manifest.json')
+    writeFileSync(badDelta, JSON.stringify({ kind: 'dpaudit-report-input', schemaVersion: 1, claims: ['lp-lda.theorem4'], deltas: [1e-5, 2] }))
+    const bd = await runReport([badDelta, '--out', join(dir, 'o5')])
+    expect(bd.code).toBe(1)
+    expect(bd.stderr).toBe(`${badDelta}:$.deltas[1]: a δ in [0, 1) (0: pure ε-DP) (got 2)`)
   })
 
   it('refuses unknown JSON, a missing manifest entry and an --out that is a file, naming what is wrong', async () => {

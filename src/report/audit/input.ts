@@ -225,6 +225,9 @@ export const readReportInput = (path: string, options: { readonly reportDir?: st
   if (dup !== undefined) return E.left(decodeFailure(`${path}:$.subjects`, dup, 'two subjects have the same name'))
   if (models.length === 0 && audits.length === 0 && specs.length === 0 && claims.length === 0)
     return E.left(decodeFailure(`${path}:$`, man, 'the manifest names no input: give "models", "audits", "specs", "claims" or "subjects"'))
+  // the statement's δ values, checked here so that a bad one names the manifest and its place
+  const badDelta = (man.deltas ?? []).findIndex((d) => !(d >= 0 && d < 1))
+  if (badDelta >= 0) return E.left(decodeFailure(`${path}:$.deltas[${badDelta}]`, man.deltas?.[badDelta], 'a δ in [0, 1) (0: pure ε-DP)'))
   return E.right({
     ...(man.title === undefined ? {} : { title: man.title }),
     manifest: { value: man, input: single, file: path, ...hashed(j.right.text) },
