@@ -92,12 +92,31 @@ const mixtureLeaf = (e: MixtureOfGaussians): NormalizedLeaf => {
 /** The largest shift of a mixture: the Gaussian of that shift dominates it (rdp/closed-forms.ts, `mixtureRdp`). */
 export const mixtureMaxShift = (shifts: ReadonlyArray<number>): number => shifts.reduce((m, x) => Math.max(m, x), 0)
 
+/**
+ * The noise multiplier noise/Δ of a noise event, never read as "no release" unless the noise is
+ * infinite: a finite noise over a tiny Δ can overflow to ∞ (σ = 1e300, Δ = 1e-10), which every
+ * accountant would read as a silent leaf (ε = 0 even at δ = 0, where a Gaussian has none). The
+ * largest double then stands for it: a smaller multiplier than the true one, so a larger loss (sound).
+ */
+export const noiseMultiplierOf = (noise: number, sensitivity: number): number => {
+  const m = noise / sensitivity
+  return m === Infinity && Number.isFinite(noise) ? Number.MAX_VALUE : m
+}
+
+/**
+ * A Gaussian's μ² (or k·μ² for k compositions) as computed, made an upper bound where it falls below
+ * the normal doubles: there a rounding errs by up to half the least positive double, which the
+ * relative margins downstream do not cover, and a μ² rounded to 0 would read as no release at all
+ * (ε = 0 at δ = 0, where a Gaussian has no finite ε). Call it only for a leaf that releases (μ > 0).
+ */
+export const gaussianMuSquaredUp = (muSquared: number): number => (muSquared >= 2 ** -1022 ? muSquared : muSquared + 2 * Number.MIN_VALUE)
+
 const asIs = (e: NoiseEvent): NormalizedLeaf => {
   switch (e._tag) {
     case 'Gaussian':
-      return { _tag: 'Gaussian', noiseMultiplier: e.sigma / e.sensitivity }
+      return { _tag: 'Gaussian', noiseMultiplier: noiseMultiplierOf(e.sigma, e.sensitivity) }
     case 'Laplace':
-      return { _tag: 'Laplace', noiseMultiplier: e.scale / e.sensitivity }
+      return { _tag: 'Laplace', noiseMultiplier: noiseMultiplierOf(e.scale, e.sensitivity) }
     case 'DiscreteLaplace':
       return { _tag: 'DiscreteLaplace', scale: e.scale, sensitivity: e.sensitivity }
     case 'DiscreteGaussian':
@@ -117,7 +136,7 @@ const asIs = (e: NoiseEvent): NormalizedLeaf => {
       // ε-DP (McKenna & Sheldon 2020, Thm 1): accounted as the stated pure guarantee.
       return { _tag: 'PureDP', epsilon: e.epsilon }
     case 'TreeAggregation':
-      return { _tag: 'Gaussian', noiseMultiplier: e.sigma / treeSensitivity(e) }
+      return { _tag: 'Gaussian', noiseMultiplier: noiseMultiplierOf(e.sigma, treeSensitivity(e)) }
     case 'MixtureOfGaussians':
       return mixtureLeaf(e)
     case 'StatedRdp':
@@ -147,9 +166,9 @@ const asIs = (e: NoiseEvent): NormalizedLeaf => {
 const doubled = (e: NoiseEvent): NormalizedLeaf => {
   switch (e._tag) {
     case 'Gaussian':
-      return { _tag: 'Gaussian', noiseMultiplier: e.sigma / (2 * e.sensitivity) }
+      return { _tag: 'Gaussian', noiseMultiplier: noiseMultiplierOf(e.sigma, 2 * e.sensitivity) }
     case 'Laplace':
-      return { _tag: 'Laplace', noiseMultiplier: e.scale / (2 * e.sensitivity) }
+      return { _tag: 'Laplace', noiseMultiplier: noiseMultiplierOf(e.scale, 2 * e.sensitivity) }
     case 'DiscreteLaplace':
       return { _tag: 'DiscreteLaplace', scale: e.scale, sensitivity: 2 * e.sensitivity }
     case 'DiscreteGaussian':
@@ -163,7 +182,7 @@ const doubled = (e: NoiseEvent): NormalizedLeaf => {
     case 'PermuteAndFlip':
       return { _tag: 'PureDP', epsilon: 2 * e.epsilon }
     case 'TreeAggregation':
-      return { _tag: 'Gaussian', noiseMultiplier: e.sigma / (2 * treeSensitivity(e)) }
+      return { _tag: 'Gaussian', noiseMultiplier: noiseMultiplierOf(e.sigma, 2 * treeSensitivity(e)) }
     case 'MixtureOfGaussians':
     case 'StatedRdp':
       return absurd(e as never) // refused by `resolveLeaf` before conversion

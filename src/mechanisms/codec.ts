@@ -262,7 +262,7 @@ export const validateEvent = (e: PrivacyEvent, path = '$'): E.Either<DpError, Pr
         checks.push(...noiseChecks(p, 'sigma', v.sigma, 'σ > 0', v.sensitivity, false))
         if (v.stepCounts.length === 0) checks.push(E.left(invalidParameter(`${p}.stepCounts`, v.stepCounts, 'must list the steps of at least one tree')))
         v.stepCounts.forEach((c, i) =>
-          checks.push(need(`${p}.stepCounts[${i}]`, c, (x) => Number.isInteger(x) && x >= 0 && x <= 2 ** 40, 'a non-negative integer (steps in a tree)')),
+          checks.push(need(`${p}.stepCounts[${i}]`, c, (x) => Number.isInteger(x) && x >= 0 && x <= 2 ** 40, 'a non-negative integer (steps in a tree) at most 2^40')),
         )
         if (v.participations !== undefined)
           checks.push(need(`${p}.participations`, v.participations, positiveInteger, 'a positive integer (steps of one tree a record contributes to)'))
@@ -317,7 +317,7 @@ export const validateEvent = (e: PrivacyEvent, path = '$'): E.Either<DpError, Pr
         v.events.forEach((c, i) => stack.push([c, `${p}.events[${i}]`]))
         break
       case 'SelfCompose':
-        checks.push(need(`${p}.count`, v.count, (x) => Number.isInteger(x) && x >= 0 && x <= 2 ** 40, 'a non-negative integer'))
+        checks.push(need(`${p}.count`, v.count, (x) => Number.isInteger(x) && x >= 0 && x <= 2 ** 40, 'a non-negative integer at most 2^40 (1,099,511,627,776)'))
         stack.push([v.event, `${p}.event`])
         break
       case 'PoissonSample':
@@ -337,7 +337,7 @@ export const validateEvent = (e: PrivacyEvent, path = '$'): E.Either<DpError, Pr
         break
       case 'WithReplacementSample':
         checks.push(need(`${p}.datasetSize`, v.datasetSize, positiveInteger, 'a positive integer (the number of records drawn from)'))
-        checks.push(need(`${p}.batchSize`, v.batchSize, (x) => Number.isInteger(x) && x >= 1 && x <= 2 ** 40, 'a positive integer (the number of draws)'))
+        checks.push(need(`${p}.batchSize`, v.batchSize, (x) => Number.isInteger(x) && x >= 1 && x <= 2 ** 40, 'a positive integer (the number of draws) at most 2^40'))
         stack.push([v.event, `${p}.event`])
         break
       case 'RepeatAndSelect':

@@ -52,9 +52,14 @@ export const roundEpsilon = (epsilon: number, error?: number): string => {
   return (Math.ceil(epsilon * f - 1e-9) / f).toFixed(decimals)
 }
 
-/** ε, with the accounting error bar when the accountant brackets the truth (PLD), rounded to it. */
+/**
+ * ε, with the accounting error bar when the accountant brackets the truth (PLD), rounded to it; a
+ * bracket of width 0 (the lower end equal to the guarantee) has no bar to show ("(−0.0e+0)" said nothing).
+ */
 export const showEpsilonAnswer = (a: { readonly epsilon: number; readonly lower?: number }): string =>
-  a.lower === undefined || !Number.isFinite(a.epsilon) ? roundEpsilon(a.epsilon) : `${roundEpsilon(a.epsilon, a.epsilon - a.lower)} (−${(a.epsilon - a.lower).toExponential(1)})`
+  a.lower === undefined || !Number.isFinite(a.epsilon) || !(a.epsilon - a.lower > 0)
+    ? roundEpsilon(a.epsilon)
+    : `${roundEpsilon(a.epsilon, a.epsilon - a.lower)} (−${(a.epsilon - a.lower).toExponential(1)})`
 
 /** The first clause of a method string, for a table cell; the full text is printed below the table. */
 export const shortMethod = (method: string, max = 60): string => {

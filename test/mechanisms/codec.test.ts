@@ -45,6 +45,8 @@ describe('event codec', () => {
     )
     expect(errorOf({ _tag: 'RandomizedResponse', epsilon: -1, k: 2, relation: rel })).toBe('$.epsilon: must be ε > 0 (got -1)')
     expect(errorOf({ _tag: 'ApproxDP', epsilon: 1, delta: 1.2, relation: rel })).toBe('$.delta: must be δ in [0, 1] (got 1.2)')
+    // a count past the bound is an integer: the message says which bound (it said "a non-negative integer" of 10^15)
+    expect(errorOf({ _tag: 'SelfCompose', count: 1e15, event: leaf })).toBe('$.count: must be a non-negative integer at most 2^40 (1,099,511,627,776) (got 1000000000000000)')
   })
 
   it('rejects unknown tags, missing fields and bad relations with their paths', () => {

@@ -16,6 +16,7 @@ import fc from 'fast-check'
 import * as E from 'fp-ts/lib/Either.js'
 import { analyticGaussianEpsilon, analyticGaussianLogDelta } from '../../../src/accounting/analytic-gaussian.js'
 import { amplifiedEpsilon } from '../../../src/accounting/dp/amplification.js'
+import { gdpMu } from '../../../src/accounting/tradeoff.js'
 import { ACCOUNTANT_NAMES, ACCOUNTANTS, type RegisteredAccountant } from '../../../src/accounting/registry.js'
 import * as ev from '../../../src/mechanisms/event.js'
 import type { PrivacyEvent } from '../../../src/mechanisms/event.js'
@@ -103,6 +104,34 @@ describe('sibling paths of the same kind', () => {
       const run = ACCOUNTANTS[name]({ relation: AR }).run(ev.gaussian(1, 1, AR))
       const a = E.isRight(run) ? run.right.delta(700) : run
       expect(E.isRight(a) && a.right.delta, name).toBeGreaterThan(0)
+    }
+  })
+
+  it('noise far above the sensitivity is still a release: a Gaussian has no finite ε at δ = 0, a Laplace a positive one', () => {
+    // σ/Δ past ~1e154 (μ² underflows) or past the doubles (σ/Δ = ∞): the PLD once dropped the Gaussian as "nothing
+    // released" and every accountant read σ = 1e300, Δ = 1e-10 as a silent leaf, answering ε = 0 at δ = 0.
+    const gaussians = [ev.gaussian(1e160, 1, AR), ev.gaussian(1e300, 1, AR), ev.gaussian(1e300, 1e-10, AR), ev.gaussian(1.7e308, 1e-300, AR)]
+    for (const e of [...gaussians, ...gaussians.map((g) => ev.selfCompose(g, 1000)), ev.compose([ev.gaussian(1e300, 1, AR), ev.gaussian(1e200, 1, AR)])])
+      for (const name of ACCOUNTANT_NAMES) {
+        const run = ACCOUNTANTS[name]({ relation: AR }).run(e)
+        if (E.isLeft(run)) continue // an accountant that does not take the event says so; it does not answer 0
+        const a = run.right.epsilon(0)
+        expect(E.isLeft(a) || a.right.epsilon, `${name} on ${JSON.stringify(e)}`).toBe(Infinity)
+        // and at δ > 0 never below the exact analytic Gaussian (0 here: δ(0) ≈ 0.4·Δ/σ < 1e-100)
+        const b = run.right.epsilon(1e-100)
+        expect(E.isRight(b) && b.right.epsilon >= 0, name).toBe(true)
+      }
+    // μ-GDP of such a Gaussian: positive, not 0 (a μ of 0 is the trade-off curve of no release)
+    for (const g of gaussians) {
+      const mu = gdpMu(g)
+      expect(E.isRight(mu) && mu.right.mu, JSON.stringify(g)).toBeGreaterThan(0)
+    }
+    // Laplace with b/Δ past the doubles: ε = Δ/b is 1e-310, a subnormal double; no accountant answers 0
+    for (const name of ACCOUNTANT_NAMES) {
+      const run = ACCOUNTANTS[name]({ relation: AR }).run(ev.laplace(1e300, 1e-10, AR))
+      if (E.isLeft(run)) continue
+      const a = run.right.epsilon(0)
+      if (E.isRight(a)) expect(a.right.epsilon, name).toBeGreaterThanOrEqual(1e-310)
     }
   })
 
