@@ -111,6 +111,24 @@ export const noiseMultiplierOf = (noise: number, sensitivity: number): number =>
  */
 export const gaussianMuSquaredUp = (muSquared: number): number => (muSquared >= 2 ** -1022 ? muSquared : muSquared + 2 * Number.MIN_VALUE)
 
+/**
+ * x²/2 for x ≥ 0 (ε²/2, a pure leaf's zCDP ρ), rounded up where it falls below the normal doubles
+ * (there each rounding errs by up to half the least positive double: `gaussianMuSquaredUp`).
+ */
+export const halfSquareUp = (x: number): number => (x > 0 ? gaussianMuSquaredUp((x * x) / 2) : 0)
+
+/**
+ * 1/(2m²) for a noise multiplier m > 0 (a Gaussian's ρ, Bun & Steinke 2016, Prop. 1.6), an upper bound
+ * also where it leaves the normal doubles: 2m² overflows past m ≈ 1.3e154 and 1/∞ read 0 (floored at the
+ * least positive double, 4.9e-324, below the true 5e-309 at m = 1e154): there it is (1/m)²/2, rounded up.
+ * In the normal range it is the same double as before.
+ */
+export const halfInverseSquareUp = (m: number): number => {
+  if (m === Infinity) return 0
+  const y = 1 / (2 * m * m)
+  return y >= 2 ** -1022 ? y : halfSquareUp(1 / m)
+}
+
 const asIs = (e: NoiseEvent): NormalizedLeaf => {
   switch (e._tag) {
     case 'Gaussian':

@@ -21,6 +21,7 @@
  *
  * @module
  */
+import { amplifiedEpsilon } from '../dp/amplification.js'
 import { MAX_LEAF_LOSS } from './limits.js'
 import type { BasePair, Direction } from './pairs.js'
 import type { PldFactorSpec, PldState } from './state.js'
@@ -60,8 +61,18 @@ export const factorSupLoss = (f: PldFactorSpec, direction: Direction): number =>
   if (f.q >= 1) return max
   if (f.substitution === true) return max === 0 ? 0 : Infinity
   // remove: log(1 − q + q·e^max) = log1p(q·expm1(max)); add: −log(1 − q + q·e^min) (e^{−∞} = 0: −log(1 − q)).
-  return direction === 'remove' ? (max === Infinity ? Infinity : Math.log1p(f.q * Math.expm1(max))) : -Math.log1p(f.q * Math.expm1(min))
+  // A positive loss that falls below the normal doubles (q = 1e-300 of a loss of 1e-100) is rounded up,
+  // never to 0: ε = 0 at δ = 0 would say the sampled release reveals nothing.
+  if (direction === 'remove') {
+    if (max === Infinity) return Infinity
+    const v = amplifiedEpsilon(f.q, max) // log1p(q·expm1(max)), never 0 when both are positive
+    return v > 0 && v < MIN_NORMAL ? v + 2 * Number.MIN_VALUE : v
+  }
+  const v = -Math.log1p(f.q * Math.expm1(min))
+  return min < 0 && f.q > 0 && v < MIN_NORMAL ? v + 2 * Number.MIN_VALUE : v
 }
+
+const MIN_NORMAL = 2 ** -1022
 
 /**
  * A pure ε of the state in the directions it composes (both for add/remove: the larger), or ∞:

@@ -11,13 +11,16 @@ import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, unsupportedEvent } from '../../core/error.js'
 import { log1mExp, logAddExp, logSumExp, roundUpLoss } from '../../core/numeric.js'
 import { absurd } from '../../mechanisms/event.js'
-import { isSilentLeaf, type NormalizedLeaf, pureEpsilonOf, rrToUniformLosses } from '../normalize.js'
+import { halfInverseSquareUp, isSilentLeaf, type NormalizedLeaf, pureEpsilonOf, rrToUniformLosses } from '../normalize.js'
 import { statedRdpAt } from '../stated.js'
 import { logExpm1, logPhi, softplus } from './log-space.js'
 
 /** Gaussian, noise multiplier m = σ/Δ₂: ε(α) = α/(2m²) (Mironov 2017, Prop. 7). */
-export const gaussianRdp = (noiseMultiplier: number, alpha: number): number =>
-  alpha / (2 * noiseMultiplier * noiseMultiplier)
+export const gaussianRdp = (noiseMultiplier: number, alpha: number): number => {
+  const v = alpha / (2 * noiseMultiplier * noiseMultiplier)
+  // past m ≈ 1.3e154, 2m² overflows and v reads 0 (then floored at 4.9e-324, below the true value): α·(1/m)²/2, rounded up
+  return v >= 2 ** -1022 || noiseMultiplier === Infinity ? v : alpha * halfInverseSquareUp(noiseMultiplier)
+}
 
 /**
  * Discrete Gaussian σ with integer L2 sensitivity Δ: ε(α) = αΔ²/(2σ²), as the continuous Gaussian.

@@ -315,8 +315,13 @@ export const makeSampledGaussian = (q: number, sigma: number): SampledGaussian =
     alpha: number,
     r: { readonly rdp: number; readonly method: SampledGaussianMethod },
   ): { readonly rdp: number; readonly method: SampledGaussianMethod } => {
+    // σ past ~1e150: 1/(2σ²) and the sampled terms fall to subnormal doubles or underflow (the answer read the
+    // least positive double, or a subnormal with a few bits, below the truth ≈ αq²/(2σ²)); the unsampled α/(2σ²),
+    // computed without overflow and rounded up, bounds it (joint quasi-convexity) and loses nothing that matters
+    const unsampled = full(alpha)
+    if (unsampled < 2 ** -1000) return { rdp: unsampled, method: 'unsampled' }
     const floor = sampledGaussianFloor(q, sigma, alpha)
-    if (!(r.rdp >= floor * (1 - 1e-9))) return { rdp: Math.max(full(alpha), Number.MIN_VALUE), method: 'unsampled' }
+    if (!(r.rdp >= floor * (1 - 1e-9))) return { rdp: Math.max(unsampled, Number.MIN_VALUE), method: 'unsampled' }
     return r.rdp > 0 ? r : { rdp: Number.MIN_VALUE, method: r.method }
   }
   const rdpUnchecked = (alpha: number): { readonly rdp: number; readonly method: SampledGaussianMethod } => {

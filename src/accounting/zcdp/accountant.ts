@@ -30,7 +30,7 @@ import { checkCompose, checkDeltaQuery, checkEpsilonQuery } from '../guards.js'
 import { absurd, childPath, isNoiseEvent, noOp, type PrivacyEvent } from '../../mechanisms/event.js'
 import type { NeighbouringRelation } from '../../mechanisms/neighbouring.js'
 import type { Accountant, Notes } from '../accountant.js'
-import { isSilentLeaf, mixtureMaxShift, type NormalizedLeaf, pureEpsilonOf, resolveLeaf } from '../normalize.js'
+import { halfInverseSquareUp, halfSquareUp, isSilentLeaf, mixtureMaxShift, type NormalizedLeaf, pureEpsilonOf, resolveLeaf } from '../normalize.js'
 import { checkSamplingRelation } from '../relation.js'
 import { zcdpToDelta, zcdpToEpsilon } from './conversion.js'
 
@@ -58,16 +58,12 @@ const NAME = 'zcdp'
 export const zcdpOfLeaf = (l: NormalizedLeaf): number | undefined => {
   switch (l._tag) {
     case 'Gaussian':
-      return 1 / (2 * l.noiseMultiplier * l.noiseMultiplier) // Prop. 1.6
-    case 'DiscreteGaussian': {
-      const m = l.sigma / l.sensitivity
-      return 1 / (2 * m * m) // CKS 2020, Thm 4: Δ²/(2σ²)
-    }
+      return halfInverseSquareUp(l.noiseMultiplier) // Prop. 1.6
+    case 'DiscreteGaussian':
+      return halfInverseSquareUp(l.sigma / l.sensitivity) // CKS 2020, Thm 4: Δ²/(2σ²)
     case 'Laplace':
-    case 'DiscreteLaplace': {
-      const eps = pureEpsilonOf(l) as number
-      return (eps * eps) / 2 // Prop. 1.4
-    }
+    case 'DiscreteLaplace':
+      return halfSquareUp(pureEpsilonOf(l) as number) // Prop. 1.4
     case 'RandomizedResponse':
     case 'PureDP':
       return (l.epsilon * l.epsilon) / 2 // Prop. 1.4

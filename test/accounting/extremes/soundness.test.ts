@@ -135,6 +135,35 @@ describe('sibling paths of the same kind', () => {
     }
   })
 
+  it('ρ and D_α of a Gaussian past σ/Δ ≈ 1e154 are not read as the least positive double (2σ² overflowed), nor a sampled pure loss as 0', () => {
+    // zCDP and RDP computed 1/(2m²) and α/(2m²): 2m² = ∞ past m ≈ 1.3e154, floored at 4.9e-324 where the truth is
+    // ~5e-309: ε at δ = 1e-300 came out 7.9e-161 against a true ≥ 2.6e-153, δ at ε = 0 7 orders low; the subsampled
+    // Gaussian's RDP lost the same way. The PLD's pure bound of a Laplace sampled at q = 1e-300 read 0 at δ = 0.
+    const cases: Array<[PrivacyEvent, ReadonlyArray<'zcdp' | 'rdp' | 'pld'>]> = [
+      [ev.gaussian(1e154, 1, AR), ['zcdp', 'rdp']],
+      [ev.gaussian(1e160, 1, AR), ['zcdp', 'rdp']],
+      [ev.selfCompose(ev.gaussian(1e160, 1, AR), 1000), ['zcdp', 'rdp']],
+      [ev.poissonSample(0.5, ev.gaussian(1e154, 1, AR)), ['zcdp', 'rdp']],
+      [ev.poissonSample(0.5, ev.gaussian(1e160, 1, AR)), ['zcdp', 'rdp']],
+    ]
+    for (const [e, names] of cases)
+      for (const name of names) {
+        const run = ACCOUNTANTS[name]({ relation: AR }).run(e)
+        if (E.isLeft(run)) throw new Error(run.left.message)
+        const a = run.right.epsilon(1e-300)
+        expect(E.isRight(a) && epsilonViolation(e, 1e-300, a.right.epsilon), `${name} ε at δ = 1e-300 of ${JSON.stringify(e)}`).toBeUndefined()
+        for (const x of [0, 1e-300]) {
+          const d = run.right.delta(x)
+          expect(E.isRight(d) && deltaViolation(e, x, d.right.delta), `${name} δ at ε = ${x} of ${JSON.stringify(e)}`).toBeUndefined()
+        }
+      }
+    for (const leaf of [ev.laplace(1e100, 1, AR), ev.discreteLaplace(1e100, 1, AR), ev.laplace(1e300, 1e-10, AR)]) {
+      const run = ACCOUNTANTS.pld({ relation: AR }).run(ev.poissonSample(1e-300, leaf))
+      const a = E.isRight(run) ? run.right.epsilon(0) : run
+      expect(E.isRight(a) && a.right.epsilon, JSON.stringify(leaf)).toBeGreaterThan(0)
+    }
+  })
+
   it('amplification by sampling keeps its digits at small rates and large ε (was 1e-11 relative low)', () => {
     // log(1 + q(e^ε − 1)) at q = 1e-6, ε = 3.73: the older ε + log(q + (1 − q)e^{−ε}) cancelled.
     const q = 1e-6
