@@ -48,8 +48,17 @@ const MIN_NORMAL = 2 ** -1022
 /** Amplification by a sampling rate γ (see the module note for which γ and which relation). */
 export const amplify = (rate: number, g: Guarantee): Guarantee => ({
   epsilon: amplifiedEpsilon(rate, g.epsilon),
-  delta: Math.min(g.delta, rate * g.delta),
+  delta: amplifiedDelta(rate, g.delta),
 })
+
+/**
+ * γδ, never 0 for γ, δ > 0 (q = 1e-300 of δ = 1e-300 underflowed to 0 and made the sampled step pure
+ * ε-DP: a finite ε at δ = 0 where the truth is ∞), rounded up below the normal doubles; at most δ.
+ */
+export const amplifiedDelta = (rate: number, delta: number): number => {
+  const d = rate * delta
+  return Math.min(delta, rate > 0 && delta > 0 && d < MIN_NORMAL ? d + 2 * Number.MIN_VALUE : d)
+}
 
 /** Poisson subsampling with rate q under add/remove (Balle, Barthe & Gaboardi 2018, Thm 8). */
 export const amplifyPoisson = (q: number, g: Guarantee): Guarantee => amplify(q, g)

@@ -140,10 +140,10 @@ const cellsFromTails = (t: Float64Array, i0: number, K: number, atoms: ReadonlyA
     const cq1 = t[b + 3]!
     if (sq0 <= cq1) {
       q[c] = Math.max(0, sq0 - sq1)
-      eq[c] = 8 * U * (sq0 + sq1)
+      eq[c] = 8 * U * (sq0 + sq1) + subnormalError(sq0) + subnormalError(sq1)
     } else {
       q[c] = Math.max(0, cq1 - cq0)
-      eq[c] = 8 * U * (cq0 + cq1)
+      eq[c] = 8 * U * (cq0 + cq1) + subnormalError(cq0) + subnormalError(cq1)
     }
   }
   const last = 4 * K
@@ -237,6 +237,22 @@ const gridPoint = (loss: number, h: number): number | undefined => {
 // -------------------------------------------------------------------------------------------
 
 /**
+ * The error bound of an atom's Q-mass p·e^{−loss} (`atomQ`): 4u relative, and where it is a subnormal
+ * double also the absolute error of its roundings (half the least positive double each). Without that
+ * term a Q-mass rounded up from 1.55 to 2 times the least positive double (an ε = 744 atom: e^{−744})
+ * outweighed the P-mass once multiplied by e^{ε}, and the atom's mass went to the grid point below its loss:
+ * ε(δ) read one interval low, 743.976 for pure 744-DP at δ = 1e-5.
+ */
+const atomQError = (qa: number): number => 4 * U * qa + subnormalError(qa)
+
+/**
+ * The absolute rounding error a positive subnormal mass may carry (2 × half the least positive double: its
+ * own rounding and a sum's), which relative error terms miss; 0 for a normal double and for 0 (a mass that
+ * underflowed to 0 is rounded down, the side that moves P-mass up, which is sound).
+ */
+const subnormalError = (x: number): number => (x > 0 && x < 2 ** -1022 ? 2 * Number.MIN_VALUE : 0)
+
+/**
  * Connect-the-dots split of one cell's (or atom's) P-mass p and Q-mass q between its end points
  * ε_c and ε_c + h (Doroshenko et al. 2022), biased upward by the rounding error estimate; takes
  * qe = q·e^{ε_c} and its error eqe, returns the upper share w, which solves
@@ -291,7 +307,7 @@ const pessimistic = (cells: Cells, h: number): LeafPld => {
     else {
       const qa = atomQ(a)
       const qe = mulExp(qa, (j - 1) * h)
-      const w = upperShare(a.p, qe, 4 * U * a.p, 4 * U * qe, oneMinusEmh)
+      const w = upperShare(a.p, qe, 4 * U * a.p, mulExp(atomQError(qa), (j - 1) * h), oneMinusEmh)
       m[j - i0] = m[j - i0]! + w
       m[j - 1 - i0] = m[j - 1 - i0]! + (a.p - w)
     }
@@ -343,7 +359,7 @@ const optimisticStart = (
     p[c] = p[c]! + a.p
     q[c] = q[c]! + qa
     ep[c] = ep[c]! + 4 * U * a.p
-    eq[c] = eq[c]! + 4 * U * qa
+    eq[c] = eq[c]! + atomQError(qa)
   }
   return { m, inf, p, q, ep, eq }
 }
@@ -680,7 +696,7 @@ const addToCell = (s: CellSums, K: number, c: number, p: number, q: number): voi
   s.p[c] = s.p[c]! + p
   s.q[c] = s.q[c]! + q
   s.ep[c] = s.ep[c]! + OUTCOME_REL_ERR * p + U * s.p[c]!
-  s.eq[c] = s.eq[c]! + OUTCOME_REL_ERR * q + U * s.q[c]!
+  s.eq[c] = s.eq[c]! + OUTCOME_REL_ERR * q + U * s.q[c]! + subnormalError(q) + subnormalError(s.q[c]!)
 }
 
 const toCells = (s: CellSums, i0: number, K: number, atoms: ReadonlyArray<Atom>, qOnly: number, onGrid?: Float64Array): Cells => ({

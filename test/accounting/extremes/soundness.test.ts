@@ -164,6 +164,25 @@ describe('sibling paths of the same kind', () => {
     }
   })
 
+  it('PLD: a loss near 745 keeps its grid point (a subnormal Q-mass rounded up moved it one interval down); a sampled δ never underflows to 0', () => {
+    // e^{−744} = 1.55 × the least positive double, rounded to 2×: e^{ε}·q then outweighed p and pure 744-DP read
+    // 743.976 at δ = 1e-5 (one grid interval low); the discrete Laplace of scale 1/745 the same.
+    for (const e of [ev.pureDP(744, AR), ev.randomizedResponse(745, 3, AR), ev.approxDP(745, 1e-300, AR), ev.discreteLaplace(1 / 744, 1, AR), ev.discreteLaplace(1 / 745, 1, AR)]) {
+      const run = ACCOUNTANTS.pld({ relation: AR }).run(e)
+      if (E.isLeft(run)) throw new Error(run.left.message)
+      for (const d of [1e-300, 1e-5, 0.5]) {
+        const a = run.right.epsilon(d)
+        expect(E.isRight(a) && epsilonViolation(e, d, a.right.epsilon), `${JSON.stringify(e)} at δ = ${d}`).toBeUndefined()
+      }
+    }
+    // (ε, 1e-300)-DP sampled at 1e-300: qδ = 1e-600 underflowed to 0 and the step read as pure ε-DP, ε finite at δ = 0
+    for (const name of ['basic', 'advanced', 'optimal'] as const) {
+      const run = ACCOUNTANTS[name]({ relation: AR }).run(ev.poissonSample(1e-300, ev.approxDP(30, 1e-300, AR)))
+      const a = E.isRight(run) ? run.right.epsilon(0) : run
+      expect(E.isRight(a) && a.right.epsilon, name).toBe(Infinity)
+    }
+  })
+
   it('amplification by sampling keeps its digits at small rates and large ε (was 1e-11 relative low)', () => {
     // log(1 + q(e^ε − 1)) at q = 1e-6, ε = 3.73: the older ε + log(q + (1 − q)e^{−ε}) cancelled.
     const q = 1e-6
