@@ -12,7 +12,7 @@
  * @module
  */
 import * as E from 'fp-ts/lib/Either.js'
-import { roundUpLoss } from '../core/numeric.js'
+import { MIN_NORMAL, roundUpLoss, roundUpSubnormal } from '../core/numeric.js'
 import { type DpError, incompatibleNeighbouring } from '../core/error.js'
 import { absurd, type MixtureOfGaussians, type NoiseEvent, type TreeAggregation } from '../mechanisms/event.js'
 import { profileEpsilon, sortedCurve, type StatedCurve } from './stated.js'
@@ -104,18 +104,10 @@ export const noiseMultiplierOf = (noise: number, sensitivity: number): number =>
 }
 
 /**
- * A Gaussian's μ² (or k·μ² for k compositions) as computed, made an upper bound where it falls below
- * the normal doubles: there a rounding errs by up to half the least positive double, which the
- * relative margins downstream do not cover, and a μ² rounded to 0 would read as no release at all
- * (ε = 0 at δ = 0, where a Gaussian has no finite ε). Call it only for a leaf that releases (μ > 0).
- */
-export const gaussianMuSquaredUp = (muSquared: number): number => (muSquared >= 2 ** -1022 ? muSquared : muSquared + 2 * Number.MIN_VALUE)
-
-/**
  * x²/2 for x ≥ 0 (ε²/2, a pure leaf's zCDP ρ), rounded up where it falls below the normal doubles
- * (there each rounding errs by up to half the least positive double: `gaussianMuSquaredUp`).
+ * (`roundUpSubnormal`: never 0 for x > 0, which would read as no release).
  */
-export const halfSquareUp = (x: number): number => (x > 0 ? gaussianMuSquaredUp((x * x) / 2) : 0)
+export const halfSquareUp = (x: number): number => (x > 0 ? roundUpSubnormal((x * x) / 2) : 0)
 
 /**
  * 1/(2m²) for a noise multiplier m > 0 (a Gaussian's ρ, Bun & Steinke 2016, Prop. 1.6), an upper bound
@@ -126,7 +118,14 @@ export const halfSquareUp = (x: number): number => (x > 0 ? gaussianMuSquaredUp(
 export const halfInverseSquareUp = (m: number): number => {
   if (m === Infinity) return 0
   const y = 1 / (2 * m * m)
-  return y >= 2 ** -1022 ? y : halfSquareUp(1 / m)
+  return y >= MIN_NORMAL ? y : halfSquareUp(1 / m)
+}
+
+/** μ² = 1/m² for a noise multiplier m > 0, an upper bound past m ≈ 1.3e154 as `halfInverseSquareUp` (0 for m = ∞: no release). */
+export const inverseSquareUp = (m: number): number => {
+  if (m === Infinity) return 0
+  const y = 1 / (m * m)
+  return y >= MIN_NORMAL ? y : roundUpSubnormal((1 / m) * (1 / m))
 }
 
 const asIs = (e: NoiseEvent): NormalizedLeaf => {

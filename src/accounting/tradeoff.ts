@@ -32,7 +32,7 @@ import { type DpError, invalidParameter, unsupportedEvent } from '../core/error.
 import { nextUp } from '../core/numeric.js'
 import type { PrivacyEvent } from '../mechanisms/event.js'
 import type { NeighbouringRelation } from '../mechanisms/neighbouring.js'
-import { gaussianMuSquaredUp, resolveLeaf } from './normalize.js'
+import { inverseSquareUp, resolveLeaf } from './normalize.js'
 import { withoutDegenerate } from '../mechanisms/degenerate.js'
 import { type PrivacyProfile, privacyProfileOf } from './profile.js'
 import type { RegisteredAccountant } from './registry.js'
@@ -141,7 +141,7 @@ const gaussianMuSquared = (
       const r = resolveLeaf(e, relation, path)
       if (E.isLeft(r)) return r
       const nm = (r.right.leaf as { readonly noiseMultiplier: number }).noiseMultiplier
-      return E.right({ mu2: nm === Infinity ? 0 : gaussianMuSquaredUp(1 / (nm * nm)), sampled: false })
+      return E.right({ mu2: inverseSquareUp(nm), sampled: false })
     }
     case 'Labeled':
       return gaussianMuSquared(e.event, relation, `${path}.event`)

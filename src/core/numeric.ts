@@ -265,3 +265,21 @@ export const nextUp = (x: number): number => {
  */
 export const roundUpLoss = (x: number, relMargin = 1e-12): number =>
   x <= 0 || !Number.isFinite(x) ? x : nextUp(x * (1 + relMargin))
+
+/** The smallest normal double, 2^-1022: below it a double keeps fewer bits and relative error bounds stop holding. */
+export const MIN_NORMAL = 2 ** -1022
+
+/**
+ * The absolute rounding error a subnormal result may carry, for a bound that counts it: two halves of the
+ * least positive double (the operation's own rounding and one before it) when 0 < x < MIN_NORMAL, else 0.
+ * Relative error terms (k·u·x) miss it; x = 0 gets none (use `roundUpSubnormal` where 0 may be an underflow
+ * of a positive value).
+ */
+export const subnormalError = (x: number): number => (x > 0 && x < MIN_NORMAL ? 2 * Number.MIN_VALUE : 0)
+
+/**
+ * x ≥ 0 computed in floating point, made an upper bound where it falls below the normal doubles (an
+ * underflow to 0 included): x + 2·(least positive double) there, x itself above. For quantities that must
+ * not be understated and must never read 0 when they are positive (a privacy loss, a μ², a sampled δ).
+ */
+export const roundUpSubnormal = (x: number): number => (x >= MIN_NORMAL ? x : x + 2 * Number.MIN_VALUE)

@@ -16,6 +16,7 @@
  *
  * @module
  */
+import { MIN_NORMAL, roundUpSubnormal } from '../../core/numeric.js'
 import { logExpm1, softplus } from '../rdp/log-space.js'
 
 /** One (ε, δ) guarantee. */
@@ -43,7 +44,6 @@ export const amplifiedEpsilon = (rate: number, epsilon: number): number => {
   return Math.min(epsilon, Math.max(Number.MIN_VALUE, amp))
 }
 
-const MIN_NORMAL = 2 ** -1022
 
 /** Amplification by a sampling rate γ (see the module note for which γ and which relation). */
 export const amplify = (rate: number, g: Guarantee): Guarantee => ({
@@ -57,7 +57,7 @@ export const amplify = (rate: number, g: Guarantee): Guarantee => ({
  */
 export const amplifiedDelta = (rate: number, delta: number): number => {
   const d = rate * delta
-  return Math.min(delta, rate > 0 && delta > 0 && d < MIN_NORMAL ? d + 2 * Number.MIN_VALUE : d)
+  return Math.min(delta, rate > 0 && delta > 0 ? roundUpSubnormal(d) : d)
 }
 
 /** Poisson subsampling with rate q under add/remove (Balle, Barthe & Gaboardi 2018, Thm 8). */

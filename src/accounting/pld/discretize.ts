@@ -41,6 +41,7 @@
  *
  * @module
  */
+import { subnormalError } from '../../core/numeric.js'
 import {
   type AdditivePair,
   additiveTails,
@@ -245,12 +246,7 @@ const gridPoint = (loss: number, h: number): number | undefined => {
  */
 const atomQError = (qa: number): number => 4 * U * qa + subnormalError(qa)
 
-/**
- * The absolute rounding error a positive subnormal mass may carry (2 × half the least positive double: its
- * own rounding and a sum's), which relative error terms miss; 0 for a normal double and for 0 (a mass that
- * underflowed to 0 is rounded down, the side that moves P-mass up, which is sound).
- */
-const subnormalError = (x: number): number => (x > 0 && x < 2 ** -1022 ? 2 * Number.MIN_VALUE : 0)
+// (a Q-mass that underflowed to 0 carries no error term: it is rounded down, the side that moves P-mass up, which is sound)
 
 /**
  * Connect-the-dots split of one cell's (or atom's) P-mass p and Q-mass q between its end points

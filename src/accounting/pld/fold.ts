@@ -26,10 +26,11 @@
  */
 import { WITH_REPLACEMENT_SCOPE } from '../with-replacement.js'
 import * as E from 'fp-ts/lib/Either.js'
+import { roundUpSubnormal } from '../../core/numeric.js'
 import { type DpError, invalidParameter, unsupportedEvent } from '../../core/error.js'
 import { absurd, childPath, isNoiseEvent, noOp, type PrivacyEvent } from '../../mechanisms/event.js'
 import { addRemove, directionOf, type NeighbouringRelation } from '../../mechanisms/neighbouring.js'
-import { gaussianMuSquaredUp, type NormalizedLeaf, pureEpsilonOf, resolveLeaf, rrToUniformPair } from '../normalize.js'
+import { inverseSquareUp, type NormalizedLeaf, pureEpsilonOf, resolveLeaf, rrToUniformPair } from '../normalize.js'
 import { checkSamplingRelation } from '../relation.js'
 import { TRUNCATION_SCOPE } from '../truncation.js'
 import { MAX_COUNT, MAX_LEAF_LOSS } from './limits.js'
@@ -141,7 +142,7 @@ const gaussianTree = (
       if (E.isLeft(r)) return r
       if (r.right.note !== undefined) notes.push(r.right.note)
       const m = (r.right.leaf as { noiseMultiplier: number }).noiseMultiplier
-      return E.right(m === Infinity ? 0 : gaussianMuSquaredUp(1 / (m * m)))
+      return E.right(inverseSquareUp(m))
     }
     case 'NoOp':
       return E.right(0)
@@ -233,7 +234,7 @@ const addLeaf = (b: Builder, leaf: NormalizedLeaf, count: number, path: string):
   if (base === undefined) return E.left(unsupportedLeaf(leaf, path))
   if (base === null || count === 0) return E.right(undefined)
   if (base._tag === 'Gaussian') {
-    b.gaussianMuSquared += gaussianMuSquaredUp(count * base.mu * base.mu)
+    b.gaussianMuSquared += roundUpSubnormal(count * base.mu * base.mu)
     b.gaussianPath = b.gaussianPath ?? path
     return E.right(undefined)
   }

@@ -21,6 +21,7 @@
  *
  * @module
  */
+import { roundUpSubnormal } from '../../core/numeric.js'
 import { amplifiedEpsilon } from '../dp/amplification.js'
 import { MAX_LEAF_LOSS } from './limits.js'
 import type { BasePair, Direction } from './pairs.js'
@@ -66,13 +67,11 @@ export const factorSupLoss = (f: PldFactorSpec, direction: Direction): number =>
   if (direction === 'remove') {
     if (max === Infinity) return Infinity
     const v = amplifiedEpsilon(f.q, max) // log1p(q·expm1(max)), never 0 when both are positive
-    return v > 0 && v < MIN_NORMAL ? v + 2 * Number.MIN_VALUE : v
+    return v > 0 ? roundUpSubnormal(v) : v
   }
   const v = -Math.log1p(f.q * Math.expm1(min))
-  return min < 0 && f.q > 0 && v < MIN_NORMAL ? v + 2 * Number.MIN_VALUE : v
+  return min < 0 && f.q > 0 ? roundUpSubnormal(v) : v
 }
-
-const MIN_NORMAL = 2 ** -1022
 
 /**
  * A pure ε of the state in the directions it composes (both for add/remove: the larger), or ∞:

@@ -9,7 +9,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, unsupportedEvent } from '../../core/error.js'
-import { log1mExp, logAddExp, logSumExp, roundUpLoss } from '../../core/numeric.js'
+import { log1mExp, logAddExp, logSumExp, MIN_NORMAL, roundUpLoss } from '../../core/numeric.js'
 import { absurd } from '../../mechanisms/event.js'
 import { halfInverseSquareUp, isSilentLeaf, type NormalizedLeaf, pureEpsilonOf, rrToUniformLosses } from '../normalize.js'
 import { statedRdpAt } from '../stated.js'
@@ -19,7 +19,7 @@ import { logExpm1, logPhi, softplus } from './log-space.js'
 export const gaussianRdp = (noiseMultiplier: number, alpha: number): number => {
   const v = alpha / (2 * noiseMultiplier * noiseMultiplier)
   // past m ≈ 1.3e154, 2m² overflows and v reads 0 (then floored at 4.9e-324, below the true value): α·(1/m)²/2, rounded up
-  return v >= 2 ** -1022 || noiseMultiplier === Infinity ? v : alpha * halfInverseSquareUp(noiseMultiplier)
+  return v >= MIN_NORMAL || noiseMultiplier === Infinity ? v : alpha * halfInverseSquareUp(noiseMultiplier)
 }
 
 /**

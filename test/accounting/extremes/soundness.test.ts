@@ -125,6 +125,7 @@ describe('sibling paths of the same kind', () => {
     for (const g of gaussians) {
       const mu = gdpMu(g)
       expect(E.isRight(mu) && mu.right.mu, JSON.stringify(g)).toBeGreaterThan(0)
+      expect(E.isRight(mu) && mu.right.mu, JSON.stringify(g)).toBeGreaterThanOrEqual(g.sensitivity / g.sigma) // μ = Δ/σ (1e-160 at σ = 1e160)
     }
     // Laplace with b/Δ past the doubles: ε = Δ/b is 1e-310, a subnormal double; no accountant answers 0
     for (const name of ACCOUNTANT_NAMES) {
