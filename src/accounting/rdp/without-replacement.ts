@@ -19,6 +19,7 @@
  * @module
  */
 import { roundUpLoss } from '../../core/numeric.js'
+import { gaussianRdp } from './closed-forms.js'
 import { fromIntegerOrders } from './integer-orders.js'
 import { logBinomialRow, logExpm1, logSumExpPruned, scratchTerms, softplus } from './log-space.js'
 import { byOrder, kept, keptOr } from './kept.js'
@@ -187,9 +188,11 @@ export const wbkGaussianBound = (gamma: number, m: number, alpha: number): numbe
 export const withoutReplacementGaussianCurve = (orders: ReadonlyArray<number>, gamma: number, m: number): Float64Array => {
   const out = new Float64Array(orders.length)
   if (!(gamma > 0) || m === Infinity) return out
-  // The Gaussian's exact curve, rounded up as leafRdp rounds every closed form.
-  const base = (a: number): number => roundUpLoss(a / (2 * m * m), 1e-13)
-  if (gamma >= 1) {
+  // The Gaussian's exact curve, rounded up as leafRdp rounds every closed form (gaussianRdp: no overflow of 2m²).
+  const base = (a: number): number => roundUpLoss(gaussianRdp(m, a), 1e-13)
+  // m past ~1e150: Theorem 27's terms underflow (2m² overflowed: ε(0) read 2.2e-162 where δ(0) ≈ 2e-155); the
+  // unsubsampled curve, itself below 1e-300, bounds the subsampled one (joint quasi-convexity)
+  if (gamma >= 1 || base(2) < 2 ** -1000) {
     for (let i = 0; i < orders.length; i++) out[i] = base(orders[i] as number)
     return out
   }

@@ -158,6 +158,13 @@ describe('sibling paths of the same kind', () => {
           expect(E.isRight(d) && deltaViolation(e, x, d.right.delta), `${name} δ at ε = ${x} of ${JSON.stringify(e)}`).toBeUndefined()
         }
       }
+    // sampled without replacement (replace-one): Theorem 27's terms underflowed the same way (δ(0) read 2.2e-162, truth ≈ 2e-155)
+    for (const sigma of [1e154, 1e160]) {
+      const e = ev.sampleWithoutReplacement(1, 2, ev.gaussian(sigma, 1, RO))
+      const run = ACCOUNTANTS.rdp({ relation: RO }).run(e)
+      const d = E.isRight(run) ? run.right.delta(0) : run
+      expect(E.isRight(d) && deltaViolation(e, 0, d.right.delta), `rdp δ at ε = 0 of ${JSON.stringify(e)}`).toBeUndefined()
+    }
     for (const leaf of [ev.laplace(1e100, 1, AR), ev.discreteLaplace(1e100, 1, AR), ev.laplace(1e300, 1e-10, AR)]) {
       const run = ACCOUNTANTS.pld({ relation: AR }).run(ev.poissonSample(1e-300, leaf))
       const a = E.isRight(run) ? run.right.epsilon(0) : run
