@@ -368,12 +368,14 @@ const fixedDeltaAt = (s: DpState, epsilon: number, method: DpMethod): DpDelta =>
  * satisfied end, so the returned pair was verified.
  */
 export const deltaAt = (s: DpState, epsilon: number, method: DpMethod): DpDelta => {
-  if (s.nonPrivate)
-    return epsilon === Infinity
-      ? { delta: 0, method: 'ε = ∞ holds for any release' }
-      : { delta: 1, method: 'a NonPrivate release was composed: no δ < 1 holds at finite ε' }
+  if (s.nonPrivate) return { delta: 1, method: 'a NonPrivate release was composed: no δ < 1 holds at any ε (its loss is +∞ with probability 1)' }
   if (totalCount(s) === 0) return { delta: 0, method: 'nothing data-dependent was released' }
-  if (epsilon === Infinity) return { delta: 0, method: 'ε = ∞ holds for any release' }
+  // ε = ∞: δ(∞) is the probability of an infinite loss (e^∞·0 = 0; the PLD and zCDP accountants answer so, and an
+  // (ε, δ) step may put its δ there), at most δ at the largest finite ε, since δ(ε) does not grow with ε
+  if (epsilon === Infinity) {
+    const d = deltaAt(s, Number.MAX_VALUE, method)
+    return { delta: d.delta, method: `ε = ∞: the probability of an infinite loss, at most δ at ε = ${Number.MAX_VALUE} (${d.method})` }
+  }
   if (s.entries.every((e) => e.term._tag === 'Fixed')) return fixedDeltaAt(s, epsilon, method)
   const gap = (d: number): number => epsilonAt(s, d, method).epsilon - epsilon
   const base = baseDelta(s)

@@ -281,10 +281,9 @@ const directDelta = (
       const d = gaussianDelta(mu, epsilon)
       return E.right({ epsilon, delta: d.upper, lower: d.lower, method: gaussianMethod(mu.hi, 'δ') })
     }
-    case 'nonPrivate': {
-      const d = epsilon === Infinity ? 0 : 1
-      return E.right({ epsilon, delta: d, lower: d, method: 'a NonPrivate release was composed: no δ < 1 at finite ε' })
-    }
+    case 'nonPrivate':
+      // at ε = ∞ too: δ(∞) is the mass at +∞ (as for a sampled NonPrivate, q), here 1 — the output reveals the record
+      return E.right({ epsilon, delta: 1, lower: 1, method: 'a NonPrivate release was composed: no δ < 1 at any ε (its loss is +∞ with probability 1)' })
     case 'empty':
       return E.right({ epsilon, delta: 0, lower: 0, method: 'nothing private was released: δ = 0' })
     case 'pld': {

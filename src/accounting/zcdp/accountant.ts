@@ -235,7 +235,7 @@ export const makeZcdpAccountant = (options: ZcdpAccountantOptions): Accountant<Z
     const e = checkEpsilonQuery(epsilon)
     if (E.isLeft(e)) return e
     if (s.nonPrivate)
-      return E.right({ epsilon, delta: epsilon === Infinity ? 0 : 1, method: 'a NonPrivate release was composed: no δ < 1 at finite ε' })
+      return E.right({ epsilon, delta: 1, method: 'a NonPrivate release was composed: no δ < 1 at any ε (its loss is +∞ with probability 1)' })
     const c = zcdpToDelta(s.rho, epsilon, s.xi)
     const method = `${showParams(s)}; ${c.method}`
     const delta = Math.min(1, roundUpLoss(c.delta))

@@ -191,6 +191,25 @@ describe('sibling paths of the same kind', () => {
     }
   })
 
+  it('δ at ε = ∞ is the probability of an infinite loss in every accountant that answers it (it was 0 from some)', () => {
+    // (∞, δ)-DP still asks P(S) ≤ δ where the neighbour's probability is 0 (e^∞·0 = 0): a NonPrivate release needs
+    // δ = 1 and an (ε, δ) step may put its δ there. The (ε, δ) accountants answered 0 ("ε = ∞ holds for any
+    // release") and the PLD and zCDP 0 for NonPrivate, where the PLD gave q for the same release sampled at q.
+    for (const name of ACCOUNTANT_NAMES) {
+      const at = (e: PrivacyEvent): number | undefined => {
+        const run = ACCOUNTANTS[name]({ relation: AR }).run(e)
+        const d = E.isRight(run) ? run.right.delta(Infinity) : run
+        return E.isRight(d) ? d.right.delta : undefined // RDP refuses ε = ∞ (its conversions need a finite ε)
+      }
+      const np = at(ev.nonPrivate)
+      if (np === undefined) continue
+      expect(np, name).toBe(1)
+      expect(at(ev.approxDP(1, 1e-6, AR)), name).toBeGreaterThanOrEqual(1e-6)
+      expect(at(ev.approxDP(1, 1e-6, AR)), name).toBeLessThan(1.01e-6)
+      expect(at(ev.laplace(1, 1, AR)), name).toBe(0)
+    }
+  })
+
   it('amplification by sampling keeps its digits at small rates and large ε (was 1e-11 relative low)', () => {
     // log(1 + q(e^ε − 1)) at q = 1e-6, ε = 3.73: the older ε + log(q + (1 − q)e^{−ε}) cancelled.
     const q = 1e-6
