@@ -291,7 +291,7 @@ const basicTotal = (steps: ReadonlyArray<FixedSteps>): Guarantee =>
  * 8–9). Steps with no fixed (ε, δ) (Gaussian, discrete Gaussian, zCDP) are refused.
  */
 const fixedSteps = (s: DpState, path: string): E.Either<DpError, ReadonlyArray<FixedSteps>> => {
-  if (s.nonPrivate) return E.right([{ epsilon: Infinity, delta: 0, count: 1 }])
+  if (s.nonPrivate) return E.right([{ epsilon: Infinity, delta: 1, count: 1 }]) // no δ < 1 at any ε (as every accountant answers)
   const out: FixedSteps[] = []
   for (const e of s.entries) {
     const t = e.term
