@@ -17,6 +17,7 @@
  * @module
  */
 import * as E from 'fp-ts/lib/Either.js'
+import { MIN_NORMAL } from '../../core/numeric.js'
 import { type DpError, invalidParameter, numericFailure } from '../../core/error.js'
 import { checkCompose, checkDeltaQuery, checkEpsilonQuery } from '../guards.js'
 import type { NeighbouringRelation } from '../../mechanisms/neighbouring.js'
@@ -183,7 +184,9 @@ const PURE_NOTE = (pure: number): string =>
 
 const gaussianMethod = (mu: number, what: 'ε' | 'δ'): string =>
   `PLD of the composed Gaussians: one Gaussian with μ = ${show(mu)} (GDP composition, Dong, Roth & Su 2022, Cor. 3.3), ` +
-  `whose PLD N(μ²/2, μ²) has the exact profile of Balle & Wang 2018 (Thm 8): ${what} exact, no discretisation error`
+  `whose PLD N(μ²/2, μ²) has the exact profile of Balle & Wang 2018 (Thm 8): ${what} exact, no discretisation error` +
+  // μ² below the normal doubles was rounded up (core/numeric.ts roundUpSubnormal): exact for that larger μ only
+  (mu * mu < MIN_NORMAL ? ` (for this μ, an upper bound: μ² is below the normal doubles and was rounded up)` : '')
 
 /** ε(δ) of the composed Gaussian: the analytic value's bisection bracket (relative width 1e-12). */
 const gaussianEpsilon = (mu: { readonly lo: number; readonly hi: number }, delta: number): { readonly upper: number; readonly lower: number } => {
