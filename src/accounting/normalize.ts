@@ -110,23 +110,18 @@ export const noiseMultiplierOf = (noise: number, sensitivity: number): number =>
 export const halfSquareUp = (x: number): number => (x > 0 ? roundUpSubnormal((x * x) / 2) : 0)
 
 /**
- * 1/(2m²) for a noise multiplier m > 0 (a Gaussian's ρ, Bun & Steinke 2016, Prop. 1.6), an upper bound
- * also where it leaves the normal doubles: 2m² overflows past m ≈ 1.3e154 and 1/∞ read 0 (floored at the
- * least positive double, 4.9e-324, below the true 5e-309 at m = 1e154): there it is (1/m)²/2, rounded up.
- * In the normal range it is the same double as before.
+ * μ² = 1/m² for a noise multiplier m > 0, an upper bound also where it leaves the normal doubles: m² overflows
+ * past m ≈ 1.3e154 and 1/∞ read 0 (then floored at the least positive double, 4.9e-324, below the true 1e-308 at
+ * m = 1e154); there it is (1/m)², rounded up. In the normal range it is the same double as 1/(m·m). 0 for m = ∞.
  */
-export const halfInverseSquareUp = (m: number): number => {
-  if (m === Infinity) return 0
-  const y = 1 / (2 * m * m)
-  return y >= MIN_NORMAL ? y : halfSquareUp(1 / m)
-}
-
-/** μ² = 1/m² for a noise multiplier m > 0, an upper bound past m ≈ 1.3e154 as `halfInverseSquareUp` (0 for m = ∞: no release). */
 export const inverseSquareUp = (m: number): number => {
   if (m === Infinity) return 0
   const y = 1 / (m * m)
   return y >= MIN_NORMAL ? y : roundUpSubnormal((1 / m) * (1 / m))
 }
+
+/** 1/(2m²), a Gaussian's ρ (Bun & Steinke 2016, Prop. 1.6), as `inverseSquareUp` (halving is exact above the subnormals). */
+export const halfInverseSquareUp = (m: number): number => (m === Infinity ? 0 : roundUpSubnormal(inverseSquareUp(m) / 2))
 
 const asIs = (e: NoiseEvent): NormalizedLeaf => {
   switch (e._tag) {
