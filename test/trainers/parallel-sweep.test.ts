@@ -11,6 +11,7 @@ import { secure, seeded } from '../../src/core/rng.js'
 import { cdpLda, generateLda, type HdpConfig, hdpLda, type LdaConfigBase, subLda, TRAINERS } from '../../src/trainers/index.js'
 import type { LdaTrainer } from '../../src/trainers/trainer.js'
 import { sweepWorkers } from '../../src/trainers/lda/private-fit.js'
+import { ownFactorsPay } from '../../src/trainers/lda/snapshot.js'
 import { sviWorkers } from '../../src/trainers/svi/trainer.js'
 import { withoutTimings, writeUciCorpus } from './uci-fixture.js'
 
@@ -41,6 +42,18 @@ describe('a seeded private run does not depend on the number of workers', () => 
       expect(bytes(run(2)).equals(one)).toBe(true)
       expect(bytes(run(4)).equals(one)).toBe(true)
     })
+
+  it('hdp-lda with 30 topics: q of their own at 2 workers (V·K·(W − 1) ≤ N), one shared q at 4: φ identical with 1, 2 and 4 workers', () => {
+    const cells = 40 * 30
+    const tokens = corpus.tokens.length
+    // the two layouts this case runs through (snapshot.ts ownFactorsPay)
+    expect(ownFactorsPay(cells, tokens, 2)).toBe(true)
+    expect(ownFactorsPay(cells, tokens, 4)).toBe(false)
+    const run = (w: number): Buffer => bytes(fitPhi(hdpLda, { topics: 30 }, w))
+    const one = run(1)
+    expect(run(2).equals(one)).toBe(true)
+    expect(run(4).equals(one)).toBe(true)
+  })
 
   it('a worker count above the documents is lowered to them (one thread sweeps whole documents), the model unchanged', () => {
     expect(sweepWorkers(1000, 10_000_000, 30)).toBe(30)

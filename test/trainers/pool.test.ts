@@ -6,13 +6,21 @@
 // and the WebAssembly sweep trapped out of bounds).
 import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
-import { prestartPool, startPool, wakeParkedWithoutCommand } from '../../src/trainers/lda/parallel/pool.js'
+import { prestartPool, spinMsFor, startPool, wakeParkedWithoutCommand } from '../../src/trainers/lda/parallel/pool.js'
 import { type ProbeArrays, probePart } from './fixtures/pool-probe.js'
 
 const shared = (n: number): Int32Array => new Int32Array(new SharedArrayBuffer(4 * n))
 const probeArrays = (parts: number): ProbeArrays => ({ gate: shared(1), finished: shared(parts), marks: shared(parts) })
 
 describe('worker pool', () => {
+  it('threads watch the control block before blocking only when each has a core of its own (a watching thread would take one from a working thread)', () => {
+    expect(spinMsFor(2, 2)).toBeGreaterThan(0)
+    expect(spinMsFor(2, 2)).toBeLessThanOrEqual(1) // a brief watch, not a busy pool
+    expect(spinMsFor(16, 16)).toBe(spinMsFor(2, 2))
+    expect(spinMsFor(3, 2)).toBe(0)
+    expect(spinMsFor(16, 2)).toBe(0)
+  })
+
   it('a command whose calling-thread part throws returns only after the workers finished it; reused threads then serve the next fit', () => {
     const parts = 3
     const a = probeArrays(parts)

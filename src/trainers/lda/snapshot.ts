@@ -207,6 +207,18 @@ interface Sampling {
   readonly shared: (a: ArrayBufferView) => boolean
 }
 
+/**
+ * Whether `parts` threads should each build all of q (V·K cells) in a WebAssembly memory of its own
+ * rather than share one q built by rows. Own: every thread builds the cells the others would have,
+ * V·K·(W − 1)/W more per sweep, and the sweep needs no factors command before it. Shared: a barrier more
+ * per iteration, and the kernel ran 2.5–3 ns a token slower in the fit at 2 workers on the 2-core VM
+ * (41–44 against 38–41 ns; a kernel on a shared memory alone, and one thread on it, run at the same speed
+ * as on its own memory: bench/lda-kernel-shared.mjs; the cause in the fit is not isolated), while
+ * building q costs about 2.3 ns a cell. Own therefore pays where V·K·(W − 1) ≤ N: Brown (V·K = 250,000,
+ * N = 303,359) at 2 workers, not at 3 (docs/trainers.md, "Two workers: q of their own, and waking the threads").
+ */
+export const ownFactorsPay = (cells: number, tokens: number, parts: number): boolean => cells * (parts - 1) <= tokens
+
 /** The sampler's arrays and threads: Left for a bad thread count, a state outside shared memory on several threads, or a document too long. */
 const startSampling = (state: GibbsState, alpha: number, beta: number, clip: number, workers: number, engine: SparseEngine, given?: WordIndex): E.Either<DpError, Sampling> => {
   const { K, V, D, tokens, docStart, z, ndk, nwk } = state
@@ -223,8 +235,9 @@ const startSampling = (state: GibbsState, alpha: number, beta: number, clip: num
   const f64 = (n: number): Float64Array => (threaded ? new Float64Array(new SharedArrayBuffer(8 * n)) : new Float64Array(n))
   const i32 = (n: number): Int32Array => (threaded ? new Int32Array(new SharedArrayBuffer(4 * n)) : new Int32Array(n))
   const index = given !== undefined && (!threaded || given.byWord.buffer instanceof SharedArrayBuffer) && given.byWord.length === tokens.length ? given : wordIndex(tokens, V, i32)
-  // several threads sweeping in WebAssembly share one q (built by rows, together) where the runtime gives a shared memory
-  const wasmMemory = threaded && engine === 'wasm' ? sharedSweepMemory({ K, V, alpha, tokens, docStart, z, ndk }, parts) : undefined
+  // several threads sweeping in WebAssembly share one q (built by rows, together) where the runtime gives a
+  // shared memory, unless q is small beside the tokens (`ownFactorsPay`): then each builds its own
+  const wasmMemory = threaded && engine === 'wasm' && !ownFactorsPay(V * K, tokens.length, parts) ? sharedSweepMemory({ K, V, alpha, tokens, docStart, z, ndk }, parts) : undefined
   const arrays: SweepArrays = {
     K,
     V,

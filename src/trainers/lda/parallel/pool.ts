@@ -29,6 +29,7 @@
  * @module
  */
 import { existsSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads'
 import * as E from 'fp-ts/lib/Either.js'
@@ -105,6 +106,19 @@ export interface Pool<C, T extends object> {
  */
 let commandMs = 0
 export const sweepCommandMs = (): number => commandMs
+
+/**
+ * How long a thread that waits for the others (the calling thread for the workers' acknowledgements, a
+ * worker for the next command) first watches the control block before it blocks in Atomics.wait, when
+ * every thread has a core of its own (`spinMsFor`). A fit runs three commands an iteration (the noise,
+ * q, the sweep) of a few milliseconds each on Brown; waking a blocked thread took 30–50 µs on the
+ * 2-core VM, paid twice a command on the critical path (the worker's start, the calling thread's
+ * return). Watching for up to 0.2 ms costs a core that has nothing else to run and keeps both wake-ups off the path
+ * (docs/trainers.md, "Two workers: q of their own, and waking the threads"). With more threads than cores a watching thread would take a
+ * core from one that works: then it blocks at once.
+ */
+const SPIN_MS = 0.2
+export const spinMsFor = (parts: number, cores: number = availableParallelism()): number => (parts <= cores ? SPIN_MS : 0)
 
 /** How long worker threads may take to load. */
 const STARTUP_MS = 60_000
@@ -194,7 +208,7 @@ const launchThreads = (parts: number, preload?: URL): E.Either<DpError, Threads>
       const { port1, port2 } = new MessageChannel()
       const slots = { GEN, DONE, FAILED, READY, OP, COMMAND, COMMAND_WORDS, EXITED, ACK: ackOf(parts), RUN, BIND, CLOSE }
       const w = new Worker(script.right.url, {
-        workerData: { control: t.control, part: j, port: port2, slots, ...(preload === undefined ? {} : { preload: preload.href }) },
+        workerData: { control: t.control, part: j, port: port2, slots, spinMs: spinMsFor(parts), ...(preload === undefined ? {} : { preload: preload.href }) },
         transferList: [port2],
         ...(script.right.execArgv === undefined ? {} : { execArgv: script.right.execArgv }),
       })
@@ -300,6 +314,7 @@ const threadPool = <A extends object, C, T extends object>(module: PartModule<A,
   const { control, ports, parts } = threads
   const words = control.subarray(COMMAND, COMMAND + COMMAND_WORDS)
   const ack = ackOf(parts)
+  const spinMs = spinMsFor(parts)
   const acknowledged = (gen: number): boolean => {
     for (let j = 1; j < parts; j++) if (Atomics.load(control, ack + j) !== gen) return false
     return true
@@ -334,6 +349,7 @@ const threadPool = <A extends object, C, T extends object>(module: PartModule<A,
       } catch (e) {
         ownFailure = { e }
       }
+    let watched = false
     for (;;) {
       const n = Atomics.load(control, DONE)
       if (acknowledged(gen)) break
@@ -342,6 +358,13 @@ const threadPool = <A extends object, C, T extends object>(module: PartModule<A,
         const m = messages(threads)
         close()
         throw new Error(`${bad} during a command: ${m}`)
+      }
+      if (!watched && spinMs > 0) {
+        // watch the acknowledgements briefly before blocking: the last worker is usually about to finish (SPIN_MS)
+        watched = true
+        const t1 = performance.now()
+        while (!acknowledged(gen) && performance.now() - t1 < spinMs);
+        continue
       }
       Atomics.wait(control, DONE, n, 1000)
     }

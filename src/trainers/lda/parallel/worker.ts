@@ -31,7 +31,7 @@ interface PartExports {
   readonly readCommand: (words: Int32Array) => unknown
 }
 
-const { control, part, port, slots, preload } = workerData as { control: Int32Array; part: number; port: MessagePort; slots: Slots; preload?: string }
+const { control, part, port, slots, spinMs, preload } = workerData as { control: Int32Array; part: number; port: MessagePort; slots: Slots; spinMs: number; preload?: string }
 const { GEN, DONE, FAILED, READY, OP, COMMAND, COMMAND_WORDS, EXITED, ACK, BIND, CLOSE } = slots
 const words = control.subarray(COMMAND, COMMAND + COMMAND_WORDS)
 /** Counts this thread done with generation `gen` (acknowledged in its own slot: see ./pool.ts). */
@@ -73,6 +73,9 @@ Atomics.add(control, READY, 1)
 Atomics.notify(control, READY)
 for (;;) {
   // only a new generation starts an operation (a wake without one must not run a command twice)
+  // the next command usually follows within a fraction of a millisecond: watch for it before blocking (pool.ts `SPIN_MS`)
+  const t0 = performance.now()
+  while (Atomics.load(control, GEN) === seen && performance.now() - t0 < spinMs);
   while (Atomics.load(control, GEN) === seen) Atomics.wait(control, GEN, seen)
   seen = Atomics.load(control, GEN)
   const op = control[OP] as number
