@@ -108,6 +108,8 @@ describe.runIf(wasmPrivateAvailable)('the WebAssembly private sweep', () => {
     [2, 70],
     [7, 130],
     [50, 200],
+    [3, 65],
+    [50, 129],
   ])('builds q and Σ_k q from a release as wordFactors does, bit for bit (K = %i, V = %i)', (K, V) => {
     const r = seeded(K * 1000 + V).next
     const sweeper = wasmPrivateSweeper({ K, V, alpha: 0.1, tokens: new Int32Array(1), docStart: Int32Array.of(0, 1), z: new Int32Array(1), ndk: new Int32Array(K) })
