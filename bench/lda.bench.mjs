@@ -60,7 +60,7 @@ const sampleRss = () => { peak = Math.max(peak, process.memoryUsage().rss) }
 // law then predicts 1/(f + (1 − f)/W) at W cores. CPU time of all threads against the 1-worker fit's shows the
 // work threads add (their start and warm-up, the sum of their count tables); it is less disturbed by load
 // than wall time, which on a shared machine is not a speed-up measurement.
-// `node bench/lda.bench.mjs --workers [1,2,4,...] [--quick] [--rounds R]` runs this section only.
+// `node bench/lda.bench.mjs --workers [1,2,4,...] [--quick] [--rounds R] [--iterations T]` runs this section only.
 // Per-core probe first (bench/core-speeds.mjs): a 1-worker HDP-LDA fit of PROBE_ITERATIONS iterations (its
 // settings below) timed on each CPU alone (taskset -c i, best of 3 interleaved, a few seconds): the CPUs of a
 // VM need not be equal, which caps W workers below ×W (this 2-core VM: one CPU ×0.7-0.8 the other's speed for
@@ -73,8 +73,10 @@ const PROBE_ITERATIONS = 10
 const WORKERS_K = 50
 const HDP_SETTINGS = { epsilonL: 1, clip: 100, noise: 'fresh' }
 const workersSection = async () => {
-  const SW = quick ? 20 : 60
   const flagValue = (name) => { const i = process.argv.indexOf(name); return i >= 0 ? process.argv[i + 1] : undefined }
+  // `--iterations T`: the issue's own protocol timed 200 sweeps; 60 keeps the default section near a minute
+  const SW = Number(flagValue('--iterations') ?? (quick ? 20 : 60))
+  if (!(Number.isInteger(SW) && SW >= 1)) throw new RangeError(`--iterations: expected a positive integer, got ${flagValue('--iterations')}`)
   const REPEATS = Number(flagValue('--rounds') ?? 3)
   const K = WORKERS_K
   const data = loadDataset('brown').right
