@@ -212,9 +212,9 @@ interface Sampling {
  * rather than share one q built by rows. Own: every thread builds the cells the others would have,
  * V·K·(W − 1)/W more per sweep, and the sweep needs no factors command before it. Shared: a barrier more
  * per iteration, and the kernel ran 2.5–3 ns a token slower in the fit at 2 workers on the 2-core VM
- * (41–44 against 38–41 ns; a kernel on a shared memory alone, and one thread on it, run at the same speed
- * as on its own memory: bench/lda-kernel-shared.mjs; the cause in the fit is not isolated), while
- * building q costs about 2.3 ns a cell. Own therefore pays where V·K·(W − 1) ≤ N: Brown (V·K = 250,000,
+ * (41–44 against 38–41 ns; outside a fit, two threads' kernels on one shared memory run as fast as on
+ * memories of their own, bench/lda-kernel-shared.mjs, and so does a one-worker fit on a shared memory:
+ * the cause in the fit is not isolated), while building q costs about 2.3 ns a cell. Own therefore pays where V·K·(W − 1) ≤ N: Brown (V·K = 250,000,
  * N = 303,359) at 2 workers, not at 3 (docs/trainers.md, "Two workers: q of their own, and waking the threads").
  */
 export const ownFactorsPay = (cells: number, tokens: number, parts: number): boolean => cells * (parts - 1) <= tokens

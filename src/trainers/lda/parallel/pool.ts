@@ -110,12 +110,13 @@ export const sweepCommandMs = (): number => commandMs
 /**
  * How long a thread that waits for the others (the calling thread for the workers' acknowledgements, a
  * worker for the next command) first watches the control block before it blocks in Atomics.wait, when
- * every thread has a core of its own (`spinMsFor`). A fit runs three commands an iteration (the noise,
- * q, the sweep) of a few milliseconds each on Brown; waking a blocked thread took 30–50 µs on the
- * 2-core VM, paid twice a command on the critical path (the worker's start, the calling thread's
- * return). Watching for up to 0.2 ms costs a core that has nothing else to run and keeps both wake-ups off the path
- * (docs/trainers.md, "Two workers: q of their own, and waking the threads"). With more threads than cores a watching thread would take a
- * core from one that works: then it blocks at once.
+ * every thread has a core of its own (`spinMsFor`). A private Gibbs fit runs two or three commands an
+ * iteration (the noise, q on a shared memory, the sweep) of a few milliseconds each on Brown; waking a
+ * blocked thread took 30–50 µs on the 2-core VM, paid twice a command on the critical path (the
+ * worker's start, the calling thread's return). Watching for up to 0.2 ms costs a core that has nothing
+ * else to run and keeps both wake-ups off the path (docs/trainers.md, "Two workers: q of their own, and
+ * waking the threads"). With more threads than cores a watching thread would take a core from one that
+ * works: then it blocks at once.
  */
 const SPIN_MS = 0.2
 export const spinMsFor = (parts: number, cores: number = availableParallelism()): number => (parts <= cores ? SPIN_MS : 0)
