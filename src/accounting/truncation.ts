@@ -50,6 +50,7 @@
 import betainc from '@stdlib/math-base-special-betainc'
 import * as E from 'fp-ts/lib/Either.js'
 import type { DpError } from '../core/error.js'
+import { goldenMin } from '../core/numeric.js'
 import { children, type PrivacyEvent } from '../mechanisms/event.js'
 import { isAddRemoveFamily, type NeighbouringRelation } from '../mechanisms/neighbouring.js'
 import type { AccountedState, DeltaAnswer, EpsilonAnswer } from './accountant.js'
@@ -185,14 +186,54 @@ const corrected = (delta: number, epsilon: number, eta: number): number =>
  */
 export const withOverflow = (inner: AccountedState, eta: number): AccountedState => {
   const why = `truncated Poisson sampling: the pipeline read as plain Poisson sampling, plus the overflow term (1 + e^ε)·η with η = ${show(eta)} (Σ runs × P(Bin(n, q) > maxBatch); the two runs coincide unless a batch overflows)`
-  const deltaAt = (epsilon: number): E.Either<DpError, DeltaAnswer> => {
+  const correctedAt = (epsilon: number): E.Either<DpError, DeltaAnswer> => {
     const d = inner.delta(epsilon)
     if (E.isLeft(d)) return d
-    return E.right({ epsilon, delta: corrected(d.right.delta, epsilon, eta), method: `${d.right.method}; ${why}` })
+    return E.right({ epsilon, delta: corrected(d.right.delta, epsilon, eta), method: d.right.method })
+  }
+  /**
+   * The corrected δ falls with ε while the plain pipeline's δ does, then rises with e^ε·η (to 1 at
+   * ε = 10 for q = 0.01, n = 1,000, B = 20, where δ(1) is 0.0056). The truncated pipeline's own δ(ε)
+   * never rises (the hockey-stick divergence falls with ε), so δ(ε) ≤ corrected δ(ε′) for every
+   * ε′ ≤ ε. ε′ = 0 and the ε′ where the corrected δ is least, searched once (golden section over the ε′
+   * where (1 + e^ε′)η < 1), with every ε′ the search tried: each is a sound answer at any ε ≥ ε′.
+   */
+  let tried: ReadonlyArray<DeltaAnswer> | undefined
+  const lowest = (): ReadonlyArray<DeltaAnswer> => {
+    if (tried !== undefined) return tried
+    const points: DeltaAnswer[] = []
+    const at = (x: number): number => {
+      const d = correctedAt(x)
+      if (E.isLeft(d)) return Infinity
+      points.push(d.right)
+      return d.right.delta
+    }
+    // ε′ = 0, then the search; beyond ln(1/η − 1) the overflow term alone is 1
+    at(0)
+    const hi = eta > 0 ? Math.min(745, Math.log(1 / eta - 1)) : 0
+    if (hi > 0) goldenMin(at, 0, hi, 1e-9, 40)
+    tried = points
+    return points
+  }
+  const deltaAt = (epsilon: number): E.Either<DpError, DeltaAnswer> => {
+    const d = correctedAt(epsilon)
+    if (E.isLeft(d)) return d
+    let best = d.right
+    let lowered = false
+    if (best.delta > 0 && eta > 0)
+      for (const p of lowest())
+        if (p.epsilon <= epsilon && p.delta < best.delta) {
+          best = p
+          lowered = true
+        }
+    const method = lowered
+      ? `${best.method}, at ε′ = ${show(best.epsilon)} ≤ ε (δ(ε) never rises with ε; the corrected δ is least near there); ${why}`
+      : `${best.method}; ${why}`
+    return E.right({ epsilon, delta: best.delta, method })
   }
   const feasible = (epsilon: number, delta: number): boolean => {
-    const d = inner.delta(epsilon)
-    return E.isRight(d) && corrected(d.right.delta, epsilon, eta) <= delta
+    const d = correctedAt(epsilon)
+    return E.isRight(d) && d.right.delta <= delta
   }
   const epsilonAt = (delta: number): E.Either<DpError, EpsilonAnswer> => {
     const none: EpsilonAnswer = { epsilon: Infinity, delta, method: `no finite ε: the overflow term alone passes δ = ${delta}; ${why}` }

@@ -1,7 +1,8 @@
 /**
  * Truncated Poisson subsampling (issue 26): the plain-Poisson answer plus the overflow term
  * (1 + e^ε)·η, η = Σ runs × P(Bin(n, q) > maxBatch) (accounting/truncation.ts). Checked: the binomial
- * tail against mpmath; δ(ε) exactly the plain δ plus the term; ε(δ) the least ε that meets it; no
+ * tail against mpmath; δ(ε) the plain δ plus the term, at ε or at a smaller ε′ where that is less (δ
+ * never rises with ε); ε(δ) the least ε that meets it; no
  * cap that binds gives exactly the plain answer, in every accountant; never below the plain-Poisson
  * answer (a lower bound for a cap at n); monotone in q, the cap and the dataset size; composition
  * multiplies the runs; codec errors name the field; calibrate finds the smallest cap.
@@ -60,13 +61,32 @@ describe('the overflow probability', () => {
 })
 
 describe('every accountant: the plain-Poisson answer plus the overflow term', () => {
-  it('δ(ε) is the plain δ plus (1 + e^ε)·η', () => {
+  it('δ(ε) is the plain δ plus (1 + e^ε)·η at ε, or at an ε′ ≤ ε where that is smaller', () => {
     const eta = 50 * overflowProbability(0.01, 130, 10_000)
+    const bound = (name: (typeof ACCOUNTANT_NAMES)[number], eps: number): number => Math.min(1, deltaAt(name, plain(0.01, 1, 50), eps) + (1 + Math.exp(eps)) * eta)
     for (const name of ['pld', 'rdp', 'optimal'] as const)
-      for (const eps of [0.5, 1, 2]) {
-        const want = Math.min(1, deltaAt(name, plain(0.01, 1, 50), eps) + (1 + Math.exp(eps)) * eta)
-        expect(deltaAt(name, truncated(0.01, 130, 10_000, 1, 50), eps)).toBeCloseTo(want, 14)
+      for (const eps of [0.5, 1, 2, 6]) {
+        const got = deltaAt(name, truncated(0.01, 130, 10_000, 1, 50), eps)
+        expect(got).toBeLessThanOrEqual(bound(name, eps) * (1 + 1e-14))
+        // never below the bound at every ε′ ≤ ε (a grid of 200: the least of them, less a relative 1e-3 for between its points)
+        let least = Infinity
+        for (let i = 0; i <= 200; i++) least = Math.min(least, bound(name, (eps * i) / 200))
+        expect(got, `${name} at ε = ${eps}`).toBeGreaterThanOrEqual(least * (1 - 1e-3))
       }
+  })
+
+  it.each(ACCOUNTANT_NAMES)('%s: δ(ε) never rises with ε, though the overflow term does (it was 1 at ε = 10 where δ(1) = 0.0056)', (name) => {
+    // q = 0.01, a cap of 20 of 1,000: η ≈ 1.6e-3, so (1 + e^ε)·η alone passes 1 from ε ≈ 6.4
+    for (const leaf of [gauss(1), ev.laplace(0.5, 1, AR)]) {
+      const e = ev.truncatedPoissonSample(0.01, 20, 1000, leaf)
+      let prev = Infinity
+      for (const eps of [0, 1e-300, 1e-3, 0.5, 1, 2, 5, 10, 50, 700]) {
+        const d = deltaAt(name, e, eps)
+        expect(d, `${name}, ${leaf._tag}, ε = ${eps}`).toBeLessThanOrEqual(prev)
+        prev = d
+      }
+      expect(deltaAt(name, e, 10)).toBeLessThan(0.5)
+    }
   })
 
   it('ε(δ) is the least ε whose corrected δ is within δ (checked on either side)', () => {
