@@ -14,18 +14,29 @@ import { countRange } from '../../src/trainers/lda/sweep-kernel.js'
 import { type GibbsState, initState, sharedInt32 } from '../../src/trainers/lda/state.js'
 
 describe('the pieces: countRange and sumPartBlock', () => {
-  it('countRange over consecutive ranges adds up to the streaming count of every token', () => {
+  it('countRange over consecutive ranges, and countTokens (all tokens or a sample), count every token once (against the definition)', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 1, max: 30 }), fc.array(fc.nat(), { minLength: 1, maxLength: 400 }), fc.array(fc.nat({ max: 400 }), { maxLength: 5 }), (K, V, raw, cuts) => {
         const n = raw.length
+        // few distinct cells, so neighbouring tokens often share one (the two-a-step loop must count both)
         const tokens = Int32Array.from(raw, (x) => x % V)
         const z = Int32Array.from(raw, (x) => Math.floor(x / V) % K)
-        const expected = new Int32Array(V * K)
-        countTokens(K, tokens, z, undefined, expected)
+        const include = Uint8Array.from(raw, (x) => (x >> 3) & 1)
+        const definition = (sample: boolean): Int32Array => {
+          const t = new Int32Array(V * K)
+          for (let i = 0; i < n; i++) if (!sample || include[i] === 1) t[(tokens[i] as number) * K + (z[i] as number)] += 1
+          return t
+        }
         const got = new Int32Array(V * K)
         const at = [0, ...cuts.map((c) => c % (n + 1)).sort((a, b) => a - b), n]
         for (let r = 0; r + 1 < at.length; r++) countRange(K, tokens, z, at[r] as number, at[r + 1] as number, got)
-        expect(got).toEqual(expected)
+        expect(got).toEqual(definition(false))
+        const all = new Int32Array(V * K).fill(7) // countTokens zeroes the table first
+        countTokens(K, tokens, z, undefined, all)
+        expect(all).toEqual(definition(false))
+        const sample = new Int32Array(V * K).fill(7)
+        countTokens(K, tokens, z, include, sample)
+        expect(sample).toEqual(definition(true))
       }),
     )
   })

@@ -22,7 +22,7 @@
 import { randomFillSync } from 'node:crypto'
 import { secureWords, WordStream, xoshiroWords } from '../../../core/words.js'
 import { type TableNoise, tableNoiseSampler } from '../../../mechanisms/measurement.js'
-import { keyedState } from '../sweep-kernel.js'
+import { countRange, keyedState } from '../sweep-kernel.js'
 
 /** Where a piece of work's words come from: node:crypto on the thread that does it, or streams keyed by block. */
 export type StreamKey = { readonly kind: 'crypto' } | { readonly kind: 'keyed'; readonly key: Uint32Array }
@@ -158,8 +158,10 @@ export const countCells = (K: number, index: WordIndex, z: Int32Array, include: 
  */
 export const countTokens = (K: number, tokens: Int32Array, z: Int32Array, include: Uint8Array | undefined, table: Int32Array): void => {
   table.fill(0)
+  // every token (the common case) without the per-token test, two a step (countRange): 50 → 40 ms a 60-iteration fit on Brown
+  if (include === undefined) return countRange(K, tokens, z, 0, tokens.length, table)
   for (let i = 0; i < tokens.length; i++) {
-    if (include !== undefined && include[i] === 0) continue
+    if (include[i] === 0) continue
     const cell = (tokens[i] as number) * K + (z[i] as number)
     table[cell] = (table[cell] as number) + 1
   }
