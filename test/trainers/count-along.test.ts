@@ -24,7 +24,10 @@ describe('the pieces: countRange and sumPartBlock', () => {
         const include = Uint8Array.from(raw, (x) => (x >> 3) & 1)
         const definition = (sample: boolean): Int32Array => {
           const t = new Int32Array(V * K)
-          for (let i = 0; i < n; i++) if (!sample || include[i] === 1) t[(tokens[i] as number) * K + (z[i] as number)] += 1
+          for (let i = 0; i < n; i++) {
+            const c = (tokens[i] as number) * K + (z[i] as number)
+            if (!sample || include[i] === 1) t[c] = (t[c] as number) + 1
+          }
           return t
         }
         const got = new Int32Array(V * K)
