@@ -109,6 +109,8 @@ export const op = {
   F64X2_MUL: simd(0xf2),
   F64X2_MIN: simd(0xf4),
   F64X2_MAX: simd(0xf5),
+  F64X2_PMIN: simd(0xf6),
+  F64X2_PMAX: simd(0xf7),
   F64_MIN: [0xa4],
   F64_MAX: [0xa5],
 }

@@ -6,6 +6,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { seeded } from '../../src/core/rng.js'
+import { ALPHA_BETA_FLOOR } from '../../src/trainers/config.js'
 import { exactCumulative } from '../../src/trainers/lda/exact-draw.js'
 import { blockCount, ROW_BLOCK, wordFactors } from '../../src/trainers/lda/parallel/release-work.js'
 import { massCoefficient, PIECE_TOKENS, sharedSweepMemory, wasmPrivateAvailable, wasmPrivateSweeper } from '../../src/trainers/lda/private-wasm.js'
@@ -129,6 +130,23 @@ describe.runIf(wasmPrivateAvailable)('the WebAssembly private sweep', () => {
       sweeper.factors(release, inv, scale, clip, 0.01)
       expect(Array.from(sweeper.q, (x) => Object.is(x, -0) ? 'neg0' : x)).toEqual(Array.from(q, (x) => Object.is(x, -0) ? 'neg0' : x))
       expect(sweeper.qsum).toEqual(qsum)
+    }
+  })
+
+  it('builds the same q from −0 and +0 counts at the least β a fit takes (pmax keeps −0 where max gives +0; −0 + β = +0 + β)', () => {
+    const K = 5
+    const V = 9
+    const sweeper = wasmPrivateSweeper({ K, V, alpha: 0.1, tokens: new Int32Array(1), docStart: Int32Array.of(0, 1), z: new Int32Array(1), ndk: new Int32Array(K) })
+    if (sweeper === undefined) throw new Error('no WebAssembly')
+    const release = Float64Array.from({ length: V * K }, (_, i) => [-0, 0, -0, -3, 2.5][i % 5] as number)
+    const inv = Float64Array.from({ length: K }, (_, k) => 1 / (k + 2))
+    for (const beta of [ALPHA_BETA_FLOOR, 1e-300, 0.01]) {
+      const q = new Float64Array(V * K)
+      const qsum = new Float64Array(V)
+      wordFactors(K, V, release, 1, 100, beta, inv, q, qsum, 0, blockCount(V, ROW_BLOCK))
+      sweeper.factors(release, inv, 1, 100, beta)
+      expect(sweeper.q.every((x, i) => Object.is(x, q[i])), `β = ${beta}`).toBe(true)
+      expect(sweeper.qsum.every((x, i) => Object.is(x, qsum[i])), `β = ${beta}`).toBe(true)
     }
   })
 
