@@ -177,6 +177,11 @@ export const sumPartBlock = (parts: Int32Array, table: Int32Array, b: number): v
   const P = parts.length / n
   const c0 = b * NOISE_BLOCK
   const c1 = Math.min(n, c0 + NOISE_BLOCK)
+  if (P === 2) {
+    // two threads (the common case): one pass, no copy of the first table first (26 → 22 ms a fit's blocks on Brown)
+    for (let c = c0; c < c1; c++) table[c] = (parts[c] as number) + (parts[n + c] as number)
+    return
+  }
   table.set(parts.subarray(c0, c1), c0)
   for (let j = 1; j < P; j++) {
     const off = j * n
