@@ -107,8 +107,6 @@ export const op = {
   F64X2_SPLAT: simd(0x14),
   F64X2_ADD: simd(0xf0),
   F64X2_MUL: simd(0xf2),
-  F64X2_MIN: simd(0xf4),
-  F64X2_MAX: simd(0xf5),
   F64X2_PMIN: simd(0xf6),
   F64X2_PMAX: simd(0xf7),
   F64_MIN: [0xa4],

@@ -324,7 +324,7 @@ const eachUnit = (p: Part, units: number, visit: (u: number) => void): void => {
 const eachChunk = (p: Part, visit: (c0: number, c1: number) => void): number => {
   const { chunkCut: cut, next } = p.s
   const chunks = cut.length - 1
-  const share = 2 * p.s.keptParts.length
+  const share = 2 * p.s.keptParts.length // keptParts has one slot per part: 2W
   let taken = 0
   for (;;) {
     const step = Math.max(1, Math.floor((chunks - Atomics.load(next, 0)) / share))
