@@ -19,6 +19,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads'
 import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, decodeFailure, invalidParameter } from '../core/error.js'
+import { workerExecArgv } from '../core/worker-exec-argv.js'
 import type { MechanismRef, SyncExecutor } from './executor.js'
 import type { NeighbourPair } from './pairs.js'
 import type { PairSamples } from './select.js'
@@ -126,27 +127,6 @@ const record = (t: PoolTimeline, worker: number, m: FromWorker): void => {
   else if (m.type === 'fitted') t.items.push({ worker, kind: 'fit', ms: m.ms, end: m.end })
 }
 
-/**
- * Node flags for workers: the parent's, minus those that only make sense for the main script
- * (`--input-type` is rejected for file entry points and would kill the worker before it starts).
- */
-const workerExecArgv = (): string[] => {
-  const out: string[] = []
-  const args = process.execArgv
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i] as string
-    if (a.startsWith('--input-type')) {
-      if (a === '--input-type') i++
-      continue
-    }
-    if (a === '-e' || a === '--eval' || a === '-p' || a === '--print') {
-      i++
-      continue
-    }
-    out.push(a)
-  }
-  return out
-}
 
 interface Slot {
   readonly worker: Worker
