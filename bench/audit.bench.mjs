@@ -1,8 +1,10 @@
 // Audit throughput: trials per second for the scalar Laplace mechanism, in this thread and on
 // worker threads, and the 1,000,000-trial audit of the broken histogram.
 //
-//   npm run build && node bench/audit.bench.mjs [--trials N] [--workers 1,2,4,8,16] [--reps R] [--json]
+//   npm run build && node bench/audit.bench.mjs [--trials N] [--workers 1,2,4,8,16] [--reps R] [--json] [--concurrent-compile]
 //
+// It runs what `dpaudit audit` runs: worker threads compile their hot code on their own thread
+// (src/cli/worker-compilation.ts); --concurrent-compile keeps V8's default background compiles instead.
 // --workers lists the worker counts of the whole-audit and serial-part sections (default 1, 2 and
 // this machine's cores); each count's audit is timed with its serial part (outside the executor)
 // and its per-chunk overhead (time inside the executor beyond the hot loop's own time per trial),
@@ -25,7 +27,7 @@
 // busy share and, per worker, the first chunk's late start, its cold-start excess, gaps and tail.
 // Section 2c compares, at the widest count, the audit with and without the warm-up of idle threads'
 // estimation loops during the fits, and (in child processes) with V8's platform pool at Node's default
-// 4 threads and at --v8-pool-size=W.
+// 4 threads and at --v8-pool-size=W, and with the other compilation setting than the run's.
 // For the 16-core run: node bench/audit.bench.mjs --trials 40000000 --workers 1,2,4,8,16 (about 110 s there).
 //
 // Targets (issue 5): ≥ 1,000,000 trials/s per core for scalar Laplace; ≥ 1.8× that with 2 workers;
@@ -54,8 +56,15 @@ import { parseArgs } from 'node:util'
 import { byThreadKind, threadCpu } from './audit-threads.mjs'
 import { baselineNote, blendProbes, ceilingNote, cpuSampler, formatProbe, probeCoreSpeeds, serveCoreProbe, targetNote } from './core-speeds.mjs'
 import { acquireWorkerPool, auditMechanism, auditZoo, closeSharedWorkerPool, createWorkerPool, hashSeed, runChunk, zooEntry } from '../dist/attacks/index.js'
+import { compileWorkersInThread, WORKER_COMPILATION_FLAG } from '../dist/cli/worker-compilation.js'
 
-const { values } = parseArgs({ options: { trials: { type: 'string', default: '10000000' }, workers: { type: 'string' }, reps: { type: 'string', default: '3' }, json: { type: 'boolean', default: false }, 'child-audit': { type: 'string' }, 'core-probe': { type: 'string' }, 'core-probe-trials': { type: 'string' } } })
+const { values } = parseArgs({ options: { trials: { type: 'string', default: '10000000' }, workers: { type: 'string' }, reps: { type: 'string', default: '3' }, json: { type: 'boolean', default: false }, 'child-audit': { type: 'string' }, 'core-probe': { type: 'string' }, 'core-probe-trials': { type: 'string' }, 'concurrent-compile': { type: 'boolean', default: false } } })
+// What `dpaudit` runs (src/cli/worker-compilation.ts): worker isolates compile their hot code on their own
+// thread. --concurrent-compile keeps V8's default (background compiler threads) instead, to compare; child
+// processes of this bench get the same choice.
+const concurrentCompile = values['concurrent-compile']
+const compileArgs = concurrentCompile ? ['--concurrent-compile'] : []
+if (!concurrentCompile) compileWorkersInThread()
 const TRIALS = Number(values.trials)
 const REPS = Number(values.reps)
 const cores = availableParallelism()
@@ -158,7 +167,10 @@ const best = (n, f) => {
 }
 
 const load0 = loadavg()
-if (!values.json) console.log(`dpaudit audit bench — ${cores} cores, Node ${process.version}, load average ${load0.map((x) => x.toFixed(2)).join(' ')}\n`)
+if (!values.json)
+  console.log(
+    `dpaudit audit bench — ${cores} cores, Node ${process.version}, load average ${load0.map((x) => x.toFixed(2)).join(' ')}; ${concurrentCompile ? "V8's default: hot code compiled on its background threads (--concurrent-compile)" : `worker threads compile their hot code on their own thread (${WORKER_COMPILATION_FLAG}, as dpaudit sets it; --concurrent-compile for V8's default)`}\n`,
+  )
 
 // 0. Per-core probe: the audit's own workload on each CPU alone (before anything else runs here).
 const PROBE_TRIALS = values['core-probe-trials'] === undefined ? Math.min(TRIALS, 300_000) : Number(values['core-probe-trials'])
@@ -166,7 +178,7 @@ const probeAudit = async () =>
   PROBE_TRIALS === 0
     ? [0, 1].map(() => ({ ok: false, why: 'per-core probe skipped (--core-probe-trials 0)' }))
     : probeCoreSpeeds({
-        command: [process.execPath, process.argv[1], '--core-probe', 'serve', '--trials', String(PROBE_TRIALS)],
+        command: [process.execPath, process.argv[1], '--core-probe', 'serve', '--trials', String(PROBE_TRIALS), ...compileArgs],
         pieces: [
           { name: 'audit', label: `a 1-worker audit of laplace, ${PROBE_TRIALS.toLocaleString('en-US')} trials, fresh pool each run` },
           { name: 'hot-loop', label: `the estimation hot loop, runChunk on ${PROBE_HOT_TRIALS.toLocaleString('en-US')} trials` },
@@ -527,14 +539,16 @@ if (!values.json) {
 const widestW = Math.max(...WORKERS)
 const suspects = { workers: widestW, rows: [] }
 if (widestW > 1) {
-  const child = (flags) => {
-    const out = execFileSync(process.execPath, [...flags, process.argv[1], '--child-audit', String(widestW), '--trials', String(TRIALS)], { encoding: 'utf8' })
+  const child = (flags, args = compileArgs) => {
+    const out = execFileSync(process.execPath, [...flags, process.argv[1], '--child-audit', String(widestW), '--trials', String(TRIALS), ...args], { encoding: 'utf8' })
     return JSON.parse(out.trim().split('\n').pop())
   }
   const variants = [
     ['as run (warm-up on)', () => quickAudit(widestW)],
     ['warm-up off', () => quickAudit(widestW, { warmUp: false })],
     ['child process, V8 platform pool 4 threads (Node default)', () => child([])],
+    // the other compilation setting, in a fresh process: the one this run does not use
+    [concurrentCompile ? `child process, ${WORKER_COMPILATION_FLAG} (as dpaudit)` : "child process, V8's background compiles (--concurrent-compile)", () => child([], concurrentCompile ? [] : ['--concurrent-compile'])],
     ...(widestW > 4 ? [[`child process, --v8-pool-size=${widestW}`, () => child([`--v8-pool-size=${widestW}`])]] : []),
   ]
   const bestOf = new Map()

@@ -21,9 +21,15 @@ import { topVocabulary } from '../dist/trainers/corpus/text.js'
 import { calibrateVocabulary, dpVocabulary, vocabularyCounts } from '../dist/trainers/corpus/dp-vocabulary.js'
 import { addRemove, replaceOne } from '../dist/mechanisms/neighbouring.js'
 import { sweepCommandMs } from '../dist/trainers/lda/parallel/pool.js'
+import { compileWorkersInThread, WORKER_COMPILATION_FLAG } from '../dist/cli/worker-compilation.js'
 import { baselineNote, ceilingNote, cpuSampler, formatProbe, probeCoreSpeeds, serveCoreProbe, targetNote } from './core-speeds.mjs'
 
 const quick = process.argv.includes('--quick')
+// What `dpaudit train` runs (src/cli/worker-compilation.ts): worker isolates compile their hot code on their own
+// thread; --concurrent-compile keeps V8's default (background compiler threads), to compare.
+const concurrentCompile = process.argv.includes('--concurrent-compile')
+if (!concurrentCompile) compileWorkersInThread()
+const compileNote = concurrentCompile ? "V8's default compilation (--concurrent-compile)" : `worker threads compile on their own thread (${WORKER_COMPILATION_FLAG}, as dpaudit)`
 const SWEEPS = quick ? 30 : 200
 const ALPHA = 0.1, BETA = 0.01
 
@@ -60,7 +66,7 @@ const sampleRss = () => { peak = Math.max(peak, process.memoryUsage().rss) }
 // law then predicts 1/(f + (1 − f)/W) at W cores. CPU time of all threads against the 1-worker fit's shows the
 // work threads add (their start and warm-up, the sum of their count tables); it is less disturbed by load
 // than wall time, which on a shared machine is not a speed-up measurement.
-// `node bench/lda.bench.mjs --workers [1,2,4,...] [--quick] [--rounds R] [--iterations T]` runs this section only.
+// `node bench/lda.bench.mjs --workers [1,2,4,...] [--quick] [--rounds R] [--iterations T] [--concurrent-compile]` runs this section only.
 // Per-core probe first (bench/core-speeds.mjs): a 1-worker HDP-LDA fit of PROBE_ITERATIONS iterations (its
 // settings below) timed on each CPU alone (taskset -c i, best of 3 interleaved, a few seconds): the CPUs of a
 // VM need not be equal, which caps W workers below ×W (this 2-core VM: one CPU ×0.7-0.8 the other's speed for
@@ -85,14 +91,14 @@ const workersSection = async () => {
   const listed = flagValue('--workers')
   const counts = [...new Set([1, ...(listed !== undefined && /^\d+(,\d+)*$/.test(listed) ? listed.split(',').map(Number) : [2, all])])].filter((w) => w >= 1).sort((x, y) => x - y)
   const started = performance.now()
-  console.log(`\nPrivate trainers across threads: brown, N_train = ${N}, K = ${K}, ${SW} iterations, node:crypto, workers ${counts.join(', ')}, best of ${REPEATS}; ${all} cores available; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} (1/5/15 min) at the start`)
+  console.log(`\nPrivate trainers across threads: brown, N_train = ${N}, K = ${K}, ${SW} iterations, node:crypto, workers ${counts.join(', ')}, best of ${REPEATS}; ${compileNote}; ${all} cores available; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} (1/5/15 min) at the start`)
   const perThread = (r) => (N * SW) / (r.ms / 1000) / r.workers
   const bestOf = (f) => { let out; for (let r = 0; r < REPEATS; r++) { const x = f(); if (out === undefined || x.ms < out.ms) out = x } return out }
   const probeFlag = flagValue('--core-probe')
   const probeFit = async () =>
     probeFlag === '0'
       ? { ok: false, why: 'per-core probe skipped (--core-probe 0)' }
-      : probeCoreSpeeds({ command: [process.execPath, new URL(import.meta.url).pathname, '--core-probe-fit', String(PROBE_ITERATIONS)], label: `a 1-worker HDP-LDA fit, brown, K = ${K}, ${PROBE_ITERATIONS} iterations, node:crypto` })
+      : probeCoreSpeeds({ command: [process.execPath, new URL(import.meta.url).pathname, '--core-probe-fit', String(PROBE_ITERATIONS), ...(concurrentCompile ? ['--concurrent-compile'] : [])], label: `a 1-worker HDP-LDA fit, brown, K = ${K}, ${PROBE_ITERATIONS} iterations, node:crypto` })
   const probe = await probeFit()
   for (const l of formatProbe(probe)) console.log(l)
   const baseline = bestOf(() => {

@@ -10,6 +10,10 @@
 import { writeSync } from 'node:fs'
 import { dispatch } from './command-table.js'
 import type { CommandResult } from './commands/result.js'
+import { compileWorkersInThread } from './worker-compilation.js'
+
+// before any command starts a worker thread: each compiles its own hot code (worker-compilation.ts)
+compileWorkersInThread()
 
 const quietOnClosedPipe = (stream: NodeJS.WriteStream): void => {
   stream.on('error', (e: NodeJS.ErrnoException) => {
