@@ -17,6 +17,8 @@ cp -r data "$DPAUDIT/" 2>/dev/null
 cd "$DPAUDIT"
 r() { local f=$1 lim=$2; shift 2; { echo "### $(date -u +%T) load $(cut -d' ' -f1-3 /proc/loadavg): $*"; timeout "$lim" "$@" 2>&1; echo "### rc $? at $(date -u +%T)"; } >> "$OUT/$f"; }
 { nproc; node --version; lscpu | grep -E "^(CPU\(s\)|Thread|Core|Socket|Model name|NUMA|L3)"; cat /sys/fs/cgroup/cpu.max 2>/dev/null; } > "$OUT/machine.txt" 2>&1
+# The benches run what dpaudit runs: worker threads compile their hot code on their own thread (src/cli/worker-compilation.ts);
+# audit.bench's section 2c also runs V8's default (background compiles, --concurrent-compile) in a child at 16 workers.
 # issue 23: the 40 M-trial audit at 1…16 workers (×12 at 16), with the fits, the pool start and the serial part apart
 r audit.txt 170 node bench/audit.bench.mjs --trials 40000000 --workers 1,2,4,8,16 --core-probe-trials 0 --reps 2
 # issue 27: the private trainers at 1…16 workers, and the sweep kernel alone

@@ -127,7 +127,6 @@ const record = (t: PoolTimeline, worker: number, m: FromWorker): void => {
   else if (m.type === 'fitted') t.items.push({ worker, kind: 'fit', ms: m.ms, end: m.end })
 }
 
-
 interface Slot {
   readonly worker: Worker
   readonly port: MessagePort

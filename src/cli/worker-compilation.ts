@@ -8,9 +8,9 @@
  * estimation loop, optimised afresh in every worker, often on the stack of a running loop) took 0.16–0.24
  * s of CPU on those threads, taken from the workers, and a compile finished after the loop it was made
  * for had ended is done again. With this flag each worker isolate created afterwards compiles
- * synchronously, on its own thread: a 40 M-trial Laplace audit took 11–44 ms of those threads' CPU
- * instead, and 2 workers ran it ×1.89–1.92 one worker's speed against ×1.83–1.85 (three runs each,
- * interleaved, 2-core VM; docs/auditing.md "Compiling on the workers' own threads").
+ * synchronously, on its own thread: a 40 M-trial Laplace audit took 17–42 ms of those threads' CPU
+ * at 2 workers instead, and 2 workers ran it ×1.88–1.92 one worker's speed against ×1.82–1.85 (five and
+ * six runs, 2-core VM; docs/auditing.md "Compiling on the workers' own threads").
  *
  * What it changes: only when and where V8 compiles, never what the code computes (every audit answer
  * and every seeded model is the same bit for bit). The calling thread's isolate exists before the flag
