@@ -19,7 +19,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads'
 import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, decodeFailure, invalidParameter } from '../core/error.js'
-import { workerExecArgv } from '../core/worker-exec-argv.js'
+import { startWorker } from '../core/worker-exec-argv.js'
 import type { MechanismRef, SyncExecutor } from './executor.js'
 import type { NeighbourPair } from './pairs.js'
 import type { PairSamples } from './select.js'
@@ -154,10 +154,9 @@ const spawn = (
   try {
     for (let i = 0; i < count; i++) {
       const { port1, port2 } = new MessageChannel()
-      const worker = new Worker(entry, {
+      const worker = startWorker(entry, {
         workerData: { port: port2, signal: signal.buffer, index: i },
         transferList: [port2],
-        execArgv: workerExecArgv(),
       })
       // Errors are reported through the port; an 'error' event without a listener would crash later.
       worker.on('error', () => undefined)

@@ -34,7 +34,7 @@ import { fileURLToPath } from 'node:url'
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads'
 import * as E from 'fp-ts/lib/Either.js'
 import { type DpError, invalidParameter } from '../../../core/error.js'
-import { workerExecArgv } from '../../../core/worker-exec-argv.js'
+import { startWorker } from '../../../core/worker-exec-argv.js'
 
 /** Slots of the control block's header (./worker.ts repeats them literally: it loads nothing before it runs). */
 const GEN = 0 // bumped by the calling thread to start a command
@@ -127,13 +127,13 @@ const STARTUP_MS = 60_000
 /** How long a parked pool waits for the next fit before its threads end. */
 const PARKED_MS = 60_000
 
-/** The worker script: compiled JavaScript, else the TypeScript source with the test suite's hooks; the parent's Node flags that a worker can take (core/worker-exec-argv.ts). */
-const workerScript = (): E.Either<DpError, { url: URL; execArgv: string[] }> => {
+/** The worker script: compiled JavaScript, else the TypeScript source with the test suite's hooks (flags after the parent's: core/worker-exec-argv.ts). */
+const workerScript = (): E.Either<DpError, { url: URL; flags: string[] }> => {
   const js = new URL('./worker.js', import.meta.url)
-  if (existsSync(fileURLToPath(js))) return E.right({ url: js, execArgv: workerExecArgv() })
+  if (existsSync(fileURLToPath(js))) return E.right({ url: js, flags: [] })
   const ts = new URL('./worker.ts', import.meta.url)
   const hooks = new URL('../../../../test/cli/ts-register.mjs', import.meta.url)
-  if (existsSync(fileURLToPath(ts)) && existsSync(fileURLToPath(hooks))) return E.right({ url: ts, execArgv: [...workerExecArgv(), '--import', hooks.href] })
+  if (existsSync(fileURLToPath(ts)) && existsSync(fileURLToPath(hooks))) return E.right({ url: ts, flags: ['--import', hooks.href] })
   return E.left(invalidParameter('workers', undefined, `training on worker threads needs the compiled worker ${fileURLToPath(js)}: run \`npm run build\`, or train with --workers 1`))
 }
 
@@ -209,11 +209,11 @@ const launchThreads = (parts: number, preload?: URL): E.Either<DpError, Threads>
     for (let j = 1; j < parts; j++) {
       const { port1, port2 } = new MessageChannel()
       const slots = { GEN, DONE, FAILED, READY, OP, COMMAND, COMMAND_WORDS, EXITED, ACK: ackOf(parts), RUN, BIND, CLOSE }
-      const w = new Worker(script.right.url, {
-        workerData: { control: t.control, part: j, port: port2, slots, spinMs: spinMsFor(parts), ...(preload === undefined ? {} : { preload: preload.href }) },
-        transferList: [port2],
-        execArgv: script.right.execArgv,
-      })
+      const w = startWorker(
+        script.right.url,
+        { workerData: { control: t.control, part: j, port: port2, slots, spinMs: spinMsFor(parts), ...(preload === undefined ? {} : { preload: preload.href }) }, transferList: [port2] },
+        script.right.flags,
+      )
       w.on('error', () => undefined) // reported through the control block and the port
       w.unref()
       t.workers.push(w)
