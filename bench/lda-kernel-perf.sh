@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Where the private sweep's WebAssembly kernel spends its time, instruction by instruction (issue 27).
+# Where the private sweep's WebAssembly kernel spends its time, by ranges of its machine code (issue 27).
 # Runs three 1-worker HDP-LDA fits (Brown, K = 50, 60 iterations, node:crypto) under `perf record`
 # with V8's jitdump (`--perf-prof`), injects the JIT code (`perf inject --jit`) and prints the
 # process's hottest symbols, then the kernel's (`wasm-function[1]`, the sweep) samples summed over
@@ -18,8 +18,11 @@ command -v perf >/dev/null || { echo "perf not found: apt-get install linux-perf
 out=${1:-$(mktemp -d)}
 mkdir -p "$out"
 cd "$out"
-cat > fit.mjs <<EOF
-const M = await import('$here/dist/trainers/index.js'), R = await import('$here/dist/core/rng.js')
+cat > fit.mjs <<'EOF'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+const at = (file) => import(pathToFileURL(join(process.env.DPAUDIT_DIST, file)).href)
+const M = await at('trainers/index.js'), R = await at('core/rng.js')
 const data = M.loadDataset('brown').right
 for (let r = 0; r < 3; r++) M.hdpLda.fit(data.train, { topics: 50, iterations: 60, alpha: 0.1, beta: 0.01, epsilonL: 1, clip: 100, noise: 'fresh' }, R.secure(), { logLikelihoodEvery: 0, workers: 1 })
 EOF
@@ -27,7 +30,7 @@ EOF
 event=cpu-clock
 if perf stat -e cycles true >/dev/null 2>&1 && ! perf stat -e cycles true 2>&1 | grep -q 'not supported'; then event=cycles; fi
 echo "event: $event; output in $out"
-perf record -q -e "$event" -F 4000 -k mono -o perf.data node --perf-prof --perf-prof-unwinding-info --no-concurrent-recompilation fit.mjs
+DPAUDIT_DIST="$here/dist" perf record -q -e "$event" -F 4000 -k mono -o perf.data node --perf-prof --perf-prof-unwinding-info --no-concurrent-recompilation fit.mjs
 perf inject --jit -i perf.data -o perf.jit.data
 echo; echo "hottest symbols of the process:"
 perf report -i perf.jit.data --stdio --sort sym 2>/dev/null > symbols.txt
