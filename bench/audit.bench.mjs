@@ -626,17 +626,17 @@ const checks = [
   [`2 workers ≥ 1.8× one worker thread (${TRIALS.toLocaleString('en-US')}-trial audit)`, two >= 1.8 * pooled[1].trialsPerSecond, `${(two / pooled[1].trialsPerSecond).toFixed(2)}×`],
   [`pool start-up < 50 ms after the first audit (2 workers)`, (startup[2]?.poolStartMs ?? Infinity) < 50, `${(startup[2]?.poolStartMs ?? Number.NaN).toFixed(1)} ms`],
   [`2 workers ≥ 1.8× in-thread`, two >= 1.8 * perCore, `${(two / perCore).toFixed(2)}×`],
-  [`issue 23: 2 workers ≥ 1.9× one (serial part included; best of ${REPS} interleaved)`, serial.measured2 >= 1.9, `${serial.measured2.toFixed(2)}×`],
-  [`issue 23: per-chunk overhead at W=${widest.workers} allows ≥ 12× on 16 workers (Amdahl)`, serial.predicted16WithChunkOverheadAt.speedup >= 12, `×${serial.predicted16WithChunkOverheadAt.speedup.toFixed(1)}`],
-  [`issue 23: serial fraction allows ≥ 12× on 16 workers (Amdahl, 1 / (f + (1 − f) / 16))`, serial.plainAmdahl16 >= 12, `${(100 * serial.fraction).toFixed(2)}% serial → ×${serial.plainAmdahl16.toFixed(1)}`],
-  [`issue 23: serial fraction and the fits' critical path allow ≥ 12× on 16 workers`, serial.predicted16 >= 12, `×${serial.predicted16.toFixed(1)}`],
+  [`issue 23: 2 workers ≥ 1.9× one (serial part included; best of ${REPS} interleaved)`, serial.measured2 >= 1.9, `${serial.measured2.toFixed(3)}×`],
+  [`issue 23: per-chunk overhead at W=${widest.workers} allows ≥ 12× on 16 workers (Amdahl)`, serial.predicted16WithChunkOverheadAt.speedup >= 12, `×${serial.predicted16WithChunkOverheadAt.speedup.toFixed(2)}`],
+  [`issue 23: serial fraction allows ≥ 12× on 16 workers (Amdahl, 1 / (f + (1 − f) / 16))`, serial.plainAmdahl16 >= 12, `${(100 * serial.fraction).toFixed(2)}% serial → ×${serial.plainAmdahl16.toFixed(2)}`],
+  [`issue 23: serial fraction and the fits' critical path allow ≥ 12× on 16 workers`, serial.predicted16 >= 12, `×${serial.predicted16.toFixed(2)}`],
   ...(ceilings.has(16)
     ? [[`the machine allows ≥ 12× on 16 threads (the hot loop alone; else no audit can reach ×12 here)`, ceilingAt(16) >= 12, `×${ceilingAt(16).toFixed(2)}${physicalCores === null ? '' : ` (${physicalCores} physical cores)`}`]]
     : []),
   ...(runs.some((x) => x.workers === 16)
     ? [[`issue 23: 16 workers ≥ 12× one (measured, best of ${REPS} interleaved)`, s1.total / runs.find((x) => x.workers === 16).total >= 12, `×${(s1.total / runs.find((x) => x.workers === 16).total).toFixed(2)}`]]
     : []),
-  [`issue 23: the same on threads kept between audits (Amdahl, no pool start)`, serial.warmPredicted16 >= 12, `${(100 * serial.warmFraction).toFixed(2)}% serial → ×${serial.warmPredicted16.toFixed(1)}`],
+  [`issue 23: the same on threads kept between audits (Amdahl, no pool start)`, serial.warmPredicted16 >= 12, `${(100 * serial.warmFraction).toFixed(2)}% serial → ×${serial.warmPredicted16.toFixed(2)}`],
   [`1e6-trial histogram audit < 60 s and a violation`, hist.ms < 60_000 && h.verdict === 'violation', `${(hist.ms / 1000).toFixed(2)} s, ${h.verdict}`],
 ]
 // Issue 23's ×1.9 on 2 workers against what this machine's CPUs allow for the audit (section 0's probe).
