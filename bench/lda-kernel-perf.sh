@@ -11,6 +11,7 @@
 # read ranges, not single instructions.
 #
 #   npm run build && bash bench/lda-kernel-perf.sh [out-dir]     (needs perf: apt-get install linux-perf)
+# It writes into out-dir (default: a new temporary folder) and, as `perf inject --jit` does, into ~/.debug.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 command -v perf >/dev/null || { echo "perf not found: apt-get install linux-perf" >&2; exit 2; }
